@@ -1,0 +1,54 @@
+"""The `dynamo-diff` command: one Typer app; each command group lives in its own module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dynamo_diff_cli import __version__
+from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
+from dynamo_diff_cli.schema_cmd import schema
+
+app = typer.Typer(
+    name="dynamo-diff",
+    help="Compare two recorded torch.compile runs and see, per source function, what changed and why.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"dynamo-diff {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            envvar=STORE_ENV,
+            help="Store directory (default: .dynamo-diff in the current directory).",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version_callback, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    ctx.obj = Settings(store=store if store is not None else default_store())
+
+
+app.command("schema")(schema)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,38 @@
+"""Map DynamoDiffError to a one-line message on stderr and a non-zero exit; never a traceback for user input."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import typer
+from dynamo_diff_schema.errors import DynamoDiffError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+ERROR_EXIT = 2
+
+
+def report_error(err: DynamoDiffError, *, as_json: bool = False) -> None:
+    if as_json:
+        sys.stderr.write(json.dumps(err.info().model_dump(mode="json"), sort_keys=True) + "\n")
+    else:
+        sys.stderr.write(f"error[{err.code.value}]: {err.message}\n")
+
+
+def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Decorator for commands: a DynamoDiffError becomes `error[code]: message` and exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except DynamoDiffError as err:
+            report_error(err, as_json=kwargs.get("output_format") == "json")
+            raise typer.Exit(ERROR_EXIT) from None
+
+    return wrapper

@@ -1,0 +1,162 @@
+"""One compilation identity and everything the trace says about it."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from dynamo_diff_schema.base import Model
+
+
+class Outcome(StrEnum):
+    COMPLETED = "completed"
+    FAILED = "failed"
+    NO_GRAPH_OBSERVED = "no_graph_observed"
+    UNKNOWN = "unknown"
+    UNRESOLVED = "unresolved"
+
+
+class GuardCategory(StrEnum):
+    """What kind of guard failed, read from the guard text (never evaluated)."""
+
+    SHAPE = "shape"
+    STRIDE = "stride"
+    DTYPE = "dtype"
+    DEVICE = "device"
+    VALUE = "value"
+    IDENTITY = "identity"
+    TYPE = "type"
+    GRAD_MODE = "grad_mode"
+    GLOBAL_STATE = "global_state"
+    SYMBOL = "symbol"
+    OTHER = "other"
+
+
+class CacheName(StrEnum):
+    FX_GRAPH = "fx_graph"
+    AOTAUTOGRAD = "aotautograd"
+
+
+class CacheDecision(StrEnum):
+    HIT = "hit"
+    MISS = "miss"
+    BYPASS = "bypass"
+
+
+class CompileIdentity(Model):
+    """Who a compilation is. `occurrence` separates ids that repeat after torch._dynamo.reset()."""
+
+    rank: int | None = None
+    compiled_autograd_id: int | None = None
+    frame_id: int | None = None
+    frame_compile_id: int | None = None
+    occurrence: int = Field(0, ge=0, description="0 for the first time this id appears, 1 after a reset, ...")
+
+
+class CodeLocation(Model):
+    co_filename: str | None = None
+    co_name: str | None = None
+    co_firstlineno: int | None = None
+    qualified_name: str | None = Field(None, description="Known when a source snapshot allows it.")
+
+
+class StackFrame(Model):
+    filename: str
+    line: int | None = None
+    name: str | None = None
+
+
+class Attempt(Model):
+    attempt: int = Field(ge=0)
+    restart_reason: str | None = None
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class GuardReason(Model):
+    """One failing guard of a recompilation, as torch printed it."""
+
+    text: str
+    category: GuardCategory
+    evidence_id: str | None = None
+
+
+class RecompileEvidence(Model):
+    confirmed: bool = Field(description="True only with a recompile_reasons artifact or metrics recompile_reason.")
+    reasons: list[GuardReason] = Field(default_factory=list)
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class GraphBreak(Model):
+    gb_type: str | None = Field(None, description="Graph-break type or 'gbNNNN' id when the message carries one.")
+    reason: str
+    user_file: str | None = None
+    user_line: int | None = None
+    user_stack: list[StackFrame] = Field(default_factory=list)
+    evidence_id: str | None = None
+
+    @property
+    def site(self) -> str | None:
+        if self.user_file is None:
+            return None
+        return f"{self.user_file}:{self.user_line}" if self.user_line is not None else self.user_file
+
+
+class Restart(Model):
+    reason: str
+    evidence_id: str | None = None
+
+
+class Failure(Model):
+    fail_type: str | None = None
+    reason: str | None = None
+    user_file: str | None = None
+    user_line: int | None = None
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class LimitEvent(Model):
+    kind: str = Field(description="e.g. 'recompile_limit'.")
+    message: str
+    evidence_id: str | None = None
+
+
+class GraphSummary(Model):
+    op_count: int | None = Field(None, ge=0)
+    op_histogram: dict[str, int] = Field(default_factory=dict)
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class GuardSummary(Model):
+    count: int = Field(ge=0)
+    categories: dict[str, int] = Field(default_factory=dict)
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class CacheEvent(Model):
+    cache: CacheName
+    decision: CacheDecision
+    reason: str | None = None
+    evidence_id: str | None = None
+
+
+class Compilation(Model):
+    compile_id: str = Field(description="tlparse-style id: '[!ca/]frame/frame_compile_id', '#n' after a reset.")
+    identity: CompileIdentity
+    code: CodeLocation = Field(default_factory=CodeLocation)
+    attempts: list[Attempt] = Field(default_factory=list)
+    outcome: Outcome
+    outcome_reason: str = Field("", description="Why this outcome was chosen, in one line.")
+    recompile: RecompileEvidence | None = None
+    additional_frame_compilation: bool = False
+    graph_breaks: list[GraphBreak] = Field(default_factory=list)
+    restarts: list[Restart] = Field(default_factory=list)
+    failure: Failure | None = None
+    limit_events: list[LimitEvent] = Field(default_factory=list)
+    graph: GraphSummary | None = None
+    guards: GuardSummary | None = None
+    phase_times: dict[str, float] = Field(
+        default_factory=dict, description="Metric name as torch writes it (unit in the name) -> value."
+    )
+    cache_events: list[CacheEvent] = Field(default_factory=list)
+    evidence_ids: list[str] = Field(default_factory=list)

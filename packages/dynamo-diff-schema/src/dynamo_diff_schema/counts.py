@@ -1,0 +1,59 @@
+"""The counts of one rank or of a whole capture, under the exact keys the counting rules define."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from dynamo_diff_schema.base import Model
+
+COUNT_KEYS: tuple[str, ...] = (
+    "observed_compilation_identities",
+    "observed_attempts",
+    "completed",
+    "failed",
+    "no_graph_observed",
+    "unknown_outcomes",
+    "unresolved_outcomes",
+    "confirmed_recompilation_identities",
+    "confirmed_successful_recompilations",
+    "additional_frame_compilations",
+    "guard_reason_entries",
+    "graph_break_records",
+    "unique_graph_break_sites",
+    "compiler_limit_events",
+    "restarts",
+    "cache_hits",
+    "cache_misses",
+)
+
+
+class Counts(Model):
+    """What was observed. A key listed in `incomplete` may be an undercount (evidence was missing)."""
+
+    observed_compilation_identities: int = Field(0, ge=0, description="Distinct compile identities, not attempts.")
+    observed_attempts: int = Field(0, ge=0, description="Attempts over all identities (restarts add attempts).")
+    completed: int = Field(0, ge=0, description="Identities with success metrics, a graph record and ops > 0.")
+    failed: int = Field(0, ge=0, description="Identities whose compilation failed (limit hits included).")
+    no_graph_observed: int = Field(0, ge=0, description="Guarded code but no graph and no ops (skipped frame).")
+    unknown_outcomes: int = Field(0, ge=0, description="Identities without terminal evidence.")
+    unresolved_outcomes: int = Field(0, ge=0, description="Identities with conflicting terminal evidence.")
+    confirmed_recompilation_identities: int = Field(
+        0, ge=0, description="Identities with explicit recompile evidence (recompile_reasons / recompile_reason)."
+    )
+    confirmed_successful_recompilations: int = Field(0, ge=0, description="Confirmed recompilations that completed.")
+    additional_frame_compilations: int = Field(
+        0, ge=0, description="Later frame_compile_ids without recompile evidence."
+    )
+    guard_reason_entries: int = Field(0, ge=0, description="Failing-guard entries over all recompile reasons.")
+    graph_break_records: int = Field(0, ge=0, description="Graph-break records (one record = one break event).")
+    unique_graph_break_sites: int = Field(0, ge=0, description="Distinct user file:line of graph breaks.")
+    compiler_limit_events: int = Field(0, ge=0, description="Recompile/cache limit hits.")
+    restarts: int = Field(0, ge=0, description="Restarted analysis attempts.")
+    cache_hits: int = Field(0, ge=0, description="FX graph and AOTAutograd cache hits.")
+    cache_misses: int = Field(0, ge=0, description="FX graph and AOTAutograd cache misses.")
+    incomplete: list[str] = Field(
+        default_factory=list, description="Count keys that may be undercounted because evidence was missing."
+    )
+
+    def values(self) -> dict[str, int]:
+        return {key: int(getattr(self, key)) for key in COUNT_KEYS}

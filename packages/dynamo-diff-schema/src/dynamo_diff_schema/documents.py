@@ -1,0 +1,81 @@
+"""The public document kinds, their generated JSON Schemas and validation against the committed copies."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any, Final
+
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel
+
+from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.comparison import Comparison
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
+from dynamo_diff_schema.manifest import Manifest
+from dynamo_diff_schema.version import SCHEMA_MAJOR
+
+DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
+    "capture": Capture,
+    "comparison": Comparison,
+    "manifest": Manifest,
+    "error": ErrorInfo,
+}
+KINDS: Final[tuple[str, ...]] = tuple(DOCUMENT_MODELS)
+_ID_BASE = "https://dynamo-diff.invalid/schema"
+
+
+def _check_kind(kind: str) -> type[BaseModel]:
+    try:
+        return DOCUMENT_MODELS[kind]
+    except KeyError:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"unknown document kind {kind!r}; expected one of {', '.join(KINDS)}"
+        ) from None
+
+
+def generate_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema generated from the model (what the committed file must equal)."""
+    model = _check_kind(kind)
+    schema = model.model_json_schema(mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{_ID_BASE}/v{SCHEMA_MAJOR}/{kind}.schema.json",
+        **schema,
+    }
+
+
+def render_schema(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def schema_filename(kind: str) -> str:
+    _check_kind(kind)
+    return f"{kind}.schema.json"
+
+
+def committed_schema_text(kind: str) -> str:
+    return files("dynamo_diff_schema").joinpath("schemas", schema_filename(kind)).read_text(encoding="utf-8")
+
+
+@cache
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(committed_schema_text(kind)))
+
+
+def validate(document: Any, kind: str) -> None:
+    """Validate a JSON-compatible document against the committed schema of `kind`.
+
+    Raises DynamoDiffError(invalid_document) listing up to ten problems with their JSON paths.
+    """
+    _check_kind(kind)
+    errors = sorted(_validator(kind).iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        problems = [f"{'/'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors[:10]]
+        raise DynamoDiffError(
+            ErrorCode.INVALID_DOCUMENT,
+            f"document is not a valid {kind}: {problems[0]}",
+            problems=problems,
+            total=len(errors),
+        )

@@ -1,0 +1,54 @@
+"""Errors as values: every failure a user can cause has a stable code and a human sentence."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorCode(StrEnum):
+    """Stable error codes. Tools and tests match on these, never on the message text."""
+
+    MALFORMED_INPUT = "malformed_input"
+    UNREADABLE_INPUT = "unreadable_input"
+    UNSUPPORTED_INPUT = "unsupported_input"
+    UNSAFE_PATH = "unsafe_path"
+    PATH_NOT_ALLOWED = "path_not_allowed"
+    RESOURCE_LIMIT = "resource_limit"
+    UNKNOWN_CAPTURE = "unknown_capture"
+    AMBIGUOUS_PREFIX = "ambiguous_prefix"
+    UNKNOWN_EVIDENCE = "unknown_evidence"
+    CORRUPT_STORE = "corrupt_store"
+    INVALID_ARGUMENT = "invalid_argument"
+    INVALID_DOCUMENT = "invalid_document"
+    STALE_MANIFEST = "stale_manifest"
+    WORKLOAD_FAILED = "workload_failed"
+    IO_ERROR = "io_error"
+
+
+class ErrorInfo(BaseModel):
+    """The serialisable form of an error, as the CLI prints it with `--format json` and MCP returns it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: ErrorCode
+    message: str = Field(description="One human sentence saying what is wrong and, where possible, what to do.")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class DynamoDiffError(Exception):
+    """Raised at package boundaries for anything the user can cause or fix."""
+
+    def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def info(self) -> ErrorInfo:
+        return ErrorInfo(code=self.code, message=self.message, details=self.details)
+
+    def __str__(self) -> str:
+        return f"{self.code.value}: {self.message}"

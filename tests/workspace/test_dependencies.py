@@ -1,0 +1,105 @@
+"""The dependency direction of the design, checked on the source (lazy imports included).
+
+schema <- match <- compare <- cli;  schema <- store <- cli, mcp;  compare <- mcp.
+Every third-party import must be declared in the importing package's pyproject, and cli/mcp may use
+the other packages only through their top-level API (so semantics cannot creep into the thin layers).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OURS = {"schema", "store", "match", "compare", "cli", "mcp"}
+ALLOWED: dict[str, set[str]] = {
+    "schema": set(),
+    "match": {"schema"},
+    "store": {"schema"},
+    "compare": {"schema", "match"},
+    "cli": {"schema", "store", "match", "compare"},
+    "mcp": {"schema", "store", "compare"},
+}
+# Import name -> distribution name, for third-party packages.
+DISTRIBUTION_OF = {"typer": "typer", "rich": "rich", "pydantic": "pydantic", "jsonschema": "jsonschema",
+                   "orjson": "orjson", "mcp": "mcp", "click": "click", "anyio": "anyio"}
+THIN = {"cli", "mcp"}
+
+
+def imports_of(package: str) -> list[tuple[Path, int, str]]:
+    """(file, line, dotted module) for every import statement in the package, at any depth."""
+    found: list[tuple[Path, int, str]] = []
+    for path in sorted((ROOT / f"packages/dynamo-diff-{package}/src").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.extend((path, node.lineno, alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.append((path, node.lineno, node.module))
+    return found
+
+
+def declared(package: str) -> set[str]:
+    project = tomllib.loads((ROOT / f"packages/dynamo-diff-{package}/pyproject.toml").read_text())["project"]
+    names = set()
+    for req in project.get("dependencies", []):
+        match = re.match(r"[A-Za-z0-9_.-]+", req)
+        assert match is not None
+        names.add(match.group(0).lower())
+    return names
+
+
+@pytest.mark.parametrize("package", sorted(OURS))
+def test_dependency_direction(package: str) -> None:
+    bad = []
+    for path, line, module in imports_of(package):
+        top = module.split(".")[0]
+        if top.startswith("dynamo_diff_"):
+            other = top.removeprefix("dynamo_diff_")
+            if other != package and other not in ALLOWED[package]:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not bad, f"dynamo_diff_{package} may only import {sorted(ALLOWED[package])}:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("package", sorted(OURS))
+def test_third_party_imports_are_declared(package: str) -> None:
+    deps = declared(package)
+    bad = []
+    for path, line, module in imports_of(package):
+        top = module.split(".")[0]
+        if top in sys.stdlib_module_names or top == "__future__":
+            continue
+        if top.startswith("dynamo_diff_"):
+            other = top.removeprefix("dynamo_diff_")
+            if other != package and f"dynamo-diff-{other}" not in deps:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module} (not declared)")
+            continue
+        dist = DISTRIBUTION_OF.get(top)
+        if dist is None or dist not in deps:
+            bad.append(f"{path.relative_to(ROOT)}:{line} imports {module} (declare it in pyproject.toml)")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("package", sorted(THIN))
+def test_thin_layers_use_public_api_only(package: str) -> None:
+    """cli/mcp import store/match/compare only at the top level: no reaching into the semantics."""
+    bad = []
+    for path, line, module in imports_of(package):
+        parts = module.split(".")
+        other = parts[0].removeprefix("dynamo_diff_")
+        if parts[0].startswith("dynamo_diff_") and other in {"store", "match", "compare"} and len(parts) > 1:
+            bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not bad, "use the package's top-level API instead:\n" + "\n".join(bad)
+
+
+def test_the_checker_sees_violations(tmp_path: Path) -> None:
+    """Guard against a checker that cannot fail: a lazy import inside a function is found."""
+    src = "def f():\n    from dynamo_diff_store.records import Record\n    return Record\n"
+    tree = ast.parse(src)
+    modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert modules == ["dynamo_diff_store.records"]
