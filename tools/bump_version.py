@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from versioning import (  # noqa: E402
+from versioning import (
     DOC_VERSION,
     EXTENSION_MANIFEST,
     PROJECT_VERSION,

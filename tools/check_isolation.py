@@ -39,8 +39,20 @@ def run(cmd: list[str], cwd: Path | None = None) -> str:
 def make_venv(base: Path, name: str, *requirements: str, dist: Path) -> Path:
     venv = base / f"venv-{name}"
     run(["uv", "venv", "--quiet", "--python", sys.executable, str(venv)], cwd=base)
-    run(["uv", "pip", "install", "--quiet", "--python", str(venv / "bin/python"), "--find-links", str(dist),
-         *requirements], cwd=base)
+    run(
+        [
+            "uv",
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(venv / "bin/python"),
+            "--find-links",
+            str(dist),
+            *requirements,
+        ],
+        cwd=base,
+    )
     return venv
 
 

@@ -74,9 +74,21 @@ def test_count_keys_are_the_contract() -> None:
     schema = json.loads(committed_schema_text("capture"))
     counts = schema["$defs"]["Counts"]["properties"]
     assert set(counts) - {"incomplete"} == {
-        "observed_compilation_identities", "observed_attempts", "completed", "failed", "no_graph_observed",
-        "unknown_outcomes", "unresolved_outcomes", "confirmed_recompilation_identities",
-        "confirmed_successful_recompilations", "additional_frame_compilations", "guard_reason_entries",
-        "graph_break_records", "unique_graph_break_sites", "compiler_limit_events", "restarts", "cache_hits",
+        "observed_compilation_identities",
+        "observed_attempts",
+        "completed",
+        "failed",
+        "no_graph_observed",
+        "unknown_outcomes",
+        "unresolved_outcomes",
+        "confirmed_recompilation_identities",
+        "confirmed_successful_recompilations",
+        "additional_frame_compilations",
+        "guard_reason_entries",
+        "graph_break_records",
+        "unique_graph_break_sites",
+        "compiler_limit_events",
+        "restarts",
+        "cache_hits",
         "cache_misses",
     }

@@ -26,8 +26,16 @@ ALLOWED: dict[str, set[str]] = {
     "mcp": {"schema", "store", "compare"},
 }
 # Import name -> distribution name, for third-party packages.
-DISTRIBUTION_OF = {"typer": "typer", "rich": "rich", "pydantic": "pydantic", "jsonschema": "jsonschema",
-                   "orjson": "orjson", "mcp": "mcp", "click": "click", "anyio": "anyio"}
+DISTRIBUTION_OF = {
+    "typer": "typer",
+    "rich": "rich",
+    "pydantic": "pydantic",
+    "jsonschema": "jsonschema",
+    "orjson": "orjson",
+    "mcp": "mcp",
+    "click": "click",
+    "anyio": "anyio",
+}
 THIN = {"cli", "mcp"}
 
 

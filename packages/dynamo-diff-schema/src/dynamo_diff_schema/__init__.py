@@ -14,6 +14,21 @@ from dynamo_diff_schema.capture import (
     Validity,
     WorkloadCompletion,
 )
+from dynamo_diff_schema.comparison import (
+    Change,
+    Comparability,
+    Comparison,
+    Difference,
+    FunctionRow,
+    FunctionSide,
+    MatchMethod,
+    RankDivergence,
+    RankView,
+    RowStatus,
+    Side,
+    Totals,
+    Verdict,
+)
 from dynamo_diff_schema.compilation import (
     Attempt,
     CacheDecision,
@@ -33,21 +48,6 @@ from dynamo_diff_schema.compilation import (
     RecompileEvidence,
     Restart,
     StackFrame,
-)
-from dynamo_diff_schema.comparison import (
-    Change,
-    Comparability,
-    Comparison,
-    Difference,
-    FunctionRow,
-    FunctionSide,
-    MatchMethod,
-    RankDivergence,
-    RankView,
-    RowStatus,
-    Side,
-    Totals,
-    Verdict,
 )
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate

@@ -1,4 +1,4 @@
-"""Reads torch.compile traces (TORCH_TRACE logs, tlparse exports, bundles), classifies compilations and keeps captures in a content-addressed store."""
+"""Read torch.compile traces (TORCH_TRACE logs, tlparse exports, bundles), classify compilations, store captures."""
 
 from importlib.metadata import version as _version
 
