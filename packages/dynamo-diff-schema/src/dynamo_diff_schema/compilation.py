@@ -59,6 +59,9 @@ class CodeLocation(Model):
     co_name: str | None = None
     co_firstlineno: int | None = None
     qualified_name: str | None = Field(None, description="Known when a source snapshot allows it.")
+    source: str | None = Field(
+        None, description="Where the location was read: 'compilation_metrics', 'dynamo_start' or 'frame_id'."
+    )
 
 
 class StackFrame(Model):
@@ -88,12 +91,18 @@ class RecompileEvidence(Model):
 
 
 class GraphBreak(Model):
-    gb_type: str | None = Field(None, description="Graph-break type or 'gbNNNN' id when the message carries one.")
+    gb_id: str | None = Field(None, description="The 'gbNNNN' id of torch's graph-break registry, when linked.")
+    gb_type: str | None = Field(None, description="The graph-break type line of the message, when it has one.")
     reason: str
     user_file: str | None = None
     user_line: int | None = None
     user_stack: list[StackFrame] = Field(default_factory=list)
     evidence_id: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Stable across reworded messages: the registry id, else the type, else the reason's first line."""
+        return self.gb_id or self.gb_type or self.reason.split("\n", 1)[0]
 
     @property
     def site(self) -> str | None:

@@ -2,6 +2,10 @@
 
 from importlib.metadata import version as _version
 
+from dynamo_diff_store.ingest import READER_VERSION
+from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.store import CaptureRow, EvidenceExcerpt, ImportResult, Store
+
 __version__ = _version("dynamo-diff-store")
 
-__all__ = ["__version__"]
+__all__ = ["READER_VERSION", "CaptureRow", "EvidenceExcerpt", "ImportResult", "Limits", "Store", "__version__"]

@@ -6,8 +6,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # JSON keys of a trace record that describe it rather than name its kind (torch/_logging/_internal.py).
+# `stack` (a user stack with filenames interned via `str` records) rides along with some kinds, e.g. artifact,
+# guard_added, exported_program, describe_* (torch 2.6+); it describes the record, so it is metadata too.
 META_KEYS = frozenset(
-    {"rank", "frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "has_payload", "payload_filename"}
+    {
+        "rank",
+        "frame_id",
+        "frame_compile_id",
+        "attempt",
+        "compiled_autograd_id",
+        "has_payload",
+        "payload_filename",
+        "stack",
+    }
 )
 
 
@@ -55,6 +66,9 @@ class Record:
     payload_ok: bool | None = None
     payload_span: Span | None = None
     extra_kinds: tuple[str, ...] = field(default=())
+    # The record's top-level `stack` field when present (frames as torch wrote them; `filename` is an index
+    # into the file's intern table, FileReport.strings).
+    stack: Any = None
 
     @property
     def artifact_name(self) -> str | None:

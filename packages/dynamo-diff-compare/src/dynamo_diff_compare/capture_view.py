@@ -1,0 +1,144 @@
+"""Render one capture for people: rich text and markdown (the JSON form is the Capture model itself)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dynamo_diff_schema.capture import Capture, Rank
+from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+SHORT = {
+    "observed_compilation_identities": "compilations",
+    "observed_attempts": "attempts",
+    "completed": "completed",
+    "failed": "failed",
+    "no_graph_observed": "no graph",
+    "unknown_outcomes": "unknown",
+    "unresolved_outcomes": "unresolved",
+    "confirmed_recompilation_identities": "recompiles (confirmed)",
+    "confirmed_successful_recompilations": "recompiles completed",
+    "additional_frame_compilations": "extra frame compiles",
+    "guard_reason_entries": "failing guards",
+    "graph_break_records": "graph breaks",
+    "unique_graph_break_sites": "break sites",
+    "compiler_limit_events": "limit hits",
+    "restarts": "restarts",
+    "cache_hits": "cache hits",
+    "cache_misses": "cache misses",
+}
+
+
+def rank_name(rank: int | None) -> str:
+    return "rank ?" if rank is None else f"rank {rank}"
+
+
+def _count(counts: Counts, key: str) -> str:
+    value = str(getattr(counts, key))
+    return value + "+?" if key in counts.incomplete else value
+
+
+def header_lines(capture: Capture) -> list[str]:
+    info = capture.capture
+    v = info.validity
+    lines = [
+        f"capture {info.id[:12]}" + (f"  ({info.label})" if info.label else ""),
+        f"input: {info.input_kind}; torch {info.producer.torch or 'unknown'}; "
+        f"{len(capture.ranks)} rank(s); imported {info.imported_at or '?'}",
+        f"validity: trace {v.artifact_structure}, workload {v.workload_completion}, provenance {v.provenance}",
+    ]
+    if v.artifact_structure == "partial":
+        lines.append("PARTIAL CAPTURE: the trace was cut or evidence is missing; counts may be low")
+    return lines
+
+
+def compilation_summary(comp: Compilation) -> str:
+    bits = []
+    if comp.recompile is not None:
+        cats = sorted({r.category for r in comp.recompile.reasons})
+        bits.append(f"recompile ({', '.join(cats) or 'reason not shown'})")
+    elif comp.additional_frame_compilation:
+        bits.append("additional frame compilation (no recompile evidence)")
+    if comp.graph_breaks:
+        sites = sorted({gb.site or "?" for gb in comp.graph_breaks})
+        bits.append(f"{len(comp.graph_breaks)} graph break(s) at {', '.join(sites)}")
+    if comp.failure is not None:
+        bits.append(f"failure {comp.failure.fail_type or ''}".strip())
+    if comp.limit_events:
+        bits.append("recompile limit hit")
+    if comp.cache_events:
+        bits.append(", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
+    if len(comp.attempts) > 1:
+        bits.append(f"{len(comp.attempts) - 1} restart(s)")
+    return "; ".join(bits)
+
+
+def function_label(comp: Compilation) -> str:
+    code = comp.code
+    name = code.qualified_name or code.co_name or "?"
+    where = code.co_filename.rsplit("/", 1)[-1] if code.co_filename else "?"
+    line = f":{code.co_firstlineno}" if code.co_firstlineno is not None else ""
+    return f"{name} ({where}{line})"
+
+
+def counts_table(rows: Sequence[tuple[str, Counts]], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("count")
+    for name, _ in rows:
+        table.add_column(name, justify="right")
+    for key in COUNT_KEYS:
+        table.add_row(SHORT[key], *(_count(counts, key) for _, counts in rows))
+    return table
+
+
+def compilations_table(rank: Rank) -> Table:
+    table = Table(title=f"{rank_name(rank.rank)}: compilations", title_justify="left")
+    for col in ("id", "function", "outcome", "what the trace shows"):
+        table.add_column(col, overflow="fold")
+    for comp in rank.compilations:
+        table.add_row(comp.compile_id, function_label(comp), str(comp.outcome), compilation_summary(comp))
+    return table
+
+
+def capture_text(capture: Capture, *, show_compilations: bool = True) -> RenderableType:
+    parts: list[RenderableType] = [Text("\n".join(header_lines(capture)))]
+    rows = [(rank_name(r.rank), r.counts) for r in capture.ranks]
+    if len(rows) > 1:
+        rows.append(("total", capture.counts))
+    parts.append(counts_table(rows, "counts (+? = may be low: evidence missing)"))
+    if show_compilations:
+        parts.extend(compilations_table(rank) for rank in capture.ranks if rank.compilations)
+    if capture.notices:
+        parts.append(Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}"
+                                                    for n in capture.notices)))
+    return Group(*parts)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def capture_markdown(capture: Capture) -> str:
+    out = [f"# {header_lines(capture)[0]}", ""]
+    out += [f"- {line}" for line in header_lines(capture)[1:]]
+    names = [rank_name(r.rank) for r in capture.ranks]
+    cols = [*names, "total"] if len(names) > 1 else names
+    counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) > 1 else [])
+    out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
+    for key in COUNT_KEYS:
+        out.append(f"| {SHORT[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
+    for rank in capture.ranks:
+        if not rank.compilations:
+            continue
+        out += ["", f"## {rank_name(rank.rank)}: compilations", "", "| id | function | outcome | what the trace shows |",
+                "|---|---|---|---|"]
+        for comp in rank.compilations:
+            out.append(f"| {comp.compile_id} | {_md_cell(function_label(comp))} | {comp.outcome} | "
+                       f"{_md_cell(compilation_summary(comp))} |")
+    if capture.notices:
+        out += ["", "## Notices", ""]
+        out += [f"- **{n.severity}** `{n.code}`: {_md_cell(n.message)}" for n in capture.notices]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,83 @@
+"""Assemble per-rank results into one Capture document."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from dynamo_diff_schema.capture import (
+    ArtifactStructure,
+    Capture,
+    CaptureInfo,
+    InputKind,
+    ObservedConfig,
+    Validity,
+)
+from dynamo_diff_schema.evidence import Notice, Severity
+from dynamo_diff_schema.manifest import Manifest, Producer
+
+from dynamo_diff_store.counting import sum_counts
+from dynamo_diff_store.ingest import RankResult
+from dynamo_diff_store.inputs import InputLayout
+from dynamo_diff_store.manifests import judge
+
+
+def assemble_capture(
+    *,
+    capture_id: str,
+    layout: InputLayout,
+    files: dict[str, str],
+    results: Sequence[RankResult],
+    manifest: Manifest | None,
+    layout_notices: list[Notice],
+    label: str | None,
+    imported_at: str,
+    reader_version: str,
+) -> Capture:
+    ranks = sorted(results, key=lambda r: (r.rank.rank is None, r.rank.rank if r.rank.rank is not None else 0,
+                                           r.rank.files))
+    notices = list(layout_notices)
+    for result in ranks:
+        notices.extend(result.notices)
+    provenance, completion, reasons = judge(manifest, files, bundle_prefix="")
+    partial = any(r.partial for r in ranks)
+    if partial:
+        reasons.insert(0, "PARTIAL: the trace was cut or evidence is missing; counts may be low")
+    kinds: Counter[str] = Counter()
+    for result in ranks:
+        kinds.update(result.record_kinds)
+    torch_versions = sorted({r.torch_version for r in ranks if r.torch_version})
+    if len(torch_versions) > 1:
+        notices.append(Notice(code="mixed_torch_versions", severity=Severity.WARNING,
+                              message=f"ranks report different torch versions: {', '.join(torch_versions)}"))
+    pythons = sorted({r.python_version for r in ranks if r.python_version})
+    producer = manifest.producer if manifest is not None else Producer()
+    producer = producer.model_copy(update={
+        "torch": torch_versions[0] if torch_versions else producer.torch,
+        "python": producer.python or (pythons[0] if pythons else None),
+    })
+    return Capture(
+        capture=CaptureInfo(
+            id=capture_id,
+            label=label if label is not None else (manifest.label if manifest is not None else None),
+            imported_at=imported_at,
+            input_kind=InputKind(layout.kind),
+            reader_version=reader_version,
+            producer=producer,
+            validity=Validity(
+                artifact_structure=ArtifactStructure.PARTIAL if partial else ArtifactStructure.COMPLETE,
+                workload_completion=completion,
+                provenance=provenance,
+                reasons=reasons,
+            ),
+            manifest=manifest,
+            observed_config=[ObservedConfig(rank=r.rank.rank, values=r.observed_config) for r in ranks
+                             if r.observed_config],
+            record_kinds=dict(sorted(kinds.items())),
+            noise_lines=sum(r.noise_lines for r in ranks),
+        ),
+        counts=sum_counts(r.rank.counts for r in ranks),
+        ranks=[r.rank for r in ranks],
+        notices=notices,
+        evidence=[e for r in ranks for e in r.evidence],
+    )

@@ -1,0 +1,510 @@
+"""Classify the records of one rank into compilation identities, following the counting rules (DESIGN §5).
+
+Pure: takes records (in file order) and returns models. Only what the trace shows is claimed; everything
+else stays `unknown`. Each claim keeps the ids of the records it stands on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dynamo_diff_schema.compilation import (
+    Attempt,
+    CacheDecision,
+    CacheEvent,
+    CacheName,
+    CodeLocation,
+    Compilation,
+    CompileIdentity,
+    Failure,
+    GraphBreak,
+    GraphSummary,
+    GuardReason,
+    GuardSummary,
+    LimitEvent,
+    Outcome,
+    RecompileEvidence,
+    Restart,
+)
+from dynamo_diff_schema.evidence import Notice, Severity
+
+from dynamo_diff_store.graphbreaks import parse_graph_break
+from dynamo_diff_store.graphs import op_histogram
+from dynamo_diff_store.guards import categorize, split_reason_text
+from dynamo_diff_store.records import Record
+
+# Record kinds this module reads. Everything else is listed in an info notice (never rejected).
+INTERPRETED_KINDS = frozenset(
+    {"dynamo_start", "dynamo_output_graph", "compilation_metrics", "bwd_compilation_metrics", "dynamo_guards",
+     "dynamo_cpp_guards_str", "artifact", "compilation_metrics_runtime"}
+)
+INTERPRETED_ARTIFACTS = frozenset(
+    {"recompile_reasons", "dynamo_graph_break_reason", "dynamo_error", "torch_version", "fx_graph_cache_hit",
+     "fx_graph_cache_miss", "fx_graph_cache_bypass", "aotautograd_cache_hit", "aotautograd_cache_miss",
+     "aotautograd_cache_bypass"}
+)
+_CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
+# How torch words a recompile/cache limit hit: 2.13 fails the identity with fail_type 'Unsupported' and a
+# reason starting "Dynamo recompile limit exceeded"; older torch used CacheLimitExceeded / cache_size_limit.
+_LIMIT = re.compile(
+    r"recompile limit exceeded|RecompileLimitExceeded|CacheLimitExceeded|FailOnRecompileLimitHit|"
+    r"hit config\.(?:recompile_limit|cache_size_limit|accumulated_recompile_limit)|cache_size_limit reached",
+    re.I,
+)
+# compilation_metrics fields that are phase durations (unit in the name); start/end stamps are not.
+_PHASE = re.compile(r"(?:_time_(?:s|us|ms)|_time|duration_us|_compile_time_us)$")
+_NOT_PHASE = re.compile(r"^(?:start_time|end_time|start_time_us|end_time_us)$|_time_saved_")
+
+
+@dataclass
+class EvidenceRef:
+    """Where a record is: turned into a schema Evidence (with its sha256) by the importer."""
+
+    id: str
+    kind: str
+    compile_id: str | None
+    file: str
+    line: int
+    offset: int
+    length: int
+
+
+@dataclass
+class _Identity:
+    key: tuple[int | None, int | None, int | None]
+    occurrence: int
+    order: int
+    starts: int = 0
+    attempts: dict[int, list[str]] = field(default_factory=dict)
+    metrics: list[tuple[int | None, dict[str, Any], str]] = field(default_factory=list)
+    bwd_metrics: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    graphs: list[str] = field(default_factory=list)
+    histogram: dict[str, int] | None = None
+    recompile_entries: list[GuardReason] = field(default_factory=list)
+    recompile_evidence: list[str] = field(default_factory=list)
+    graph_breaks: list[GraphBreak] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    cache_events: list[CacheEvent] = field(default_factory=list)
+    guard_categories: Counter[str] = field(default_factory=Counter)
+    guard_evidence: list[str] = field(default_factory=list)
+    start_code: CodeLocation | None = None
+    evidence: list[str] = field(default_factory=list)
+    incomplete: set[str] = field(default_factory=set)
+
+    @property
+    def compile_id(self) -> str:
+        ca, frame, fcid = self.key
+        text = f"{frame if frame is not None else '-'}/{fcid if fcid is not None else '-'}"
+        if ca is not None:
+            text = f"!{ca}/{text}"
+        return text if self.occurrence == 0 else f"{text}#{self.occurrence}"
+
+
+@dataclass
+class RankClassification:
+    rank: int | None
+    compilations: list[Compilation]
+    evidence: list[EvidenceRef]
+    notices: list[Notice]
+    incomplete: set[str]
+    observed_config: dict[str, Any]
+    torch_version: str | None
+    python_version: str | None
+    run_records: int
+
+
+class _Classifier:
+    def __init__(self, rank: int | None, resolve_string: Callable[[int], str | None], prefix: str) -> None:
+        self.rank = rank
+        self.resolve_string = resolve_string
+        self.prefix = prefix
+        self.current: dict[tuple[int | None, int | None, int | None], _Identity] = {}
+        self.identities: list[_Identity] = []
+        self.occurrences: Counter[tuple[int | None, int | None, int | None]] = Counter()
+        self.evidence: list[EvidenceRef] = []
+        self.notices: list[Notice] = []
+        self.uninterpreted: Counter[str] = Counter()
+        self.run_records = 0
+        self.config: dict[str, Any] = {}
+        self.torch_version: str | None = None
+        self.python_version: str | None = None
+        self.bad_payloads: list[str] = []
+        self.global_incomplete: set[str] = set()
+
+    # -- records -------------------------------------------------------------------------------------------
+
+    def _evidence(self, rec: Record, kind: str, ident: _Identity | None) -> str:
+        span = rec.payload_span or rec.span
+        ev_id = f"{self.prefix}-e{len(self.evidence) + 1}"
+        self.evidence.append(
+            EvidenceRef(ev_id, kind, ident.compile_id if ident else None, span.file, rec.line, span.offset,
+                        span.length)
+        )
+        if ident is not None:
+            ident.evidence.append(ev_id)
+        return ev_id
+
+    def _identity(self, rec: Record, *, starting: bool) -> _Identity:
+        c = rec.compile
+        key = (c.compiled_autograd_id, c.frame_id, c.frame_compile_id)
+        ident = self.current.get(key)
+        # A second dynamo_start for the same id (not a restart) means torch._dynamo.reset() ran and ids repeat.
+        if ident is None or (starting and ident.starts > 0 and not c.attempt):
+            occurrence = self.occurrences[key]
+            self.occurrences[key] += 1
+            ident = _Identity(key=key, occurrence=occurrence, order=len(self.identities))
+            self.identities.append(ident)
+            self.current[key] = ident
+        if c.attempt is not None:
+            ident.attempts.setdefault(c.attempt, [])
+        return ident
+
+    def feed(self, rec: Record) -> None:
+        kind = rec.kind
+        name = rec.artifact_name
+        if kind == "artifact" and name == "torch_version":
+            self._evidence(rec, name, None)
+            if rec.payload:
+                self.torch_version = rec.payload.strip().splitlines()[0][:100]
+            return
+        if not rec.compile.is_compile:
+            self.run_records += 1
+            if kind not in INTERPRETED_KINDS or (kind == "artifact" and name not in INTERPRETED_ARTIFACTS):
+                self.uninterpreted[f"artifact:{name}" if name else kind] += 1
+            return
+        ident = self._identity(rec, starting=kind == "dynamo_start")
+        if kind == "dynamo_start":
+            ident.starts += 1
+            self._on_start(rec, ident)
+        elif kind == "compilation_metrics":
+            ev = self._evidence(rec, kind, ident)
+            body = rec.body if isinstance(rec.body, dict) else {}
+            ident.metrics.append((rec.compile.attempt, body, ev))
+            self._on_metrics_config(body)
+        elif kind == "bwd_compilation_metrics":
+            ev = self._evidence(rec, kind, ident)
+            ident.bwd_metrics.append((rec.body if isinstance(rec.body, dict) else {}, ev))
+        elif kind == "dynamo_output_graph":
+            ev = self._evidence(rec, kind, ident)
+            ident.graphs.append(ev)
+            if rec.payload is not None and ident.histogram is None:
+                ident.histogram = op_histogram(rec.payload)
+        elif kind == "dynamo_cpp_guards_str":
+            ev = self._evidence(rec, kind, ident)
+            ident.guard_evidence.append(ev)
+            if rec.payload is not None:
+                ident.guard_categories = _cpp_guard_categories(rec.payload)
+        elif kind == "dynamo_guards":
+            ev = self._evidence(rec, kind, ident)
+            ident.guard_evidence.append(ev)
+            if rec.payload is not None and not ident.guard_categories:
+                ident.guard_categories = _json_guard_categories(rec.payload)
+        elif kind == "artifact":
+            self._on_artifact(rec, ident, name)
+        elif kind == "compilation_metrics_runtime":
+            self._evidence(rec, kind, ident)
+        else:
+            self.uninterpreted[kind] += 1
+        if rec.payload_ok is False:
+            self.bad_payloads.append(f"{rec.span.file}:{rec.line}")
+
+    def _on_start(self, rec: Record, ident: _Identity) -> None:
+        self._evidence(rec, "dynamo_start", ident)
+        stack = rec.body.get("stack") if isinstance(rec.body, dict) else None
+        if isinstance(stack, list) and stack and isinstance(stack[-1], dict):
+            top = stack[-1]
+            filename = top.get("filename")
+            if isinstance(filename, int):
+                filename = self.resolve_string(filename) or f"<string {filename}>"
+            ident.start_code = CodeLocation(
+                co_filename=filename if isinstance(filename, str) else None,
+                co_name=top.get("name") if isinstance(top.get("name"), str) else None,
+                source="dynamo_start",
+            )
+
+    def _on_metrics_config(self, body: dict[str, Any]) -> None:
+        if self.python_version is None and isinstance(body.get("python_version"), str):
+            self.python_version = body["python_version"]
+        if self.torch_version is None and isinstance(body.get("pytorch_version"), str):
+            self.torch_version = body["pytorch_version"]
+        for prefix in ("dynamo", "inductor"):
+            raw = body.get(f"{prefix}_config")
+            if raw is None or any(k.startswith(prefix + ".") for k in self.config):
+                continue
+            try:
+                parsed = json.loads(raw) if isinstance(raw, str) else raw
+            except ValueError:
+                continue
+            if isinstance(parsed, dict):
+                for key, value in parsed.items():
+                    self.config[f"{prefix}.{key}"] = value
+
+    def _on_artifact(self, rec: Record, ident: _Identity, name: str | None) -> None:
+        if name == "recompile_reasons":
+            ev = self._evidence(rec, name, ident)
+            ident.recompile_evidence.append(ev)
+            if rec.payload is None:
+                ident.incomplete.add("guard_reason_entries")
+                return
+            for text in _reason_entries(rec.payload):
+                ident.recompile_entries.append(GuardReason(text=text, category=categorize(text), evidence_id=ev))
+        elif name == "dynamo_graph_break_reason":
+            ev = self._evidence(rec, name, ident)
+            if rec.payload is None:
+                ident.incomplete.add("unique_graph_break_sites")
+                ident.graph_breaks.append(GraphBreak(reason="(payload missing)", evidence_id=ev))
+            else:
+                ident.graph_breaks.append(parse_graph_break(rec.payload, ev))
+        elif name == "dynamo_error":
+            ev = self._evidence(rec, name, ident)
+            ident.errors.append(((rec.payload or "").strip(), ev))
+        elif name is not None and (match := _CACHE_ARTIFACT.match(name)):
+            ev = self._evidence(rec, name, ident)
+            ident.cache_events.append(
+                CacheEvent(cache=CacheName.FX_GRAPH if match[1] == "fx_graph" else CacheName.AOTAUTOGRAD,
+                           decision=CacheDecision(match[2]), reason=_cache_reason(rec.payload), evidence_id=ev)
+            )
+        else:
+            self.uninterpreted[f"artifact:{name}"] += 1
+
+    # -- results -------------------------------------------------------------------------------------------
+
+    def finish(self) -> RankClassification:
+        last_code: dict[tuple[int | None, int | None], CodeLocation] = {}
+        compilations = []
+        for ident in self.identities:
+            comp = self._compilation(ident, last_code)
+            if comp.code.co_name is not None:
+                last_code[(ident.key[0], ident.key[1])] = comp.code
+            compilations.append(comp)
+        if self.uninterpreted:
+            kinds = dict(sorted(self.uninterpreted.items()))
+            self.notices.append(Notice(
+                code="uninterpreted_record_kinds", severity=Severity.INFO, rank=self.rank,
+                message=f"{sum(kinds.values())} records of {len(kinds)} kinds are kept as evidence but not "
+                        "interpreted: " + ", ".join(f"{k} ({n})" for k, n in kinds.items()),
+                details={"kinds": kinds},
+            ))
+        if not self.identities:
+            self.notices.append(Notice(
+                code="no_compile_ids", severity=Severity.WARNING, rank=self.rank,
+                message="No record carries a compile id (frame_id / compiled_autograd_id): this looks like "
+                        "torch.export or another non-Dynamo trace; there are no compilations to count.",
+            ))
+        incomplete = set(self.global_incomplete)
+        for ident in self.identities:
+            incomplete |= ident.incomplete
+        return RankClassification(
+            rank=self.rank, compilations=compilations, evidence=self.evidence, notices=self.notices,
+            incomplete=incomplete, observed_config=self.config, torch_version=self.torch_version,
+            python_version=self.python_version, run_records=self.run_records,
+        )
+
+    def _compilation(
+        self, ident: _Identity, last_code: dict[tuple[int | None, int | None], CodeLocation]
+    ) -> Compilation:
+        final = ident.metrics[-1][1] if ident.metrics else {}
+        code = _metrics_code(final)
+        if code is None:
+            code = ident.start_code
+        if code is None:
+            code = last_code.get((ident.key[0], ident.key[1]))
+            if code is not None:
+                code = code.model_copy(update={"source": "frame_id"})
+        outcome, why, failure, limits = _outcome(ident)
+        attempts = sorted(ident.attempts) or [0]
+        restart_texts = [str(r) for r in final.get("restart_reasons") or []]
+        restarts = [Restart(reason=text, evidence_id=ident.metrics[-1][2]) for text in restart_texts]
+        recompile_reason = final.get("recompile_reason")
+        confirmed = bool(ident.recompile_evidence) or isinstance(recompile_reason, str)
+        entries = list(ident.recompile_entries)
+        if not entries and isinstance(recompile_reason, str) and not ident.recompile_evidence:
+            # Only the metrics field: it carries the first failing guard.
+            entries = [GuardReason(text=recompile_reason, category=categorize(recompile_reason),
+                                   evidence_id=ident.metrics[-1][2])]
+        recompile = None
+        if confirmed:
+            ev = list(ident.recompile_evidence)
+            if isinstance(recompile_reason, str):
+                ev.append(ident.metrics[-1][2])
+            recompile = RecompileEvidence(confirmed=True, reasons=entries, evidence_ids=ev)
+        op_count = final.get("graph_op_count")
+        graph = None
+        if ident.graphs or isinstance(op_count, int):
+            graph = GraphSummary(
+                op_count=op_count if isinstance(op_count, int) and op_count >= 0 else None,
+                op_histogram=ident.histogram or {},
+                evidence_ids=list(ident.graphs) + ([ident.metrics[-1][2]] if isinstance(op_count, int) else []),
+            )
+        guard_count = final.get("guard_count")
+        guards = None
+        if isinstance(guard_count, int) and guard_count >= 0:
+            guards = GuardSummary(count=guard_count, categories=dict(sorted(ident.guard_categories.items())),
+                                  evidence_ids=[ident.metrics[-1][2], *ident.guard_evidence])
+        phases = {k: float(v) for k, v in final.items()
+                  if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k)
+                  and not _NOT_PHASE.search(k)}
+        fcid = ident.key[2]
+        return Compilation(
+            compile_id=ident.compile_id,
+            identity=CompileIdentity(rank=self.rank, compiled_autograd_id=ident.key[0], frame_id=ident.key[1],
+                                     frame_compile_id=fcid, occurrence=ident.occurrence),
+            code=code or CodeLocation(),
+            attempts=[Attempt(attempt=a, restart_reason=restart_texts[a - 1] if 0 < a <= len(restart_texts)
+                              else None, evidence_ids=ident.attempts.get(a, [])) for a in attempts],
+            outcome=outcome,
+            outcome_reason=why,
+            recompile=recompile,
+            additional_frame_compilation=not confirmed and fcid is not None and fcid > 0,
+            graph_breaks=ident.graph_breaks,
+            restarts=restarts,
+            failure=failure,
+            limit_events=limits,
+            graph=graph,
+            guards=guards,
+            phase_times=dict(sorted(phases.items())),
+            cache_events=ident.cache_events,
+            evidence_ids=ident.evidence,
+        )
+
+
+def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[LimitEvent]]:
+    """Outcome of one identity by DESIGN §5; returns (outcome, why, failure, limit events)."""
+    per_attempt = Counter(attempt for attempt, _, _ in ident.metrics)
+    failing = [(body, ev) for _, body, ev in ident.metrics if body.get("fail_type")]
+    failing += [(body, ev) for body, ev in ident.bwd_metrics if body.get("fail_type")]
+    succeeding = [(body, ev) for _, body, ev in ident.metrics if not body.get("fail_type")]
+    limits: list[LimitEvent] = []
+    for body, ev in failing:
+        text = f"{body.get('fail_type')}: {body.get('fail_reason') or ''}"
+        if _LIMIT.search(text):
+            limits.append(LimitEvent(kind="recompile_limit", message=str(body.get("fail_reason") or text)[:2000],
+                                     evidence_id=ev))
+    failure = None
+    if failing or ident.errors:
+        body, ev = failing[-1] if failing else ({}, None)
+        reason = body.get("fail_reason")
+        if reason is None and ident.errors:
+            reason = ident.errors[-1][0].splitlines()[-1] if ident.errors[-1][0] else None
+        user_file = body.get("fail_user_frame_filename")
+        user_line = body.get("fail_user_frame_lineno")
+        failure = Failure(
+            fail_type=body.get("fail_type"),
+            reason=str(reason) if reason is not None else None,
+            user_file=user_file if isinstance(user_file, str) else None,
+            user_line=user_line if isinstance(user_line, int) else None,
+            evidence_ids=[e for _, e in failing] + [e for _, e in ident.errors],
+        )
+    duplicated = [a for a, n in per_attempt.items() if n > 1]
+    if duplicated:
+        return Outcome.UNRESOLVED, f"{per_attempt[duplicated[0]]} compilation_metrics records for attempt " \
+                                   f"{duplicated[0]}", failure, limits
+    if failure is not None and succeeding and not failing:
+        return Outcome.UNRESOLVED, "a dynamo_error artifact and compilation_metrics without fail_type", \
+            failure, limits
+    if failure is not None:
+        return Outcome.FAILED, f"failed: {failure.fail_type or 'dynamo_error'}", failure, limits
+    if not succeeding:
+        return Outcome.UNKNOWN, "no compilation_metrics record (no terminal evidence)", None, limits
+    body = succeeding[-1][0]
+    op_count = body.get("graph_op_count")
+    has_graph = bool(ident.graphs)
+    if has_graph and isinstance(op_count, int) and op_count > 0:
+        return Outcome.COMPLETED, f"metrics without failure, dynamo_output_graph, {op_count} ops", None, limits
+    if not has_graph and not op_count and body.get("has_guarded_code") is True:
+        return Outcome.NO_GRAPH_OBSERVED, "guarded code without a graph or ops (skipped frame)", None, limits
+    if has_graph and op_count is None:
+        return Outcome.UNKNOWN, "graph emitted but compilation_metrics has no graph_op_count", None, limits
+    if has_graph:
+        return Outcome.UNKNOWN, f"graph emitted with graph_op_count={op_count}", None, limits
+    return Outcome.UNKNOWN, (f"metrics without failure but no graph; has_guarded_code="
+                             f"{body.get('has_guarded_code')!r}"), None, limits
+
+
+def _metrics_code(body: dict[str, Any]) -> CodeLocation | None:
+    name, filename, line = body.get("co_name"), body.get("co_filename"), body.get("co_firstlineno")
+    if not isinstance(name, str) and not isinstance(filename, str):
+        return None
+    return CodeLocation(
+        co_filename=filename if isinstance(filename, str) else None,
+        co_name=name if isinstance(name, str) else None,
+        co_firstlineno=line if isinstance(line, int) else None,
+        source="compilation_metrics",
+    )
+
+
+def _reason_entries(payload: str) -> list[str]:
+    """Entries of a recompile_reasons payload: a JSON list (older torch) or plain text (newer torch)."""
+    stripped = payload.strip()
+    if stripped.startswith("["):
+        try:
+            parsed = json.loads(stripped)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            return [str(item) for item in parsed]
+    return split_reason_text(payload)
+
+
+def _cache_reason(payload: str | None) -> str | None:
+    if not payload:
+        return None
+    try:
+        parsed = json.loads(payload)
+    except ValueError:
+        return None
+    if isinstance(parsed, dict):
+        for key in ("cache_bypass_reason", "reason", "cache_event_reason"):
+            value = parsed.get(key)
+            if isinstance(value, str):
+                return value[:500]
+    return None
+
+
+_CPP_GUARD = re.compile(r"^[\s|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):")
+
+
+def _cpp_guard_categories(text: str) -> Counter[str]:
+    """Guard kinds in a `dynamo_cpp_guards_str` tree (TENSOR_MATCH, ID_MATCH, TYPE_MATCH, GLOBAL_STATE, ...)."""
+    counts: Counter[str] = Counter()
+    for line in text.splitlines():
+        match = _CPP_GUARD.match(line)
+        if match:
+            counts[match.group(1)] += 1
+    return counts
+
+
+def _json_guard_categories(text: str) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return counts
+    if isinstance(parsed, list):
+        for guard in parsed:
+            if isinstance(guard, dict) and isinstance(guard.get("type"), str):
+                counts[guard["type"]] += 1
+    return counts
+
+
+def classify_records(
+    records: Iterable[Record],
+    *,
+    rank: int | None,
+    resolve_string: Callable[[int], str | None] = lambda _: None,
+    evidence_prefix: str = "r_",
+) -> RankClassification:
+    """Classify one rank's records (in file order).
+
+    `resolve_string` looks up the intern table of the file being read (filled by the reader as it goes);
+    evidence ids are `<evidence_prefix>-e<n>`.
+    """
+    classifier = _Classifier(rank, resolve_string, evidence_prefix)
+    for record in records:
+        classifier.feed(record)
+    return classifier.finish()

@@ -1,0 +1,70 @@
+"""What a reader saw in one input file besides its records: noise, damage, the intern table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+# How many example line numbers a report keeps for each kind of problem (counts are always exact).
+SAMPLE_LINES = 10
+
+
+@dataclass
+class FileReport:
+    """Per-file facts gathered while reading; the importer turns them into notices and count caveats.
+
+    Line numbers are 1-based. `file` is the path relative to the input root (for a tlparse export: raw.jsonl).
+    """
+
+    file: str
+    rank_from_name: int | None = None
+    bytes_read: int = 0
+    records: int = 0
+    # Lines that are not part of the trace grammar (not a metadata line, not a payload line of a record).
+    noise_lines: int = 0
+    noise_samples: list[int] = field(default_factory=list)
+    # Lines that look like metadata lines (glog prefix) but whose JSON was rejected: (line, reason).
+    # The record is dropped, and so are its payload lines.
+    bad_records: int = 0
+    bad_record_samples: list[tuple[int, str]] = field(default_factory=list)
+    # Metadata line numbers of records whose payload md5 differs from `has_payload`.
+    payload_mismatches: list[int] = field(default_factory=list)
+    # tlparse re-serializes JSON payloads, so their md5 cannot be checked: line numbers in raw.jsonl.
+    payload_unverifiable: list[int] = field(default_factory=list)
+    # Line numbers (raw.jsonl) whose payload file is missing.
+    missing_payloads: list[int] = field(default_factory=list)
+    # Payloads with bytes that are not UTF-8 (decoded with U+FFFD replacements; md5 is over the raw bytes).
+    non_utf8_payloads: list[int] = field(default_factory=list)
+    truncated: bool = False
+    truncated_at: int | None = None
+    # The last line has no newline but everything checked out (tlparse's test logs are like this).
+    missing_final_newline: bool = False
+    # Metadata lines ending in CR LF (a log that went through an autocrlf checkout); the CR is dropped.
+    crlf_lines: int = 0
+    strings: dict[int, str] = field(default_factory=dict)
+    record_kinds: Counter[str] = field(default_factory=Counter)
+    # (line, field, repr of the value) for compile id / rank fields that were not non-negative integers.
+    bad_id_fields: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def add_noise(self, line: int) -> None:
+        self.noise_lines += 1
+        if len(self.noise_samples) < SAMPLE_LINES:
+            self.noise_samples.append(line)
+
+    def add_bad_record(self, line: int, reason: str) -> None:
+        self.bad_records += 1
+        if len(self.bad_record_samples) < SAMPLE_LINES:
+            self.bad_record_samples.append((line, reason))
+
+    @property
+    def clean(self) -> bool:
+        """True when nothing in the file needs a notice."""
+        return not (
+            self.noise_lines
+            or self.bad_records
+            or self.payload_mismatches
+            or self.missing_payloads
+            or self.non_utf8_payloads
+            or self.truncated
+            or self.bad_id_fields
+        )

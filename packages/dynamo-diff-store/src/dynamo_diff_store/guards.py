@@ -1,0 +1,62 @@
+"""Guard categories read from the text torch prints for a failing guard. The text is never evaluated."""
+
+from __future__ import annotations
+
+import re
+
+from dynamo_diff_schema.compilation import GuardCategory
+
+# Ordered: the first pattern that matches decides. Texts seen in torch 2.6-2.13 recompile reasons, e.g.
+#   "0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3"         (TENSOR_MATCH, sizes)
+#   "0/0: tensor 'x' dtype mismatch. expected Float, actual Double"          (TENSOR_MATCH, dtype)
+#   "0/0: L['n'] == 2"                                                       (EQUALS_MATCH / CONSTANT_MATCH)
+#   "0/0: ___check_obj_id(L['m'], 140...)"                                   (ID_MATCH)
+#   "0/0: GLOBAL_STATE changed: grad_mode "                                  (GLOBAL_STATE)
+#   "0/0: Ne(L['x'].size()[0], 1)" / "2 <= L['x'].size()[0]"                 (shape_env symbolic guards)
+_RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
+    (GuardCategory.GRAD_MODE, re.compile(r"grad_mode|is_grad_enabled|GradMode|requires_grad", re.I)),
+    (GuardCategory.GLOBAL_STATE, re.compile(r"GLOBAL_STATE|global state|deterministic_algorithms|autocast|"
+                                            r"torch_function_mode|default_device|___check_global_state", re.I)),
+    (GuardCategory.STRIDE, re.compile(r"stride mismatch|\.stride\(\)", re.I)),
+    (GuardCategory.DTYPE, re.compile(r"dtype mismatch|\.dtype\b", re.I)),
+    (GuardCategory.DEVICE, re.compile(r"device (?:index )?mismatch|\.device\b|dispatch key set mismatch", re.I)),
+    (GuardCategory.SHAPE, re.compile(r"size mismatch|sizes mismatch|rank mismatch|dimensionality|\.dim\(\)|"
+                                     r"\.ndim\b|^\s*len\(", re.I)),
+    (GuardCategory.SYMBOL, re.compile(r"\b(?:Eq|Ne|Mod|Max|Min|FloorDiv)\(|\bs\d+\b|\.size\(\)\[\d+\]\s*(?:<|>|<=|>=)|"
+                                      r"(?:<|>|<=|>=)\s*L\[.*\.size\(\)", re.I)),
+    (GuardCategory.IDENTITY, re.compile(r"___check_obj_id|ID_MATCH|\bid\(|is not None|\bis None\b|"
+                                        r"identity mismatch", re.I)),
+    (GuardCategory.TYPE, re.compile(r"___check_type_id|TYPE_MATCH|type mismatch|isinstance|___check_instance", re.I)),
+    (GuardCategory.VALUE, re.compile(r"==|!=|EQUALS_MATCH|CONSTANT_MATCH|value mismatch|\bnot\b.*\bin\b", re.I)),
+)
+
+# "0/1: ..." prefix naming the cache entry whose guard failed.
+CACHE_ENTRY_PREFIX = re.compile(r"^\s*(?:\[?!?\d+/)?\d+/\d+\]?:\s*")
+
+
+def categorize(text: str) -> GuardCategory:
+    """The category of one failing-guard text (without evaluating it)."""
+    body = CACHE_ENTRY_PREFIX.sub("", text, count=1)
+    for category, pattern in _RULES:
+        if pattern.search(body):
+            return category
+    return GuardCategory.OTHER
+
+
+def split_reason_text(text: str) -> list[str]:
+    """Split a plain-text recompile reason payload into entries.
+
+    Newer torch writes the reasons as text (even when the artifact's encoding says json): one line per
+    failing guard, each starting with the cache entry id ("0/0: ..."). Lines without that prefix continue
+    the previous entry; when no line has the prefix, every non-empty line is an entry.
+    """
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    if not any(CACHE_ENTRY_PREFIX.match(line) for line in lines):
+        return [line.strip() for line in lines]
+    entries: list[str] = []
+    for line in lines:
+        if CACHE_ENTRY_PREFIX.match(line) or not entries:
+            entries.append(line.strip())
+        else:
+            entries[-1] += "\n" + line.strip()
+    return entries

@@ -1,0 +1,121 @@
+"""The SQLite index of a store: captures, ranks, functions, compilations and evidence, for fast look-up.
+
+The index is derived data: every row can be rebuilt from the immutable capture directories.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.evidence import Evidence
+
+INDEX_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS captures (
+    id TEXT PRIMARY KEY,
+    label TEXT,
+    imported_at TEXT NOT NULL,
+    input_kind TEXT NOT NULL,
+    torch_version TEXT,
+    artifact_structure TEXT NOT NULL,
+    rank_count INTEGER NOT NULL,
+    counts TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ranks (
+    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    rank INTEGER,
+    counts TEXT NOT NULL,
+    PRIMARY KEY (capture_id, position)
+);
+CREATE TABLE IF NOT EXISTS functions (
+    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    rank INTEGER,
+    key TEXT NOT NULL,
+    co_filename TEXT,
+    co_name TEXT,
+    co_firstlineno INTEGER
+);
+CREATE INDEX IF NOT EXISTS functions_by_name ON functions (capture_id, co_name);
+CREATE TABLE IF NOT EXISTS compilations (
+    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    rank INTEGER,
+    compile_id TEXT NOT NULL,
+    co_filename TEXT,
+    co_name TEXT,
+    co_firstlineno INTEGER,
+    outcome TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS evidence (
+    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    rank INTEGER,
+    compile_id TEXT,
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    offset INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (capture_id, id)
+);
+CREATE INDEX IF NOT EXISTS evidence_by_kind ON evidence (capture_id, kind);
+"""
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=60, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.executescript(_SCHEMA)
+    conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_version', ?)", (str(INDEX_VERSION),))
+    return conn
+
+
+def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: list[Evidence]) -> None:
+    """Insert one capture and everything under it in a single transaction (all or nothing)."""
+    info = capture.capture
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM captures WHERE id = ?", (info.id,)).fetchone():
+            conn.execute("ROLLBACK")
+            return
+        conn.execute(
+            "INSERT INTO captures VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (info.id, info.label, info.imported_at or "", info.input_kind, info.producer.torch,
+             info.validity.artifact_structure, len(capture.ranks), capture.counts.model_dump_json()),
+        )
+        for position, rank in enumerate(capture.ranks):
+            conn.execute("INSERT INTO ranks VALUES (?, ?, ?, ?)",
+                         (info.id, position, rank.rank, rank.counts.model_dump_json()))
+            conn.executemany(
+                "INSERT INTO functions VALUES (?, ?, ?, ?, ?, ?)",
+                [(info.id, rank.rank, f.key, f.code.co_filename, f.code.co_name, f.code.co_firstlineno)
+                 for f in rank.functions],
+            )
+            conn.executemany(
+                "INSERT INTO compilations VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(info.id, rank.rank, c.compile_id, c.code.co_filename, c.code.co_name, c.code.co_firstlineno,
+                  c.outcome) for c in rank.compilations],
+            )
+        conn.executemany(
+            "INSERT INTO evidence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(info.id, e.id, e.kind, e.rank, e.compile_id, e.file, e.line, e.offset, e.length, e.sha256)
+             for e in evidence],
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def counts_of(row: sqlite3.Row) -> dict[str, object]:
+    parsed: dict[str, object] = json.loads(row["counts"])
+    return parsed

@@ -1,0 +1,196 @@
+"""Analyse staged trace files: one pure function per rank (the unit a distributed executor would run),
+run in a process pool when there are several ranks, then assembled into a Capture."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dynamo_diff_schema.capture import Rank
+from dynamo_diff_schema.evidence import Evidence, Notice, Severity
+
+from dynamo_diff_store.classify import EvidenceRef, classify_records
+from dynamo_diff_store.counting import count_compilations
+from dynamo_diff_store.filereport import FileReport
+from dynamo_diff_store.functions import group_functions
+from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.rawlog import read_raw_log
+from dynamo_diff_store.records import Record
+from dynamo_diff_store.tlparse_export import read_tlparse_export
+
+# Part of every capture id: bump when reading or classification changes what a capture says.
+READER_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class RankJob:
+    """One rank's files as (path relative to the staged input root, format), read in order.
+
+    Format 'raw_log' is a TORCH_TRACE log; 'tlparse_jsonl' is a tlparse raw.jsonl with payload files beside it.
+    `group` prefixes the rank's evidence ids ('r3', or 'u1' for a file without a rank).
+    """
+
+    root: str
+    group: str
+    rank: int | None
+    files: tuple[tuple[str, str], ...] = ()
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass
+class RankResult:
+    rank: Rank
+    evidence: list[Evidence]
+    notices: list[Notice]
+    partial: bool
+    record_kinds: Counter[str]
+    noise_lines: int
+    observed_config: dict[str, Any]
+    torch_version: str | None
+    python_version: str | None
+
+
+def _records(job: RankJob, reports: list[FileReport]) -> Iterator[Record]:
+    root = Path(job.root)
+    for rel, fmt in job.files:
+        report = FileReport(file=rel, rank_from_name=job.rank)
+        reports.append(report)
+        if fmt == "tlparse_jsonl":
+            yield from read_tlparse_export((root / rel).parent, job.limits, report)
+        else:
+            yield from read_raw_log(root / rel, rel, job.limits, report)
+
+
+def analyse_rank(job: RankJob) -> RankResult:
+    """Read and classify one rank. Pure with respect to the store: reads files under job.root only."""
+    reports: list[FileReport] = []
+    json_ranks: Counter[int] = Counter()
+
+    def records() -> Iterator[Record]:
+        for rec in _records(job, reports):
+            if rec.rank is not None:
+                json_ranks[rec.rank] += 1
+            yield rec
+
+    def resolve(index: int) -> str | None:
+        # Each file has its own intern table, filled by the reader before the records that use it.
+        return reports[-1].strings.get(index) if reports else None
+
+    # The file name is the more reliable source of the rank; the JSON `rank` field is the fallback.
+    result = classify_records(records(), rank=job.rank, resolve_string=resolve, evidence_prefix=job.group)
+    rank = job.rank
+    notices = list(result.notices)
+    if rank is None and json_ranks:
+        rank = json_ranks.most_common(1)[0][0]
+        if len(json_ranks) > 1:
+            notices.append(Notice(code="mixed_rank_fields", rank=rank, message=(
+                f"records in {', '.join(rel for rel, _ in job.files)} carry several rank values "
+                f"{sorted(json_ranks)}; the rank is taken as {rank} (the most frequent)")))
+    elif job.rank is not None and json_ranks and set(json_ranks) != {job.rank}:
+        notices.append(Notice(code="rank_field_disagrees", severity=Severity.INFO, rank=job.rank, message=(
+            f"the file name says rank {job.rank} but records say rank {sorted(json_ranks)}; "
+            "the file name is used")))
+    if rank != job.rank:
+        result.compilations = [
+            c.model_copy(update={"identity": c.identity.model_copy(update={"rank": rank})})
+            for c in result.compilations
+        ]
+    notices.extend(_file_notices(reports, rank))
+    evidence = _hash_evidence(Path(job.root), result.evidence, rank)
+    counts = count_compilations(result.compilations, result.incomplete)
+    kinds: Counter[str] = Counter()
+    for report in reports:
+        kinds.update(report.record_kinds)
+    return RankResult(
+        rank=Rank(rank=rank, files=[r.file for r in reports], counts=counts,
+                  functions=group_functions(result.compilations, result.incomplete),
+                  compilations=result.compilations),
+        evidence=evidence,
+        notices=notices,
+        partial=any(r.truncated or r.missing_payloads or r.bad_records for r in reports),
+        record_kinds=kinds,
+        noise_lines=sum(r.noise_lines for r in reports),
+        observed_config=result.observed_config,
+        torch_version=result.torch_version,
+        python_version=result.python_version,
+    )
+
+
+def analyse_ranks(jobs: Sequence[RankJob], workers: int | None = None) -> list[RankResult]:
+    """Run analyse_rank over the jobs, in parallel processes when there is more than one."""
+    if workers is None:
+        workers = min(len(jobs), os.cpu_count() or 1)
+    if len(jobs) <= 1 or workers <= 1:
+        return [analyse_rank(job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(analyse_rank, jobs))
+
+
+def _hash_evidence(root: Path, refs: list[EvidenceRef], rank: int | None) -> list[Evidence]:
+    """sha256 of every referenced byte range, reading each file once in offset order."""
+    by_file: dict[str, list[EvidenceRef]] = {}
+    for ref in refs:
+        by_file.setdefault(ref.file, []).append(ref)
+    digests: dict[str, str] = {}
+    for rel, items in by_file.items():
+        with (root / rel).open("rb") as handle:
+            for ref in sorted(items, key=lambda r: r.offset):
+                handle.seek(ref.offset)
+                digests[ref.id] = hashlib.sha256(handle.read(ref.length)).hexdigest()
+    return [
+        Evidence(id=r.id, kind=r.kind, rank=rank, compile_id=r.compile_id, file=r.file, line=r.line,
+                 offset=r.offset, length=r.length, sha256=digests[r.id])
+        for r in refs
+    ]
+
+
+def _lines(values: Sequence[int]) -> str:
+    shown = ", ".join(str(v) for v in values[:10])
+    return shown + (f" and {len(values) - 10} more" if len(values) > 10 else "")
+
+
+def _file_notices(reports: list[FileReport], rank: int | None) -> list[Notice]:
+    notices: list[Notice] = []
+    for r in reports:
+        if r.truncated:
+            notices.append(Notice(code="truncated", severity=Severity.ERROR, rank=rank, message=(
+                f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}; the last record was dropped and "
+                "counts may be low"), details={"file": r.file, "line": r.truncated_at}))
+        if r.payload_mismatches:
+            notices.append(Notice(code="payload_md5_mismatch", rank=rank, message=(
+                f"{len(r.payload_mismatches)} payload(s) in {r.file} do not match their md5 (records at lines "
+                f"{_lines(r.payload_mismatches)}); they were read as they are"),
+                details={"file": r.file, "lines": r.payload_mismatches}))
+        if r.missing_payloads:
+            notices.append(Notice(code="missing_payload", rank=rank, message=(
+                f"{len(r.missing_payloads)} payload file(s) named in {r.file} are missing (lines "
+                f"{_lines(r.missing_payloads)}); counts that depend on them are marked incomplete"),
+                details={"file": r.file, "lines": r.missing_payloads}))
+        if r.bad_records:
+            notices.append(Notice(code="malformed_records", rank=rank, message=(
+                f"{r.bad_records} record(s) in {r.file} were rejected: "
+                + "; ".join(f"line {ln}: {why}" for ln, why in r.bad_record_samples[:3])),
+                details={"file": r.file, "samples": [list(s) for s in r.bad_record_samples]}))
+        if r.noise_lines:
+            notices.append(Notice(code="noise_lines", severity=Severity.INFO, rank=rank, message=(
+                f"{r.noise_lines} line(s) in {r.file} are not trace lines and were skipped (e.g. line "
+                f"{_lines(r.noise_samples)})"), details={"file": r.file, "count": r.noise_lines}))
+        if r.non_utf8_payloads:
+            notices.append(Notice(code="non_utf8_payload", rank=rank, message=(
+                f"{len(r.non_utf8_payloads)} payload(s) in {r.file} are not valid UTF-8 (lines "
+                f"{_lines(r.non_utf8_payloads)})"), details={"file": r.file}))
+        if r.bad_id_fields:
+            notices.append(Notice(code="bad_id_fields", rank=rank, message=(
+                f"{len(r.bad_id_fields)} compile-id or rank field(s) in {r.file} are not non-negative integers "
+                "and were ignored"), details={"file": r.file}))
+        if r.payload_unverifiable:
+            notices.append(Notice(code="payload_unverifiable", severity=Severity.INFO, rank=rank, message=(
+                f"{len(r.payload_unverifiable)} payload(s) in {r.file} cannot be md5-checked (tlparse "
+                "re-serialized them)"), details={"file": r.file}))
+    return notices

@@ -1,0 +1,366 @@
+"""Streaming reader for raw TORCH_TRACE logs (`dedicated_log_torch_trace*.log`).
+
+Grammar (torch/_logging/_internal.py, stable from torch 2.2 to at least 2.9): a metadata line is a glog
+prefix `V1130 04:09:32.848000 4182 torch/_dynamo/utils.py:2350] ` followed by one JSON object; when the
+object has `has_payload` (an md5 hex digest), the payload follows as lines that each start with one TAB,
+and the payload text is those lines without the TAB joined with "\\n".
+
+Decisions for input torch does not write:
+- a line that is neither a metadata line nor a TAB line is noise (counted, never fatal);
+- an empty line inside a payload is noise and does not end the payload (tlparse 0.4.3 skips it the same way;
+  editors that strip trailing whitespace turn a "\\t" line into an empty one);
+- a metadata line whose JSON is rejected (not UTF-8, invalid, duplicate key, too deep, not an object, no
+  kind key) is a bad record: dropped together with its payload lines, and reported;
+- CR LF line ends are accepted when the metadata line itself ends in CR LF (a log that went through an
+  autocrlf checkout, as tlparse-tests multi_rank_logs rank 1); then one CR is dropped from each payload line;
+- payload bytes that are not UTF-8 are decoded with U+FFFD replacements (md5 is checked on the raw bytes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+
+from dynamo_diff_store.filereport import FileReport
+from dynamo_diff_store.jsonload import StrictJSONError, loads_strict
+from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.records import META_KEYS, CompileKey, Record, Span
+
+# Optional `[rankN]:` prefix (torch's distributed log formatting; not seen in the tlparse-tests corpus),
+# level letter, MMDD, HH:MM:SS.micro, thread/process id, source path:line, "] ".
+GLOG_PREFIX = re.compile(rb"(?:\[rank(\d+)\]:)?[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ +\S[^\n]*?:\d+\] ")
+
+ID_FIELDS = ("compiled_autograd_id", "frame_id", "frame_compile_id", "attempt")
+
+_NO_IDS = CompileKey(None, None, None, None)
+
+
+def _bad_id(obj: dict[str, Any], key: str, line: int, report: FileReport) -> None:
+    value = obj.get(key)
+    if value is not None:
+        report.bad_id_fields.append((line, key, repr(value)[:80]))
+
+
+def envelope(
+    obj: dict[str, Any], line: int, report: FileReport, prefix_rank: int | None = None
+) -> tuple[str, tuple[str, ...], CompileKey, int | None] | None:
+    """Kind, extra kinds, compile key and rank of a parsed metadata object; None when it names no kind.
+
+    Id fields must be non-negative integers; null means absent (torch 2.6 writes compiled_autograd_id: null),
+    anything else is noted in the report and treated as absent.
+    """
+    kinds = [key for key in obj if key not in META_KEYS]
+    if not kinds:
+        return None
+    get = obj.get
+    ids = (get("compiled_autograd_id"), get("frame_id"), get("frame_compile_id"), get("attempt"))
+    if ids == (None, None, None, None):
+        key = _NO_IDS
+    elif all(type(v) is int and v >= 0 for v in ids if v is not None):
+        key = CompileKey(*ids)
+    else:
+        clean: list[int | None] = []
+        for name, value in zip(ID_FIELDS, ids, strict=True):
+            if value is None or (type(value) is int and value >= 0):
+                clean.append(value)
+            else:
+                _bad_id(obj, name, line, report)
+                clean.append(None)
+        key = CompileKey(*clean)
+    rank = get("rank")
+    if rank is not None and not (type(rank) is int and rank >= 0):
+        _bad_id(obj, "rank", line, report)
+        rank = None
+    if rank is None:
+        rank = prefix_rank
+    return kinds[0], tuple(kinds[1:]), key, rank
+
+
+def intern_string(body: Any, line: int, report: FileReport) -> bool:
+    """Record a `{"str": [text, index]}` entry in the intern table; False when it is malformed."""
+    if type(body) is list and len(body) == 2 and type(body[0]) is str and type(body[1]) is int and body[1] >= 0:
+        report.strings[body[1]] = body[0]
+        return True
+    report.add_bad_record(line, "str record is not [text, index]")
+    return False
+
+
+def open_regular(path: Path, rel: str) -> IO[bytes]:
+    """Open `path` for binary reading, refusing anything but a regular file (FIFOs would block, devices never end)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError as exc:
+        raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"{rel} does not exist.", file=rel) from exc
+    except OSError as exc:
+        if path.is_symlink():
+            raise DynamoDiffError(
+                ErrorCode.UNSAFE_PATH, f"{rel} is a symbolic link; pass the file it points to.", file=rel
+            ) from exc
+        raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"Cannot open {rel}: {exc.strerror}.", file=rel) from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is not a regular file.", file=rel)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb", buffering=1 << 20)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+class _Pending:
+    """A record whose payload lines are still being collected."""
+
+    __slots__ = ("crlf", "digest", "end", "envelope", "line", "obj", "offset", "parts", "size")
+
+    def __init__(
+        self,
+        *,
+        obj: dict[str, Any],
+        env: tuple[str, tuple[str, ...], CompileKey, int | None],
+        digest: Any,
+        line: int,
+        offset: int,
+        end: int,
+        crlf: bool,
+    ) -> None:
+        self.obj = obj
+        self.envelope = env
+        self.digest = digest
+        self.line = line
+        self.offset = offset
+        self.end = end
+        self.size = end - offset
+        self.crlf = crlf
+        self.parts: list[bytes] = []
+
+
+def _payload_view(parts: list[bytes], crlf: bool) -> memoryview:
+    """The payload of TAB lines `parts`, as a view (slicing bytes would copy the payload twice more)."""
+    if not parts:
+        return memoryview(b"")
+    body = b"".join(parts)
+    # Each line is TAB + text + line end; turning "line end + TAB" into "\n" joins the texts with "\n",
+    # then the first TAB and the last line end are cut off.
+    body = body.replace(b"\r\n\t" if crlf else b"\n\t", b"\n")
+    stop = len(body)
+    if body.endswith(b"\n"):
+        stop -= 1
+        if crlf and body[stop - 1 : stop] == b"\r":
+            stop -= 1
+    return memoryview(body)[1:stop] if stop > 1 else memoryview(b"")
+
+
+def decode_payload(data: bytes | memoryview, line: int, report: FileReport) -> str:
+    try:
+        return str(data, "utf-8")
+    except UnicodeDecodeError:
+        report.non_utf8_payloads.append(line)
+        return str(data, "utf-8", "replace")
+
+
+def _finish(p: _Pending, rel: str, report: FileReport) -> Record:
+    data = _payload_view(p.parts, p.crlf)
+    kind, extra, key, rank = p.envelope
+    ok = type(p.digest) is str and hashlib.md5(data, usedforsecurity=False).hexdigest() == p.digest
+    if not ok:
+        report.payload_mismatches.append(p.line)
+    return Record(
+        kind=kind,
+        body=p.obj[kind],
+        compile=key,
+        rank=rank,
+        line=p.line,
+        span=Span(rel, p.offset, p.end - p.offset),
+        payload=decode_payload(data, p.line, report),
+        payload_ok=ok,
+        extra_kinds=extra,
+        stack=p.obj.get("stack"),
+    )
+
+
+def read_raw_log(path: Path, rel: str, limits: Limits, report: FileReport) -> Iterator[Record]:
+    """Yield the records of one raw trace log in one streaming pass; facts about the file go to `report`.
+
+    `rel` is the file's path relative to the input root (used in spans and errors). Raises DynamoDiffError
+    only for an unreadable or unsafe file and for exceeded limits; damage inside the file goes to `report`.
+    """
+    with open_regular(path, rel) as handle:
+        yield from _read(handle, rel, limits, report)
+
+
+# The end of a run of TAB lines: a newline followed by anything but a TAB.
+_RUN_END = re.compile(rb"\n[^\t]")
+_CHUNK = 1 << 20
+
+
+def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> Iterator[Record]:
+    # Works on a buffer rather than line by line: payload lines (most of a log) are handled a run at a time,
+    # with one regex search per run, so the per-line Python cost applies only to metadata and noise lines.
+    max_line = limits.max_line_bytes
+    max_record = limits.max_record_bytes
+    max_records = limits.max_records
+    max_total = limits.max_total_bytes
+    read = handle.read
+    match_prefix = GLOG_PREFIX.match
+    run_end = _RUN_END.search
+    strings_seen = 0
+
+    buf = b""
+    i = 0  # start of the current line in buf
+    base = 0  # file offset of buf[0]
+    eof = False
+    ends_with_newline = True
+    lineno = 0
+    pending: _Pending | None = None
+    skipping = False  # inside the payload of a bad record or a str record
+    last_complete = False  # the last line was a valid metadata line of a record without payload
+
+    while True:
+        if i >= len(buf) or (not eof and buf.find(b"\n", i) < 0):
+            if eof:
+                break
+            # Need more bytes: keep the unfinished line, read at least as much again (amortised growth).
+            keep = len(buf) - i
+            if keep > max_line + 2 and buf[i] != 9:
+                raise limits.exceeded("max_line_bytes", keep, file=rel, line=lineno + 1)
+            try:
+                chunk = read(max(_CHUNK, keep))
+            except OSError as exc:
+                raise DynamoDiffError(
+                    ErrorCode.UNREADABLE_INPUT, f"Reading {rel} failed near line {lineno}: {exc.strerror}.", file=rel
+                ) from exc
+            base += i
+            if base + keep + len(chunk) > max_total:
+                raise limits.exceeded("max_total_bytes", base + keep + len(chunk), file=rel, line=lineno)
+            if chunk:
+                buf = buf[i:] + chunk
+                ends_with_newline = chunk[-1] == 10
+            else:
+                buf = buf[i:]
+                eof = True
+            i = 0
+            continue
+
+        last_complete = False
+        if buf[i] == 9:  # a run of payload (TAB) lines
+            m = run_end(buf, i)
+            if m is not None:
+                end = m.start() + 1
+            elif eof:
+                end = len(buf)
+            else:
+                # The run reaches past the buffer: take its complete lines now, the rest after the next read.
+                end = buf.rfind(b"\n", i) + 1
+            run = buf[i:end]
+            count = run.count(b"\n") + (run[-1] != 10)
+            if pending is not None:
+                pending.parts.append(run)
+                pending.end = base + end
+                pending.size += end - i
+                if pending.size > max_record:
+                    raise limits.exceeded("max_record_bytes", pending.size, file=rel, line=pending.line)
+            elif not skipping:
+                for n in range(lineno + 1, lineno + 1 + count):
+                    report.add_noise(n)
+            lineno += count
+            i = end
+            continue
+
+        j = buf.find(b"\n", i)
+        end = len(buf) if j < 0 else j + 1
+        line = buf[i:end]
+        start = base + i
+        length = end - i
+        i = end
+        lineno += 1
+        if length > max_line + 1 and not (length == max_line + 2 and line.endswith(b"\r\n")):
+            raise limits.exceeded("max_line_bytes", length, file=rel, line=lineno)
+
+        if line in (b"\n", b"\r\n"):
+            # Noise that does not end a payload (see the module docstring).
+            report.add_noise(lineno)
+            continue
+
+        if pending is not None:
+            yield _finish(pending, rel, report)
+            pending = None
+        skipping = False
+        crlf = line.endswith(b"\r\n")
+        if crlf:
+            report.crlf_lines += 1
+
+        m = match_prefix(line)
+        if m is None or line[m.end() : m.end() + 1] != b"{":
+            report.add_noise(lineno)
+            continue
+
+        skipping = True
+        try:
+            obj = loads_strict(line[m.end() :], limits)
+        except StrictJSONError as exc:
+            report.add_bad_record(lineno, exc.reason)
+            continue
+        if type(obj) is not dict:
+            report.add_bad_record(lineno, "metadata is not a JSON object")
+            continue
+        rank_group = m.group(1)
+        env = envelope(obj, lineno, report, int(rank_group) if rank_group is not None else None)
+        if env is None:
+            report.add_bad_record(lineno, "no kind key")
+            continue
+        kind = env[0]
+        report.record_kinds[kind] += 1
+        if kind == "str":
+            # Interned strings are not yielded; payload lines after one (torch writes none) are skipped.
+            intern_string(obj[kind], lineno, report)
+            strings_seen += 1
+            last_complete = "has_payload" not in obj
+            continue
+        report.records += 1
+        if report.records + strings_seen > max_records:
+            raise limits.exceeded("max_records", report.records + strings_seen, file=rel, line=lineno)
+        if "has_payload" in obj:
+            digest = obj["has_payload"]
+            if type(digest) is not str:
+                report.bad_id_fields.append((lineno, "has_payload", repr(digest)[:80]))
+            pending = _Pending(
+                obj=obj, env=env, digest=digest, line=lineno, offset=start, end=start + length, crlf=crlf
+            )
+            skipping = False
+        else:
+            last_complete = True
+            yield Record(
+                kind=kind,
+                body=obj[kind],
+                compile=env[2],
+                rank=env[3],
+                line=lineno,
+                span=Span(rel, start, length),
+                extra_kinds=env[1],
+                stack=obj.get("stack"),
+            )
+
+    report.bytes_read = base + len(buf)
+    if pending is not None:
+        record = _finish(pending, rel, report)
+        if not pending.parts or (not ends_with_newline and not record.payload_ok):
+            # The file stops inside (or right before) this record's payload.
+            report.truncated = True
+            report.truncated_at = pending.line
+        elif not ends_with_newline:
+            report.missing_final_newline = True
+        yield record
+    elif not ends_with_newline:
+        if last_complete:
+            report.missing_final_newline = True
+        else:
+            report.truncated = True
+            report.truncated_at = lineno

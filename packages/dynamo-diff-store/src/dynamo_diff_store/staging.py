@@ -1,0 +1,159 @@
+"""Copy an input into a staging directory (hashing every byte once) and plan the per-rank analyses.
+
+Analysis runs on the staged copy, so every evidence offset points at bytes the store keeps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_schema.evidence import Notice, Severity
+
+from dynamo_diff_store.ingest import RankJob
+from dynamo_diff_store.inputs import InputLayout
+from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.rawlog import open_regular
+from dynamo_diff_store.tlparse_export import confine
+
+MANIFEST_NAME = "manifest.json"
+_CHUNK = 1 << 20
+_PAYLOAD_NAME = re.compile(rb'"payload_filename"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+class _Copier:
+    def __init__(self, dest: Path, limits: Limits, progress: Callable[[str, int, int], None] | None,
+                 total: int) -> None:
+        self.dest = dest
+        self.limits = limits
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self.files: dict[str, str] = {}
+
+    def copy(self, source: Path, rel: str, *, on_chunk: Callable[[bytes], None] | None = None) -> None:
+        if rel in self.files:
+            return
+        if len(self.files) >= self.limits.max_files:
+            raise self.limits.exceeded("max_files", len(self.files) + 1)
+        target = self.dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        with open_regular(source, rel) as src, target.open("xb") as out:
+            while chunk := src.read(_CHUNK):
+                digest.update(chunk)
+                out.write(chunk)
+                if on_chunk is not None:
+                    on_chunk(chunk)
+                self.done += len(chunk)
+                if self.done > self.limits.max_total_bytes:
+                    raise self.limits.exceeded("max_total_bytes", self.done, file=rel)
+                if self.progress is not None:
+                    self.progress("copy", self.done, self.total)
+        self.files[rel] = digest.hexdigest()
+
+
+def copy_input(
+    layout: InputLayout,
+    dest: Path,
+    limits: Limits,
+    *,
+    manifest: Path | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[str, str]:
+    """Copy the trace files (and for tlparse exports the payload files they name), the manifest and source
+    snapshots into `dest`. Returns relative path -> sha256 of every copied file."""
+    dest.mkdir(parents=True)
+    copier = _Copier(dest, limits, progress, layout.total_bytes)
+    for trace in layout.files:
+        if trace.format == "raw_log":
+            copier.copy(trace.path, trace.rel)
+            continue
+        names: list[bytes] = []
+        tail = b""
+
+        def collect(chunk: bytes, names: list[bytes] = names) -> None:
+            nonlocal tail
+            text = tail + chunk
+            cut = text.rfind(b"\n") + 1
+            names.extend(m.group(1) for m in _PAYLOAD_NAME.finditer(text, 0, cut))
+            tail = text[cut:]
+
+        copier.copy(trace.path, trace.rel, on_chunk=collect)
+        names.extend(m.group(1) for m in _PAYLOAD_NAME.finditer(tail))
+        export_root = trace.path.parent
+        prefix = trace.rel.rsplit("/", 1)[0] + "/" if "/" in trace.rel else ""
+        for quoted in names:
+            try:
+                name = json.loads(quoted)
+            except ValueError:
+                continue  # the reader reports the bad record
+            if not isinstance(name, str):
+                continue
+            source = confine(export_root, name)
+            if source is not None:  # missing payloads are reported by the reader
+                copier.copy(source, prefix + name)
+    manifest_path = manifest if manifest is not None else layout.manifest
+    if manifest_path is not None:
+        copier.copy(Path(os.path.realpath(manifest_path)), MANIFEST_NAME)
+    if layout.sources_dir is not None:
+        for source, rel in _walk_sources(layout.sources_dir, layout.root):
+            copier.copy(source, rel)
+    return copier.files
+
+
+def _walk_sources(directory: Path, root: Path) -> list[tuple[Path, str]]:
+    out: list[tuple[Path, str]] = []
+    for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
+        dirnames.sort()
+        for name in [*sorted(filenames), *[d for d in dirnames if Path(dirpath, d).is_symlink()]]:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            resolved = Path(os.path.realpath(path))
+            if not resolved.is_relative_to(root):
+                raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is a symbolic link that leaves the bundle.",
+                                      path=rel)
+            if not stat.S_ISREG(resolved.stat().st_mode):
+                raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is not a regular file.", path=rel)
+            out.append((resolved, rel))
+    return out
+
+
+def plan_jobs(layout: InputLayout, staged: Path, limits: Limits) -> list[RankJob]:
+    """One job per rank (files of one rank are read in order); files without a rank are a job each."""
+    groups: dict[int, list[tuple[str, str]]] = {}
+    jobs: list[RankJob] = []
+    unranked = 0
+    for trace in layout.files:
+        if trace.rank is None:
+            unranked += 1
+            jobs.append(RankJob(root=str(staged), group=f"u{unranked}", rank=None,
+                                files=((trace.rel, trace.format),), limits=limits))
+        else:
+            groups.setdefault(trace.rank, []).append((trace.rel, trace.format))
+    ranked = [RankJob(root=str(staged), group=f"r{rank}", rank=rank, files=tuple(files), limits=limits)
+              for rank, files in sorted(groups.items())]
+    return ranked + jobs
+
+
+def layout_notices(layout: InputLayout) -> list[Notice]:
+    notices = []
+    if layout.kind == "bundle" and layout.primary == "raw" and layout.export_files:
+        notices.append(Notice(code="raw_trace_preferred", severity=Severity.INFO, message=(
+            "the bundle has both raw trace logs and a tlparse export: the raw trace was read (primary "
+            "evidence); report/ was not imported")))
+    if layout.kind == "bundle" and layout.primary == "tlparse_export":
+        notices.append(Notice(code="export_only", severity=Severity.INFO, message=(
+            "the bundle has no raw trace logs: its tlparse export was read")))
+    if layout.ignored:
+        shown = "; ".join(f"{i.rel} ({i.reason})" for i in layout.ignored[:10])
+        notices.append(Notice(code="ignored_files", severity=Severity.INFO, message=(
+            f"{len(layout.ignored)} file(s) in the input are not traces and were ignored: {shown}"),
+            details={"files": [i.rel for i in layout.ignored]}))
+    return notices
