@@ -9,6 +9,8 @@ import typer
 
 from dynamo_diff_cli import __version__
 from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
+from dynamo_diff_cli.captures_cmd import analyze, import_, list_, rm, show
+from dynamo_diff_cli.evidence_cmd import evidence
 from dynamo_diff_cli.schema_cmd import schema
 
 app = typer.Typer(
@@ -47,6 +49,12 @@ def main_options(
     ctx.obj = Settings(store=store if store is not None else default_store())
 
 
+app.command("import")(import_)
+app.command("analyze")(analyze)
+app.command("list")(list_)
+app.command("show")(show)
+app.command("rm")(rm)
+app.command("evidence")(evidence)
 app.command("schema")(schema)
 
 

@@ -108,7 +108,8 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
     rows = [(rank_name(r.rank), r.counts) for r in capture.ranks]
     if len(rows) > 1:
         rows.append(("total", capture.counts))
-    parts.append(counts_table(rows, "counts (+? = may be low: evidence missing)"))
+    partial = any(c.incomplete for _, c in rows)
+    parts.append(counts_table(rows, "counts" + (" (+? = may be low: evidence missing)" if partial else "")))
     if show_compilations:
         parts.extend(compilations_table(rank) for rank in capture.ranks if rank.compilations)
     if capture.notices:

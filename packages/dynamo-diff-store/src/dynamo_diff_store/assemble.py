@@ -54,6 +54,7 @@ def assemble_capture(
     producer = manifest.producer if manifest is not None else Producer()
     producer = producer.model_copy(update={
         "torch": torch_versions[0] if torch_versions else producer.torch,
+        "torch_git": next((r.torch_git for r in ranks if r.torch_git), producer.torch_git),
         "python": producer.python or (pythons[0] if pythons else None),
     })
     return Capture(

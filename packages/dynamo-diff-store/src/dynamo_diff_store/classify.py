@@ -114,6 +114,7 @@ class RankClassification:
     incomplete: set[str]
     observed_config: dict[str, Any]
     torch_version: str | None
+    torch_git: str | None
     python_version: str | None
     run_records: int
 
@@ -132,6 +133,7 @@ class _Classifier:
         self.run_records = 0
         self.config: dict[str, Any] = {}
         self.torch_version: str | None = None
+        self.torch_git: str | None = None
         self.python_version: str | None = None
         self.bad_payloads: list[str] = []
         self.global_incomplete: set[str] = set()
@@ -169,8 +171,7 @@ class _Classifier:
         name = rec.artifact_name
         if kind == "artifact" and name == "torch_version":
             self._evidence(rec, name, None)
-            if rec.payload:
-                self.torch_version = rec.payload.strip().splitlines()[0][:100]
+            self._on_torch_version(rec.payload)
             return
         if not rec.compile.is_compile:
             self.run_records += 1
@@ -212,6 +213,21 @@ class _Classifier:
             self.uninterpreted[kind] += 1
         if rec.payload_ok is False:
             self.bad_payloads.append(f"{rec.span.file}:{rec.line}")
+
+    def _on_torch_version(self, payload: str | None) -> None:
+        # torch 2.13: {"pytorch_version": "2.13.0+cpu", "commit": "<git sha>", "oss": true}
+        if not payload:
+            return
+        try:
+            parsed = json.loads(payload)
+        except ValueError:
+            parsed = payload.strip().splitlines()[0] if payload.strip() else None
+        if isinstance(parsed, dict):
+            version, commit = parsed.get("pytorch_version"), parsed.get("commit")
+            self.torch_version = version[:100] if isinstance(version, str) else self.torch_version
+            self.torch_git = commit[:64] if isinstance(commit, str) else self.torch_git
+        elif isinstance(parsed, str):
+            self.torch_version = parsed[:100]
 
     def _on_start(self, rec: Record, ident: _Identity) -> None:
         self._evidence(rec, "dynamo_start", ident)
@@ -302,7 +318,7 @@ class _Classifier:
         return RankClassification(
             rank=self.rank, compilations=compilations, evidence=self.evidence, notices=self.notices,
             incomplete=incomplete, observed_config=self.config, torch_version=self.torch_version,
-            python_version=self.python_version, run_records=self.run_records,
+            torch_git=self.torch_git, python_version=self.python_version, run_records=self.run_records,
         )
 
     def _compilation(

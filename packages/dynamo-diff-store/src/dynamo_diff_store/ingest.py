@@ -53,6 +53,7 @@ class RankResult:
     noise_lines: int
     observed_config: dict[str, Any]
     torch_version: str | None
+    torch_git: str | None
     python_version: str | None
 
 
@@ -118,6 +119,7 @@ def analyse_rank(job: RankJob) -> RankResult:
         noise_lines=sum(r.noise_lines for r in reports),
         observed_config=result.observed_config,
         torch_version=result.torch_version,
+        torch_git=result.torch_git,
         python_version=result.python_version,
     )
 

@@ -112,19 +112,28 @@ def _sort_key(f: TraceFile) -> tuple[bool, int, str]:
     return (f.rank is None, f.rank if f.rank is not None else 0, f.rel)
 
 
+def _list_dir(directory: Path, rel: str, limits: Limits) -> list[os.DirEntry[str]]:
+    """Entries of `directory` sorted by name, at most `max_files` of them."""
+    entries: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(directory) as iterator:
+            for entry in iterator:
+                entries.append(entry)
+                if len(entries) > limits.max_files:
+                    raise limits.exceeded("max_files", len(entries), file=rel or str(directory))
+    except OSError as exc:
+        raise DynamoDiffError(
+            ErrorCode.UNREADABLE_INPUT, f"Cannot list {rel or directory}: {exc.strerror}.", path=str(directory)
+        ) from exc
+    entries.sort(key=lambda e: e.name)
+    return entries
+
+
 def _scan_raw_dir(
     root: Path, directory: Path, prefix: str, limits: Limits, ignored: list[IgnoredFile]
 ) -> list[TraceFile]:
     files: list[TraceFile] = []
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as exc:
-        raise DynamoDiffError(
-            ErrorCode.UNREADABLE_INPUT, f"Cannot list {prefix or directory}: {exc.strerror}.", path=str(directory)
-        ) from exc
-    if len(entries) > limits.max_files:
-        raise limits.exceeded("max_files", len(entries), file=prefix or str(directory))
-    for entry in entries:
+    for entry in _list_dir(directory, prefix, limits):
         rel = prefix + entry.name
         resolved, st = _check_entry(root, Path(entry.path), rel)
         if stat.S_ISDIR(st.st_mode):
@@ -140,7 +149,7 @@ def _scan_raw_dir(
     return files
 
 
-def _export_files(root: Path, export_dir: Path, prefix: str) -> list[TraceFile]:
+def _export_files(root: Path, export_dir: Path, prefix: str, limits: Limits) -> list[TraceFile]:
     """raw.jsonl of a single-rank export, or rank_<N>/raw.jsonl of a multi-rank one (`--all-ranks-html`)."""
     single = export_dir / "raw.jsonl"
     if single.exists() or single.is_symlink():
@@ -149,7 +158,7 @@ def _export_files(root: Path, export_dir: Path, prefix: str) -> list[TraceFile]:
             raise _unsafe(prefix + "raw.jsonl", "is not a regular file")
         return [TraceFile(prefix + "raw.jsonl", resolved, None, "tlparse_jsonl", st.st_size)]
     files: list[TraceFile] = []
-    for entry in sorted(os.scandir(export_dir), key=lambda e: e.name):
+    for entry in _list_dir(export_dir, prefix, limits):
         m = _RANK_DIR.fullmatch(entry.name)
         if not m:
             continue
@@ -200,8 +209,9 @@ def discover(path: Path, limits: Limits) -> InputLayout:
     root = Path(os.path.realpath(path))
     if (root / "manifest.json").exists() or (root / "manifest.json").is_symlink():
         return _discover_bundle(root, limits)
+    entries = _list_dir(root, "", limits)
     if (root / "raw.jsonl").exists() or any(
-        _RANK_DIR.fullmatch(e.name) and (Path(e.path) / "raw.jsonl").exists() for e in os.scandir(root)
+        _RANK_DIR.fullmatch(e.name) and (Path(e.path) / "raw.jsonl").exists() for e in entries
     ):
         return _discover_export(root, limits)
     ignored: list[IgnoredFile] = []
@@ -219,7 +229,7 @@ def discover(path: Path, limits: Limits) -> InputLayout:
 
 
 def _discover_export(root: Path, limits: Limits) -> InputLayout:
-    files = sorted(_export_files(root, root, ""), key=_sort_key)
+    files = sorted(_export_files(root, root, "", limits), key=_sort_key)
     if not files:
         raise DynamoDiffError(ErrorCode.UNSUPPORTED_INPUT, f"{root} has no raw.jsonl.", path=str(root))
     _check_total(files, limits)
@@ -246,7 +256,7 @@ def _discover_bundle(root: Path, limits: Limits) -> InputLayout:
     if report_dir.exists() or report_dir.is_symlink():
         resolved, st = _check_entry(root, report_dir, "report")
         if stat.S_ISDIR(st.st_mode):
-            exported = sorted(_export_files(root, resolved, "report/"), key=_sort_key)
+            exported = sorted(_export_files(root, resolved, "report/", limits), key=_sort_key)
             export_dir = resolved if exported else None
     sources: Path | None = None
     if (root / "sources").exists() or (root / "sources").is_symlink():

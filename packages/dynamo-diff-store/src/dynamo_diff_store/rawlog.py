@@ -13,7 +13,12 @@ Decisions for input torch does not write:
   kind key) is a bad record: dropped together with its payload lines, and reported;
 - CR LF line ends are accepted when the metadata line itself ends in CR LF (a log that went through an
   autocrlf checkout, as tlparse-tests multi_rank_logs rank 1); then one CR is dropped from each payload line;
-- payload bytes that are not UTF-8 are decoded with U+FFFD replacements (md5 is checked on the raw bytes).
+- TAB lines after a record without `has_payload` are noise;
+- payload bytes that are not UTF-8 are decoded with U+FFFD replacements (md5 is checked on the raw bytes);
+- a file that stops inside a line or before a promised payload is `truncated`; a last line without newline
+  that completes a valid record (tlparse's test logs end like that) only sets `missing_final_newline`. A payload
+  cut exactly at a line end cannot be told from a damaged one: it is an md5 mismatch;
+- `max_line_bytes` bounds metadata and noise lines; payload lines are bounded by `max_record_bytes`.
 """
 
 from __future__ import annotations
@@ -220,7 +225,7 @@ def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> It
     ends_with_newline = True
     lineno = 0
     pending: _Pending | None = None
-    skipping = False  # inside the payload of a bad record or a str record
+    skipping = False  # inside the payload lines of a bad record: dropped with it, not counted as noise
     last_complete = False  # the last line was a valid metadata line of a record without payload
 
     while True:
@@ -316,10 +321,11 @@ def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> It
         if env is None:
             report.add_bad_record(lineno, "no kind key")
             continue
+        skipping = False
         kind = env[0]
         report.record_kinds[kind] += 1
         if kind == "str":
-            # Interned strings are not yielded; payload lines after one (torch writes none) are skipped.
+            # Interned strings are not yielded (torch writes no payload for them).
             intern_string(obj[kind], lineno, report)
             strings_seen += 1
             last_complete = "has_payload" not in obj
@@ -334,7 +340,6 @@ def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> It
             pending = _Pending(
                 obj=obj, env=env, digest=digest, line=lineno, offset=start, end=start + length, crlf=crlf
             )
-            skipping = False
         else:
             last_complete = True
             yield Record(

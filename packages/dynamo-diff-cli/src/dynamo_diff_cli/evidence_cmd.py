@@ -1,0 +1,57 @@
+"""Commands that show the trace's own bytes: evidence excerpts and captured source snapshots."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from dynamo_diff_cli.captures_cmd import store_of
+from dynamo_diff_cli.errors import handles_errors
+from dynamo_diff_cli.output import Format, print_json, stderr, stdout
+
+
+@handles_errors
+def evidence(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.",
+                                       show_default=False)],
+    evidence_id: Annotated[str | None, typer.Argument(metavar="[EVIDENCE_ID]", help="Show this evidence; without "
+                                                      "it, list the evidence index.", show_default=False)] = None,
+    kind: Annotated[str | None, typer.Option("--kind", help="Only this record kind, e.g. recompile_reasons.")] = None,
+    offset: Annotated[int, typer.Option("--offset", min=0, help="Index: first entry. Excerpt: first character.")] = 0,
+    max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Excerpt length in characters.")] = 4000,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
+    output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
+) -> None:
+    """The records behind the numbers: a paged index, or one hash-checked excerpt."""
+    store = store_of(ctx)
+    if evidence_id is None:
+        items, total = store.evidence_index(ref, kind=kind, offset=offset, limit=limit)
+        next_offset = offset + len(items) if offset + len(items) < total else None
+        if output_format == Format.JSON:
+            print_json({"total": total, "offset": offset, "next_offset": next_offset,
+                        "items": [e.model_dump(mode="json") for e in items]})
+            return
+        table = Table(title=f"evidence {offset + 1}-{offset + len(items)} of {total}", title_justify="left")
+        for col in ("id", "kind", "rank", "compile id", "file:line", "bytes"):
+            table.add_column(col)
+        for e in items:
+            table.add_row(e.id, e.kind, "?" if e.rank is None else str(e.rank), e.compile_id or "",
+                          f"{e.file}:{e.line}", str(e.length))
+        stdout().print(table)
+        if next_offset is not None:
+            stderr().print(f"more: --offset {next_offset}")
+        return
+    excerpt = store.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
+    if output_format == Format.JSON:
+        print_json({"evidence": excerpt.evidence.model_dump(mode="json"), "offset": excerpt.offset,
+                    "next_offset": excerpt.next_offset, "total_chars": excerpt.total_chars, "text": excerpt.text})
+        return
+    ev = excerpt.evidence
+    stderr().print(f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (compile {ev.compile_id or '-'}), sha256 verified")
+    typer.echo(excerpt.text, nl=not excerpt.text.endswith("\n"))
+    if excerpt.next_offset is not None:
+        stderr().print(f"... {excerpt.total_chars - excerpt.next_offset} more characters: "
+                       f"--offset {excerpt.next_offset}")

@@ -1,0 +1,69 @@
+"""Where output goes: results to stdout (rich for people, plain JSON for tools), diagnostics to stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import StrEnum
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+# Inputs smaller than this import too fast for a progress bar to help.
+PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+
+
+class Format(StrEnum):
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    JSON = "json"
+
+
+def _width(stream: object) -> int | None:
+    # Piped output is read by people too (CI logs): do not squeeze tables into 80 columns.
+    if os.environ.get("COLUMNS"):
+        return None
+    return None if getattr(stream, "isatty", lambda: False)() else 160
+
+
+def stdout() -> Console:
+    return Console(soft_wrap=False, highlight=False, width=_width(sys.stdout))
+
+
+def stderr() -> Console:
+    return Console(stderr=True, highlight=False, width=_width(sys.stderr))
+
+
+def print_json(document: Any) -> None:
+    typer.echo(json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False))
+
+
+class ImportProgress:
+    """A rich progress bar on stderr for large inputs, only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.bar: Progress | None = None
+        self.task: Any = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if phase != "copy" or total < PROGRESS_MIN_BYTES:
+                return
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                                TimeRemainingColumn(), console=stderr(), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("reading trace", total=total)
+        if phase == "copy":
+            self.bar.update(self.task, completed=done)
+        else:
+            self.bar.update(self.task, description="analysing ranks", completed=self.bar.tasks[0].total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -1,0 +1,124 @@
+"""import / analyze / list / show / rm / evidence as a user runs them, on real corpus traces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from dynamo_diff_cli.app import app
+from dynamo_diff_schema import validate
+from typer.testing import CliRunner
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
+
+
+@pytest.fixture
+def run(tmp_path: Path):  # type: ignore[no-untyped-def]
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(tmp_path / "store")})
+
+    def invoke(*args: str) -> tuple[int, str, str]:
+        result = runner.invoke(app, list(args))
+        return result.exit_code, result.stdout, result.stderr
+
+    return invoke
+
+
+def test_import_prints_id_counts_and_is_idempotent(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run("import", str(CORPUS / "multi_rank_logs"), "--label", "ranks")
+    assert code == 0, err
+    capture_id = out.splitlines()[0]
+    assert len(capture_id) == 64
+    assert "rank 1" in out and "total" in out
+    assert "imported" in err
+    code, out2, err2 = run("import", str(CORPUS / "multi_rank_logs"))
+    assert code == 0 and out2.splitlines()[0] == capture_id
+    assert "nothing written" in err2
+    code, out, _ = run("list", "--format", "json")
+    rows = json.loads(out)
+    assert [r["id"] for r in rows] == [capture_id] and rows[0]["label"] == "ranks"
+
+
+def test_analyze_json_is_valid_and_has_the_contract_shape(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run("analyze", str(CORPUS / "comp_metrics.log"), "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    validate(doc, "capture")
+    assert set(doc) >= {"capture", "counts", "ranks", "notices"}
+    assert doc["counts"]["observed_compilation_identities"] == 3
+    assert [c["compile_id"] for c in doc["ranks"][0]["compilations"]] == ["0/0", "1/0", "2/0"]
+
+
+def test_analyze_by_prefix_and_label_text_and_markdown(run) -> None:  # type: ignore[no-untyped-def]
+    _, out, _ = run("import", str(CORPUS / "comp_failure.log"), "--label", "failing")
+    prefix = out.splitlines()[0][:8]
+    code, text, _ = run("analyze", prefix)
+    assert code == 0 and "BackendCompilerFailed" in text and "failed" in text
+    code, md, _ = run("show", "failing", "--format", "markdown")
+    assert code == 0 and md.startswith("# capture ") and "| failed | 1 |" in md
+
+
+def test_unknown_and_ambiguous_ids_are_errors_with_codes(run) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run("show", "deadbeef")
+    assert code == 2 and err.startswith("error[unknown_capture]")
+    first = run("import", str(CORPUS / "simple.log"), "--label", "same")[1].splitlines()[0]
+    second = run("import", str(CORPUS / "comp_metrics.log"), "--label", "same")[1].splitlines()[0]
+    code, _, err = run("show", "same")
+    assert code == 2 and err.startswith("error[ambiguous_prefix]")
+    assert first[:12] in err and second[:12] in err
+    code, _, err = run("show", first[:3])
+    assert code == 2 and "unknown_capture" in err  # prefixes need at least 4 hex digits
+
+
+def test_evidence_index_and_hash_checked_excerpt(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _, out, _ = run("import", str(CORPUS / "multi_rank_logs"))
+    capture_id = out.splitlines()[0]
+    code, out, _ = run("evidence", capture_id, "--kind", "recompile_reasons", "--format", "json", "--limit", "5")
+    assert code == 0
+    page = json.loads(out)
+    assert page["total"] == 20 and len(page["items"]) == 5 and page["next_offset"] == 5  # 14 + 6 (grep)
+    first = page["items"][0]
+    code, out, _ = run("evidence", capture_id, first["id"], "--format", "json", "--max-chars", "40")
+    excerpt = json.loads(out)
+    assert code == 0 and excerpt["text"].startswith("V0718 15:30:03") and excerpt["next_offset"] == 40
+    # Tamper with the stored bytes: the read must fail with corrupt_store, naming the file.
+    stored = tmp_path / "store" / "captures" / capture_id / "input" / first["file"]
+    data = bytearray(stored.read_bytes())
+    data[first["offset"] + 5] ^= 0x01
+    stored.write_bytes(bytes(data))
+    code, _, err = run("evidence", capture_id, first["id"])
+    assert code == 2 and "corrupt_store" in err and first["file"] in err
+
+
+def test_rm_removes(run) -> None:  # type: ignore[no-untyped-def]
+    _, out, _ = run("import", str(CORPUS / "simple.log"))
+    capture_id = out.splitlines()[0]
+    code, out, _ = run("rm", capture_id[:10])
+    assert code == 0 and capture_id in out
+    assert json.loads(run("list", "--format", "json")[1]) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (None, "unreadable_input"),  # does not exist
+        (b"", "unsupported_input"),  # empty file
+    ],
+)
+def test_bad_input_is_a_coded_error_not_a_traceback(run, tmp_path: Path, content: bytes | None,  # type: ignore[no-untyped-def]
+                                                    code: str) -> None:
+    path = tmp_path / "input.log"
+    if content is not None:
+        path.write_bytes(content)
+    exit_code, out, err = run("import", str(path))
+    assert exit_code == 2
+    assert err.startswith(f"error[{code}]") and "Traceback" not in err + out
+    assert not (tmp_path / "store" / "captures").exists() or not any((tmp_path / "store" / "captures").iterdir())
+
+
+def test_store_option_and_env(tmp_path: Path) -> None:
+    runner = CliRunner(env={"COLUMNS": "200"})
+    elsewhere = tmp_path / "other"
+    result = runner.invoke(app, ["--store", str(elsewhere), "import", str(CORPUS / "simple.log")])
+    assert result.exit_code == 0
+    assert (elsewhere / "index.sqlite").exists()
