@@ -105,8 +105,12 @@ def test_rm_removes(run) -> None:  # type: ignore[no-untyped-def]
         (b"", "unsupported_input"),  # empty file
     ],
 )
-def test_bad_input_is_a_coded_error_not_a_traceback(run, tmp_path: Path, content: bytes | None,  # type: ignore[no-untyped-def]
-                                                    code: str) -> None:
+def test_bad_input_is_a_coded_error_not_a_traceback(
+    run,
+    tmp_path: Path,
+    content: bytes | None,  # type: ignore[no-untyped-def]
+    code: str,
+) -> None:
     path = tmp_path / "input.log"
     if content is not None:
         path.write_bytes(content)

@@ -161,4 +161,4 @@ def test_reimport_is_a_no_op(store: Store, imported: dict[str, Capture]) -> None
     again = store.import_path(CORPUS / "comp_metrics.log")
     assert not again.created
     assert again.capture.capture.id == imported["comp_metrics.log"].capture.id
-    assert [row.id for row in store.list()].count(again.capture.capture.id) == 1
+    assert [row.id for row in store.list_captures()].count(again.capture.capture.id) == 1

@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from dynamo_diff_cli import __version__
-from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
 from dynamo_diff_cli.captures_cmd import analyze, import_, list_, rm, show
-from dynamo_diff_cli.evidence_cmd import evidence
+from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
+from dynamo_diff_cli.evidence_cmd import evidence, source
 from dynamo_diff_cli.schema_cmd import schema
 
 app = typer.Typer(
@@ -55,6 +55,7 @@ app.command("list")(list_)
 app.command("show")(show)
 app.command("rm")(rm)
 app.command("evidence")(evidence)
+app.command("source")(source)
 app.command("schema")(schema)
 
 

@@ -50,10 +50,16 @@ def _print_capture(capture: Capture, output_format: Format) -> None:
 @handles_errors
 def import_(
     ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(help="A trace .log file, a TORCH_TRACE directory, a tlparse export or a "
-                                              "bundle.", show_default=False)],
-    manifest: Annotated[Path | None, typer.Option("--manifest", help="A manifest.json to import with a trace that "
-                                                  "has none.", dir_okay=False)] = None,
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="A trace .log file, a TORCH_TRACE directory, a tlparse export or a bundle.", show_default=False
+        ),
+    ],
+    manifest: Annotated[
+        Path | None,
+        typer.Option("--manifest", help="A manifest.json to import with a trace that has none.", dir_okay=False),
+    ] = None,
     label: Annotated[str | None, typer.Option("--label", help="A name to find the capture by.")] = None,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
@@ -79,8 +85,14 @@ def import_(
 @handles_errors
 def analyze(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID|PREFIX|PATH", help="A capture id, unique prefix or label, or a "
-                                       "path to import first.", show_default=False)],
+    ref: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID|PREFIX|PATH",
+            help="A capture id, unique prefix or label, or a path to import first.",
+            show_default=False,
+        ),
+    ],
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
@@ -93,33 +105,51 @@ def list_(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """List the captures in the store."""
-    rows = store_of(ctx).list()
+    rows = store_of(ctx).list_captures()
     if output_format == Format.JSON:
-        print_json([{"id": r.id, "label": r.label, "imported_at": r.imported_at, "input_kind": r.input_kind,
-                     "torch_version": r.torch_version, "artifact_structure": r.artifact_structure,
-                     "ranks": r.rank_count, "counts": r.counts} for r in rows])
+        print_json(
+            [
+                {
+                    "id": r.id,
+                    "label": r.label,
+                    "imported_at": r.imported_at,
+                    "input_kind": r.input_kind,
+                    "torch_version": r.torch_version,
+                    "artifact_structure": r.artifact_structure,
+                    "ranks": r.rank_count,
+                    "counts": r.counts,
+                }
+                for r in rows
+            ]
+        )
         return
     if not rows:
         stderr().print("the store is empty: import a trace with `dynamo-diff import PATH`")
         return
     table = Table()
-    for col in ("id", "label", "imported", "input", "torch", "ranks", "compilations", "recompiles", "breaks",
-                "trace"):
+    for col in ("id", "label", "imported", "input", "torch", "ranks", "compilations", "recompiles", "breaks", "trace"):
         table.add_column(col)
     for r in rows:
         c = r.counts
-        table.add_row(r.id[:12], r.label or "", r.imported_at, r.input_kind, r.torch_version or "?",
-                      str(r.rank_count), str(c.get("observed_compilation_identities")),
-                      str(c.get("confirmed_recompilation_identities")), str(c.get("graph_break_records")),
-                      r.artifact_structure)
+        table.add_row(
+            r.id[:12],
+            r.label or "",
+            r.imported_at,
+            r.input_kind,
+            r.torch_version or "?",
+            str(r.rank_count),
+            str(c.get("observed_compilation_identities")),
+            str(c.get("confirmed_recompilation_identities")),
+            str(c.get("graph_break_records")),
+            r.artifact_structure,
+        )
     stdout().print(table)
 
 
 @handles_errors
 def show(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.",
-                                       show_default=False)],
+    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Show one stored capture (like analyze, but never imports)."""

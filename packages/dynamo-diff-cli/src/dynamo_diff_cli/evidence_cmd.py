@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from dynamo_diff_match import function_span
+from dynamo_diff_schema import DynamoDiffError, ErrorCode
 from rich.table import Table
 
 from dynamo_diff_cli.captures_cmd import store_of
@@ -15,10 +17,13 @@ from dynamo_diff_cli.output import Format, print_json, stderr, stdout
 @handles_errors
 def evidence(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.",
-                                       show_default=False)],
-    evidence_id: Annotated[str | None, typer.Argument(metavar="[EVIDENCE_ID]", help="Show this evidence; without "
-                                                      "it, list the evidence index.", show_default=False)] = None,
+    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
+    evidence_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[EVIDENCE_ID]", help="Show this evidence; without it, list the evidence index.", show_default=False
+        ),
+    ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Only this record kind, e.g. recompile_reasons.")] = None,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Index: first entry. Excerpt: first character.")] = 0,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Excerpt length in characters.")] = 4000,
@@ -31,27 +36,97 @@ def evidence(
         items, total = store.evidence_index(ref, kind=kind, offset=offset, limit=limit)
         next_offset = offset + len(items) if offset + len(items) < total else None
         if output_format == Format.JSON:
-            print_json({"total": total, "offset": offset, "next_offset": next_offset,
-                        "items": [e.model_dump(mode="json") for e in items]})
+            print_json(
+                {
+                    "total": total,
+                    "offset": offset,
+                    "next_offset": next_offset,
+                    "items": [e.model_dump(mode="json") for e in items],
+                }
+            )
             return
         table = Table(title=f"evidence {offset + 1}-{offset + len(items)} of {total}", title_justify="left")
         for col in ("id", "kind", "rank", "compile id", "file:line", "bytes"):
             table.add_column(col)
         for e in items:
-            table.add_row(e.id, e.kind, "?" if e.rank is None else str(e.rank), e.compile_id or "",
-                          f"{e.file}:{e.line}", str(e.length))
+            table.add_row(
+                e.id,
+                e.kind,
+                "?" if e.rank is None else str(e.rank),
+                e.compile_id or "",
+                f"{e.file}:{e.line}",
+                str(e.length),
+            )
         stdout().print(table)
         if next_offset is not None:
             stderr().print(f"more: --offset {next_offset}")
         return
     excerpt = store.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
     if output_format == Format.JSON:
-        print_json({"evidence": excerpt.evidence.model_dump(mode="json"), "offset": excerpt.offset,
-                    "next_offset": excerpt.next_offset, "total_chars": excerpt.total_chars, "text": excerpt.text})
+        print_json(
+            {
+                "evidence": excerpt.evidence.model_dump(mode="json"),
+                "offset": excerpt.offset,
+                "next_offset": excerpt.next_offset,
+                "total_chars": excerpt.total_chars,
+                "text": excerpt.text,
+            }
+        )
         return
     ev = excerpt.evidence
     stderr().print(f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (compile {ev.compile_id or '-'}), sha256 verified")
     typer.echo(excerpt.text, nl=not excerpt.text.endswith("\n"))
     if excerpt.next_offset is not None:
-        stderr().print(f"... {excerpt.total_chars - excerpt.next_offset} more characters: "
-                       f"--offset {excerpt.next_offset}")
+        stderr().print(
+            f"... {excerpt.total_chars - excerpt.next_offset} more characters: --offset {excerpt.next_offset}"
+        )
+
+
+@handles_errors
+def source(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
+    function: Annotated[
+        str,
+        typer.Argument(
+            metavar="FUNCTION",
+            help="A function name as the trace shows it (co_name or qualified name), or FILE:LINE.",
+            show_default=False,
+        ),
+    ],
+) -> None:
+    """Print the captured source snapshot of a compiled function (never the working-tree file)."""
+    store = store_of(ctx)
+    capture = store.load(ref)
+    locations = sorted(
+        {
+            (c.code.co_filename, c.code.co_firstlineno)
+            for rank in capture.ranks
+            for c in rank.compilations
+            if c.code.co_filename is not None
+            and c.code.co_firstlineno is not None
+            and function
+            in (
+                c.code.co_name,
+                c.code.qualified_name,
+                f"{c.code.co_filename}:{c.code.co_firstlineno}",
+                f"{c.code.co_filename.rsplit('/', 1)[-1]}:{c.code.co_firstlineno}",
+            )
+        }
+    )
+    if not locations:
+        raise DynamoDiffError(
+            ErrorCode.UNKNOWN_FUNCTION,
+            f"no compiled function {function!r} in capture "
+            f"{capture.capture.id[:12]} (see `dynamo-diff analyze {capture.capture.id[:12]}`)",
+        )
+    for co_filename, first_line in locations:
+        assert co_filename is not None and first_line is not None
+        snapshot, text = store.source_snapshot(capture.capture.id, co_filename)
+        lines = text.splitlines()
+        span = function_span(text, first_line) or (first_line, min(first_line + 39, len(lines)))
+        stderr().print(f"{co_filename}:{first_line} (snapshot {snapshot}, lines {span[0]}-{span[1]})")
+        width = len(str(span[1]))
+        for number in range(span[0], span[1] + 1):
+            if number - 1 < len(lines):
+                typer.echo(f"{number:>{width}} | {lines[number - 1]}")

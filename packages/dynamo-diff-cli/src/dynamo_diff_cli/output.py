@@ -55,8 +55,14 @@ class ImportProgress:
         if self.bar is None:
             if phase != "copy" or total < PROGRESS_MIN_BYTES:
                 return
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                TimeRemainingColumn(), console=stderr(), transient=True)
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                DownloadColumn(),
+                TimeRemainingColumn(),
+                console=stderr(),
+                transient=True,
+            )
             self.bar.start()
             self.task = self.bar.add_task("reading trace", total=total)
         if phase == "copy":

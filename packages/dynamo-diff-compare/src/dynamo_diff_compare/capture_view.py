@@ -113,8 +113,7 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
     if show_compilations:
         parts.extend(compilations_table(rank) for rank in capture.ranks if rank.compilations)
     if capture.notices:
-        parts.append(Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}"
-                                                    for n in capture.notices)))
+        parts.append(Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}" for n in capture.notices)))
     return Group(*parts)
 
 
@@ -134,11 +133,18 @@ def capture_markdown(capture: Capture) -> str:
     for rank in capture.ranks:
         if not rank.compilations:
             continue
-        out += ["", f"## {rank_name(rank.rank)}: compilations", "", "| id | function | outcome | what the trace shows |",
-                "|---|---|---|---|"]
+        out += [
+            "",
+            f"## {rank_name(rank.rank)}: compilations",
+            "",
+            "| id | function | outcome | what the trace shows |",
+            "|---|---|---|---|",
+        ]
         for comp in rank.compilations:
-            out.append(f"| {comp.compile_id} | {_md_cell(function_label(comp))} | {comp.outcome} | "
-                       f"{_md_cell(compilation_summary(comp))} |")
+            out.append(
+                f"| {comp.compile_id} | {_md_cell(function_label(comp))} | {comp.outcome} | "
+                f"{_md_cell(compilation_summary(comp))} |"
+            )
     if capture.notices:
         out += ["", "## Notices", ""]
         out += [f"- **{n.severity}** `{n.code}`: {_md_cell(n.message)}" for n in capture.notices]

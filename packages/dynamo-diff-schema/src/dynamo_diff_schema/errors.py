@@ -20,6 +20,8 @@ class ErrorCode(StrEnum):
     UNKNOWN_CAPTURE = "unknown_capture"
     AMBIGUOUS_PREFIX = "ambiguous_prefix"
     UNKNOWN_EVIDENCE = "unknown_evidence"
+    UNKNOWN_FUNCTION = "unknown_function"
+    MISSING_SNAPSHOT = "missing_snapshot"
     CORRUPT_STORE = "corrupt_store"
     INVALID_ARGUMENT = "invalid_argument"
     INVALID_DOCUMENT = "invalid_document"

@@ -34,8 +34,9 @@ def assemble_capture(
     imported_at: str,
     reader_version: str,
 ) -> Capture:
-    ranks = sorted(results, key=lambda r: (r.rank.rank is None, r.rank.rank if r.rank.rank is not None else 0,
-                                           r.rank.files))
+    ranks = sorted(
+        results, key=lambda r: (r.rank.rank is None, r.rank.rank if r.rank.rank is not None else 0, r.rank.files)
+    )
     notices = list(layout_notices)
     for result in ranks:
         notices.extend(result.notices)
@@ -48,15 +49,22 @@ def assemble_capture(
         kinds.update(result.record_kinds)
     torch_versions = sorted({r.torch_version for r in ranks if r.torch_version})
     if len(torch_versions) > 1:
-        notices.append(Notice(code="mixed_torch_versions", severity=Severity.WARNING,
-                              message=f"ranks report different torch versions: {', '.join(torch_versions)}"))
+        notices.append(
+            Notice(
+                code="mixed_torch_versions",
+                severity=Severity.WARNING,
+                message=f"ranks report different torch versions: {', '.join(torch_versions)}",
+            )
+        )
     pythons = sorted({r.python_version for r in ranks if r.python_version})
     producer = manifest.producer if manifest is not None else Producer()
-    producer = producer.model_copy(update={
-        "torch": torch_versions[0] if torch_versions else producer.torch,
-        "torch_git": next((r.torch_git for r in ranks if r.torch_git), producer.torch_git),
-        "python": producer.python or (pythons[0] if pythons else None),
-    })
+    producer = producer.model_copy(
+        update={
+            "torch": torch_versions[0] if torch_versions else producer.torch,
+            "torch_git": next((r.torch_git for r in ranks if r.torch_git), producer.torch_git),
+            "python": producer.python or (pythons[0] if pythons else None),
+        }
+    )
     return Capture(
         capture=CaptureInfo(
             id=capture_id,
@@ -72,8 +80,9 @@ def assemble_capture(
                 reasons=reasons,
             ),
             manifest=manifest,
-            observed_config=[ObservedConfig(rank=r.rank.rank, values=r.observed_config) for r in ranks
-                             if r.observed_config],
+            observed_config=[
+                ObservedConfig(rank=r.rank.rank, values=r.observed_config) for r in ranks if r.observed_config
+            ],
             record_kinds=dict(sorted(kinds.items())),
             noise_lines=sum(r.noise_lines for r in ranks),
         ),

@@ -40,13 +40,30 @@ from dynamo_diff_store.records import Record
 
 # Record kinds this module reads. Everything else is listed in an info notice (never rejected).
 INTERPRETED_KINDS = frozenset(
-    {"dynamo_start", "dynamo_output_graph", "compilation_metrics", "bwd_compilation_metrics", "dynamo_guards",
-     "dynamo_cpp_guards_str", "artifact", "compilation_metrics_runtime"}
+    {
+        "dynamo_start",
+        "dynamo_output_graph",
+        "compilation_metrics",
+        "bwd_compilation_metrics",
+        "dynamo_guards",
+        "dynamo_cpp_guards_str",
+        "artifact",
+        "compilation_metrics_runtime",
+    }
 )
 INTERPRETED_ARTIFACTS = frozenset(
-    {"recompile_reasons", "dynamo_graph_break_reason", "dynamo_error", "torch_version", "fx_graph_cache_hit",
-     "fx_graph_cache_miss", "fx_graph_cache_bypass", "aotautograd_cache_hit", "aotautograd_cache_miss",
-     "aotautograd_cache_bypass"}
+    {
+        "recompile_reasons",
+        "dynamo_graph_break_reason",
+        "dynamo_error",
+        "torch_version",
+        "fx_graph_cache_hit",
+        "fx_graph_cache_miss",
+        "fx_graph_cache_bypass",
+        "aotautograd_cache_hit",
+        "aotautograd_cache_miss",
+        "aotautograd_cache_bypass",
+    }
 )
 _CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
 # How torch words a recompile/cache limit hit: 2.13 fails the identity with fail_type 'Unsupported' and a
@@ -144,8 +161,7 @@ class _Classifier:
         span = rec.payload_span or rec.span
         ev_id = f"{self.prefix}-e{len(self.evidence) + 1}"
         self.evidence.append(
-            EvidenceRef(ev_id, kind, ident.compile_id if ident else None, span.file, rec.line, span.offset,
-                        span.length)
+            EvidenceRef(ev_id, kind, ident.compile_id if ident else None, span.file, rec.line, span.offset, span.length)
         )
         if ident is not None:
             ident.evidence.append(ev_id)
@@ -282,8 +298,12 @@ class _Classifier:
         elif name is not None and (match := _CACHE_ARTIFACT.match(name)):
             ev = self._evidence(rec, name, ident)
             ident.cache_events.append(
-                CacheEvent(cache=CacheName.FX_GRAPH if match[1] == "fx_graph" else CacheName.AOTAUTOGRAD,
-                           decision=CacheDecision(match[2]), reason=_cache_reason(rec.payload), evidence_id=ev)
+                CacheEvent(
+                    cache=CacheName.FX_GRAPH if match[1] == "fx_graph" else CacheName.AOTAUTOGRAD,
+                    decision=CacheDecision(match[2]),
+                    reason=_cache_reason(rec.payload),
+                    evidence_id=ev,
+                )
             )
         else:
             self.uninterpreted[f"artifact:{name}"] += 1
@@ -300,25 +320,40 @@ class _Classifier:
             compilations.append(comp)
         if self.uninterpreted:
             kinds = dict(sorted(self.uninterpreted.items()))
-            self.notices.append(Notice(
-                code="uninterpreted_record_kinds", severity=Severity.INFO, rank=self.rank,
-                message=f"{sum(kinds.values())} records of {len(kinds)} kinds are kept as evidence but not "
-                        "interpreted: " + ", ".join(f"{k} ({n})" for k, n in kinds.items()),
-                details={"kinds": kinds},
-            ))
+            self.notices.append(
+                Notice(
+                    code="uninterpreted_record_kinds",
+                    severity=Severity.INFO,
+                    rank=self.rank,
+                    message=f"{sum(kinds.values())} records of {len(kinds)} kinds are kept as evidence but not "
+                    "interpreted: " + ", ".join(f"{k} ({n})" for k, n in kinds.items()),
+                    details={"kinds": kinds},
+                )
+            )
         if not self.identities:
-            self.notices.append(Notice(
-                code="no_compile_ids", severity=Severity.WARNING, rank=self.rank,
-                message="No record carries a compile id (frame_id / compiled_autograd_id): this looks like "
-                        "torch.export or another non-Dynamo trace; there are no compilations to count.",
-            ))
+            self.notices.append(
+                Notice(
+                    code="no_compile_ids",
+                    severity=Severity.WARNING,
+                    rank=self.rank,
+                    message="No record carries a compile id (frame_id / compiled_autograd_id): this looks like "
+                    "torch.export or another non-Dynamo trace; there are no compilations to count.",
+                )
+            )
         incomplete = set(self.global_incomplete)
         for ident in self.identities:
             incomplete |= ident.incomplete
         return RankClassification(
-            rank=self.rank, compilations=compilations, evidence=self.evidence, notices=self.notices,
-            incomplete=incomplete, observed_config=self.config, torch_version=self.torch_version,
-            torch_git=self.torch_git, python_version=self.python_version, run_records=self.run_records,
+            rank=self.rank,
+            compilations=compilations,
+            evidence=self.evidence,
+            notices=self.notices,
+            incomplete=incomplete,
+            observed_config=self.config,
+            torch_version=self.torch_version,
+            torch_git=self.torch_git,
+            python_version=self.python_version,
+            run_records=self.run_records,
         )
 
     def _compilation(
@@ -341,8 +376,11 @@ class _Classifier:
         entries = list(ident.recompile_entries)
         if not entries and isinstance(recompile_reason, str) and not ident.recompile_evidence:
             # Only the metrics field: it carries the first failing guard.
-            entries = [GuardReason(text=recompile_reason, category=categorize(recompile_reason),
-                                   evidence_id=ident.metrics[-1][2])]
+            entries = [
+                GuardReason(
+                    text=recompile_reason, category=categorize(recompile_reason), evidence_id=ident.metrics[-1][2]
+                )
+            ]
         recompile = None
         if confirmed:
             ev = list(ident.recompile_evidence)
@@ -360,19 +398,35 @@ class _Classifier:
         guard_count = final.get("guard_count")
         guards = None
         if isinstance(guard_count, int) and guard_count >= 0:
-            guards = GuardSummary(count=guard_count, categories=dict(sorted(ident.guard_categories.items())),
-                                  evidence_ids=[ident.metrics[-1][2], *ident.guard_evidence])
-        phases = {k: float(v) for k, v in final.items()
-                  if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k)
-                  and not _NOT_PHASE.search(k)}
+            guards = GuardSummary(
+                count=guard_count,
+                categories=dict(sorted(ident.guard_categories.items())),
+                evidence_ids=[ident.metrics[-1][2], *ident.guard_evidence],
+            )
+        phases = {
+            k: float(v)
+            for k, v in final.items()
+            if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k) and not _NOT_PHASE.search(k)
+        }
         fcid = ident.key[2]
         return Compilation(
             compile_id=ident.compile_id,
-            identity=CompileIdentity(rank=self.rank, compiled_autograd_id=ident.key[0], frame_id=ident.key[1],
-                                     frame_compile_id=fcid, occurrence=ident.occurrence),
+            identity=CompileIdentity(
+                rank=self.rank,
+                compiled_autograd_id=ident.key[0],
+                frame_id=ident.key[1],
+                frame_compile_id=fcid,
+                occurrence=ident.occurrence,
+            ),
             code=code or CodeLocation(),
-            attempts=[Attempt(attempt=a, restart_reason=restart_texts[a - 1] if 0 < a <= len(restart_texts)
-                              else None, evidence_ids=ident.attempts.get(a, [])) for a in attempts],
+            attempts=[
+                Attempt(
+                    attempt=a,
+                    restart_reason=restart_texts[a - 1] if 0 < a <= len(restart_texts) else None,
+                    evidence_ids=ident.attempts.get(a, []),
+                )
+                for a in attempts
+            ],
             outcome=outcome,
             outcome_reason=why,
             recompile=recompile,
@@ -399,11 +453,12 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
     for body, ev in failing:
         text = f"{body.get('fail_type')}: {body.get('fail_reason') or ''}"
         if _LIMIT.search(text):
-            limits.append(LimitEvent(kind="recompile_limit", message=str(body.get("fail_reason") or text)[:2000],
-                                     evidence_id=ev))
+            limits.append(
+                LimitEvent(kind="recompile_limit", message=str(body.get("fail_reason") or text)[:2000], evidence_id=ev)
+            )
     failure = None
     if failing or ident.errors:
-        body, ev = failing[-1] if failing else ({}, None)
+        body = failing[-1][0] if failing else {}
         reason = body.get("fail_reason")
         if reason is None and ident.errors:
             reason = ident.errors[-1][0].splitlines()[-1] if ident.errors[-1][0] else None
@@ -418,11 +473,14 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
         )
     duplicated = [a for a, n in per_attempt.items() if n > 1]
     if duplicated:
-        return Outcome.UNRESOLVED, f"{per_attempt[duplicated[0]]} compilation_metrics records for attempt " \
-                                   f"{duplicated[0]}", failure, limits
+        return (
+            Outcome.UNRESOLVED,
+            f"{per_attempt[duplicated[0]]} compilation_metrics records for attempt {duplicated[0]}",
+            failure,
+            limits,
+        )
     if failure is not None and succeeding and not failing:
-        return Outcome.UNRESOLVED, "a dynamo_error artifact and compilation_metrics without fail_type", \
-            failure, limits
+        return Outcome.UNRESOLVED, "a dynamo_error artifact and compilation_metrics without fail_type", failure, limits
     if failure is not None:
         return Outcome.FAILED, f"failed: {failure.fail_type or 'dynamo_error'}", failure, limits
     if not succeeding:
@@ -438,8 +496,12 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
         return Outcome.UNKNOWN, "graph emitted but compilation_metrics has no graph_op_count", None, limits
     if has_graph:
         return Outcome.UNKNOWN, f"graph emitted with graph_op_count={op_count}", None, limits
-    return Outcome.UNKNOWN, (f"metrics without failure but no graph; has_guarded_code="
-                             f"{body.get('has_guarded_code')!r}"), None, limits
+    return (
+        Outcome.UNKNOWN,
+        (f"metrics without failure but no graph; has_guarded_code={body.get('has_guarded_code')!r}"),
+        None,
+        limits,
+    )
 
 
 def _metrics_code(body: dict[str, Any]) -> CodeLocation | None:

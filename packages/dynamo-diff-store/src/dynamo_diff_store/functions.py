@@ -22,10 +22,12 @@ def group_functions(compilations: Sequence[Compilation], incomplete: set[str]) -
     out = []
     for key, comps in groups.items():
         first = next((c.code for c in comps if c.code.co_firstlineno is not None), comps[0].code)
-        out.append(FunctionGroup(
-            key=key,
-            code=first.model_copy(update={"source": None}),
-            compile_ids=[c.compile_id for c in comps],
-            counts=count_compilations(comps, incomplete),
-        ))
+        out.append(
+            FunctionGroup(
+                key=key,
+                code=first.model_copy(update={"source": None}),
+                compile_ids=[c.compile_id for c in comps],
+                counts=count_compilations(comps, incomplete),
+            )
+        )
     return out

@@ -15,17 +15,41 @@ from dynamo_diff_schema.compilation import GuardCategory
 #   "0/0: Ne(L['x'].size()[0], 1)" / "2 <= L['x'].size()[0]"                 (shape_env symbolic guards)
 _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
     (GuardCategory.GRAD_MODE, re.compile(r"grad_mode|is_grad_enabled|GradMode|requires_grad", re.I)),
-    (GuardCategory.GLOBAL_STATE, re.compile(r"GLOBAL_STATE|global state|deterministic_algorithms|autocast|"
-                                            r"torch_function_mode|default_device|___check_global_state", re.I)),
+    (
+        GuardCategory.GLOBAL_STATE,
+        re.compile(
+            r"GLOBAL_STATE|global state|deterministic_algorithms|autocast|"
+            r"torch_function_mode|default_device|___check_global_state",
+            re.I,
+        ),
+    ),
     (GuardCategory.STRIDE, re.compile(r"stride mismatch|\.stride\(\)", re.I)),
     (GuardCategory.DTYPE, re.compile(r"dtype mismatch|\.dtype\b", re.I)),
     (GuardCategory.DEVICE, re.compile(r"device (?:index )?mismatch|\.device\b|dispatch key set mismatch", re.I)),
-    (GuardCategory.SHAPE, re.compile(r"size mismatch|sizes mismatch|rank mismatch|dimensionality|\.dim\(\)|"
-                                     r"\.ndim\b|^\s*len\(", re.I)),
-    (GuardCategory.SYMBOL, re.compile(r"\b(?:Eq|Ne|Mod|Max|Min|FloorDiv)\(|\bs\d+\b|\.size\(\)\[\d+\]\s*(?:<|>|<=|>=)|"
-                                      r"(?:<|>|<=|>=)\s*L\[.*\.size\(\)", re.I)),
-    (GuardCategory.IDENTITY, re.compile(r"___check_obj_id|ID_MATCH|\bid\(|is not None|\bis None\b|"
-                                        r"identity mismatch", re.I)),
+    (
+        GuardCategory.SHAPE,
+        re.compile(
+            r"size mismatch|sizes mismatch|rank mismatch|dimensionality|\.dim\(\)|"
+            r"\.ndim\b|^\s*len\(",
+            re.I,
+        ),
+    ),
+    (
+        GuardCategory.SYMBOL,
+        re.compile(
+            r"\b(?:Eq|Ne|Mod|Max|Min|FloorDiv)\(|\bs\d+\b|\.size\(\)\[\d+\]\s*(?:<|>|<=|>=)|"
+            r"(?:<|>|<=|>=)\s*L\[.*\.size\(\)",
+            re.I,
+        ),
+    ),
+    (
+        GuardCategory.IDENTITY,
+        re.compile(
+            r"___check_obj_id|ID_MATCH|\bid\(|is not None|\bis None\b|"
+            r"identity mismatch",
+            re.I,
+        ),
+    ),
     (GuardCategory.TYPE, re.compile(r"___check_type_id|TYPE_MATCH|type mismatch|isinstance|___check_instance", re.I)),
     (GuardCategory.VALUE, re.compile(r"==|!=|EQUALS_MATCH|CONSTANT_MATCH|value mismatch|\bnot\b.*\bin\b", re.I)),
 )

@@ -89,26 +89,49 @@ def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: list[Ev
             return
         conn.execute(
             "INSERT INTO captures VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (info.id, info.label, info.imported_at or "", info.input_kind, info.producer.torch,
-             info.validity.artifact_structure, len(capture.ranks), capture.counts.model_dump_json()),
+            (
+                info.id,
+                info.label,
+                info.imported_at or "",
+                info.input_kind,
+                info.producer.torch,
+                info.validity.artifact_structure,
+                len(capture.ranks),
+                capture.counts.model_dump_json(),
+            ),
         )
         for position, rank in enumerate(capture.ranks):
-            conn.execute("INSERT INTO ranks VALUES (?, ?, ?, ?)",
-                         (info.id, position, rank.rank, rank.counts.model_dump_json()))
+            conn.execute(
+                "INSERT INTO ranks VALUES (?, ?, ?, ?)", (info.id, position, rank.rank, rank.counts.model_dump_json())
+            )
             conn.executemany(
                 "INSERT INTO functions VALUES (?, ?, ?, ?, ?, ?)",
-                [(info.id, rank.rank, f.key, f.code.co_filename, f.code.co_name, f.code.co_firstlineno)
-                 for f in rank.functions],
+                [
+                    (info.id, rank.rank, f.key, f.code.co_filename, f.code.co_name, f.code.co_firstlineno)
+                    for f in rank.functions
+                ],
             )
             conn.executemany(
                 "INSERT INTO compilations VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(info.id, rank.rank, c.compile_id, c.code.co_filename, c.code.co_name, c.code.co_firstlineno,
-                  c.outcome) for c in rank.compilations],
+                [
+                    (
+                        info.id,
+                        rank.rank,
+                        c.compile_id,
+                        c.code.co_filename,
+                        c.code.co_name,
+                        c.code.co_firstlineno,
+                        c.outcome,
+                    )
+                    for c in rank.compilations
+                ],
             )
         conn.executemany(
             "INSERT INTO evidence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(info.id, e.id, e.kind, e.rank, e.compile_id, e.file, e.line, e.offset, e.length, e.sha256)
-             for e in evidence],
+            [
+                (info.id, e.id, e.kind, e.rank, e.compile_id, e.file, e.line, e.offset, e.length, e.sha256)
+                for e in evidence
+            ],
         )
         conn.execute("COMMIT")
     except BaseException:

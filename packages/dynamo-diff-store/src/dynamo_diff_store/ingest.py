@@ -90,17 +90,31 @@ def analyse_rank(job: RankJob) -> RankResult:
     if rank is None and json_ranks:
         rank = json_ranks.most_common(1)[0][0]
         if len(json_ranks) > 1:
-            notices.append(Notice(code="mixed_rank_fields", rank=rank, message=(
-                f"records in {', '.join(rel for rel, _ in job.files)} carry several rank values "
-                f"{sorted(json_ranks)}; the rank is taken as {rank} (the most frequent)")))
+            notices.append(
+                Notice(
+                    code="mixed_rank_fields",
+                    rank=rank,
+                    message=(
+                        f"records in {', '.join(rel for rel, _ in job.files)} carry several rank values "
+                        f"{sorted(json_ranks)}; the rank is taken as {rank} (the most frequent)"
+                    ),
+                )
+            )
     elif job.rank is not None and json_ranks and set(json_ranks) != {job.rank}:
-        notices.append(Notice(code="rank_field_disagrees", severity=Severity.INFO, rank=job.rank, message=(
-            f"the file name says rank {job.rank} but records say rank {sorted(json_ranks)}; "
-            "the file name is used")))
+        notices.append(
+            Notice(
+                code="rank_field_disagrees",
+                severity=Severity.INFO,
+                rank=job.rank,
+                message=(
+                    f"the file name says rank {job.rank} but records say rank {sorted(json_ranks)}; "
+                    "the file name is used"
+                ),
+            )
+        )
     if rank != job.rank:
         result.compilations = [
-            c.model_copy(update={"identity": c.identity.model_copy(update={"rank": rank})})
-            for c in result.compilations
+            c.model_copy(update={"identity": c.identity.model_copy(update={"rank": rank})}) for c in result.compilations
         ]
     notices.extend(_file_notices(reports, rank))
     evidence = _hash_evidence(Path(job.root), result.evidence, rank)
@@ -109,9 +123,13 @@ def analyse_rank(job: RankJob) -> RankResult:
     for report in reports:
         kinds.update(report.record_kinds)
     return RankResult(
-        rank=Rank(rank=rank, files=[r.file for r in reports], counts=counts,
-                  functions=group_functions(result.compilations, result.incomplete),
-                  compilations=result.compilations),
+        rank=Rank(
+            rank=rank,
+            files=[r.file for r in reports],
+            counts=counts,
+            functions=group_functions(result.compilations, result.incomplete),
+            compilations=result.compilations,
+        ),
         evidence=evidence,
         notices=notices,
         partial=any(r.truncated or r.missing_payloads or r.bad_records for r in reports),
@@ -146,8 +164,17 @@ def _hash_evidence(root: Path, refs: list[EvidenceRef], rank: int | None) -> lis
                 handle.seek(ref.offset)
                 digests[ref.id] = hashlib.sha256(handle.read(ref.length)).hexdigest()
     return [
-        Evidence(id=r.id, kind=r.kind, rank=rank, compile_id=r.compile_id, file=r.file, line=r.line,
-                 offset=r.offset, length=r.length, sha256=digests[r.id])
+        Evidence(
+            id=r.id,
+            kind=r.kind,
+            rank=rank,
+            compile_id=r.compile_id,
+            file=r.file,
+            line=r.line,
+            offset=r.offset,
+            length=r.length,
+            sha256=digests[r.id],
+        )
         for r in refs
     ]
 
@@ -161,38 +188,102 @@ def _file_notices(reports: list[FileReport], rank: int | None) -> list[Notice]:
     notices: list[Notice] = []
     for r in reports:
         if r.truncated:
-            notices.append(Notice(code="truncated", severity=Severity.ERROR, rank=rank, message=(
-                f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}; the last record was dropped and "
-                "counts may be low"), details={"file": r.file, "line": r.truncated_at}))
+            notices.append(
+                Notice(
+                    code="truncated",
+                    severity=Severity.ERROR,
+                    rank=rank,
+                    message=(
+                        f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}; the last record was dropped and "
+                        "counts may be low"
+                    ),
+                    details={"file": r.file, "line": r.truncated_at},
+                )
+            )
         if r.payload_mismatches:
-            notices.append(Notice(code="payload_md5_mismatch", rank=rank, message=(
-                f"{len(r.payload_mismatches)} payload(s) in {r.file} do not match their md5 (records at lines "
-                f"{_lines(r.payload_mismatches)}); they were read as they are"),
-                details={"file": r.file, "lines": r.payload_mismatches}))
+            notices.append(
+                Notice(
+                    code="payload_md5_mismatch",
+                    rank=rank,
+                    message=(
+                        f"{len(r.payload_mismatches)} payload(s) in {r.file} do not match their md5 (records at lines "
+                        f"{_lines(r.payload_mismatches)}); they were read as they are"
+                    ),
+                    details={"file": r.file, "lines": r.payload_mismatches},
+                )
+            )
         if r.missing_payloads:
-            notices.append(Notice(code="missing_payload", rank=rank, message=(
-                f"{len(r.missing_payloads)} payload file(s) named in {r.file} are missing (lines "
-                f"{_lines(r.missing_payloads)}); counts that depend on them are marked incomplete"),
-                details={"file": r.file, "lines": r.missing_payloads}))
+            notices.append(
+                Notice(
+                    code="missing_payload",
+                    rank=rank,
+                    message=(
+                        f"{len(r.missing_payloads)} payload file(s) named in {r.file} are missing (lines "
+                        f"{_lines(r.missing_payloads)}); counts that depend on them are marked incomplete"
+                    ),
+                    details={"file": r.file, "lines": r.missing_payloads},
+                )
+            )
         if r.bad_records:
-            notices.append(Notice(code="malformed_records", rank=rank, message=(
-                f"{r.bad_records} record(s) in {r.file} were rejected: "
-                + "; ".join(f"line {ln}: {why}" for ln, why in r.bad_record_samples[:3])),
-                details={"file": r.file, "samples": [list(s) for s in r.bad_record_samples]}))
+            notices.append(
+                Notice(
+                    code="malformed_records",
+                    rank=rank,
+                    message=(
+                        f"{r.bad_records} record(s) in {r.file} were rejected: "
+                        + "; ".join(f"line {ln}: {why}" for ln, why in r.bad_record_samples[:3])
+                    ),
+                    details={"file": r.file, "samples": [list(s) for s in r.bad_record_samples]},
+                )
+            )
         if r.noise_lines:
-            notices.append(Notice(code="noise_lines", severity=Severity.INFO, rank=rank, message=(
-                f"{r.noise_lines} line(s) in {r.file} are not trace lines and were skipped (e.g. line "
-                f"{_lines(r.noise_samples)})"), details={"file": r.file, "count": r.noise_lines}))
+            notices.append(
+                Notice(
+                    code="noise_lines",
+                    severity=Severity.INFO,
+                    rank=rank,
+                    message=(
+                        f"{r.noise_lines} line(s) in {r.file} are not trace lines and were skipped (e.g. line "
+                        f"{_lines(r.noise_samples)})"
+                    ),
+                    details={"file": r.file, "count": r.noise_lines},
+                )
+            )
         if r.non_utf8_payloads:
-            notices.append(Notice(code="non_utf8_payload", rank=rank, message=(
-                f"{len(r.non_utf8_payloads)} payload(s) in {r.file} are not valid UTF-8 (lines "
-                f"{_lines(r.non_utf8_payloads)})"), details={"file": r.file}))
+            notices.append(
+                Notice(
+                    code="non_utf8_payload",
+                    rank=rank,
+                    message=(
+                        f"{len(r.non_utf8_payloads)} payload(s) in {r.file} are not valid UTF-8 (lines "
+                        f"{_lines(r.non_utf8_payloads)})"
+                    ),
+                    details={"file": r.file},
+                )
+            )
         if r.bad_id_fields:
-            notices.append(Notice(code="bad_id_fields", rank=rank, message=(
-                f"{len(r.bad_id_fields)} compile-id or rank field(s) in {r.file} are not non-negative integers "
-                "and were ignored"), details={"file": r.file}))
+            notices.append(
+                Notice(
+                    code="bad_id_fields",
+                    rank=rank,
+                    message=(
+                        f"{len(r.bad_id_fields)} compile-id or rank field(s) in {r.file} are not non-negative integers "
+                        "and were ignored"
+                    ),
+                    details={"file": r.file},
+                )
+            )
         if r.payload_unverifiable:
-            notices.append(Notice(code="payload_unverifiable", severity=Severity.INFO, rank=rank, message=(
-                f"{len(r.payload_unverifiable)} payload(s) in {r.file} cannot be md5-checked (tlparse "
-                "re-serialized them)"), details={"file": r.file}))
+            notices.append(
+                Notice(
+                    code="payload_unverifiable",
+                    severity=Severity.INFO,
+                    rank=rank,
+                    message=(
+                        f"{len(r.payload_unverifiable)} payload(s) in {r.file} cannot be md5-checked (tlparse "
+                        "re-serialized them)"
+                    ),
+                    details={"file": r.file},
+                )
+            )
     return notices

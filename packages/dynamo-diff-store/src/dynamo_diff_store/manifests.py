@@ -25,7 +25,7 @@ def read_manifest(path: Path, limits: Limits) -> Manifest:
     if not isinstance(data, dict):
         raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {path.name} is not a JSON object")
     version = str(data.get("schema_version", ""))
-    if version.split(".")[0] != str(SCHEMA_MAJOR):
+    if version.split(".", maxsplit=1)[0] != str(SCHEMA_MAJOR):
         raise DynamoDiffError(
             ErrorCode.UNSUPPORTED_INPUT,
             f"manifest {path.name} has schema_version {version!r}; this reader understands {SCHEMA_MAJOR}.x",
@@ -33,14 +33,13 @@ def read_manifest(path: Path, limits: Limits) -> Manifest:
     try:
         validate(data, "manifest")
     except DynamoDiffError as err:
-        raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {path.name}: {err.message}",
-                              **err.details) from err
+        raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {path.name}: {err.message}", **err.details) from err
     return Manifest.model_validate(data)
 
 
-def judge(manifest: Manifest | None, files: dict[str, str], bundle_prefix: str) -> tuple[Provenance,
-                                                                                          WorkloadCompletion,
-                                                                                          list[str]]:
+def judge(
+    manifest: Manifest | None, files: dict[str, str], bundle_prefix: str
+) -> tuple[Provenance, WorkloadCompletion, list[str]]:
     """Provenance and declared completion. `files` maps imported relative paths to sha256; manifest trace
     paths are relative to the bundle root, which sits at `bundle_prefix` inside the imported tree."""
     if manifest is None:

@@ -28,8 +28,9 @@ _PAYLOAD_NAME = re.compile(rb'"payload_filename"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
 class _Copier:
-    def __init__(self, dest: Path, limits: Limits, progress: Callable[[str, int, int], None] | None,
-                 total: int) -> None:
+    def __init__(
+        self, dest: Path, limits: Limits, progress: Callable[[str, int, int], None] | None, total: int
+    ) -> None:
         self.dest = dest
         self.limits = limits
         self.progress = progress
@@ -117,8 +118,9 @@ def _walk_sources(directory: Path, root: Path) -> list[tuple[Path, str]]:
             rel = path.relative_to(root).as_posix()
             resolved = Path(os.path.realpath(path))
             if not resolved.is_relative_to(root):
-                raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is a symbolic link that leaves the bundle.",
-                                      path=rel)
+                raise DynamoDiffError(
+                    ErrorCode.UNSAFE_PATH, f"{rel} is a symbolic link that leaves the bundle.", path=rel
+                )
             if not stat.S_ISREG(resolved.stat().st_mode):
                 raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is not a regular file.", path=rel)
             out.append((resolved, rel))
@@ -133,27 +135,49 @@ def plan_jobs(layout: InputLayout, staged: Path, limits: Limits) -> list[RankJob
     for trace in layout.files:
         if trace.rank is None:
             unranked += 1
-            jobs.append(RankJob(root=str(staged), group=f"u{unranked}", rank=None,
-                                files=((trace.rel, trace.format),), limits=limits))
+            jobs.append(
+                RankJob(
+                    root=str(staged), group=f"u{unranked}", rank=None, files=((trace.rel, trace.format),), limits=limits
+                )
+            )
         else:
             groups.setdefault(trace.rank, []).append((trace.rel, trace.format))
-    ranked = [RankJob(root=str(staged), group=f"r{rank}", rank=rank, files=tuple(files), limits=limits)
-              for rank, files in sorted(groups.items())]
+    ranked = [
+        RankJob(root=str(staged), group=f"r{rank}", rank=rank, files=tuple(files), limits=limits)
+        for rank, files in sorted(groups.items())
+    ]
     return ranked + jobs
 
 
 def layout_notices(layout: InputLayout) -> list[Notice]:
     notices = []
     if layout.kind == "bundle" and layout.primary == "raw" and layout.export_files:
-        notices.append(Notice(code="raw_trace_preferred", severity=Severity.INFO, message=(
-            "the bundle has both raw trace logs and a tlparse export: the raw trace was read (primary "
-            "evidence); report/ was not imported")))
+        notices.append(
+            Notice(
+                code="raw_trace_preferred",
+                severity=Severity.INFO,
+                message=(
+                    "the bundle has both raw trace logs and a tlparse export: the raw trace was read (primary "
+                    "evidence); report/ was not imported"
+                ),
+            )
+        )
     if layout.kind == "bundle" and layout.primary == "tlparse_export":
-        notices.append(Notice(code="export_only", severity=Severity.INFO, message=(
-            "the bundle has no raw trace logs: its tlparse export was read")))
+        notices.append(
+            Notice(
+                code="export_only",
+                severity=Severity.INFO,
+                message=("the bundle has no raw trace logs: its tlparse export was read"),
+            )
+        )
     if layout.ignored:
         shown = "; ".join(f"{i.rel} ({i.reason})" for i in layout.ignored[:10])
-        notices.append(Notice(code="ignored_files", severity=Severity.INFO, message=(
-            f"{len(layout.ignored)} file(s) in the input are not traces and were ignored: {shown}"),
-            details={"files": [i.rel for i in layout.ignored]}))
+        notices.append(
+            Notice(
+                code="ignored_files",
+                severity=Severity.INFO,
+                message=(f"{len(layout.ignored)} file(s) in the input are not traces and were ignored: {shown}"),
+                details={"files": [i.rel for i in layout.ignored]},
+            )
+        )
     return notices

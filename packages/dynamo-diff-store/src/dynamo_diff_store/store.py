@@ -132,8 +132,14 @@ class Store:
                 if progress is not None:
                     progress("analyse", len(jobs), len(jobs))
                 capture = assemble_capture(
-                    capture_id=capture_id, layout=layout, files=copied, results=results, manifest=manifest_model,
-                    layout_notices=layout_notices(layout), label=label, imported_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                    capture_id=capture_id,
+                    layout=layout,
+                    files=copied,
+                    results=results,
+                    manifest=manifest_model,
+                    layout_notices=layout_notices(layout),
+                    label=label,
+                    imported_at=datetime.now(UTC).isoformat(timespec="seconds"),
                     reader_version=READER_VERSION,
                 )
                 (staging / "capture.json").write_text(capture.model_dump_json(), encoding="utf-8")
@@ -179,17 +185,21 @@ class Store:
                 raise DynamoDiffError(ErrorCode.UNKNOWN_CAPTURE, f"no capture {ref!r}: the store {self.path} is empty")
             rows = []
             if len(ref) >= 4 and all(ch in "0123456789abcdef" for ch in ref):
-                rows = [r["id"] for r in conn.execute("SELECT id FROM captures WHERE id LIKE ? ORDER BY id",
-                                                      (ref + "%",))]
+                rows = [
+                    r["id"] for r in conn.execute("SELECT id FROM captures WHERE id LIKE ? ORDER BY id", (ref + "%",))
+                ]
             if not rows:
                 rows = [r["id"] for r in conn.execute("SELECT id FROM captures WHERE label = ? ORDER BY id", (ref,))]
         if not rows:
-            raise DynamoDiffError(ErrorCode.UNKNOWN_CAPTURE,
-                                  f"no capture matches {ref!r} in {self.path} (see `dynamo-diff list`)")
+            raise DynamoDiffError(
+                ErrorCode.UNKNOWN_CAPTURE, f"no capture matches {ref!r} in {self.path} (see `dynamo-diff list`)"
+            )
         if len(rows) > 1:
-            raise DynamoDiffError(ErrorCode.AMBIGUOUS_PREFIX,
-                                  f"{ref!r} matches {len(rows)} captures: {', '.join(r[:12] for r in rows[:10])}",
-                                  candidates=rows)
+            raise DynamoDiffError(
+                ErrorCode.AMBIGUOUS_PREFIX,
+                f"{ref!r} matches {len(rows)} captures: {', '.join(r[:12] for r in rows[:10])}",
+                candidates=rows,
+            )
         return str(rows[0])
 
     def load(self, ref: str) -> Capture:
@@ -200,17 +210,30 @@ class Store:
         try:
             return Capture.model_validate_json(path.read_bytes())
         except (OSError, ValueError) as err:
-            raise DynamoDiffError(ErrorCode.CORRUPT_STORE, f"capture {capture_id[:12]} is damaged: {path} "
-                                  f"cannot be read ({type(err).__name__})", capture=capture_id) from err
+            raise DynamoDiffError(
+                ErrorCode.CORRUPT_STORE,
+                f"capture {capture_id[:12]} is damaged: {path} cannot be read ({type(err).__name__})",
+                capture=capture_id,
+            ) from err
 
-    def list(self) -> list[CaptureRow]:
+    def list_captures(self) -> list[CaptureRow]:
         with self._index(create=False) as conn:
             if conn is None:
                 return []
             rows = conn.execute("SELECT * FROM captures ORDER BY imported_at, id").fetchall()
-        return [CaptureRow(id=r["id"], label=r["label"], imported_at=r["imported_at"], input_kind=r["input_kind"],
-                           torch_version=r["torch_version"], artifact_structure=r["artifact_structure"],
-                           rank_count=r["rank_count"], counts=index.counts_of(r)) for r in rows]
+        return [
+            CaptureRow(
+                id=r["id"],
+                label=r["label"],
+                imported_at=r["imported_at"],
+                input_kind=r["input_kind"],
+                torch_version=r["torch_version"],
+                artifact_structure=r["artifact_structure"],
+                rank_count=r["rank_count"],
+                counts=index.counts_of(r),
+            )
+            for r in rows
+        ]
 
     def remove(self, ref: str) -> str:
         capture_id = self.resolve(ref)
@@ -225,8 +248,9 @@ class Store:
 
     # -- evidence ----------------------------------------------------------------------------------------
 
-    def evidence_index(self, ref: str, *, kind: str | None = None, offset: int = 0,
-                       limit: int = 50) -> tuple[list[Evidence], int]:
+    def evidence_index(
+        self, ref: str, *, kind: str | None = None, offset: int = 0, limit: int = 50
+    ) -> tuple[list[Evidence], int]:
         """A page of the evidence index, and the total number of entries that match."""
         capture_id = self.resolve(ref)
         where, args = "capture_id = ?", [capture_id]
@@ -236,8 +260,9 @@ class Store:
         with self._index(create=False) as conn:
             assert conn is not None
             total = conn.execute(f"SELECT COUNT(*) FROM evidence WHERE {where}", args).fetchone()[0]
-            rows = conn.execute(f"SELECT * FROM evidence WHERE {where} ORDER BY rowid LIMIT ? OFFSET ?",
-                                [*args, limit, offset]).fetchall()
+            rows = conn.execute(
+                f"SELECT * FROM evidence WHERE {where} ORDER BY rowid LIMIT ? OFFSET ?", [*args, limit, offset]
+            ).fetchall()
         return [_evidence_of(r) for r in rows], int(total)
 
     def read_evidence(self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000) -> EvidenceExcerpt:
@@ -245,11 +270,13 @@ class Store:
         capture_id = self.resolve(ref)
         with self._index(create=False) as conn:
             assert conn is not None
-            row = conn.execute("SELECT * FROM evidence WHERE capture_id = ? AND id = ?",
-                               (capture_id, evidence_id)).fetchone()
+            row = conn.execute(
+                "SELECT * FROM evidence WHERE capture_id = ? AND id = ?", (capture_id, evidence_id)
+            ).fetchone()
         if row is None:
-            raise DynamoDiffError(ErrorCode.UNKNOWN_EVIDENCE,
-                                  f"capture {capture_id[:12]} has no evidence {evidence_id!r}")
+            raise DynamoDiffError(
+                ErrorCode.UNKNOWN_EVIDENCE, f"capture {capture_id[:12]} has no evidence {evidence_id!r}"
+            )
         ev = _evidence_of(row)
         path = self.capture_dir(capture_id) / "input" / ev.file
         try:
@@ -257,18 +284,26 @@ class Store:
                 handle.seek(ev.offset)
                 data = handle.read(ev.length)
         except OSError as err:
-            raise DynamoDiffError(ErrorCode.CORRUPT_STORE, f"evidence {evidence_id} of capture {capture_id[:12]} "
-                                  f"cannot be read: {ev.file} ({err.strerror})", file=ev.file) from err
+            raise DynamoDiffError(
+                ErrorCode.CORRUPT_STORE,
+                f"evidence {evidence_id} of capture {capture_id[:12]} cannot be read: {ev.file} ({err.strerror})",
+                file=ev.file,
+            ) from err
         if len(data) != ev.length or hashlib.sha256(data).hexdigest() != ev.sha256:
-            raise DynamoDiffError(ErrorCode.CORRUPT_STORE, f"evidence {evidence_id} of capture {capture_id[:12]} "
-                                  f"does not match its sha256: {ev.file} was changed after import", file=ev.file)
+            raise DynamoDiffError(
+                ErrorCode.CORRUPT_STORE,
+                f"evidence {evidence_id} of capture {capture_id[:12]} "
+                f"does not match its sha256: {ev.file} was changed after import",
+                file=ev.file,
+            )
         text = data.decode("utf-8", errors="replace")
         if offset < 0 or max_chars <= 0:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "offset must be >= 0 and max_chars > 0")
-        chunk = text[offset:offset + max_chars]
+        chunk = text[offset : offset + max_chars]
         end = offset + len(chunk)
-        return EvidenceExcerpt(evidence=ev, text=chunk, offset=offset,
-                               next_offset=end if end < len(text) else None, total_chars=len(text))
+        return EvidenceExcerpt(
+            evidence=ev, text=chunk, offset=offset, next_offset=end if end < len(text) else None, total_chars=len(text)
+        )
 
     def input_file(self, ref: str, relative: str) -> Path:
         """Path of an imported file (e.g. a source snapshot) inside the capture, confined to it."""
@@ -279,10 +314,51 @@ class Store:
             raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{relative!r} is outside capture {capture_id[:12]}")
         return target
 
+    def source_snapshot(self, ref: str, co_filename: str) -> tuple[str, str]:
+        """(snapshot path inside the capture, text) of the captured copy of `co_filename`.
+
+        Never falls back to the working-tree file: what ran is what the snapshot holds."""
+        capture = self.load(ref)
+        capture_id = capture.capture.id
+        manifest = capture.capture.manifest
+        candidates: list[tuple[str, str | None]] = []
+        if manifest is not None:
+            candidates = [(f.snapshot, f.sha256) for f in manifest.sources.files if f.captured_path == co_filename]
+        if not candidates:
+            base = self.capture_dir(capture_id) / "input" / "sources"
+            if base.is_dir():
+                for path in sorted(base.rglob("*")):
+                    rel = path.relative_to(base).as_posix()
+                    if path.is_file() and (co_filename == rel or co_filename.endswith("/" + rel)):
+                        candidates.append((f"sources/{rel}", None))
+        if not candidates:
+            raise DynamoDiffError(
+                ErrorCode.MISSING_SNAPSHOT,
+                f"capture {capture_id[:12]} has no source snapshot of "
+                f"{co_filename} (record runs with `dynamo-diff capture` to keep sources)",
+            )
+        snapshot, sha = max(candidates, key=lambda c: len(c[0]))
+        data = self.input_file(capture_id, snapshot).read_bytes()
+        if sha is not None and hashlib.sha256(data).hexdigest() != sha:
+            raise DynamoDiffError(
+                ErrorCode.CORRUPT_STORE,
+                f"snapshot {snapshot} of capture {capture_id[:12]} does not match the sha256 its manifest records",
+            )
+        return snapshot, data.decode("utf-8", errors="replace")
+
 
 def _evidence_of(row: sqlite3.Row) -> Evidence:
-    return Evidence(id=row["id"], kind=row["kind"], rank=row["rank"], compile_id=row["compile_id"], file=row["file"],
-                    line=row["line"], offset=row["offset"], length=row["length"], sha256=row["sha256"])
+    return Evidence(
+        id=row["id"],
+        kind=row["kind"],
+        rank=row["rank"],
+        compile_id=row["compile_id"],
+        file=row["file"],
+        line=row["line"],
+        offset=row["offset"],
+        length=row["length"],
+        sha256=row["sha256"],
+    )
 
 
 def _capture_id(files: dict[str, str]) -> str:
@@ -311,4 +387,3 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
