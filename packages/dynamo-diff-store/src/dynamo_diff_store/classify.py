@@ -15,9 +15,7 @@ from typing import Any
 
 from dynamo_diff_schema.compilation import (
     Attempt,
-    CacheDecision,
     CacheEvent,
-    CacheName,
     CodeLocation,
     Compilation,
     CompileIdentity,
@@ -33,9 +31,8 @@ from dynamo_diff_schema.compilation import (
 )
 from dynamo_diff_schema.evidence import Notice, Severity
 
-from dynamo_diff_store.graphbreaks import parse_graph_break
-from dynamo_diff_store.graphs import op_histogram
-from dynamo_diff_store.guards import categorize, split_reason_text
+from dynamo_diff_store.facts import CompileKeyTuple, Fact, extract
+from dynamo_diff_store.guards import categorize
 from dynamo_diff_store.records import Record
 
 # Record kinds this module reads. Everything else is listed in an info notice (never rejected).
@@ -65,7 +62,6 @@ INTERPRETED_ARTIFACTS = frozenset(
         "aotautograd_cache_bypass",
     }
 )
-_CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
 # How torch words a recompile/cache limit hit: 2.13 fails the identity with fail_type 'Unsupported' and a
 # reason starting "Dynamo recompile limit exceeded"; older torch used CacheLimitExceeded / cache_size_limit.
 _LIMIT = re.compile(
@@ -109,6 +105,7 @@ class _Identity:
     cache_events: list[CacheEvent] = field(default_factory=list)
     guard_categories: Counter[str] = field(default_factory=Counter)
     guard_evidence: list[str] = field(default_factory=list)
+    start_top: tuple[str, int | str | None, str | None] | None = None
     start_code: CodeLocation | None = None
     evidence: list[str] = field(default_factory=list)
     incomplete: set[str] = field(default_factory=set)
@@ -137,10 +134,10 @@ class RankClassification:
 
 
 class _Classifier:
-    def __init__(self, rank: int | None, resolve_string: Callable[[int], str | None], prefix: str) -> None:
+    def __init__(self, rank: int | None, prefix: str) -> None:
         self.rank = rank
-        self.resolve_string = resolve_string
         self.prefix = prefix
+        self.config_seen: set[str] = set()
         self.current: dict[tuple[int | None, int | None, int | None], _Identity] = {}
         self.identities: list[_Identity] = []
         self.occurrences: Counter[tuple[int | None, int | None, int | None]] = Counter()
@@ -155,109 +152,70 @@ class _Classifier:
         self.bad_payloads: list[str] = []
         self.global_incomplete: set[str] = set()
 
-    # -- records -------------------------------------------------------------------------------------------
+    # -- facts ---------------------------------------------------------------------------------------------
 
-    def _evidence(self, rec: Record, kind: str, ident: _Identity | None) -> str:
-        span = rec.payload_span or rec.span
+    def _evidence(self, fact: Fact, kind: str, ident: _Identity | None) -> str:
         ev_id = f"{self.prefix}-e{len(self.evidence) + 1}"
         self.evidence.append(
-            EvidenceRef(ev_id, kind, ident.compile_id if ident else None, span.file, rec.line, span.offset, span.length)
+            EvidenceRef(
+                ev_id, kind, ident.compile_id if ident else None, fact.file, fact.line, fact.offset, fact.length
+            )
         )
         if ident is not None:
             ident.evidence.append(ev_id)
         return ev_id
 
-    def _identity(self, rec: Record, *, starting: bool) -> _Identity:
-        c = rec.compile
-        key = (c.compiled_autograd_id, c.frame_id, c.frame_compile_id)
+    def _identity(self, fact: Fact, key: CompileKeyTuple, *, starting: bool) -> _Identity:
         ident = self.current.get(key)
         # A second dynamo_start for the same id (not a restart) means torch._dynamo.reset() ran and ids repeat.
-        if ident is None or (starting and ident.starts > 0 and not c.attempt):
+        if ident is None or (starting and ident.starts > 0 and not fact.attempt):
             occurrence = self.occurrences[key]
             self.occurrences[key] += 1
             ident = _Identity(key=key, occurrence=occurrence, order=len(self.identities))
             self.identities.append(ident)
             self.current[key] = ident
-        if c.attempt is not None:
-            ident.attempts.setdefault(c.attempt, [])
+        if fact.attempt is not None:
+            ident.attempts.setdefault(fact.attempt, [])
         return ident
 
-    def feed(self, rec: Record) -> None:
-        kind = rec.kind
-        name = rec.artifact_name
+    def feed(self, fact: Fact) -> None:
+        kind, name, data = fact.kind, fact.name, fact.data
         if kind == "artifact" and name == "torch_version":
-            self._evidence(rec, name, None)
-            self._on_torch_version(rec.payload)
+            self._evidence(fact, name, None)
+            version, commit = data
+            self.torch_version = version or self.torch_version
+            self.torch_git = commit or self.torch_git
             return
-        if not rec.compile.is_compile:
+        if fact.key is None:
             self.run_records += 1
             if kind not in INTERPRETED_KINDS or (kind == "artifact" and name not in INTERPRETED_ARTIFACTS):
                 self.uninterpreted[f"artifact:{name}" if name else kind] += 1
             return
-        ident = self._identity(rec, starting=kind == "dynamo_start")
+        ident = self._identity(fact, fact.key, starting=kind == "dynamo_start")
         if kind == "dynamo_start":
             ident.starts += 1
-            self._on_start(rec, ident)
+            self._evidence(fact, kind, ident)
+            if data is not None:
+                ident.start_top = (fact.file, data[0], data[1])
         elif kind == "compilation_metrics":
-            ev = self._evidence(rec, kind, ident)
-            body = rec.body if isinstance(rec.body, dict) else {}
-            ident.metrics.append((rec.compile.attempt, body, ev))
-            self._on_metrics_config(body)
+            ident.metrics.append((fact.attempt, data, self._evidence(fact, kind, ident)))
+            self._on_metrics_config(data)
         elif kind == "bwd_compilation_metrics":
-            ev = self._evidence(rec, kind, ident)
-            ident.bwd_metrics.append((rec.body if isinstance(rec.body, dict) else {}, ev))
+            ident.bwd_metrics.append((data, self._evidence(fact, kind, ident)))
         elif kind == "dynamo_output_graph":
-            ev = self._evidence(rec, kind, ident)
-            ident.graphs.append(ev)
-            if rec.payload is not None and ident.histogram is None:
-                ident.histogram = op_histogram(rec.payload)
-        elif kind == "dynamo_cpp_guards_str":
-            ev = self._evidence(rec, kind, ident)
-            ident.guard_evidence.append(ev)
-            if rec.payload is not None:
-                ident.guard_categories = _cpp_guard_categories(rec.payload)
-        elif kind == "dynamo_guards":
-            ev = self._evidence(rec, kind, ident)
-            ident.guard_evidence.append(ev)
-            if rec.payload is not None and not ident.guard_categories:
-                ident.guard_categories = _json_guard_categories(rec.payload)
+            ident.graphs.append(self._evidence(fact, kind, ident))
+            if data is not None and ident.histogram is None:
+                ident.histogram = data
+        elif kind in ("dynamo_cpp_guards_str", "dynamo_guards"):
+            ident.guard_evidence.append(self._evidence(fact, kind, ident))
+            if data is not None and (kind == "dynamo_cpp_guards_str" or not ident.guard_categories):
+                ident.guard_categories = data
         elif kind == "artifact":
-            self._on_artifact(rec, ident, name)
+            self._on_artifact(fact, ident, name, data)
         elif kind == "compilation_metrics_runtime":
-            self._evidence(rec, kind, ident)
+            self._evidence(fact, kind, ident)
         else:
             self.uninterpreted[kind] += 1
-        if rec.payload_ok is False:
-            self.bad_payloads.append(f"{rec.span.file}:{rec.line}")
-
-    def _on_torch_version(self, payload: str | None) -> None:
-        # torch 2.13: {"pytorch_version": "2.13.0+cpu", "commit": "<git sha>", "oss": true}
-        if not payload:
-            return
-        try:
-            parsed = json.loads(payload)
-        except ValueError:
-            parsed = payload.strip().splitlines()[0] if payload.strip() else None
-        if isinstance(parsed, dict):
-            version, commit = parsed.get("pytorch_version"), parsed.get("commit")
-            self.torch_version = version[:100] if isinstance(version, str) else self.torch_version
-            self.torch_git = commit[:64] if isinstance(commit, str) else self.torch_git
-        elif isinstance(parsed, str):
-            self.torch_version = parsed[:100]
-
-    def _on_start(self, rec: Record, ident: _Identity) -> None:
-        self._evidence(rec, "dynamo_start", ident)
-        stack = rec.body.get("stack") if isinstance(rec.body, dict) else None
-        if isinstance(stack, list) and stack and isinstance(stack[-1], dict):
-            top = stack[-1]
-            filename = top.get("filename")
-            if isinstance(filename, int):
-                filename = self.resolve_string(filename) or f"<string {filename}>"
-            ident.start_code = CodeLocation(
-                co_filename=filename if isinstance(filename, str) else None,
-                co_name=top.get("name") if isinstance(top.get("name"), str) else None,
-                source="dynamo_start",
-            )
 
     def _on_metrics_config(self, body: dict[str, Any]) -> None:
         if self.python_version is None and isinstance(body.get("python_version"), str):
@@ -266,51 +224,51 @@ class _Classifier:
             self.torch_version = body["pytorch_version"]
         for prefix in ("dynamo", "inductor"):
             raw = body.get(f"{prefix}_config")
-            if raw is None or any(k.startswith(prefix + ".") for k in self.config):
+            if raw is None or prefix in self.config_seen:
                 continue
             try:
                 parsed = json.loads(raw) if isinstance(raw, str) else raw
             except ValueError:
                 continue
             if isinstance(parsed, dict):
+                self.config_seen.add(prefix)
                 for key, value in parsed.items():
                     self.config[f"{prefix}.{key}"] = value
 
-    def _on_artifact(self, rec: Record, ident: _Identity, name: str | None) -> None:
+    def _on_artifact(self, fact: Fact, ident: _Identity, name: str | None, data: Any) -> None:
         if name == "recompile_reasons":
-            ev = self._evidence(rec, name, ident)
+            ev = self._evidence(fact, name, ident)
             ident.recompile_evidence.append(ev)
-            if rec.payload is None:
+            if data is None:
                 ident.incomplete.add("guard_reason_entries")
                 return
-            for text in _reason_entries(rec.payload):
-                ident.recompile_entries.append(GuardReason(text=text, category=categorize(text), evidence_id=ev))
+            ident.recompile_entries.extend(GuardReason(text=text, category=cat, evidence_id=ev) for text, cat in data)
         elif name == "dynamo_graph_break_reason":
-            ev = self._evidence(rec, name, ident)
-            if rec.payload is None:
+            ev = self._evidence(fact, name, ident)
+            if data is None:
                 ident.incomplete.add("unique_graph_break_sites")
                 ident.graph_breaks.append(GraphBreak(reason="(payload missing)", evidence_id=ev))
             else:
-                ident.graph_breaks.append(parse_graph_break(rec.payload, ev))
+                ident.graph_breaks.append(data.model_copy(update={"evidence_id": ev}))
         elif name == "dynamo_error":
-            ev = self._evidence(rec, name, ident)
-            ident.errors.append(((rec.payload or "").strip(), ev))
-        elif name is not None and (match := _CACHE_ARTIFACT.match(name)):
-            ev = self._evidence(rec, name, ident)
+            ident.errors.append((data or "", self._evidence(fact, name, ident)))
+        elif data is not None and name is not None and name.endswith(("_hit", "_miss", "_bypass")):
+            cache, decision, reason = data
             ident.cache_events.append(
-                CacheEvent(
-                    cache=CacheName.FX_GRAPH if match[1] == "fx_graph" else CacheName.AOTAUTOGRAD,
-                    decision=CacheDecision(match[2]),
-                    reason=_cache_reason(rec.payload),
-                    evidence_id=ev,
-                )
+                CacheEvent(cache=cache, decision=decision, reason=reason, evidence_id=self._evidence(fact, name, ident))
             )
         else:
             self.uninterpreted[f"artifact:{name}"] += 1
 
     # -- results -------------------------------------------------------------------------------------------
 
-    def finish(self) -> RankClassification:
+    def finish(self, strings_for: Callable[[str], dict[int, str]]) -> RankClassification:
+        for ident in self.identities:
+            if ident.start_top is not None:
+                file, filename, name = ident.start_top
+                if isinstance(filename, int):
+                    filename = strings_for(file).get(filename, f"<string {filename}>")
+                ident.start_code = CodeLocation(co_filename=filename, co_name=name, source="dynamo_start")
         last_code: dict[tuple[int | None, int | None], CodeLocation] = {}
         compilations = []
         for ident in self.identities:
@@ -516,73 +474,29 @@ def _metrics_code(body: dict[str, Any]) -> CodeLocation | None:
     )
 
 
-def _reason_entries(payload: str) -> list[str]:
-    """Entries of a recompile_reasons payload: a JSON list (older torch) or plain text (newer torch)."""
-    stripped = payload.strip()
-    if stripped.startswith("["):
-        try:
-            parsed = json.loads(stripped)
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, list):
-            return [str(item) for item in parsed]
-    return split_reason_text(payload)
-
-
-def _cache_reason(payload: str | None) -> str | None:
-    if not payload:
-        return None
-    try:
-        parsed = json.loads(payload)
-    except ValueError:
-        return None
-    if isinstance(parsed, dict):
-        for key in ("cache_bypass_reason", "reason", "cache_event_reason"):
-            value = parsed.get(key)
-            if isinstance(value, str):
-                return value[:500]
-    return None
-
-
-_CPP_GUARD = re.compile(r"^[\s|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):")
-
-
-def _cpp_guard_categories(text: str) -> Counter[str]:
-    """Guard kinds in a `dynamo_cpp_guards_str` tree (TENSOR_MATCH, ID_MATCH, TYPE_MATCH, GLOBAL_STATE, ...)."""
-    counts: Counter[str] = Counter()
-    for line in text.splitlines():
-        match = _CPP_GUARD.match(line)
-        if match:
-            counts[match.group(1)] += 1
-    return counts
-
-
-def _json_guard_categories(text: str) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return counts
-    if isinstance(parsed, list):
-        for guard in parsed:
-            if isinstance(guard, dict) and isinstance(guard.get("type"), str):
-                counts[guard["type"]] += 1
-    return counts
-
-
 def classify_records(
     records: Iterable[Record],
     *,
     rank: int | None,
-    resolve_string: Callable[[int], str | None] = lambda _: None,
+    strings_for: Callable[[str], dict[int, str]] = lambda _: {},
     evidence_prefix: str = "r_",
 ) -> RankClassification:
-    """Classify one rank's records (in file order).
+    """Classify one rank's records (in file order). `strings_for(file)` gives that file's intern table (read
+    after all records, so `str` records may come in any order); evidence ids are `<evidence_prefix>-e<n>`."""
+    return classify_facts(
+        (extract(r) for r in records), rank=rank, strings_for=strings_for, evidence_prefix=evidence_prefix
+    )
 
-    `resolve_string` looks up the intern table of the file being read (filled by the reader as it goes);
-    evidence ids are `<evidence_prefix>-e<n>`.
-    """
-    classifier = _Classifier(rank, resolve_string, evidence_prefix)
-    for record in records:
-        classifier.feed(record)
-    return classifier.finish()
+
+def classify_facts(
+    facts: Iterable[Fact],
+    *,
+    rank: int | None,
+    strings_for: Callable[[str], dict[int, str]] = lambda _: {},
+    evidence_prefix: str = "r_",
+) -> RankClassification:
+    """Fold extracted facts (in file order) into compilations; see classify_records."""
+    classifier = _Classifier(rank, evidence_prefix)
+    for fact in facts:
+        classifier.feed(fact)
+    return classifier.finish(strings_for)

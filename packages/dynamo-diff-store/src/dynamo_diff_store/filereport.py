@@ -68,3 +68,29 @@ class FileReport:
             or self.truncated
             or self.bad_id_fields
         )
+
+
+def merge_reports(parts: list[FileReport]) -> FileReport:
+    """One report for a file read as consecutive byte ranges (in order)."""
+    last = parts[-1]
+    merged = FileReport(file=parts[0].file, rank_from_name=parts[0].rank_from_name)
+    for part in parts:
+        merged.records += part.records
+        merged.noise_lines += part.noise_lines
+        merged.noise_samples.extend(part.noise_samples)
+        merged.bad_records += part.bad_records
+        merged.bad_record_samples.extend(part.bad_record_samples)
+        merged.payload_mismatches.extend(part.payload_mismatches)
+        merged.payload_unverifiable.extend(part.payload_unverifiable)
+        merged.missing_payloads.extend(part.missing_payloads)
+        merged.non_utf8_payloads.extend(part.non_utf8_payloads)
+        merged.crlf_lines += part.crlf_lines
+        merged.strings.update(part.strings)
+        merged.record_kinds.update(part.record_kinds)
+        merged.bad_id_fields.extend(part.bad_id_fields)
+    merged.bytes_read = last.bytes_read
+    merged.noise_samples = merged.noise_samples[:SAMPLE_LINES]
+    merged.bad_record_samples = merged.bad_record_samples[:SAMPLE_LINES]
+    merged.truncated, merged.truncated_at = last.truncated, last.truncated_at
+    merged.missing_final_newline = last.missing_final_newline
+    return merged

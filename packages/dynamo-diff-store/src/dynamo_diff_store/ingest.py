@@ -8,24 +8,26 @@ import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
 
-from dynamo_diff_store.classify import EvidenceRef, classify_records
+from dynamo_diff_store.classify import EvidenceRef, classify_facts
 from dynamo_diff_store.counting import count_compilations
-from dynamo_diff_store.filereport import FileReport
+from dynamo_diff_store.facts import Fact, extract
+from dynamo_diff_store.filereport import FileReport, merge_reports
 from dynamo_diff_store.functions import group_functions
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import read_raw_log
-from dynamo_diff_store.records import Record
+from dynamo_diff_store.rawlog import read_raw_log, record_boundaries
 from dynamo_diff_store.tlparse_export import read_tlparse_export
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
 READER_VERSION = "1"
+# Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
+CHUNK_MIN_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class RankJob:
     rank: int | None
     files: tuple[tuple[str, str], ...] = ()
     limits: Limits = field(default_factory=Limits)
+    # >1: read a large raw log as that many byte ranges in parallel processes (only when ranks are not
+    # already read in parallel).
+    chunk_workers: int = 1
 
 
 @dataclass
@@ -57,15 +62,47 @@ class RankResult:
     python_version: str | None
 
 
-def _records(job: RankJob, reports: list[FileReport]) -> Iterator[Record]:
+def _extract_range(args: tuple[str, str, Limits, int, int, int, int | None]) -> tuple[list[Fact], FileReport]:
+    """Facts of one byte range of a raw log (run in a worker process for large files)."""
+    path, rel, limits, start, stop, first_line, rank = args
+    report = FileReport(file=rel, rank_from_name=rank)
+    facts = []
+    config_kept = False
+    for record in read_raw_log(Path(path), rel, limits, report, start=start, stop=stop, first_line=first_line):
+        fact = extract(record)
+        if fact.kind == "compilation_metrics" and isinstance(fact.data, dict):
+            # Only the first configuration of a rank is read; later copies need not cross the process boundary.
+            if config_kept:
+                fact.data = {k: v for k, v in fact.data.items() if k not in ("dynamo_config", "inductor_config")}
+            config_kept = config_kept or "dynamo_config" in fact.data
+        facts.append(fact)
+    return facts, report
+
+
+def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
     root = Path(job.root)
     for rel, fmt in job.files:
+        path = root / rel
+        if fmt == "raw_log" and job.chunk_workers > 1 and path.stat().st_size >= CHUNK_MIN_BYTES:
+            ranges = record_boundaries(path, job.chunk_workers)
+            tasks = [(str(path), rel, job.limits, a, b, line, job.rank) for a, b, line in ranges]
+            with ProcessPoolExecutor(max_workers=len(tasks)) as pool:
+                parts = list(pool.map(_extract_range, tasks))
+            report = merge_reports([r for _, r in parts])
+            if report.records > job.limits.max_records:
+                raise job.limits.exceeded("max_records", report.records, file=rel)
+            reports.append(report)
+            for facts, _ in parts:
+                yield from facts
+            continue
         report = FileReport(file=rel, rank_from_name=job.rank)
         reports.append(report)
         if fmt == "tlparse_jsonl":
-            yield from read_tlparse_export((root / rel).parent, job.limits, report)
+            records = read_tlparse_export(path.parent, job.limits, report, staged=True)
         else:
-            yield from read_raw_log(root / rel, rel, job.limits, report)
+            records = read_raw_log(path, rel, job.limits, report)
+        for record in records:
+            yield extract(record)
 
 
 def analyse_rank(job: RankJob) -> RankResult:
@@ -73,18 +110,18 @@ def analyse_rank(job: RankJob) -> RankResult:
     reports: list[FileReport] = []
     json_ranks: Counter[int] = Counter()
 
-    def records() -> Iterator[Record]:
-        for rec in _records(job, reports):
-            if rec.rank is not None:
-                json_ranks[rec.rank] += 1
-            yield rec
+    def facts() -> Iterator[Fact]:
+        for fact in _facts(job, reports):
+            if fact.rank is not None:
+                json_ranks[fact.rank] += 1
+            yield fact
 
-    def resolve(index: int) -> str | None:
-        # Each file has its own intern table, filled by the reader before the records that use it.
-        return reports[-1].strings.get(index) if reports else None
+    def strings_for(file: str) -> dict[int, str]:
+        # Each file has its own intern table.
+        return next((r.strings for r in reports if r.file == file or file.startswith(_dir_of(r.file))), {})
 
     # The file name is the more reliable source of the rank; the JSON `rank` field is the fallback.
-    result = classify_records(records(), rank=job.rank, resolve_string=resolve, evidence_prefix=job.group)
+    result = classify_facts(facts(), rank=job.rank, strings_for=strings_for, evidence_prefix=job.group)
     rank = job.rank
     notices = list(result.notices)
     if rank is None and json_ranks:
@@ -142,11 +179,19 @@ def analyse_rank(job: RankJob) -> RankResult:
     )
 
 
+def _dir_of(rel: str) -> str:
+    """The directory prefix of a tlparse raw.jsonl (its payload files live under it)."""
+    return rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+
+
 def analyse_ranks(jobs: Sequence[RankJob], workers: int | None = None) -> list[RankResult]:
     """Run analyse_rank over the jobs, in parallel processes when there is more than one."""
+    if len(jobs) == 1:
+        cpus = os.cpu_count() or 1
+        return [analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)))]
     if workers is None:
         workers = min(len(jobs), os.cpu_count() or 1)
-    if len(jobs) <= 1 or workers <= 1:
+    if workers <= 1:
         return [analyse_rank(job) for job in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(analyse_rank, jobs))

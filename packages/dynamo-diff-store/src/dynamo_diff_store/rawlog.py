@@ -191,14 +191,53 @@ def _finish(p: _Pending, rel: str, report: FileReport) -> Record:
     )
 
 
-def read_raw_log(path: Path, rel: str, limits: Limits, report: FileReport) -> Iterator[Record]:
+def read_raw_log(
+    path: Path,
+    rel: str,
+    limits: Limits,
+    report: FileReport,
+    *,
+    start: int = 0,
+    stop: int | None = None,
+    first_line: int = 1,
+) -> Iterator[Record]:
     """Yield the records of one raw trace log in one streaming pass; facts about the file go to `report`.
 
     `rel` is the file's path relative to the input root (used in spans and errors). Raises DynamoDiffError
     only for an unreadable or unsafe file and for exceeded limits; damage inside the file goes to `report`.
+    `start`/`stop` read only that byte range, which must begin at a metadata line (see record_boundaries);
+    `first_line` is the line number of `start`.
     """
     with open_regular(path, rel) as handle:
-        yield from _read(handle, rel, limits, report)
+        if start:
+            handle.seek(start)
+        yield from _read(handle, rel, limits, report, base=start, stop=stop, lineno=first_line - 1)
+
+
+def record_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
+    """Split a raw log into about `parts` byte ranges that each start at a metadata line:
+    [(start, stop, first_line)]. Fewer ranges when no boundary is found near a split point."""
+    size = path.stat().st_size
+    cuts = [0]
+    with path.open("rb") as handle:
+        for k in range(1, parts):
+            handle.seek(max(cuts[-1] + 1, size * k // parts))
+            window = handle.read(4 << 20)
+            at = handle.tell() - len(window)
+            pos = 0
+            while (nl := window.find(b"\n", pos)) >= 0:
+                m = GLOG_PREFIX.match(window, nl + 1)
+                if m is not None and window[m.end() : m.end() + 1] == b"{":
+                    cuts.append(at + nl + 1)
+                    break
+                pos = nl + 1
+        cuts.append(size)
+        cuts = sorted(set(cuts))
+        lines = [1]
+        handle.seek(0)
+        for a, b in zip(cuts, cuts[1:-1], strict=False):
+            lines.append(lines[-1] + handle.read(b - a).count(b"\n"))
+    return [(a, b, line) for a, b, line in zip(cuts, cuts[1:], lines, strict=False)]
 
 
 # The end of a run of TAB lines: a newline followed by anything but a TAB.
@@ -206,7 +245,16 @@ _RUN_END = re.compile(rb"\n[^\t]")
 _CHUNK = 1 << 20
 
 
-def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> Iterator[Record]:
+def _read(
+    handle: IO[bytes],
+    rel: str,
+    limits: Limits,
+    report: FileReport,
+    *,
+    base: int = 0,
+    stop: int | None = None,
+    lineno: int = 0,
+) -> Iterator[Record]:
     # Works on a buffer rather than line by line: payload lines (most of a log) are handled a run at a time,
     # with one regex search per run, so the per-line Python cost applies only to metadata and noise lines.
     max_line = limits.max_line_bytes
@@ -219,11 +267,9 @@ def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> It
     strings_seen = 0
 
     buf = b""
-    i = 0  # start of the current line in buf
-    base = 0  # file offset of buf[0]
+    i = 0  # start of the current line in buf; `base` is the file offset of buf[0]
     eof = False
     ends_with_newline = True
-    lineno = 0
     pending: _Pending | None = None
     skipping = False  # inside the payload lines of a bad record: dropped with it, not counted as noise
     last_complete = False  # the last line was a valid metadata line of a record without payload
@@ -236,8 +282,11 @@ def _read(handle: IO[bytes], rel: str, limits: Limits, report: FileReport) -> It
             keep = len(buf) - i
             if keep > max_line + 2 and buf[i] != 9:
                 raise limits.exceeded("max_line_bytes", keep, file=rel, line=lineno + 1)
+            want = max(_CHUNK, keep)
+            if stop is not None:
+                want = min(want, stop - (base + len(buf)))
             try:
-                chunk = read(max(_CHUNK, keep))
+                chunk = read(want) if want > 0 else b""
             except OSError as exc:
                 raise DynamoDiffError(
                     ErrorCode.UNREADABLE_INPUT, f"Reading {rel} failed near line {lineno}: {exc.strerror}.", file=rel

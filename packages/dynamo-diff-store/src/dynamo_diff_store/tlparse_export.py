@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import orjson
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
 from dynamo_diff_store.filereport import FileReport
@@ -69,6 +70,17 @@ def confine(root: Path, rel: str) -> Path | None:
     return resolved
 
 
+def confine_staged(root: Path, rel: str) -> Path | None:
+    """Lexical confinement for a tree without symbolic links (open_regular refuses a link at the end)."""
+    if not rel or "\x00" in rel or "\\" in rel:
+        raise _unsafe(rel, "is empty or contains a NUL or backslash")
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or any(part == ".." for part in pure.parts):
+        raise _unsafe(rel, "is absolute or contains '..'")
+    candidate = root.joinpath(*pure.parts)
+    return candidate if os.path.lexists(candidate) else None
+
+
 def _read_payload(path: Path, rel: str, limits: Limits, line: int) -> bytes:
     with open_regular(path, rel) as handle:
         data = handle.read(limits.max_record_bytes + 1)
@@ -77,13 +89,15 @@ def _read_payload(path: Path, rel: str, limits: Limits, line: int) -> bytes:
     return data
 
 
-def read_tlparse_export(root: Path, limits: Limits, report: FileReport) -> Iterator[Record]:
+def read_tlparse_export(root: Path, limits: Limits, report: FileReport, *, staged: bool = False) -> Iterator[Record]:
     """Yield the records of the tlparse export whose raw.jsonl is in `root`, as the raw reader would.
 
     `report.file` is raw.jsonl's path relative to the input root; spans use it, and payload spans use the
     payload path next to it. Payload md5 is checked: equal → payload_ok True; a `.json` payload file that
     differs → None (tlparse re-serialised it; listed in report.payload_unverifiable); otherwise False.
     A payload file that does not exist gives payload None and report.missing_payloads.
+    `staged=True` is for a tree the store wrote itself (no symbolic links in it): payload paths are then
+    checked lexically and opened without following links, instead of being resolved component by component.
     """
     root = Path(os.path.realpath(root))
     jsonl_rel = report.file
@@ -146,6 +160,7 @@ def read_tlparse_export(root: Path, limits: Limits, report: FileReport) -> Itera
                 prefix=prefix,
                 limits=limits,
                 report=report,
+                staged=staged,
             )
             if record is not None:
                 yield record
@@ -162,7 +177,15 @@ def _string_table(obj: Any, rel: str, report: FileReport) -> None:
 
 
 def _record(
-    obj: dict[str, Any], *, line: int, span: Span, root: Path, prefix: str, limits: Limits, report: FileReport
+    obj: dict[str, Any],
+    *,
+    line: int,
+    span: Span,
+    root: Path,
+    prefix: str,
+    limits: Limits,
+    report: FileReport,
+    staged: bool = False,
 ) -> Record | None:
     for extra_key in TLPARSE_ENVELOPE_KEYS:
         obj.pop(extra_key, None)
@@ -195,7 +218,7 @@ def _record(
         report.missing_payloads.append(line)
         return record
     name: str = filename
-    path = confine(root, name)
+    path = confine_staged(root, name) if staged else confine(root, name)
     if path is None:
         report.missing_payloads.append(line)
         return record
@@ -203,7 +226,7 @@ def _record(
     digest = obj.get("has_payload")
     if type(digest) is str and hashlib.md5(data, usedforsecurity=False).hexdigest() == digest:
         record.payload_ok = True
-    elif name.endswith(".json") and _is_json(data, limits):
+    elif name.endswith(".json") and _is_json(data):
         record.payload_ok = None
         report.payload_unverifiable.append(line)
     else:
@@ -218,9 +241,10 @@ def _record(
     return record
 
 
-def _is_json(data: bytes, limits: Limits) -> bool:
+def _is_json(data: bytes) -> bool:
+    # Only "is this JSON at all" matters here (to tell re-serialised from damaged), so no strict checks.
     try:
-        loads_strict(data, limits)
-    except StrictJSONError:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
         return False
     return True

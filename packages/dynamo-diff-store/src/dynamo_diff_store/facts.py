@@ -1,0 +1,158 @@
+"""What one record says, extracted on its own (no state): the per-record half of classification.
+
+Extraction reads the payload (graph text, guard tree, reason text) and keeps only the small facts the
+classifier needs, so it can run where the record was read (in a worker process for a large file) and the
+classifier folds the facts in file order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from dynamo_diff_schema.compilation import CacheDecision, CacheName, GraphBreak
+
+from dynamo_diff_store.graphbreaks import parse_graph_break
+from dynamo_diff_store.graphs import op_histogram
+from dynamo_diff_store.guards import categorize, split_reason_text
+from dynamo_diff_store.records import Record
+
+_CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
+# `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
+_CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", re.M)
+
+CompileKeyTuple = tuple[int | None, int | None, int | None]
+
+
+@dataclass(slots=True)
+class Fact:
+    """One record, reduced. `key` is (compiled_autograd_id, frame_id, frame_compile_id), None for run records.
+    `file`, `offset`, `length` locate the evidence bytes (the payload file for a tlparse export)."""
+
+    kind: str
+    name: str | None
+    key: CompileKeyTuple | None
+    attempt: int | None
+    line: int
+    file: str
+    offset: int
+    length: int
+    payload_missing: bool
+    rank: int | None = None
+    data: Any = None
+
+
+def extract(rec: Record) -> Fact:
+    span = rec.payload_span or rec.span
+    c = rec.compile
+    name = rec.artifact_name
+    fact = Fact(
+        kind=rec.kind,
+        name=name,
+        key=(c.compiled_autograd_id, c.frame_id, c.frame_compile_id) if c.is_compile else None,
+        attempt=c.attempt,
+        line=rec.line,
+        file=span.file,
+        offset=span.offset,
+        length=span.length,
+        payload_missing=rec.payload is None,
+        rank=rec.rank,
+    )
+    payload = rec.payload
+    kind = rec.kind
+    if kind == "artifact":
+        if name == "torch_version":
+            fact.data = _torch_version(payload)
+        elif name == "recompile_reasons" and payload is not None:
+            fact.data = [(text, categorize(text)) for text in reason_entries(payload)]
+        elif name == "dynamo_graph_break_reason" and payload is not None:
+            fact.data = parse_graph_break(payload, None)
+        elif name == "dynamo_error":
+            fact.data = (payload or "").strip()[-4000:]
+        elif name is not None and (match := _CACHE_ARTIFACT.match(name)):
+            cache = CacheName.FX_GRAPH if match[1] == "fx_graph" else CacheName.AOTAUTOGRAD
+            fact.data = (cache, CacheDecision(match[2]), _cache_reason(payload))
+    elif kind in ("compilation_metrics", "bwd_compilation_metrics"):
+        fact.data = rec.body if isinstance(rec.body, dict) else {}
+    elif kind == "dynamo_start":
+        fact.data = _stack_top(rec.body)
+    elif kind == "dynamo_output_graph" and payload is not None:
+        fact.data = op_histogram(payload)
+    elif kind == "dynamo_cpp_guards_str" and payload is not None:
+        fact.data = Counter(_CPP_GUARD.findall(payload))
+    elif kind == "dynamo_guards" and payload is not None:
+        fact.data = _json_guard_categories(payload)
+    return fact
+
+
+def reason_entries(payload: str) -> list[str]:
+    """Entries of a recompile_reasons payload: a JSON list (older torch) or plain text (newer torch)."""
+    stripped = payload.strip()
+    if stripped.startswith("["):
+        try:
+            parsed = json.loads(stripped)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            return [str(item) for item in parsed]
+    return split_reason_text(payload)
+
+
+def _torch_version(payload: str | None) -> tuple[str | None, str | None]:
+    # torch 2.13: {"pytorch_version": "2.13.0+cpu", "commit": "<git sha>", "oss": true}
+    if not payload or not payload.strip():
+        return None, None
+    try:
+        parsed = json.loads(payload)
+    except ValueError:
+        return payload.strip().splitlines()[0][:100], None
+    if isinstance(parsed, dict):
+        version, commit = parsed.get("pytorch_version"), parsed.get("commit")
+        return (version[:100] if isinstance(version, str) else None, commit[:64] if isinstance(commit, str) else None)
+    return (parsed[:100] if isinstance(parsed, str) else None), None
+
+
+def _stack_top(body: Any) -> tuple[int | str | None, str | None] | None:
+    """(filename or intern index, function name) of the innermost frame of a dynamo_start stack."""
+    stack = body.get("stack") if isinstance(body, dict) else None
+    if not (isinstance(stack, list) and stack and isinstance(stack[-1], dict)):
+        return None
+    top = stack[-1]
+    filename = top.get("filename")
+    name = top.get("name")
+    return (filename if isinstance(filename, int | str) else None, name if isinstance(name, str) else None)
+
+
+def _cache_reason(payload: str | None) -> str | None:
+    if not payload:
+        return None
+    try:
+        parsed = json.loads(payload)
+    except ValueError:
+        return None
+    if isinstance(parsed, dict):
+        for key in ("cache_bypass_reason", "reason", "cache_event_reason"):
+            value = parsed.get(key)
+            if isinstance(value, str):
+                return value[:500]
+    return None
+
+
+def _json_guard_categories(text: str) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return counts
+    if isinstance(parsed, list):
+        for guard in parsed:
+            if isinstance(guard, dict) and isinstance(guard.get("type"), str):
+                counts[guard["type"]] += 1
+    return counts
+
+
+def graph_break_with_evidence(gb: GraphBreak, evidence_id: str) -> GraphBreak:
+    return gb.model_copy(update={"evidence_id": evidence_id})

@@ -1,0 +1,133 @@
+"""Import throughput and peak memory on large inputs built from a real trace.
+
+Builds ~10 MiB and ~100 MiB raw TORCH_TRACE logs by replicating a real capture's compilations into distinct
+frames (frame_id shifted per copy; payloads untouched, so every md5 still matches), converts each with
+tlparse when it is on PATH (`pip install tlparse==0.4.3`), then imports each input into a fresh store in a
+fresh process and prints wall time, MiB/s and peak RSS.
+
+    uv run python tools/bench/import_scaling.py [--sizes 10 100] [--base FILE] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_BASE = ROOT / "fixtures/corpus/tlparse-tests/cache_hit_miss.log"
+PREFIX = re.compile(rb"^([VIWEF]\d{4} [\d:.]+\s+\d+ [^\]]+\] )(\{.*)$")
+MiB = 1024 * 1024
+
+CHILD = r"""
+import json, resource, sys, time
+from pathlib import Path
+from dynamo_diff_store import Store
+start = time.perf_counter()
+result = Store(Path(sys.argv[1])).import_path(Path(sys.argv[2]))
+elapsed = time.perf_counter() - start
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"seconds": elapsed, "rss_mib": rss, "worker_rss_mib": workers,
+                  "compilations": result.capture.counts.observed_compilation_identities}))
+"""
+
+
+def build_log(base: Path, target_bytes: int, out: Path) -> int:
+    """Write copies of `base` with shifted frame ids until `out` reaches `target_bytes`; returns copies."""
+    lines = base.read_bytes().splitlines(keepends=True)
+    frames = set()
+    for line in lines:
+        m = PREFIX.match(line.rstrip(b"\r\n"))
+        if m:
+            obj = json.loads(m.group(2))
+            if isinstance(obj.get("frame_id"), int):
+                frames.add(obj["frame_id"])
+    stride = max(frames, default=0) + 1
+    copies = 0
+    written = 0
+    with out.open("wb") as handle:
+        while written < target_bytes:
+            for line in lines:
+                m = PREFIX.match(line.rstrip(b"\r\n"))
+                if m is None:
+                    handle.write(line)
+                    written += len(line)
+                    continue
+                obj = json.loads(m.group(2))
+                if "str" in obj and copies:
+                    continue  # the intern table is written once
+                if isinstance(obj.get("frame_id"), int):
+                    obj["frame_id"] += copies * stride
+                data = m.group(1) + json.dumps(obj).encode() + b"\n"
+                handle.write(data)
+                written += len(data)
+            copies += 1
+    return copies
+
+
+def tree_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else path.stat().st_size
+
+
+def measure(input_path: Path, work: Path) -> dict[str, float]:
+    store = work / "store"
+    shutil.rmtree(store, ignore_errors=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(store), str(input_path)], capture_output=True, text=True, check=True
+    )
+    result: dict[str, float] = json.loads(done.stdout)
+    shutil.rmtree(store, ignore_errors=True)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100], help="input sizes in MiB")
+    parser.add_argument("--base", type=Path, default=DEFAULT_BASE, help="the real trace to replicate")
+    parser.add_argument("--keep", type=Path, help="keep the generated inputs in this directory")
+    args = parser.parse_args()
+    tlparse = shutil.which("tlparse")
+    work = Path(args.keep or tempfile.mkdtemp(prefix="dd-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"base: {args.base.relative_to(ROOT) if args.base.is_relative_to(ROOT) else args.base}")
+    print(f"{'input':<28}{'MiB':>8}{'comps':>8}{'seconds':>10}{'MiB/s':>9}{'peak RSS MiB':>14}{'worker RSS MiB':>16}")
+    try:
+        for size in args.sizes:
+            log = work / f"bench_{size}mib.log"
+            build_log(args.base, size * MiB, log)
+            inputs = [("raw log", log)]
+            if tlparse:
+                export = work / f"bench_{size}mib_export"
+                shutil.rmtree(export, ignore_errors=True)
+                subprocess.run(
+                    [tlparse, str(log), "-o", str(export), "--no-browser", "--overwrite"],
+                    capture_output=True,
+                    check=True,
+                )
+                # Only raw.jsonl and the payloads are imported; the rest of the export is HTML.
+                (export / "raw.log").unlink(missing_ok=True)
+                inputs.append(("tlparse export", export))
+            for name, path in inputs:
+                mib = tree_bytes(path) / MiB
+                r = measure(path, work)
+                print(
+                    f"{name + f' ({size} MiB log)':<28}{mib:>8.1f}{r['compilations']:>8.0f}"
+                    f"{r['seconds']:>10.2f}{mib / r['seconds']:>9.1f}{r['rss_mib']:>14.0f}"
+                    f"{r['worker_rss_mib']:>16.0f}"
+                )
+        if not tlparse:
+            print("tlparse not on PATH: tlparse exports were not measured (pip install tlparse==0.4.3)")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
