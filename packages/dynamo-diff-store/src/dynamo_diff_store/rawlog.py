@@ -24,6 +24,7 @@ Decisions for input torch does not write:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 import stat
@@ -235,7 +236,7 @@ def record_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
         cuts = sorted(set(cuts))
         lines = [1]
         handle.seek(0)
-        for a, b in zip(cuts, cuts[1:-1], strict=False):
+        for a, b in itertools.pairwise(cuts[:-1]):
             lines.append(lines[-1] + handle.read(b - a).count(b"\n"))
     return [(a, b, line) for a, b, line in zip(cuts, cuts[1:], lines, strict=False)]
 

@@ -1,0 +1,162 @@
+"""Hostile or damaged input through the whole import: a coded error or a capture with notices, never a
+traceback, and never anything half-written in the store."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from dynamo_diff_schema import DynamoDiffError, ErrorCode
+from dynamo_diff_store import Limits, Store
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
+EXPORTS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-exports"
+GOOD = (CORPUS / "comp_metrics.log").read_bytes()
+PREFIX = b"V0101 00:00:00.000000 1 torch/_dynamo/utils.py:1] "
+
+
+def assert_clean(store: Store) -> None:
+    """Nothing visible and nothing left over: no capture directories, no index rows, no staging."""
+    assert store.list_captures() == []
+    captures = store.path / "captures"
+    assert not captures.exists() or not any(captures.iterdir())
+    tmp = store.path / "tmp"
+    assert not tmp.exists() or not any(tmp.iterdir())
+
+
+def import_bytes(tmp_path: Path, data: bytes, limits: Limits | None = None) -> tuple[Store, object]:
+    path = tmp_path / "trace.log"
+    path.write_bytes(data)
+    store = Store(tmp_path / "store")
+    try:
+        return store, store.import_path(path, limits=limits).capture
+    except DynamoDiffError as err:
+        return store, err
+
+
+def metadata(obj: bytes) -> bytes:
+    return PREFIX + obj + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "reason"),
+    [
+        ("malformed JSON", b'{"dynamo_start": {"stack": [}, "frame_id": 9', "JSON"),
+        ("duplicate key", b'{"dynamo_start": {}, "frame_id": 9, "frame_id": 8, "frame_compile_id": 0}', "duplicate"),
+        ("NaN", b'{"compilation_metrics": {"graph_op_count": NaN}, "frame_id": 9, "frame_compile_id": 0}', ""),
+        ("deep JSON", b'{"dynamo_start": ' + b'{"a": ' * 70 + b"1" + b"}" * 70 + b', "frame_id": 9}', "deep"),
+        ("not UTF-8", b'{"dynamo_start": {"x": "\xff\xfe"}, "frame_id": 9, "frame_compile_id": 0}', ""),
+    ],
+)
+def test_bad_record_is_a_notice_and_the_rest_is_read(tmp_path: Path, name: str, line: bytes, reason: str) -> None:
+    store, capture = import_bytes(tmp_path, GOOD + metadata(line))
+    assert not isinstance(capture, DynamoDiffError), capture
+    notices = [n for n in capture.notices if n.code == "malformed_records"]  # type: ignore[attr-defined]
+    assert notices, name
+    assert reason.lower() in notices[0].message.lower()
+    assert capture.counts.observed_compilation_identities == 3  # type: ignore[attr-defined]
+
+
+def test_truncated_log_is_partial_and_says_so(tmp_path: Path) -> None:
+    cut = GOOD[: GOOD.rfind(b'"compilation_metrics"') + 200]  # inside the last compilation_metrics line
+    store, capture = import_bytes(tmp_path, cut)
+    assert not isinstance(capture, DynamoDiffError)
+    assert capture.capture.validity.artifact_structure == "partial"  # type: ignore[attr-defined]
+    truncated = [n for n in capture.notices if n.code == "truncated"]  # type: ignore[attr-defined]
+    assert truncated and truncated[0].message.startswith("PARTIAL")
+    # The cut record was the terminal record of 2/0: its outcome is now unknown, not completed.
+    assert capture.counts.completed == 2 and capture.counts.unknown_outcomes == 1  # type: ignore[attr-defined]
+
+
+def test_noise_lines_are_counted(tmp_path: Path) -> None:
+    store, capture = import_bytes(tmp_path, b"hello\nnot a trace line\n" + GOOD)
+    assert capture.capture.noise_lines == 2  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("limit", "data"),
+    [
+        ("max_line_bytes", metadata(b'{"dynamo_start": {"pad": "' + b"x" * 5000 + b'"}}')),
+        ("max_records", GOOD),
+        ("max_total_bytes", GOOD),
+    ],
+)
+def test_limits_are_enforced_with_resource_limit(tmp_path: Path, limit: str, data: bytes) -> None:
+    limits = {
+        "max_line_bytes": Limits(max_line_bytes=4096),
+        "max_records": Limits(max_records=10),
+        "max_total_bytes": Limits(max_total_bytes=len(GOOD) - 1),
+    }[limit]
+    store, err = import_bytes(tmp_path, data, limits)
+    assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.RESOURCE_LIMIT
+    assert err.details["limit"] == limit
+    assert_clean(store)
+
+
+def test_record_size_bound(tmp_path: Path) -> None:
+    payload = b"\t" + b"y" * 3000 + b"\n"
+    data = GOOD + metadata(b'{"artifact": {"name": "x", "encoding": "string"}, "has_payload": "0"}') + payload * 4
+    store, err = import_bytes(tmp_path, data, Limits(max_record_bytes=8192))
+    assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.RESOURCE_LIMIT
+    assert_clean(store)
+
+
+def copy_export(tmp_path: Path) -> Path:
+    target = tmp_path / "export"
+    shutil.copytree(EXPORTS / "comp_metrics", target)
+    return target
+
+
+@pytest.mark.parametrize("attack", ["../../etc/passwd", "/etc/passwd", "link_out", "fifo"])
+def test_tlparse_export_payload_paths_are_confined(tmp_path: Path, attack: str) -> None:
+    export = copy_export(tmp_path)
+    name = attack
+    if attack == "link_out":
+        (tmp_path / "secret.txt").write_text("secret")
+        (export / "link_out").symlink_to(tmp_path / "secret.txt")
+    elif attack == "fifo":
+        os.mkfifo(export / "fifo")
+    raw = (export / "raw.jsonl").read_text()
+    raw = raw.replace('"payload_filename":"-_0_0_1/dynamo_output_graph_0.txt"', f'"payload_filename":"{name}"', 1)
+    (export / "raw.jsonl").write_text(raw)
+    store = Store(tmp_path / "store")
+    with pytest.raises(DynamoDiffError) as info:
+        store.import_path(export)
+    assert info.value.code == ErrorCode.UNSAFE_PATH
+    assert_clean(store)
+
+
+def test_missing_payload_file_marks_counts_incomplete(tmp_path: Path) -> None:
+    export = tmp_path / "export"
+    shutil.copytree(EXPORTS / "multi_rank_schedule" / "rank_1", export)
+    store = Store(tmp_path / "store")
+    baseline = store.import_path(export).capture
+    (export / "raw.jsonl").write_text((export / "raw.jsonl").read_text())  # same bytes: same capture
+    assert store.import_path(export).capture.capture.id == baseline.capture.id
+    payload = next(p for p in export.rglob("dynamo_output_graph*") if p.is_file())
+    payload.unlink()
+    capture = Store(tmp_path / "store2").import_path(export).capture
+    assert any(n.code == "missing_payload" for n in capture.notices)
+    assert capture.capture.validity.artifact_structure == "partial"
+
+
+def test_fifo_in_a_trace_directory_is_refused(tmp_path: Path) -> None:
+    directory = tmp_path / "traces"
+    directory.mkdir()
+    shutil.copyfile(CORPUS / "comp_metrics.log", directory / "dedicated_log_torch_trace_rank_0.log")
+    os.mkfifo(directory / "dedicated_log_torch_trace_rank_1.log")
+    store = Store(tmp_path / "store")
+    with pytest.raises(DynamoDiffError) as info:
+        store.import_path(directory)
+    assert info.value.code == ErrorCode.UNSAFE_PATH
+    assert_clean(store)
+
+
+def test_device_file_is_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    with pytest.raises(DynamoDiffError) as info:
+        store.import_path(Path("/dev/zero"))
+    assert info.value.code == ErrorCode.UNSAFE_PATH
+    assert_clean(store)
