@@ -51,7 +51,7 @@ def metadata(obj: bytes) -> bytes:
     ],
 )
 def test_bad_record_is_a_notice_and_the_rest_is_read(tmp_path: Path, name: str, line: bytes, reason: str) -> None:
-    store, capture = import_bytes(tmp_path, GOOD + metadata(line))
+    _store, capture = import_bytes(tmp_path, GOOD + metadata(line))
     assert not isinstance(capture, DynamoDiffError), capture
     notices = [n for n in capture.notices if n.code == "malformed_records"]  # type: ignore[attr-defined]
     assert notices, name
@@ -61,7 +61,7 @@ def test_bad_record_is_a_notice_and_the_rest_is_read(tmp_path: Path, name: str, 
 
 def test_truncated_log_is_partial_and_says_so(tmp_path: Path) -> None:
     cut = GOOD[: GOOD.rfind(b'"compilation_metrics"') + 200]  # inside the last compilation_metrics line
-    store, capture = import_bytes(tmp_path, cut)
+    _store, capture = import_bytes(tmp_path, cut)
     assert not isinstance(capture, DynamoDiffError)
     assert capture.capture.validity.artifact_structure == "partial"  # type: ignore[attr-defined]
     truncated = [n for n in capture.notices if n.code == "truncated"]  # type: ignore[attr-defined]
@@ -71,7 +71,7 @@ def test_truncated_log_is_partial_and_says_so(tmp_path: Path) -> None:
 
 
 def test_noise_lines_are_counted(tmp_path: Path) -> None:
-    store, capture = import_bytes(tmp_path, b"hello\nnot a trace line\n" + GOOD)
+    _store, capture = import_bytes(tmp_path, b"hello\nnot a trace line\n" + GOOD)
     assert capture.capture.noise_lines == 2  # type: ignore[union-attr]
 
 

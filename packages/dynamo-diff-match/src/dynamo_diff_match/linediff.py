@@ -16,7 +16,7 @@ MAX_DIFF_LINES = 100_000
 MAX_DIFF_WORK = 2_000_000
 
 
-class DiffTooLarge(Exception):
+class DiffLimitError(Exception):
     """The diff was not attempted; the message says which limit was hit."""
 
 
@@ -72,9 +72,9 @@ class LineMap:
 
 
 def line_map(before: Sequence[str], after: Sequence[str]) -> LineMap:
-    """Diff two snapshots line by line. Raises DiffTooLarge instead of doing unbounded work."""
+    """Diff two snapshots line by line. Raises DiffLimitError instead of doing unbounded work."""
     if max(len(before), len(after)) > MAX_DIFF_LINES:
-        raise DiffTooLarge(f"file has more than {MAX_DIFF_LINES} lines")
+        raise DiffLimitError(f"file has more than {MAX_DIFF_LINES} lines")
     head = 0
     while head < min(len(before), len(after)) and before[head] == after[head]:
         head += 1
@@ -85,7 +85,7 @@ def line_map(before: Sequence[str], after: Sequence[str]) -> LineMap:
     counts_b = Counter(mid_b)
     work = sum(counts_b[line] for line in mid_a)
     if work > MAX_DIFF_WORK:
-        raise DiffTooLarge(f"diff would take more than {MAX_DIFF_WORK} steps")
+        raise DiffLimitError(f"diff would take more than {MAX_DIFF_WORK} steps")
     ops: list[tuple[str, int, int, int, int]] = []
     if head:
         ops.append(("equal", 0, head, 0, head))
