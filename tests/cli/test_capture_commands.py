@@ -126,3 +126,13 @@ def test_store_option_and_env(tmp_path: Path) -> None:
     result = runner.invoke(app, ["--store", str(elsewhere), "import", str(CORPUS / "simple.log")])
     assert result.exit_code == 0
     assert (elsewhere / "index.sqlite").exists()
+
+
+def test_trace_text_is_never_read_as_markup(run) -> None:  # type: ignore[no-untyped-def]
+    """Labels and trace text with [brackets] print as they are (rich markup would eat them)."""
+    code, out, _ = run("import", str(CORPUS / "multi_rank_logs"), "--label", "[red]x[/red]")
+    assert code == 0
+    code, out, _ = run("list")
+    assert "[red]x[/red]" in out
+    code, out, _ = run("analyze", "[red]x[/red]")
+    assert code == 0 and "recompile [shape]: 0/0: tensor 'x' size mismatch" in out

@@ -30,11 +30,11 @@ def _width(stream: object) -> int | None:
 
 
 def stdout() -> Console:
-    return Console(soft_wrap=False, highlight=False, width=_width(sys.stdout))
+    return Console(soft_wrap=False, highlight=False, markup=False, width=_width(sys.stdout))
 
 
 def stderr() -> Console:
-    return Console(stderr=True, highlight=False, width=_width(sys.stderr))
+    return Console(stderr=True, highlight=False, markup=False, width=_width(sys.stderr))
 
 
 def print_json(document: Any) -> None:

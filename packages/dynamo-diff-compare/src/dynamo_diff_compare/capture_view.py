@@ -55,25 +55,35 @@ def header_lines(capture: Capture) -> list[str]:
     return lines
 
 
+def _short(text: str, limit: int = 110) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def compilation_summary(comp: Compilation) -> str:
+    """One line per fact the trace shows about a compilation, in the order an engineer reads them."""
     bits = []
     if comp.recompile is not None:
-        cats = sorted({r.category for r in comp.recompile.reasons})
-        bits.append(f"recompile ({', '.join(cats) or 'reason not shown'})")
+        reasons = comp.recompile.reasons
+        if reasons:
+            more = f" (+{len(reasons) - 1} more failing guard(s))" if len(reasons) > 1 else ""
+            bits.append(f"recompile [{reasons[0].category}]: {_short(reasons[0].text)}{more}")
+        else:
+            bits.append("recompile (reason not in the trace)")
     elif comp.additional_frame_compilation:
         bits.append("additional frame compilation (no recompile evidence)")
-    if comp.graph_breaks:
-        sites = sorted({gb.site or "?" for gb in comp.graph_breaks})
-        bits.append(f"{len(comp.graph_breaks)} graph break(s) at {', '.join(sites)}")
-    if comp.failure is not None:
-        bits.append(f"failure {comp.failure.fail_type or ''}".strip())
+    for gb in comp.graph_breaks:
+        what = gb.gb_type or _short(gb.reason, 80)
+        bits.append(f"graph break at {gb.site or '?'}: {what}" + (f" [{gb.gb_id}]" if gb.gb_id else ""))
     if comp.limit_events:
         bits.append("recompile limit hit")
+    if comp.failure is not None:
+        bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 90)}".strip())
     if comp.cache_events:
-        bits.append(", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
+        bits.append("cache: " + ", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
     if len(comp.attempts) > 1:
         bits.append(f"{len(comp.attempts) - 1} restart(s)")
-    return "; ".join(bits)
+    return "\n".join(bits)
 
 
 def function_label(comp: Compilation) -> str:
@@ -99,7 +109,10 @@ def compilations_table(rank: Rank) -> Table:
     for col in ("id", "function", "outcome", "what the trace shows"):
         table.add_column(col, overflow="fold")
     for comp in rank.compilations:
-        table.add_row(comp.compile_id, function_label(comp), str(comp.outcome), compilation_summary(comp))
+        # Text(), not str: trace text is data and must never be read as rich markup ("f32[4]", "[gb0059]").
+        table.add_row(
+            Text(comp.compile_id), Text(function_label(comp)), Text(str(comp.outcome)), Text(compilation_summary(comp))
+        )
     return table
 
 
@@ -118,7 +131,7 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return text.replace("|", "\\|").replace("\n", "<br>")
 
 
 def capture_markdown(capture: Capture) -> str:
