@@ -2,8 +2,31 @@
 
 from importlib.metadata import version as _version
 
-from dynamo_diff_match.spans import function_span
+from dynamo_diff_match.correspond import Correspondence, correspond, qualified_name
+from dynamo_diff_match.identities import FunctionRef, SourceFunction, function_id, index_functions, structure_hash
+from dynamo_diff_match.linediff import MAX_DIFF_LINES, MAX_DIFF_WORK
+from dynamo_diff_match.snapshots import SnapshotSet, locate
+from dynamo_diff_match.spans import MAX_SOURCE_BYTES, function_span
+from dynamo_diff_match.usermap import UserMap, load_user_map
 
 __version__ = _version("dynamo-diff-match")
 
-__all__ = ["__version__", "function_span"]
+__all__ = [
+    "MAX_DIFF_LINES",
+    "MAX_DIFF_WORK",
+    "MAX_SOURCE_BYTES",
+    "Correspondence",
+    "FunctionRef",
+    "SnapshotSet",
+    "SourceFunction",
+    "UserMap",
+    "__version__",
+    "correspond",
+    "function_id",
+    "function_span",
+    "index_functions",
+    "load_user_map",
+    "locate",
+    "qualified_name",
+    "structure_hash",
+]

@@ -7,7 +7,8 @@ there is named as the enclosing scope's (e.g. `C.<lambda>` for a lambda in a met
 The structure hash is the sha256 of `ast.dump(node, annotate_fields=True, include_attributes=False)` of the
 definition with its own name blanked: positions, comments and blank lines do not count; the body, the
 docstring, arguments, defaults, annotations, decorators and the names of nested definitions do. So a function
-renamed without other change keeps its hash (and can match by structure when the hash is unique).
+renamed without other change keeps its hash (and can match by structure when the hash is unique). Classes are
+not hashed (their hash is ""): Dynamo compiles functions, and a class's hash would re-dump all its methods.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class SourceFunction:
     first_line: int
     def_line: int
     last_line: int
-    structure_hash: str
+    structure_hash: str  # "" for a class (see the module docstring)
     id: str  # "rel/path.py::Qualified.name", with "@first_line" when the name occurs twice in the file
 
 
@@ -120,7 +121,9 @@ class _Indexer(ast.NodeVisitor):
         first = min([node.lineno] + [d.lineno for d in decorators])
         last = node.end_lineno or node.lineno
         qual = self.prefix + name
-        self.found.append((qual, name, kind, first, node.lineno, last, structure_hash(node)))
+        # A class body is never a compiled frame of interest; hashing it would re-dump all its methods.
+        digest = "" if kind == "class" else structure_hash(node)
+        self.found.append((qual, name, kind, first, node.lineno, last, digest))
         return qual
 
     def _in_scope(self, prefix: str, nodes: list[ast.stmt] | list[ast.expr]) -> None:

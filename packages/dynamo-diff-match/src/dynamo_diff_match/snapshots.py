@@ -16,6 +16,7 @@ class SnapshotSet:
         self.files = dict(files)
         self.paths = dict(paths)
         self._index: dict[str, list[SourceFunction]] = {}
+        self._named: dict[str, dict[str, list[SourceFunction]]] = {}
         self._lines: dict[str, list[str]] = {}
 
     def rel_path(self, file: str) -> str | None:
@@ -31,6 +32,15 @@ class SnapshotSet:
             text = self.files.get(rel_path)
             self._index[rel_path] = [] if text is None else index_functions(rel_path, text)
         return self._index[rel_path]
+
+    def named(self, rel_path: str, name: str) -> list[SourceFunction]:
+        """The definitions of a bare name in the snapshot, in source order."""
+        if rel_path not in self._named:
+            by_name: dict[str, list[SourceFunction]] = {}
+            for f in self.functions(rel_path):
+                by_name.setdefault(f.name, []).append(f)
+            self._named[rel_path] = by_name
+        return self._named[rel_path].get(name, [])
 
     def lines(self, rel_path: str) -> list[str]:
         if rel_path not in self._lines:
@@ -55,18 +65,17 @@ def locate(ref: FunctionRef, snapshots: SnapshotSet) -> SourceFunction | None:
     rel = snapshots.rel_path(ref.file)
     if rel is None:
         return None
-    functions = snapshots.functions(rel)
     parent = ref.resume_parent
     if parent is not None:
         containing = [
             f
-            for f in functions
-            if f.kind != "class" and f.name == parent and f.first_line <= ref.first_line <= f.last_line
+            for f in snapshots.named(rel, parent)
+            if f.kind != "class" and f.first_line <= ref.first_line <= f.last_line
         ]
         # Innermost: the latest start wins (definitions nest, so a later start is inside an earlier one).
         return max(containing, key=lambda f: f.first_line, default=None)
-    for f in functions:
+    for f in snapshots.named(rel, ref.name):
         # co_firstlineno is the first decorator's line on CPython 3.11+ (the `def` line on older versions).
-        if f.name == ref.name and ref.first_line in (f.first_line, f.def_line):
+        if ref.first_line in (f.first_line, f.def_line):
             return f
     return None

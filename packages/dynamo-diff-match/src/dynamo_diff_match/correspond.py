@@ -1,0 +1,426 @@
+"""Which function of the candidate run is which function of the baseline run.
+
+Stages, each on what the previous ones left unmatched (DESIGN §6):
+1. the user map (`usermap.py`);
+2. identical structure hash, when the hash belongs to exactly one unmatched function on each side;
+3. a line diff of the two snapshots of the same relative path: a baseline function matches the candidate
+   function whose first and last lines are where the baseline function's first and last lines went (or, when
+   a boundary line itself was edited, lie in the lines that replaced it and the name is the same);
+4. same file, first line and name, only when a side has no snapshot to compare (`same_location`).
+What is left is `ambiguous` when some other unmatched function fitted as well (the row's `alternatives`),
+else baseline-only or candidate-only. Resume functions follow the function they resume (`resume_parent`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from dynamo_diff_schema.comparison import MatchMethod, RowStatus
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+
+from dynamo_diff_match.identities import FunctionRef, SourceFunction, function_id
+from dynamo_diff_match.linediff import DiffLimitError, LineMap, line_map
+from dynamo_diff_match.snapshots import SnapshotSet, locate
+from dynamo_diff_match.usermap import UserMap, split_id
+
+
+def qualified_name(ref: FunctionRef, source: SourceFunction | None) -> str:
+    """The `__qualname__`-style name of an observed function; a resume function is named like its parent's
+    sibling (`Net.torch_dynamo_resume_in_forward_at_12`), as Dynamo sets its `co_qualname`."""
+    if source is None:
+        return ref.name
+    if ref.resume_parent is None:
+        return source.qualified_name
+    scope, dot, _ = source.qualified_name.rpartition(".")
+    return f"{scope}{dot}{ref.name}"
+
+
+@dataclass(frozen=True)
+class Correspondence:
+    """One row: an observed function of the baseline, of the candidate, or of both."""
+
+    baseline: FunctionRef | None
+    candidate: FunctionRef | None
+    status: RowStatus
+    method: MatchMethod
+    reason: str
+    baseline_id: str | None = None
+    candidate_id: str | None = None
+    # The definition each side comes from (for a resume function: the function it resumes).
+    baseline_source: SourceFunction | None = None
+    candidate_source: SourceFunction | None = None
+    # Ids on the other side that fitted as well (ambiguous rows).
+    alternatives: tuple[str, ...] = ()
+
+    @property
+    def baseline_qualified_name(self) -> str | None:
+        return None if self.baseline is None else qualified_name(self.baseline, self.baseline_source)
+
+    @property
+    def candidate_qualified_name(self) -> str | None:
+        return None if self.candidate is None else qualified_name(self.candidate, self.candidate_source)
+
+
+@dataclass(eq=False)
+class _Unit:
+    """A source function of one side with the observed function(s) it accounts for."""
+
+    baseline: bool
+    id: str
+    ref: FunctionRef | None  # None: only its resume functions were observed
+    source: SourceFunction | None
+    location: tuple[str, int, str]  # (path, first line, name): the key of `same_location`
+    missing: str = ""  # why there is no source, if so
+    resumes: list[FunctionRef] = field(default_factory=list)
+    match: _Unit | None = None
+    method: MatchMethod = MatchMethod.NONE
+    reason: str = ""
+    note: str = ""  # why it did not match, if it does not
+    alternatives: set[str] = field(default_factory=set)
+
+    @property
+    def order(self) -> tuple[str, int, str]:
+        if self.source is not None:
+            return self.source.rel_path, self.source.first_line, self.source.qualified_name
+        return self.location
+
+    @property
+    def label(self) -> str:
+        return self.source.qualified_name if self.source is not None else self.location[2]
+
+
+def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: bool) -> list[_Unit]:
+    by_key: dict[object, _Unit] = {}
+    unlocated: list[_Unit] = []
+    all_refs = sorted(set(refs))
+    for ref in (r for r in all_refs if r.resume_parent is None):
+        source = locate(ref, snapshots)
+        path = snapshots.paths.get(ref.file, ref.file)
+        unit = _Unit(
+            baseline=baseline,
+            id=source.id if source else function_id(path, ref.name, ref.first_line),
+            ref=ref,
+            source=source,
+            location=(path, ref.first_line, ref.name),
+            missing="" if source else snapshots.why_missing(ref),
+        )
+        by_key[source or ref] = unit
+        if source is None:
+            unlocated.append(unit)
+    for ref in (r for r in all_refs if r.resume_parent is not None):
+        source = locate(ref, snapshots)
+        if source is not None:
+            if source not in by_key:
+                by_key[source] = _Unit(
+                    baseline, source.id, None, source, (source.rel_path, source.first_line, source.name)
+                )
+            by_key[source].resumes.append(ref)
+            continue
+        # Without a snapshot: the latest unlocated function of the parent's name starting above the resume line.
+        parents = [
+            u
+            for u in unlocated
+            if u.ref
+            and u.ref.file == ref.file
+            and u.ref.name == ref.resume_parent
+            and u.ref.first_line <= ref.first_line
+        ]
+        if parents:
+            max(parents, key=lambda u: u.order).resumes.append(ref)
+            continue
+        path = snapshots.paths.get(ref.file, ref.file)
+        by_key[ref] = _Unit(
+            baseline,
+            function_id(path, ref.name, ref.first_line),
+            ref,
+            None,
+            (path, ref.first_line, ref.name),
+            snapshots.why_missing(ref),
+        )
+    return sorted(by_key.values(), key=lambda u: u.order)
+
+
+def _pair(b: _Unit, c: _Unit, method: MatchMethod, reason: str) -> None:
+    b.match, c.match = c, b
+    b.method = c.method = method
+    b.reason = c.reason = reason
+
+
+def _ambiguous(b: _Unit, c: _Unit) -> None:
+    b.alternatives.add(c.id)
+    c.alternatives.add(b.id)
+
+
+def _apply_user_map(user_map: UserMap, base: list[_Unit], cand: list[_Unit]) -> None:
+    def lookup(units: list[_Unit], fid: str, side: str) -> _Unit:
+        found = {u.id: u for u in units if u.ref is not None and u.ref.resume_parent is None}
+        found |= {
+            function_id(u.source.rel_path, u.source.qualified_name, u.source.first_line): u
+            for u in found.values()
+            if u.source is not None
+        }
+        if fid in found:
+            return found[fid]
+        parts = split_id(fid)
+        hint = ""
+        if parts and "torch_dynamo_resume_in_" in parts[1]:
+            hint = " Resume functions follow their parent; map the parent function instead."
+        elif parts and any(u.id.startswith(fid + "@") for u in found.values()):
+            hint = " Several functions have this name in that file; add '@<first line>'."
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"User map id {fid!r} names no observed {side} function.{hint}",
+            problem="unknown_id",
+            id=fid,
+            side=side,
+        )
+
+    resolved = [(lookup(base, b, "baseline"), lookup(cand, c, "candidate")) for b, c in user_map.pairs]
+    for b, c in resolved:
+        _pair(b, c, MatchMethod.USER_MAP, "user map")
+
+
+def _match_structure(base: list[_Unit], cand: list[_Unit]) -> None:
+    groups: dict[str, tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
+    for side, units in ((0, base), (1, cand)):
+        for u in units:
+            if u.match is None and u.source is not None and u.source.structure_hash:
+                groups[u.source.structure_hash][side].append(u)
+    for bs, cs in groups.values():
+        if len(bs) == 1 and len(cs) == 1:
+            b, c = bs[0], cs[0]
+            assert b.source and c.source
+            notes = []
+            if b.source.qualified_name != c.source.qualified_name:
+                notes.append(f"renamed from {b.source.qualified_name}")
+            if b.source.rel_path != c.source.rel_path:
+                notes.append(f"moved from {b.source.rel_path}")
+            _pair(b, c, MatchMethod.STRUCTURE, "; ".join(["identical AST", *notes]))
+        else:
+            for b in bs:
+                for c in cs:
+                    _ambiguous(b, c)
+
+
+def _fits(
+    f: SourceFunction, candidates: list[SourceFunction], lm: LineMap
+) -> tuple[list[SourceFunction], list[SourceFunction]]:
+    """Candidate functions whose boundary lines are where f's went (exact), and those whose boundary lines lie
+    where an edited boundary line of f went and whose name is f's (loose)."""
+    first = lm.image(f.first_line, widen="up")
+    def_line = lm.image(f.def_line, widen="up")
+    last = lm.image(f.last_line, widen="down")
+    exact: list[SourceFunction] = []
+    loose: list[SourceFunction] = []
+    if first is None or def_line is None or last is None:
+        return exact, loose
+    for g in candidates:
+        if g.kind == "class" or g.last_line not in last:
+            continue
+        if g.last_line == last.line and (g.first_line == first.line or g.def_line == def_line.line):
+            exact.append(g)
+        elif g.name == f.name and (g.first_line in first or g.def_line in def_line):
+            loose.append(g)
+    return exact, loose
+
+
+def _match_lines(base: list[_Unit], cand: list[_Unit], bsnap: SnapshotSet, csnap: SnapshotSet) -> None:
+    cand_by_source = {u.source: u for u in cand if u.source is not None}
+    maps: dict[str, LineMap | str] = {}
+    claims: dict[_Unit, list[tuple[_Unit, str]]] = defaultdict(list)
+    for b in base:
+        if b.match is not None or b.source is None or b.source.rel_path not in csnap.files:
+            continue
+        rel = b.source.rel_path
+        if rel not in maps:
+            try:
+                maps[rel] = line_map(bsnap.lines(rel), csnap.lines(rel))
+            except DiffLimitError as e:
+                maps[rel] = f"line diff of {rel} skipped: {e}"
+        lm = maps[rel]
+        if isinstance(lm, str):
+            b.note = lm
+            for other in cand:
+                if other.match is None and other.location[0] == b.location[0]:
+                    other.note = lm
+                    _ambiguous(b, other)
+            continue
+        exact, loose = _fits(b.source, csnap.functions(rel), lm)
+        chosen = exact or loose
+        if len(chosen) > 1:
+            chosen = [g for g in chosen if g.name == b.source.name] or chosen
+        if not chosen:
+            continue
+        if len(chosen) > 1:
+            b.note = f"its lines map to {len(chosen)} candidate functions"
+            for g in chosen:
+                if (alt := cand_by_source.get(g)) is not None and alt.match is None:
+                    _ambiguous(b, alt)
+            continue
+        g = chosen[0]
+        target = cand_by_source.get(g)
+        if target is None:
+            b.note = f"its lines map to {g.qualified_name}, which the candidate did not compile"
+        elif target.match is not None:
+            b.note = f"its lines map to {g.qualified_name}, already matched by {target.method.value}"
+        else:
+            span = f"lines {b.source.first_line}-{b.source.last_line} map to {g.first_line}-{g.last_line}"
+            claims[target].append((b, span))
+    for c, bs in claims.items():
+        if len(bs) == 1:
+            _pair(bs[0][0], c, MatchMethod.LINE_DIFF, bs[0][1])
+        else:
+            for b, _ in bs:
+                b.note = f"its lines and others' map to {c.label}"
+                _ambiguous(b, c)
+
+
+def _match_location(base: list[_Unit], cand: list[_Unit]) -> None:
+    groups: dict[tuple[str, int, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
+    for side, units in ((0, base), (1, cand)):
+        for u in units:
+            if u.match is None:
+                groups[u.location][side].append(u)
+    for bs, cs in groups.values():
+        if len(bs) == 1 and len(cs) == 1 and (bs[0].source is None or cs[0].source is None):
+            missing = bs[0].missing or cs[0].missing
+            _pair(bs[0], cs[0], MatchMethod.SAME_LOCATION, f"same file, line and name; {missing}")
+
+
+def _resume_rows(b: _Unit, c: _Unit, bsnap: SnapshotSet, csnap: SnapshotSet) -> list[Correspondence]:
+    """Rows of the resume functions of a matched pair of functions."""
+    pairs: list[tuple[FunctionRef, FunctionRef, str]] = []
+    rb, rc = sorted(b.resumes), sorted(c.resumes)
+    lm: LineMap | None = None
+    if b.source is not None and c.source is not None:
+        fb, fc = b.source, c.source
+        try:
+            lm = line_map(
+                bsnap.lines(fb.rel_path)[fb.first_line - 1 : fb.last_line],
+                csnap.lines(fc.rel_path)[fc.first_line - 1 : fc.last_line],
+            )
+        except DiffLimitError:
+            lm = None
+    for r in list(rb):
+        if lm is not None and b.source is not None and c.source is not None:
+            image = lm.image(r.first_line - b.source.first_line + 1)
+            target = None if image is None or image.line is None else image.line + c.source.first_line - 1
+        else:
+            target = r.first_line
+        for s in rc:
+            if s.first_line == target and (lm is not None or s.name == r.name):
+                pairs.append((r, s, f"follows {b.label}; resume line {r.first_line} maps to {s.first_line}"))
+                rb.remove(r)
+                rc.remove(s)
+                break
+    if len(rb) == 1 and len(rc) == 1:
+        pairs.append((rb[0], rc[0], f"follows {b.label}; its only other resume function on each side"))
+        rb, rc = [], []
+    rows = [
+        Correspondence(
+            r,
+            s,
+            RowStatus.MATCHED,
+            MatchMethod.RESUME_PARENT,
+            why,
+            _row_id(b, r),
+            _row_id(c, s),
+            b.source,
+            c.source,
+        )
+        for r, s, why in pairs
+    ]
+    for mine, theirs, unit, other, status in (
+        (rb, rc, b, c, RowStatus.BASELINE_ONLY),
+        (rc, rb, c, b, RowStatus.CANDIDATE_ONLY),
+    ):
+        alternatives = tuple(sorted(_row_id(other, s) for s in theirs))
+        for r in mine:
+            row_status = RowStatus.AMBIGUOUS if alternatives else status
+            why = f"follows {unit.label}; " + (
+                "no line maps between its resume functions"
+                if alternatives
+                else "no resume function at this point on the other side"
+            )
+            rows.append(_one_sided(unit, r, row_status, why, alternatives))
+    return rows
+
+
+def _row_id(unit: _Unit, ref: FunctionRef) -> str:
+    if ref == unit.ref:
+        return unit.id
+    if unit.source is None:
+        return function_id(unit.location[0], ref.name, ref.first_line)
+    return function_id(unit.source.rel_path, qualified_name(ref, unit.source))
+
+
+def _one_sided(
+    unit: _Unit, ref: FunctionRef, status: RowStatus, reason: str, alternatives: tuple[str, ...] = ()
+) -> Correspondence:
+    rid = _row_id(unit, ref)
+    if unit.baseline:
+        return Correspondence(ref, None, status, MatchMethod.NONE, reason, rid, None, unit.source, None, alternatives)
+    return Correspondence(None, ref, status, MatchMethod.NONE, reason, None, rid, None, unit.source, alternatives)
+
+
+def _unmatched_rows(unit: _Unit, unmatched_others: set[str]) -> list[Correspondence]:
+    alternatives = tuple(sorted(unit.alternatives & unmatched_others))
+    if alternatives:
+        status = RowStatus.AMBIGUOUS
+        reason = unit.note or f"{len(alternatives)} functions on the other side fit as well"
+    else:
+        status = RowStatus.BASELINE_ONLY if unit.baseline else RowStatus.CANDIDATE_ONLY
+        other = "candidate" if unit.baseline else "baseline"
+        reason = unit.note or unit.missing or f"no {other} function with the same AST or boundary lines"
+    rows = [] if unit.ref is None else [_one_sided(unit, unit.ref, status, reason, alternatives)]
+    for r in sorted(unit.resumes):
+        rows.append(_one_sided(unit, r, status, f"follows {unit.label}, which is {status.value}", alternatives))
+    return rows
+
+
+def _pair_rows(b: _Unit, c: _Unit, bsnap: SnapshotSet, csnap: SnapshotSet) -> list[Correspondence]:
+    rows: list[Correspondence] = []
+    if b.ref is not None and c.ref is not None:
+        rows.append(Correspondence(b.ref, c.ref, RowStatus.MATCHED, b.method, b.reason, b.id, c.id, b.source, c.source))
+    elif b.ref is not None or c.ref is not None:
+        # Matched to a function of which the other side compiled only resume functions.
+        unit = b if b.ref is not None else c
+        status = RowStatus.BASELINE_ONLY if unit.baseline else RowStatus.CANDIDATE_ONLY
+        assert unit.ref is not None
+        why = f"its counterpart ({b.method.value}: {b.reason}) ran only as resume functions"
+        rows.append(_one_sided(unit, unit.ref, status, why))
+    return rows + _resume_rows(b, c, bsnap, csnap)
+
+
+def correspond(
+    baseline: Iterable[FunctionRef],
+    baseline_sources: SnapshotSet,
+    candidate: Iterable[FunctionRef],
+    candidate_sources: SnapshotSet,
+    user_map: UserMap | None = None,
+) -> list[Correspondence]:
+    """Rows pairing the observed functions of two runs: every observed function appears in exactly one row.
+    Order: baseline functions in source order (each followed by its resume functions), then the candidate's
+    unmatched ones. Raises DynamoDiffError(INVALID_ARGUMENT) when a user-map id names no observed function."""
+    base = _units(baseline, baseline_sources, baseline=True)
+    cand = _units(candidate, candidate_sources, baseline=False)
+    if user_map is not None:
+        _apply_user_map(user_map, base, cand)
+    _match_structure(base, cand)
+    _match_lines(base, cand, baseline_sources, candidate_sources)
+    _match_location(base, cand)
+    unmatched_base = {u.id for u in base if u.match is None}
+    unmatched_cand = {u.id for u in cand if u.match is None}
+    rows: list[Correspondence] = []
+    for b in base:
+        rows += (
+            _unmatched_rows(b, unmatched_cand)
+            if b.match is None
+            else _pair_rows(b, b.match, baseline_sources, candidate_sources)
+        )
+    for c in cand:
+        if c.match is None:
+            rows += _unmatched_rows(c, unmatched_base)
+    return rows
