@@ -52,7 +52,9 @@ def extract(rec: Record) -> Fact:
     fact = Fact(
         kind=rec.kind,
         name=name,
-        key=(c.compiled_autograd_id, c.frame_id, c.frame_compile_id) if c.is_compile else None,
+        # A compilation identity needs a frame id. Records with only a compiled_autograd_id are compiled
+        # autograd's capture of the backward graph (torch 2.13: compiled_autograd_graph*), not a Dynamo frame.
+        key=(c.compiled_autograd_id, c.frame_id, c.frame_compile_id) if c.frame_id is not None else None,
         attempt=c.attempt,
         line=rec.line,
         file=span.file,

@@ -1,0 +1,136 @@
+"""Real torch 2.13 captures (fixtures/captures/*/raw) against what each workload recorded about itself.
+
+The expected values are never derived from our analyser: they come from `oracle.json`, written by the
+workload while it ran (graphs handed to its counting backend, exceptions it caught, and `expect`, what the
+workload's author knows must be true; see fixtures/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dynamo_diff_schema import Capture
+from dynamo_diff_store import Store
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+NAMES = sorted(p.name for p in CAPTURES.iterdir() if (p / "oracle.json").exists())
+# The oracle's guard vocabulary -> our categories.
+KIND = {"size": "shape", "value": "value", "dtype": "dtype", "grad_mode": "grad_mode", "identity": "identity"}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return Store(tmp_path_factory.mktemp("fixtures") / "store")
+
+
+def load(store: Store, name: str) -> tuple[Capture, dict[str, Any]]:
+    oracle = json.loads((CAPTURES / name / "oracle.json").read_text())
+    return store.import_path(CAPTURES / name / "raw").capture, oracle
+
+
+def test_all_fixtures_are_present() -> None:
+    assert len(NAMES) >= 19
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "two_ranks"])
+def test_counts_equal_the_workload_oracle(store: Store, name: str) -> None:
+    capture, oracle = load(store, name)
+    expect = oracle["expect"]
+    counts = capture.counts
+    comps = [c for r in capture.ranks for c in r.compilations]
+    assert capture.capture.producer.torch == oracle["torch_version"]
+    assert counts.observed_compilation_identities == expect["compilations"]
+    assert counts.failed == expect.get("failures", 0)
+    assert counts.no_graph_observed == expect.get("no_graph", 0)
+    assert counts.confirmed_recompilation_identities == expect.get("recompiles", 0)
+    assert counts.graph_break_records == expect.get("graph_breaks", 0)
+    assert counts.compiler_limit_events == expect.get("recompile_limit_hits", 0)
+    assert counts.unknown_outcomes == 0 and counts.unresolved_outcomes == 0
+    # Every graph the backend accepted is one completed compilation with the backend's own op count.
+    accepted = {g["compile_id"]: g["op_count"] for g in oracle.get("backend_graphs", []) if not g["raised"]}
+    if "backend_graphs" in oracle:
+        completed = {c.compile_id: c.graph.op_count for c in comps if c.outcome == "completed" and c.graph}
+        assert completed == accepted
+    by_function = Counter(c.code.co_name for c in comps)
+    assert dict(by_function) == expect["compilations_by_function"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n
+        for n in NAMES
+        if "recompile_guard_kinds" in json.loads((CAPTURES / n / "oracle.json").read_text()).get("expect", {})
+    ],
+)
+def test_recompile_guard_categories(store: Store, name: str) -> None:
+    capture, oracle = load(store, name)
+    expect = oracle["expect"]
+    recompiles = [c for r in capture.ranks for c in r.compilations if c.recompile is not None]
+    got = [[r.category for r in c.recompile.reasons] for c in recompiles]  # type: ignore[union-attr]
+    want = [
+        [KIND[k] for k in (kinds if isinstance(kinds, list) else [kinds])] for kinds in expect["recompile_guard_kinds"]
+    ]
+    if "recompile_reason_entries" in expect:
+        assert [len(g) for g in got] == expect["recompile_reason_entries"]
+        assert [g[: len(w)] for g, w in zip(got, want, strict=True)] == want or got == want
+    else:
+        assert [g[0] for g in got] == [w[0] for w in want]
+
+
+def test_graph_break_sites_and_types(store: Store) -> None:
+    capture, oracle = load(store, "graph_break")
+    breaks = [gb for r in capture.ranks for c in r.compilations for gb in c.graph_breaks]
+    sites = sorted(f"{Path(gb.user_file or '').name}:{gb.user_line}" for gb in breaks)
+    assert sites == sorted(oracle["expect"]["graph_break_sites"])
+    assert capture.counts.unique_graph_break_sites == len(set(sites))
+    assert {gb.gb_id for gb in breaks} == {"gb0059", "gb0124"}
+
+
+def test_failures_keep_the_fail_type(store: Store) -> None:
+    for name in ("backend_failure", "fullgraph_error", "recompile_limit"):
+        capture, oracle = load(store, name)
+        failed = [c for r in capture.ranks for c in r.compilations if c.outcome == "failed"]
+        assert sorted(c.failure.fail_type for c in failed) == sorted(oracle["expect"]["fail_types"])  # type: ignore[union-attr]
+        if "failed_functions" in oracle["expect"]:
+            assert sorted(c.code.co_name for c in failed) == sorted(oracle["expect"]["failed_functions"])
+
+
+@pytest.mark.parametrize("name", ["inductor_cold", "inductor_warm"])
+def test_inductor_cache(store: Store, name: str) -> None:
+    capture, oracle = load(store, name)
+    fx = [e.decision for r in capture.ranks for c in r.compilations for e in c.cache_events if e.cache == "fx_graph"]
+    assert fx.count("hit") == oracle["expect"]["fx_graph_cache_hits"]
+    assert fx.count("miss") == oracle["expect"]["fx_graph_cache_misses"]
+
+
+def test_compiled_autograd_identity(store: Store) -> None:
+    capture, oracle = load(store, "compiled_autograd")
+    ids = {c.identity.compiled_autograd_id for r in capture.ranks for c in r.compilations}
+    assert ids - {None} == set(oracle["expect"]["compiled_autograd_ids"])
+    assert any(c.compile_id.startswith("!0/") for r in capture.ranks for c in r.compilations)
+
+
+def test_training_backward_is_part_of_the_compilation(store: Store) -> None:
+    capture, _ = load(store, "training")
+    (comp,) = [c for r in capture.ranks for c in r.compilations]
+    assert comp.outcome == "completed"
+    assert any(ev.startswith("u1-") for ev in comp.evidence_ids)
+    kinds = {e.kind for e in capture.evidence if e.id in comp.evidence_ids}
+    assert "bwd_compilation_metrics" in kinds
+
+
+def test_two_gloo_ranks(store: Store) -> None:
+    capture, oracle = load(store, "two_ranks")
+    assert [r.rank for r in capture.ranks] == [0, 1]
+    for rank in capture.ranks:
+        expect = oracle["ranks"][str(rank.rank)]["expect"]
+        assert rank.counts.observed_compilation_identities == expect["compilations"]
+        assert rank.counts.confirmed_recompilation_identities == expect.get("recompiles", 0)
+    assert {str(r.rank): r.counts.observed_compilation_identities for r in capture.ranks} == oracle["expect"][
+        "rank_compilations"
+    ]
