@@ -63,3 +63,15 @@ def test_boundaries_start_at_metadata_lines_with_their_line_numbers() -> None:
         assert stop == next_start
         assert first_line == data[:start].count(b"\n") + 1
         assert start == 0 or (data[start - 1 : start] == b"\n" and data[start : start + 1] != b"\t")
+
+
+def test_tlparse_export_read_in_ranges_equals_one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through the store: a staged tlparse export (raw.jsonl + payload pack) split across workers."""
+    from dynamo_diff_store import Store
+
+    export = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-exports/comp_metrics"
+    one = Store(tmp_path / "one").import_path(export).capture
+    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    two = Store(tmp_path / "two").import_path(export, workers=2).capture
+    assert two.capture.id == one.capture.id
+    assert two.ranks == one.ranks and two.evidence == one.evidence and two.notices == one.notices

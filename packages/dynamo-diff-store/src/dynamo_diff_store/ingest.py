@@ -4,10 +4,12 @@ run in a process pool when there are several ranks, then assembled into a Captur
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,14 @@ from dynamo_diff_store.filereport import FileReport, merge_reports
 from dynamo_diff_store.functions import group_functions
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.rawlog import read_raw_log, record_boundaries
-from dynamo_diff_store.tlparse_export import read_tlparse_export
+from dynamo_diff_store.records import Record
+from dynamo_diff_store.tlparse_export import (
+    PACK_INDEX_SUFFIX,
+    PACK_SUFFIX,
+    PackedPayloads,
+    jsonl_boundaries,
+    read_tlparse_export,
+)
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
 READER_VERSION = "1"
@@ -62,30 +71,65 @@ class RankResult:
     python_version: str | None
 
 
-def _extract_range(args: tuple[str, str, Limits, int, int, int, int | None]) -> tuple[list[Fact], FileReport]:
-    """Facts of one byte range of a raw log (run in a worker process for large files)."""
-    path, rel, limits, start, stop, first_line, rank = args
+def _extract_range(
+    args: tuple[str, str, str, Limits, int, int, int, int | None],
+) -> tuple[list[Fact], FileReport]:
+    """Facts of one byte range of a trace file (run in a worker process for large files)."""
+    root, rel, fmt, limits, start, stop, first_line, rank = args
     report = FileReport(file=rel, rank_from_name=rank)
     facts = []
     config_kept = False
-    for record in read_raw_log(Path(path), rel, limits, report, start=start, stop=stop, first_line=first_line):
-        fact = extract(record)
-        if fact.kind == "compilation_metrics" and isinstance(fact.data, dict):
-            # Only the first configuration of a rank is read; later copies need not cross the process boundary.
-            if config_kept:
-                fact.data = {k: v for k, v in fact.data.items() if k not in ("dynamo_config", "inductor_config")}
-            config_kept = config_kept or "dynamo_config" in fact.data
-        facts.append(fact)
+    with _records(Path(root), rel, fmt, limits, report, start=start, stop=stop, first_line=first_line) as records:
+        for record in records:
+            fact = extract(record)
+            if fact.kind == "compilation_metrics" and isinstance(fact.data, dict):
+                # Only the first configuration of a rank is read; later copies need not cross processes.
+                if config_kept:
+                    fact.data = {k: v for k, v in fact.data.items() if k not in ("dynamo_config", "inductor_config")}
+                config_kept = config_kept or "dynamo_config" in fact.data
+            facts.append(fact)
     return facts, report
+
+
+@contextmanager
+def _records(
+    root: Path,
+    rel: str,
+    fmt: str,
+    limits: Limits,
+    report: FileReport,
+    *,
+    start: int = 0,
+    stop: int | None = None,
+    first_line: int = 1,
+) -> Iterator[Iterator[Record]]:
+    """The records of one staged trace file (or of a byte range of it)."""
+    path = root / rel
+    if fmt != "tlparse_jsonl":
+        yield read_raw_log(path, rel, limits, report, start=start, stop=stop, first_line=first_line)
+        return
+    index = json.loads((root / (rel + PACK_INDEX_SUFFIX)).read_text(encoding="utf-8"))
+    pack = PackedPayloads(root / (rel + PACK_SUFFIX), rel + PACK_SUFFIX, index)
+    try:
+        yield read_tlparse_export(
+            path.parent, limits, report, payloads=pack, start=start, stop=stop, first_line=first_line
+        )
+    finally:
+        pack.close()
+
+
+def _staged_bytes(root: Path, rel: str, fmt: str) -> int:
+    size = (root / rel).stat().st_size
+    return size + ((root / (rel + PACK_SUFFIX)).stat().st_size if fmt == "tlparse_jsonl" else 0)
 
 
 def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
     root = Path(job.root)
     for rel, fmt in job.files:
-        path = root / rel
-        if fmt == "raw_log" and job.chunk_workers > 1 and path.stat().st_size >= CHUNK_MIN_BYTES:
-            ranges = record_boundaries(path, job.chunk_workers)
-            tasks = [(str(path), rel, job.limits, a, b, line, job.rank) for a, b, line in ranges]
+        if job.chunk_workers > 1 and _staged_bytes(root, rel, fmt) >= CHUNK_MIN_BYTES:
+            split = jsonl_boundaries if fmt == "tlparse_jsonl" else record_boundaries
+            ranges = split(root / rel, job.chunk_workers)
+            tasks = [(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
             with ProcessPoolExecutor(max_workers=len(tasks)) as pool:
                 parts = list(pool.map(_extract_range, tasks))
             report = merge_reports([r for _, r in parts])
@@ -97,12 +141,9 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
             continue
         report = FileReport(file=rel, rank_from_name=job.rank)
         reports.append(report)
-        if fmt == "tlparse_jsonl":
-            records = read_tlparse_export(path.parent, job.limits, report, staged=True)
-        else:
-            records = read_raw_log(path, rel, job.limits, report)
-        for record in records:
-            yield extract(record)
+        with _records(root, rel, fmt, job.limits, report) as records:
+            for record in records:
+                yield extract(record)
 
 
 def analyse_rank(job: RankJob) -> RankResult:

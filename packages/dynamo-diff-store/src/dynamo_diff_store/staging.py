@@ -17,10 +17,10 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, Severity
 
 from dynamo_diff_store.ingest import RankJob
-from dynamo_diff_store.inputs import InputLayout
+from dynamo_diff_store.inputs import InputLayout, TraceFile
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.rawlog import open_regular
-from dynamo_diff_store.tlparse_export import confine
+from dynamo_diff_store.tlparse_export import PACK_INDEX_SUFFIX, PACK_SUFFIX, confine
 
 MANIFEST_NAME = "manifest.json"
 _CHUNK = 1 << 20
@@ -37,6 +37,49 @@ class _Copier:
         self.total = total
         self.done = 0
         self.files: dict[str, str] = {}
+        self.made: set[Path] = set()
+
+    def pack(self, trace: TraceFile, quoted_names: list[bytes]) -> None:
+        """Copy the payload files a tlparse raw.jsonl names into one pack file beside it (see PackedPayloads).
+        Each payload still counts in the capture id under its own name and hash."""
+        export_root = trace.path.parent
+        prefix = trace.rel.rsplit("/", 1)[0] + "/" if "/" in trace.rel else ""
+        plain = _plain_files(export_root)
+        index: dict[str, list[int]] = {}
+        with (self.dest / (trace.rel + PACK_SUFFIX)).open("xb") as out:
+            for quoted in quoted_names:
+                try:
+                    name = json.loads(quoted)
+                except ValueError:
+                    continue  # the reader reports the bad record
+                if not isinstance(name, str) or name in index:
+                    continue
+                # A regular file reached without links needs no resolving; anything else is confined.
+                source = export_root / name if name in plain else confine(export_root, name)
+                if source is None:
+                    continue  # missing payloads are reported by the reader
+                with open_regular(source, prefix + name) as src:
+                    data = src.read(self.limits.max_record_bytes + 1)
+                if len(data) > self.limits.max_record_bytes:
+                    raise self.limits.exceeded("max_record_bytes", len(data), file=prefix + name)
+                index[name] = [out.tell(), len(data)]
+                out.write(data)
+                self.account(prefix + name, hashlib.sha256(data).hexdigest(), len(data))
+        (self.dest / (trace.rel + PACK_INDEX_SUFFIX)).write_text(json.dumps(index), encoding="utf-8")
+
+    def account(self, rel: str, sha256: str, size: int) -> None:
+        """Register one input file (its bytes already read): bounds, progress, and its hash for the id."""
+        if len(self.files) >= self.limits.max_files:
+            raise self.limits.exceeded("max_files", len(self.files) + 1)
+        self.advance(size, rel)
+        self.files[rel] = sha256
+
+    def advance(self, size: int, rel: str) -> None:
+        self.done += size
+        if self.done > self.limits.max_total_bytes:
+            raise self.limits.exceeded("max_total_bytes", self.done, file=rel)
+        if self.progress is not None:
+            self.progress("copy", self.done, self.total)
 
     def copy(self, source: Path, rel: str, *, on_chunk: Callable[[bytes], None] | None = None) -> None:
         if rel in self.files:
@@ -44,7 +87,9 @@ class _Copier:
         if len(self.files) >= self.limits.max_files:
             raise self.limits.exceeded("max_files", len(self.files) + 1)
         target = self.dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self.made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.made.add(target.parent)
         digest = hashlib.sha256()
         with open_regular(source, rel) as src, target.open("xb") as out:
             while chunk := src.read(_CHUNK):
@@ -52,11 +97,7 @@ class _Copier:
                 out.write(chunk)
                 if on_chunk is not None:
                     on_chunk(chunk)
-                self.done += len(chunk)
-                if self.done > self.limits.max_total_bytes:
-                    raise self.limits.exceeded("max_total_bytes", self.done, file=rel)
-                if self.progress is not None:
-                    self.progress("copy", self.done, self.total)
+                self.advance(len(chunk), rel)
         self.files[rel] = digest.hexdigest()
 
 
@@ -68,8 +109,8 @@ def copy_input(
     manifest: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, str]:
-    """Copy the trace files (and for tlparse exports the payload files they name), the manifest and source
-    snapshots into `dest`. Returns relative path -> sha256 of every copied file."""
+    """Copy the trace files (for tlparse exports: raw.jsonl and a pack of the payload files it names), the
+    manifest and source snapshots into `dest`. Returns relative path -> sha256 of every input file read."""
     dest.mkdir(parents=True)
     copier = _Copier(dest, limits, progress, layout.total_bytes)
     for trace in layout.files:
@@ -88,18 +129,7 @@ def copy_input(
 
         copier.copy(trace.path, trace.rel, on_chunk=collect)
         names.extend(m.group(1) for m in _PAYLOAD_NAME.finditer(tail))
-        export_root = trace.path.parent
-        prefix = trace.rel.rsplit("/", 1)[0] + "/" if "/" in trace.rel else ""
-        for quoted in names:
-            try:
-                name = json.loads(quoted)
-            except ValueError:
-                continue  # the reader reports the bad record
-            if not isinstance(name, str):
-                continue
-            source = confine(export_root, name)
-            if source is not None:  # missing payloads are reported by the reader
-                copier.copy(source, prefix + name)
+        copier.pack(trace, names)
     manifest_path = manifest if manifest is not None else layout.manifest
     if manifest_path is not None:
         copier.copy(Path(os.path.realpath(manifest_path)), MANIFEST_NAME)
@@ -107,6 +137,21 @@ def copy_input(
         for source, rel in _walk_sources(layout.sources_dir, layout.root):
             copier.copy(source, rel)
     return copier.files
+
+
+def _plain_files(root: Path) -> set[str]:
+    """Relative paths of the regular files under `root` reached through real directories (no links)."""
+    found: set[str] = set()
+    pending = [("", root)]
+    while pending:
+        prefix, directory = pending.pop()
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((f"{prefix}{entry.name}/", Path(entry.path)))
+                elif entry.is_file(follow_symlinks=False):
+                    found.add(prefix + entry.name)
+    return found
 
 
 def _walk_sources(directory: Path, root: Path) -> list[tuple[Path, str]]:

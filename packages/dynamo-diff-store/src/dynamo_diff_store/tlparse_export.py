@@ -14,11 +14,12 @@ writes one such export per rank under OUT/rank_<N>/):
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
@@ -70,17 +71,6 @@ def confine(root: Path, rel: str) -> Path | None:
     return resolved
 
 
-def confine_staged(root: Path, rel: str) -> Path | None:
-    """Lexical confinement for a tree without symbolic links (open_regular refuses a link at the end)."""
-    if not rel or "\x00" in rel or "\\" in rel:
-        raise _unsafe(rel, "is empty or contains a NUL or backslash")
-    pure = PurePosixPath(rel)
-    if pure.is_absolute() or any(part == ".." for part in pure.parts):
-        raise _unsafe(rel, "is absolute or contains '..'")
-    candidate = root.joinpath(*pure.parts)
-    return candidate if os.path.lexists(candidate) else None
-
-
 def _read_payload(path: Path, rel: str, limits: Limits, line: int) -> bytes:
     with open_regular(path, rel) as handle:
         data = handle.read(limits.max_record_bytes + 1)
@@ -89,29 +79,88 @@ def _read_payload(path: Path, rel: str, limits: Limits, line: int) -> bytes:
     return data
 
 
-def read_tlparse_export(root: Path, limits: Limits, report: FileReport, *, staged: bool = False) -> Iterator[Record]:
+class PayloadSource(Protocol):
+    """Where a tlparse record's payload comes from: (bytes, span) for a payload_filename, None if absent."""
+
+    def get(self, name: str, line: int) -> tuple[bytes, Span] | None: ...
+
+
+class ExportDirectory:
+    """Payload files beside raw.jsonl, as tlparse wrote them (untrusted: every name is confined)."""
+
+    def __init__(self, root: Path, prefix: str, limits: Limits) -> None:
+        self.root, self.prefix, self.limits = root, prefix, limits
+
+    def get(self, name: str, line: int) -> tuple[bytes, Span] | None:
+        path = confine(self.root, name)
+        if path is None:
+            return None
+        data = _read_payload(path, self.prefix + name, self.limits, line)
+        return data, Span(self.prefix + name, 0, len(data))
+
+
+PACK_SUFFIX = ".payloads"
+PACK_INDEX_SUFFIX = ".payloads.json"
+
+
+class PackedPayloads:
+    """Payloads the store packed into one file beside raw.jsonl (`raw.jsonl.payloads`, indexed by
+    `raw.jsonl.payloads.json`: name -> [offset, length]); thousands of tiny files cost more to create than
+    to read. Names not in the index were missing from the export."""
+
+    def __init__(self, pack: Path, pack_rel: str, index: dict[str, list[int]]) -> None:
+        self.pack_rel, self.index = pack_rel, index
+        self.handle = open_regular(pack, pack_rel)
+
+    def get(self, name: str, line: int) -> tuple[bytes, Span] | None:
+        where = self.index.get(name)
+        if where is None:
+            return None
+        offset, length = where
+        self.handle.seek(offset)
+        return self.handle.read(length), Span(self.pack_rel, offset, length)
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def read_tlparse_export(
+    root: Path,
+    limits: Limits,
+    report: FileReport,
+    *,
+    payloads: PayloadSource | None = None,
+    start: int = 0,
+    stop: int | None = None,
+    first_line: int = 1,
+) -> Iterator[Record]:
     """Yield the records of the tlparse export whose raw.jsonl is in `root`, as the raw reader would.
 
     `report.file` is raw.jsonl's path relative to the input root; spans use it, and payload spans use the
     payload path next to it. Payload md5 is checked: equal → payload_ok True; a `.json` payload file that
     differs → None (tlparse re-serialised it; listed in report.payload_unverifiable); otherwise False.
     A payload file that does not exist gives payload None and report.missing_payloads.
-    `staged=True` is for a tree the store wrote itself (no symbolic links in it): payload paths are then
-    checked lexically and opened without following links, instead of being resolved component by component.
+    `payloads` defaults to the payload files beside raw.jsonl (see PackedPayloads for the store's copy).
+    `start`/`stop` read only that byte range (a range after the string table; see jsonl_boundaries), whose
+    first line is `first_line`.
     """
     root = Path(os.path.realpath(root))
     jsonl_rel = report.file
     prefix = jsonl_rel.rsplit("/", 1)[0] + "/" if "/" in jsonl_rel else ""
+    if payloads is None:
+        payloads = ExportDirectory(root, prefix, limits)
     jsonl = confine(root, "raw.jsonl")
     if jsonl is None:
         raise DynamoDiffError(
             ErrorCode.UNREADABLE_INPUT, f"{jsonl_rel} does not exist in the tlparse export.", file=jsonl_rel
         )
     max_line = limits.max_line_bytes
-    pos = 0
-    lineno = 0
+    pos = start
+    lineno = first_line - 1
     with open_regular(jsonl, jsonl_rel) as handle:
-        while True:
+        if start:
+            handle.seek(start)
+        while stop is None or pos < stop:
             try:
                 line = handle.readline(max_line + 2)
             except OSError as exc:
@@ -156,17 +205,39 @@ def read_tlparse_export(root: Path, limits: Limits, report: FileReport, *, stage
                 obj,
                 line=lineno,
                 span=Span(jsonl_rel, start, len(line)),
-                root=root,
-                prefix=prefix,
+                payloads=payloads,
                 limits=limits,
                 report=report,
-                staged=staged,
             )
             if record is not None:
                 yield record
     report.bytes_read = pos
     if lineno == 0:
         raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"{jsonl_rel} is empty.", file=jsonl_rel)
+
+
+def jsonl_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
+    """Split raw.jsonl into about `parts` byte ranges at line starts: [(start, stop, first_line)]. The first
+    range holds the string table (line 1)."""
+    data_size = path.stat().st_size
+    with path.open("rb") as handle:
+        header = handle.readline()
+        cuts = [0]
+        for k in range(1, parts):
+            at = max(len(header), data_size * k // parts, cuts[-1] + 1)
+            if at >= data_size:
+                break
+            handle.seek(at - 1)
+            handle.readline()  # to the end of the line that contains `at - 1`
+            if handle.tell() < data_size:
+                cuts.append(handle.tell())
+        cuts = sorted(set(cuts))
+        cuts.append(data_size)
+        lines = [1]
+        handle.seek(0)
+        for a, b in itertools.pairwise(cuts[:-1]):
+            lines.append(lines[-1] + handle.read(b - a).count(b"\n"))
+    return [(a, b, line) for a, b, line in zip(cuts, cuts[1:], lines, strict=False)]
 
 
 def _string_table(obj: Any, rel: str, report: FileReport) -> None:
@@ -181,11 +252,9 @@ def _record(
     *,
     line: int,
     span: Span,
-    root: Path,
-    prefix: str,
+    payloads: PayloadSource,
     limits: Limits,
     report: FileReport,
-    staged: bool = False,
 ) -> Record | None:
     for extra_key in TLPARSE_ENVELOPE_KEYS:
         obj.pop(extra_key, None)
@@ -218,11 +287,11 @@ def _record(
         report.missing_payloads.append(line)
         return record
     name: str = filename
-    path = confine_staged(root, name) if staged else confine(root, name)
-    if path is None:
+    found = payloads.get(name, line)
+    if found is None:
         report.missing_payloads.append(line)
         return record
-    data = _read_payload(path, prefix + name, limits, line)
+    data, payload_span = found
     digest = obj.get("has_payload")
     if type(digest) is str and hashlib.md5(data, usedforsecurity=False).hexdigest() == digest:
         record.payload_ok = True
@@ -237,7 +306,7 @@ def _record(
     except UnicodeDecodeError:
         report.non_utf8_payloads.append(line)
         record.payload = data.decode("utf-8", "replace")
-    record.payload_span = Span(prefix + name, 0, len(data))
+    record.payload_span = payload_span
     return record
 
 
