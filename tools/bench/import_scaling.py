@@ -75,8 +75,13 @@ def imported_bytes(path: Path) -> int:
     """Bytes an import reads: the log, or an export's raw.jsonl and payload files (not its HTML pages)."""
     if not path.is_dir():
         return path.stat().st_size
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".txt", ".json")
-               and p.name not in ("chromium_events.json", "compile_directory.json"))
+    return sum(
+        p.stat().st_size
+        for p in path.rglob("*")
+        if p.is_file()
+        and p.suffix in (".jsonl", ".txt", ".json")
+        and p.name not in ("chromium_events.json", "compile_directory.json")
+    )
 
 
 def measure(input_path: Path, work: Path, repeat: int) -> dict[str, float]:
