@@ -160,3 +160,11 @@ def test_device_file_is_refused(tmp_path: Path) -> None:
         store.import_path(Path("/dev/zero"))
     assert info.value.code == ErrorCode.UNSAFE_PATH
     assert_clean(store)
+
+
+@pytest.mark.parametrize("data", [b"just some text\nnothing else\n", bytes(range(256)) * 40, b"\t\t\n" * 5])
+def test_a_file_without_trace_records_is_an_error(tmp_path: Path, data: bytes) -> None:
+    store, err = import_bytes(tmp_path, data)
+    assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.MALFORMED_INPUT
+    assert "no trace records" in err.message
+    assert_clean(store)

@@ -13,6 +13,7 @@ from dynamo_diff_schema.capture import (
     ObservedConfig,
     Validity,
 )
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, Severity
 from dynamo_diff_schema.manifest import Manifest, Producer
 
@@ -34,6 +35,15 @@ def assemble_capture(
     imported_at: str,
     reader_version: str,
 ) -> Capture:
+    if not any(r.records or r.record_kinds for r in results):
+        noise = sum(r.noise_lines for r in results)
+        where = layout.files[0].rel if layout.kind == "raw_log" else str(layout.root)
+        raise DynamoDiffError(
+            ErrorCode.MALFORMED_INPUT,
+            f"{where} holds no trace records ({noise} line(s), none of them a TORCH_TRACE record): is this the "
+            "right file?",
+            noise_lines=noise,
+        )
     ranks = sorted(
         results, key=lambda r: (r.rank.rank is None, r.rank.rank if r.rank.rank is not None else 0, r.rank.files)
     )

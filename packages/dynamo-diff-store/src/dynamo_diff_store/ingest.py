@@ -64,6 +64,7 @@ class RankResult:
     notices: list[Notice]
     partial: bool
     record_kinds: Counter[str]
+    records: int
     noise_lines: int
     observed_config: dict[str, Any]
     torch_version: str | None
@@ -212,6 +213,7 @@ def analyse_rank(job: RankJob) -> RankResult:
         notices=notices,
         partial=any(r.truncated or r.missing_payloads or r.bad_records for r in reports),
         record_kinds=kinds,
+        records=sum(r.records for r in reports),
         noise_lines=sum(r.noise_lines for r in reports),
         observed_config=result.observed_config,
         torch_version=result.torch_version,
