@@ -125,7 +125,7 @@ def source(
         snapshot, text = store.source_snapshot(capture.capture.id, co_filename)
         lines = text.splitlines()
         span = function_span(text, first_line) or (first_line, min(first_line + 39, len(lines)))
-        stderr().print(f"{co_filename}:{first_line} (snapshot {snapshot}, lines {span[0]}-{span[1]})")
+        stderr().print(f"{co_filename}:{first_line} (captured as {snapshot}, lines {span[0]}-{span[1]})")
         width = len(str(span[1]))
         for number in range(span[0], span[1] + 1):
             if number - 1 < len(lines):

@@ -3,7 +3,26 @@
 from importlib.metadata import version as _version
 
 from dynamo_diff_compare.capture_view import capture_markdown, capture_text
+from dynamo_diff_compare.comparability import check_comparability
+from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
+from dynamo_diff_compare.gate import GateResult, evaluate
+from dynamo_diff_compare.html_report import comparison_html
+from dynamo_diff_compare.render import comparison_markdown, comparison_text
 
 __version__ = _version("dynamo-diff-compare")
 
-__all__ = ["__version__", "capture_markdown", "capture_text"]
+__all__ = [
+    "COMPARE_VERSION",
+    "GateResult",
+    "__version__",
+    "capture_markdown",
+    "capture_text",
+    "check_comparability",
+    "compare_captures",
+    "compare_ranks",
+    "comparison_html",
+    "comparison_markdown",
+    "comparison_text",
+    "evaluate",
+    "user_sources",
+]

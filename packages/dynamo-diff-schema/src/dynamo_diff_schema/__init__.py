@@ -49,7 +49,7 @@ from dynamo_diff_schema.compilation import (
     Restart,
     StackFrame,
 )
-from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts, sum_counts
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
@@ -131,5 +131,6 @@ __all__ = [
     "__version__",
     "generate_schema",
     "render_schema",
+    "sum_counts",
     "validate",
 ]

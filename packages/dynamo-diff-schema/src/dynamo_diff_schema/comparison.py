@@ -52,6 +52,8 @@ class Comparability(Model):
 class Side(Model):
     id: str
     label: str | None = None
+    torch: str | None = None
+    imported_at: str | None = None
 
 
 class Totals(Model):
@@ -82,6 +84,8 @@ class Change(Model):
 class FunctionRow(Model):
     status: RowStatus
     method: MatchMethod
+    reason: str = Field("", description="Why the two sides were (or were not) matched, in one line.")
+    alternatives: list[str] = Field(default_factory=list, description="Ambiguous rows: what fitted as well.")
     baseline: FunctionSide | None = None
     candidate: FunctionSide | None = None
     deltas: dict[str, int] = Field(default_factory=dict, description="candidate - baseline per count key.")
@@ -91,7 +95,9 @@ class FunctionRow(Model):
 class RankDivergence(Model):
     rank: int | None
     reference_rank: int | None
-    compile_id: str | None = Field(None, description="First compilation where the rank differs.")
+    index: int | None = Field(None, description="Position in the compile order where the ranks first differ.")
+    compile_id: str | None = Field(None, description="The rank's compilation at that position (None: it has none).")
+    reference_compile_id: str | None = Field(None, description="The reference rank's compilation there.")
     reason: str
     evidence_ids: list[str] = Field(default_factory=list)
 
@@ -105,7 +111,8 @@ class RankView(Model):
 
 class Comparison(Model):
     schema_version: str = SCHEMA_VERSION
-    id: str
+    id: str = Field(description="sha256 of the two capture ids, the user map and the compare version.")
+    kind: str = Field("captures", description="'captures' (baseline vs candidate) or 'ranks' (within one).")
     baseline: Side
     candidate: Side
     comparability: Comparability

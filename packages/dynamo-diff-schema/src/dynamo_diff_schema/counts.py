@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
@@ -57,3 +59,14 @@ class Counts(Model):
 
     def values(self) -> dict[str, int]:
         return {key: int(getattr(self, key)) for key in COUNT_KEYS}
+
+
+def sum_counts(parts: Iterable[Counts]) -> Counts:
+    """Field-wise sum (over ranks, or over a function's groups); a key incomplete in any part stays incomplete."""
+    totals = dict.fromkeys(COUNT_KEYS, 0)
+    incomplete: set[str] = set()
+    for part in parts:
+        for key, value in part.values().items():
+            totals[key] += value
+        incomplete.update(part.incomplete)
+    return Counts(**totals, incomplete=sorted(incomplete))

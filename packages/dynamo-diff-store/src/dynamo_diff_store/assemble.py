@@ -13,11 +13,11 @@ from dynamo_diff_schema.capture import (
     ObservedConfig,
     Validity,
 )
+from dynamo_diff_schema.counts import sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, Severity
 from dynamo_diff_schema.manifest import Manifest, Producer
 
-from dynamo_diff_store.counting import sum_counts
 from dynamo_diff_store.ingest import RankResult
 from dynamo_diff_store.inputs import InputLayout
 from dynamo_diff_store.manifests import judge

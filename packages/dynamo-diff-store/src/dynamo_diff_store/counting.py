@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from dynamo_diff_schema.compilation import CacheDecision, Compilation, Outcome
-from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from dynamo_diff_schema.counts import Counts
 
 
 def count_compilations(compilations: Sequence[Compilation], incomplete: Iterable[str] = ()) -> Counts:
@@ -34,13 +34,3 @@ def count_compilations(compilations: Sequence[Compilation], incomplete: Iterable
         incomplete=sorted(set(incomplete)),
     )
 
-
-def sum_counts(parts: Iterable[Counts]) -> Counts:
-    """Field-wise sum over ranks; a key incomplete on any rank is incomplete in the sum."""
-    totals = dict.fromkeys(COUNT_KEYS, 0)
-    incomplete: set[str] = set()
-    for part in parts:
-        for key, value in part.values().items():
-            totals[key] += value
-        incomplete.update(part.incomplete)
-    return Counts(**totals, incomplete=sorted(incomplete))

@@ -317,36 +317,47 @@ class Store:
         return target
 
     def source_snapshot(self, ref: str, co_filename: str) -> tuple[str, str]:
-        """(snapshot path inside the capture, text) of the captured copy of `co_filename`.
+        """(path relative to the project root, text) of the captured copy of `co_filename`.
 
         Never falls back to the working-tree file: what ran is what the snapshot holds."""
+        files, paths = self.source_files(ref)
+        rel = paths.get(co_filename)
+        if rel is None:
+            raise DynamoDiffError(ErrorCode.MISSING_SNAPSHOT, f"capture {self.resolve(ref)[:12]} has no source "
+                                  f"snapshot of {co_filename} (record runs with `dynamo-diff capture` to keep sources)")
+        return rel, files[rel]
+
+    def source_files(self, ref: str) -> tuple[dict[str, str], dict[str, str]]:
+        """The captured source snapshots: (relative path -> text, captured absolute path -> relative path).
+
+        From the manifest when it lists them (each snapshot sha256-checked), else from the bundle's sources/
+        folder, mapped to the code locations of the trace whose path ends with the snapshot's path."""
         capture = self.load(ref)
         capture_id = capture.capture.id
+        files: dict[str, str] = {}
+        paths: dict[str, str] = {}
         manifest = capture.capture.manifest
-        candidates: list[tuple[str, str | None]] = []
-        if manifest is not None:
-            candidates = [(f.snapshot, f.sha256) for f in manifest.sources.files if f.captured_path == co_filename]
-        if not candidates:
-            base = self.capture_dir(capture_id) / "input" / "sources"
-            if base.is_dir():
-                for path in sorted(base.rglob("*")):
-                    rel = path.relative_to(base).as_posix()
-                    if path.is_file() and (co_filename == rel or co_filename.endswith("/" + rel)):
-                        candidates.append((f"sources/{rel}", None))
-        if not candidates:
-            raise DynamoDiffError(
-                ErrorCode.MISSING_SNAPSHOT,
-                f"capture {capture_id[:12]} has no source snapshot of "
-                f"{co_filename} (record runs with `dynamo-diff capture` to keep sources)",
-            )
-        snapshot, sha = max(candidates, key=lambda c: len(c[0]))
-        data = self.input_file(capture_id, snapshot).read_bytes()
-        if sha is not None and hashlib.sha256(data).hexdigest() != sha:
-            raise DynamoDiffError(
-                ErrorCode.CORRUPT_STORE,
-                f"snapshot {snapshot} of capture {capture_id[:12]} does not match the sha256 its manifest records",
-            )
-        return snapshot, data.decode("utf-8", errors="replace")
+        if manifest is not None and manifest.sources.files:
+            for entry in manifest.sources.files:
+                data = self.input_file(capture_id, entry.snapshot).read_bytes()
+                if hashlib.sha256(data).hexdigest() != entry.sha256:
+                    raise DynamoDiffError(ErrorCode.CORRUPT_STORE, f"snapshot {entry.snapshot} of capture "
+                                          f"{capture_id[:12]} does not match the sha256 its manifest records")
+                files[entry.path] = data.decode("utf-8", errors="replace")
+                if entry.captured_path:
+                    paths[entry.captured_path] = entry.path
+            return files, paths
+        base = self.capture_dir(capture_id) / "input" / "sources"
+        if base.is_dir():
+            for path in sorted(base.rglob("*")):
+                if path.is_file() and not path.is_symlink():
+                    files[path.relative_to(base).as_posix()] = path.read_text(encoding="utf-8", errors="replace")
+        observed = {c.code.co_filename for r in capture.ranks for c in r.compilations if c.code.co_filename}
+        for filename in sorted(observed):
+            fits = [rel for rel in files if filename == rel or filename.endswith("/" + rel)]
+            if fits:
+                paths[filename] = max(fits, key=len)
+        return files, paths
 
 
 def _evidence_of(row: sqlite3.Row) -> Evidence:

@@ -1,0 +1,219 @@
+"""Commands that compare: compare (two captures, or the ranks of one), check (a CI gate) and demo."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from dynamo_diff_compare import (
+    compare_captures,
+    compare_ranks,
+    comparison_html,
+    comparison_markdown,
+    comparison_text,
+    evaluate,
+    user_sources,
+)
+from dynamo_diff_match import UserMap, load_user_map
+from dynamo_diff_schema import Capture, Comparison, DynamoDiffError, ErrorCode, validate
+from dynamo_diff_store import Store
+from rich.console import Console
+
+from dynamo_diff_cli.captures_cmd import import_or_resolve, store_of
+from dynamo_diff_cli.errors import handles_errors
+from dynamo_diff_cli.output import print_json, stderr, stdout
+
+DEMO_PAIR = ("fixtures/captures/edit_v1", "fixtures/captures/edit_v2")
+
+
+def _user_map(path: Path | None) -> UserMap | None:
+    if path is None:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"cannot read the source map {path}: {err.strerror}") from err
+    return load_user_map(text)
+
+
+def _compare(store: Store, base: Capture, cand: Capture, user_map: UserMap | None) -> Comparison:
+    return compare_captures(
+        base,
+        cand,
+        baseline_sources=user_sources(*store.source_files(base.capture.id)),
+        candidate_sources=user_sources(*store.source_files(cand.capture.id)),
+        user_map=user_map,
+    )
+
+
+def _excerpts(store: Store, comparison: Comparison) -> dict[str, str]:
+    """Hash-checked evidence text for the HTML report (a few per change)."""
+    out: dict[str, str] = {}
+    for row in comparison.functions:
+        for change in row.changes:
+            for side, capture_id, ids in (
+                ("baseline", comparison.baseline.id, change.baseline_evidence),
+                ("candidate", comparison.candidate.id, change.candidate_evidence),
+            ):
+                for ev in ids[:2]:
+                    key = f"{side}:{ev}"
+                    if key not in out:
+                        out[key] = store.read_evidence(capture_id, ev, max_chars=3000).text
+    return out
+
+
+def emit(store: Store, comparison: Comparison, output_format: str, output: Path | None) -> None:
+    if output_format == "json":
+        document = comparison.model_dump(mode="json")
+        validate(document, "comparison")
+        if output is None:
+            print_json(document)
+            return
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    elif output_format == "markdown":
+        text = comparison_markdown(comparison)
+    elif output_format == "html":
+        text = comparison_html(comparison, _excerpts(store, comparison))
+    else:
+        if output is None:
+            stdout().print(comparison_text(comparison))
+            return
+        console = Console(record=True, width=160, markup=False, file=io.StringIO())
+        console.print(comparison_text(comparison))
+        text = console.export_text()
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        stderr().print(f"wrote {output}")
+
+
+@handles_errors
+def compare(
+    ctx: typer.Context,
+    refs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="BASE [CAND] | CAPTURE --ranks [R ...]",
+            help="Baseline and "
+            "candidate (ids, prefixes, labels or paths, imported first); with "
+            "--ranks, one capture and the ranks to compare.",
+            show_default=False,
+        ),
+    ],
+    ranks: Annotated[
+        bool,
+        typer.Option(
+            "--ranks",
+            help="Compare the ranks of one capture: the first rank given (default: the lowest) against the others.",
+        ),
+    ] = False,
+    source_map: Annotated[
+        Path | None,
+        typer.Option(
+            "--source-map", help="JSON {baseline id: candidate id} pairing functions by hand.", dir_okay=False
+        ),
+    ] = None,
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.", dir_okay=False)] = None,
+) -> None:
+    """Compare two captures per source function, or the ranks of one capture."""
+    if output_format not in ("text", "markdown", "json", "html"):
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"unknown format {output_format!r}: use text, markdown, json or html"
+        )
+    store = store_of(ctx)
+    if ranks:
+        capture = import_or_resolve(store, refs[0])
+        try:
+            chosen = [int(r) for r in refs[1:]] or None
+        except ValueError:
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"with --ranks, give one capture then rank numbers, e.g. `compare {refs[0]} --ranks 0 1`",
+            ) from None
+        comparison = compare_ranks(capture, chosen, sources=user_sources(*store.source_files(capture.capture.id)))
+    else:
+        if len(refs) != 2:
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT, "give a baseline and a candidate (or one capture with --ranks)"
+            )
+        base = import_or_resolve(store, refs[0])
+        cand = import_or_resolve(store, refs[1])
+        comparison = _compare(store, base, cand, _user_map(source_map))
+    emit(store, comparison, output_format, output)
+
+
+@handles_errors
+def check(
+    ctx: typer.Context,
+    base_ref: Annotated[
+        str, typer.Argument(metavar="BASE", help="Baseline id, prefix, label or path.", show_default=False)
+    ],
+    cand_ref: Annotated[
+        str, typer.Argument(metavar="CAND", help="Candidate id, prefix, label or path.", show_default=False)
+    ],
+    max_new_recompiles: Annotated[
+        int | None,
+        typer.Option("--max-new-recompiles", min=0, help="Fail when confirmed recompilations grow by more than N."),
+    ] = None,
+    max_new_graph_breaks: Annotated[
+        int | None, typer.Option("--max-new-graph-breaks", min=0, help="Fail when graph breaks grow by more than N.")
+    ] = None,
+    fail_on_new_failures: Annotated[
+        bool, typer.Option("--fail-on-new-failures", help="Fail when a compilation fails that did not before.")
+    ] = False,
+    fail_on_confounded: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-confounded", help="Fail when the runs differ in declarations or compiler configuration."
+        ),
+    ] = False,
+    source_map: Annotated[
+        Path | None, typer.Option("--source-map", dir_okay=False, help="JSON function pairing.")
+    ] = None,
+) -> None:
+    """A CI gate: exit 0 when within bounds, 1 when not, 2 on error."""
+    store = store_of(ctx)
+    base = import_or_resolve(store, base_ref)
+    cand = import_or_resolve(store, cand_ref)
+    comparison = _compare(store, base, cand, _user_map(source_map))
+    result = evaluate(
+        comparison,
+        max_new_recompiles=max_new_recompiles,
+        max_new_graph_breaks=max_new_graph_breaks,
+        fail_on_new_failures=fail_on_new_failures,
+        fail_on_confounded=fail_on_confounded,
+    )
+    typer.echo("\n".join(result.lines))
+    raise typer.Exit(0 if result.passed else 1)
+
+
+def _find_demo(start: Path) -> tuple[Path, Path]:
+    for folder in [start, *start.parents]:
+        base, cand = folder / DEMO_PAIR[0], folder / DEMO_PAIR[1]
+        if base.is_dir() and cand.is_dir():
+            return base, cand
+    raise DynamoDiffError(
+        ErrorCode.UNREADABLE_INPUT,
+        "the demo captures (fixtures/captures/edit_v1 and edit_v2) "
+        "were not found: run `dynamo-diff demo` inside a clone of the repository",
+    )
+
+
+@handles_errors
+def demo(
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
+) -> None:
+    """Compare the retained edit pair (an edit that removes a recompile and adds a compiled helper)."""
+    base_path, cand_path = _find_demo(Path.cwd())
+    with tempfile.TemporaryDirectory(prefix="dynamo-diff-demo-") as tmp:
+        store = Store(Path(tmp) / "store")
+        base = store.import_path(base_path, label="edit_v1").capture
+        cand = store.import_path(cand_path, label="edit_v2").capture
+        stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")
+        emit(store, _compare(store, base, cand, None), output_format, None)

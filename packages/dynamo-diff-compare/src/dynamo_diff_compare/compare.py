@@ -1,0 +1,198 @@
+"""Compare two captures per source function, or the ranks of one capture.
+
+Works on schema models and source snapshots handed in; never opens the store (the CLI and MCP layers fetch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+
+from dynamo_diff_match import Correspondence, FunctionRef, SnapshotSet, UserMap, correspond
+from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.comparison import (
+    Comparison,
+    FunctionRow,
+    FunctionSide,
+    RowStatus,
+    Side,
+    Totals,
+)
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from dynamo_diff_schema.evidence import Notice, Severity
+
+from dynamo_diff_compare.changes import row_changes
+from dynamo_diff_compare.comparability import check_comparability
+from dynamo_diff_compare.observed import Observed, observed_functions
+from dynamo_diff_compare.ranks import rank_view
+
+# Part of every comparison id: bump when rows or changes are computed differently.
+COMPARE_VERSION = "1"
+EMPTY = SnapshotSet(files={}, paths={})
+
+
+def side_of(capture: Capture) -> Side:
+    info = capture.capture
+    return Side(id=info.id, label=info.label, torch=info.producer.torch, imported_at=info.imported_at)
+
+
+def deltas(base: Counts | None, cand: Counts | None) -> dict[str, int]:
+    b = base.values() if base is not None else dict.fromkeys(COUNT_KEYS, 0)
+    c = cand.values() if cand is not None else dict.fromkeys(COUNT_KEYS, 0)
+    return {key: c[key] - b[key] for key in COUNT_KEYS if c[key] != b[key]}
+
+
+def _side(obs: Observed | None, name: str | None, sources: SnapshotSet, multi_rank: bool) -> FunctionSide | None:
+    if obs is None:
+        return None
+    rel = sources.rel_path(obs.ref.file)
+    ranks = obs.ranks
+    return FunctionSide(
+        qualified_name=name or obs.ref.name,
+        file=rel or obs.ref.file,
+        line=obs.ref.first_line or None,
+        rank=ranks[0] if len(ranks) == 1 else None,
+        compile_ids=obs.compile_ids(multi_rank),
+        counts=obs.counts,
+    )
+
+
+def _row(
+    corr: Correspondence,
+    base: dict[FunctionRef, Observed],
+    cand: dict[FunctionRef, Observed],
+    sources: tuple[SnapshotSet, SnapshotSet],
+    multi_rank: bool,
+) -> FunctionRow:
+    b = base.get(corr.baseline) if corr.baseline is not None else None
+    c = cand.get(corr.candidate) if corr.candidate is not None else None
+    b_side = _side(b, corr.baseline_qualified_name, sources[0], multi_rank)
+    c_side = _side(c, corr.candidate_qualified_name, sources[1], multi_rank)
+    return FunctionRow(
+        status=corr.status,
+        method=corr.method,
+        reason=corr.reason,
+        alternatives=list(corr.alternatives),
+        baseline=b_side,
+        candidate=c_side,
+        deltas=deltas(b_side.counts if b_side else None, c_side.counts if c_side else None),
+        changes=row_changes([x for _, x in b.compilations] if b else [], [x for _, x in c.compilations] if c else []),
+    )
+
+
+def comparison_id(*parts: str) -> str:
+    digest = hashlib.sha256(f"dynamo-diff comparison {COMPARE_VERSION}\n".encode())
+    for part in parts:
+        digest.update(part.encode() + b"\0")
+    return digest.hexdigest()
+
+
+def compare_captures(
+    baseline: Capture,
+    candidate: Capture,
+    *,
+    baseline_sources: SnapshotSet | None = None,
+    candidate_sources: SnapshotSet | None = None,
+    user_map: UserMap | None = None,
+) -> Comparison:
+    """Comparability first, then one row per source function (matched by source, never by frame id)."""
+    b_src, c_src = baseline_sources or EMPTY, candidate_sources or EMPTY
+    base, cand = observed_functions(baseline), observed_functions(candidate)
+    multi_rank = len(baseline.ranks) > 1 or len(candidate.ranks) > 1
+    correspondences = correspond(list(base), b_src, list(cand), c_src, user_map)
+    rows = [_row(corr, base, cand, (b_src, c_src), multi_rank) for corr in correspondences]
+    notices: list[Notice] = []
+    for side, capture, src in (("baseline", baseline, b_src), ("candidate", candidate, c_src)):
+        if not src.files:
+            notices.append(
+                Notice(
+                    code="no_source_snapshots",
+                    severity=Severity.WARNING,
+                    message=(
+                        f"the {side} has no source snapshots: functions are matched by file, line and name only "
+                        "(record with `dynamo-diff capture` to match edited code by its source)"
+                    ),
+                )
+            )
+        if capture.capture.validity.artifact_structure == "partial":
+            notices.append(
+                Notice(
+                    code="partial_capture",
+                    severity=Severity.ERROR,
+                    message=(
+                        f"the {side} capture is PARTIAL (its trace was cut or evidence is missing): "
+                        "its counts may be low"
+                    ),
+                )
+            )
+    ambiguous = sum(1 for r in rows if r.status == RowStatus.AMBIGUOUS)
+    if ambiguous:
+        notices.append(
+            Notice(
+                code="ambiguous_rows",
+                message=(
+                    f"{ambiguous} function(s) could not be matched unambiguously; they stay in the totals "
+                    "(pass --source-map to pair them explicitly)"
+                ),
+            )
+        )
+    rank_counts = (len(baseline.ranks), len(candidate.ranks))
+    if rank_counts[0] != rank_counts[1]:
+        notices.append(
+            Notice(
+                code="rank_count_differs",
+                message=(
+                    f"the baseline has {rank_counts[0]} rank(s) and the candidate {rank_counts[1]}: rows sum over ranks"
+                ),
+            )
+        )
+    pairs = "" if user_map is None else repr(sorted(user_map.pairs))
+    return Comparison(
+        id=comparison_id(baseline.capture.id, candidate.capture.id, pairs),
+        kind="captures",
+        baseline=side_of(baseline),
+        candidate=side_of(candidate),
+        comparability=check_comparability(baseline, candidate),
+        totals=Totals(baseline=baseline.counts, candidate=candidate.counts),
+        functions=rows,
+        notices=notices,
+    )
+
+
+def compare_ranks(
+    capture: Capture, ranks: list[int] | None = None, *, sources: SnapshotSet | None = None
+) -> Comparison:
+    """The ranks of one capture against the first one given (default: all ranks against the lowest).
+
+    Rows compare the reference rank with the first rank that diverges from it (or with the second rank when
+    none diverges); the rank view lists every rank's counts and where each first diverges."""
+    view, reference, other = rank_view(capture, ranks)
+    src = sources or EMPTY
+    by_rank = {r.rank: r for r in capture.ranks}
+    ref_capture = _only_rank(capture, reference)
+    other_capture = _only_rank(capture, other) if other in by_rank else ref_capture
+    base, cand = observed_functions(ref_capture), observed_functions(other_capture)
+    correspondences = correspond(list(base), src, list(cand), src, None)
+    rows = [_row(corr, base, cand, (src, src), False) for corr in correspondences]
+    side = side_of(capture)
+    return Comparison(
+        id=comparison_id(capture.capture.id, "ranks", repr(view.ranks)),
+        kind="ranks",
+        baseline=side.model_copy(update={"label": f"{side.label or capture.capture.id[:12]} rank {reference}"}),
+        candidate=side.model_copy(update={"label": f"{side.label or capture.capture.id[:12]} rank {other}"}),
+        comparability=check_comparability(capture, capture),
+        totals=Totals(
+            baseline=by_rank[reference].counts,
+            candidate=by_rank[other].counts if other in by_rank else by_rank[reference].counts,
+        ),
+        functions=rows,
+        ranks=view,
+    )
+
+
+def _only_rank(capture: Capture, rank: int | None) -> Capture:
+    return capture.model_copy(update={"ranks": [r for r in capture.ranks if r.rank == rank]})
+
+
+def user_sources(files: Mapping[str, str], paths: Mapping[str, str]) -> SnapshotSet:
+    return SnapshotSet(files=dict(files), paths=dict(paths))

@@ -1,0 +1,49 @@
+"""The functions a capture compiled, with their compilations and counts summed over ranks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dynamo_diff_match import FunctionRef
+from dynamo_diff_schema.capture import Capture, FunctionGroup
+from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.counts import Counts, sum_counts
+
+
+@dataclass
+class Observed:
+    """One source function (code object location) of one capture, over all its ranks."""
+
+    ref: FunctionRef
+    groups: list[tuple[int | None, FunctionGroup]] = field(default_factory=list)
+    compilations: list[tuple[int | None, Compilation]] = field(default_factory=list)
+
+    @property
+    def counts(self) -> Counts:
+        return sum_counts(group.counts for _, group in self.groups)
+
+    @property
+    def ranks(self) -> list[int | None]:
+        return sorted({rank for rank, _ in self.groups}, key=lambda r: (r is None, r or 0))
+
+    def compile_ids(self, multi_rank: bool) -> list[str]:
+        if not multi_rank:
+            return [c.compile_id for _, c in self.compilations]
+        return [f"rank {'?' if rank is None else rank}:{c.compile_id}" for rank, c in self.compilations]
+
+
+def ref_of(group: FunctionGroup) -> FunctionRef:
+    code = group.code
+    return FunctionRef(file=code.co_filename or "?", first_line=code.co_firstlineno or 0, name=code.co_name or "?")
+
+
+def observed_functions(capture: Capture) -> dict[FunctionRef, Observed]:
+    out: dict[FunctionRef, Observed] = {}
+    for rank in capture.ranks:
+        by_id = {c.compile_id: c for c in rank.compilations}
+        for group in rank.functions:
+            ref = ref_of(group)
+            entry = out.setdefault(ref, Observed(ref))
+            entry.groups.append((rank.rank, group))
+            entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)
+    return out

@@ -1,0 +1,202 @@
+"""Render a comparison for people: rich text and markdown (JSON is the Comparison model itself)."""
+
+from __future__ import annotations
+
+from dynamo_diff_schema.comparison import Comparison, FunctionRow, RowStatus, Side
+from dynamo_diff_schema.counts import COUNT_KEYS
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from dynamo_diff_compare.capture_view import SHORT
+
+# The counts shown on each row, in the order a PyTorch engineer chasing a recompile reads them.
+ROW_KEYS = (
+    ("observed_compilation_identities", "compiles"),
+    ("confirmed_recompilation_identities", "recompiles"),
+    ("graph_break_records", "breaks"),
+    ("failed", "failed"),
+    ("compiler_limit_events", "limits"),
+    ("cache_hits", "hits"),
+    ("cache_misses", "misses"),
+)
+
+
+def side_name(side: Side) -> str:
+    return f"{side.id[:12]}" + (f" ({side.label})" if side.label else "")
+
+
+def interest(row: FunctionRow) -> tuple[int, int, str]:
+    """Rows with changes first (largest count change first), then by name."""
+    weight = sum(abs(v) for v in row.deltas.values())
+    meaningful = [c for c in row.changes if c.kind != "phase_time"]
+    side = row.baseline or row.candidate
+    name = side.qualified_name if side is not None else ""
+    return (0 if (weight or meaningful or row.status != RowStatus.MATCHED) else 1, -weight, name or "")
+
+
+def row_name(row: FunctionRow) -> str:
+    b, c = row.baseline, row.candidate
+    if b and c and (b.qualified_name != c.qualified_name or b.file != c.file):
+        return f"{b.qualified_name} ({_where(b.file, b.line)}) -> {c.qualified_name} ({_where(c.file, c.line)})"
+    side = b or c
+    assert side is not None
+    return f"{side.qualified_name} ({_where(side.file, side.line)})"
+
+
+def _where(file: str | None, line: int | None) -> str:
+    name = (file or "?").rsplit("/", 1)[-1]
+    return f"{name}:{line}" if line else name
+
+
+def _pair(row: FunctionRow, key: str) -> str:
+    b = getattr(row.baseline.counts, key) if row.baseline else None
+    c = getattr(row.candidate.counts, key) if row.candidate else None
+    if b is None or c is None or b == c:
+        return str(c if b is None else b)  # one-sided rows show that side's count
+    return f"{b} -> {c}"
+
+
+def _status(row: FunctionRow) -> str:
+    if row.status == RowStatus.MATCHED:
+        return f"matched ({row.method})"
+    return str(row.status).replace("_", " ")
+
+
+def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
+    lines = [c.summary for c in row.changes if phases or c.kind != "phase_time"]
+    if row.status == RowStatus.AMBIGUOUS and row.alternatives:
+        lines.append("could be: " + ", ".join(row.alternatives[:4]))
+    return lines
+
+
+def header(comparison: Comparison) -> list[str]:
+    kind = "ranks" if comparison.kind == "ranks" else "captures"
+    lines = [
+        f"baseline  {side_name(comparison.baseline)}  torch {comparison.baseline.torch or '?'}",
+        f"candidate {side_name(comparison.candidate)}  torch {comparison.candidate.torch or '?'}",
+    ]
+    comp = comparison.comparability
+    if kind == "captures":
+        verdict = str(comp.verdict).upper()
+        if comp.differences:
+            shown = "; ".join(f"{d.key}: {d.baseline!r} -> {d.candidate!r}" for d in comp.differences[:6])
+            more = f" (+{len(comp.differences) - 6} more)" if len(comp.differences) > 6 else ""
+            lines.append(f"comparability: {verdict}: {len(comp.differences)} difference(s): {shown}{more}")
+            lines.append("  deltas below may come from these differences, not only from your change")
+        elif comp.missing:
+            lines.append(
+                f"comparability: {verdict}: not checked: {'; '.join(comp.missing[:4])}"
+                + (f" (+{len(comp.missing) - 4} more)" if len(comp.missing) > 4 else "")
+            )
+        else:
+            lines.append(f"comparability: {verdict}")
+    return lines
+
+
+def totals_table(comparison: Comparison) -> Table:
+    table = Table(title="totals", title_justify="left")
+    for col, justify in (("count", "left"), ("baseline", "right"), ("candidate", "right"), ("delta", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    b, c = comparison.totals.baseline, comparison.totals.candidate
+    for key in COUNT_KEYS:
+        bv, cv = getattr(b, key), getattr(c, key)
+        delta = cv - bv
+        table.add_row(
+            SHORT[key],
+            _inc(str(bv), key, b.incomplete),
+            _inc(str(cv), key, c.incomplete),
+            f"{delta:+d}" if delta else "",
+        )
+    return table
+
+
+def _inc(value: str, key: str, incomplete: list[str]) -> str:
+    return value + "+?" if key in incomplete else value
+
+
+def rows_table(comparison: Comparison) -> Table:
+    table = Table(title="functions (changed first)", title_justify="left")
+    table.add_column("match", overflow="fold")
+    table.add_column("function", overflow="fold")
+    for _, label in ROW_KEYS:
+        table.add_column(label, justify="right")
+    table.add_column("what changed", overflow="fold")
+    for row in sorted(comparison.functions, key=interest):
+        match = _status(row)
+        table.add_row(
+            Text(match),
+            Text(row_name(row)),
+            *(Text(_pair(row, key)) for key, _ in ROW_KEYS),
+            Text("\n".join(change_lines(row))),
+        )
+    return table
+
+
+def ranks_lines(comparison: Comparison) -> list[str]:
+    view = comparison.ranks
+    if view is None:
+        return []
+    lines = [f"rank view: reference rank {view.reference_rank}; ranks {', '.join(str(r) for r in view.ranks)}"]
+    for rank, counts in view.counts.items():
+        lines.append(
+            f"  rank {rank}: {counts.observed_compilation_identities} compilation(s), "
+            f"{counts.confirmed_recompilation_identities} confirmed recompile(s), "
+            f"{counts.failed} failed, {counts.cache_hits} cache hit(s), {counts.cache_misses} miss(es)"
+        )
+    if not view.divergences:
+        lines.append("  no divergence: every rank compiled the same sequence")
+    for d in view.divergences:
+        lines.append(f"  FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}")
+        if d.evidence_ids:
+            lines.append(f"    evidence: {', '.join(d.evidence_ids[:6])}")
+    return lines
+
+
+def comparison_text(comparison: Comparison) -> RenderableType:
+    parts: list[RenderableType] = [Text("\n".join(header(comparison)))]
+    rank_text = ranks_lines(comparison)
+    if rank_text:
+        parts.append(Text("\n".join(rank_text)))
+    parts.append(totals_table(comparison))
+    if comparison.functions:
+        parts.append(rows_table(comparison))
+    if comparison.notices:
+        parts.append(
+            Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}" for n in comparison.notices))
+        )
+    return Group(*parts)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "<br>")
+
+
+def comparison_markdown(comparison: Comparison) -> str:
+    out = ["# Dynamo Diff comparison", ""] + [f"- {_md(line)}" for line in header(comparison)]
+    rank_text = ranks_lines(comparison)
+    if rank_text:
+        out += ["", "## Ranks", ""] + [f"- {_md(line.strip())}" for line in rank_text]
+    out += ["", "## Totals", "", "| count | baseline | candidate | delta |", "|---|---:|---:|---:|"]
+    b, c = comparison.totals.baseline, comparison.totals.candidate
+    for key in COUNT_KEYS:
+        delta = getattr(c, key) - getattr(b, key)
+        out.append(f"| {SHORT[key]} | {getattr(b, key)} | {getattr(c, key)} | {f'{delta:+d}' if delta else ''} |")
+    if comparison.functions:
+        out += [
+            "",
+            "## Functions",
+            "",
+            "| match | function | " + " | ".join(label for _, label in ROW_KEYS) + " | what changed |",
+            "|---|---|" + "---:|" * len(ROW_KEYS) + "---|",
+        ]
+        for row in sorted(comparison.functions, key=interest):
+            match = _status(row)
+            out.append(
+                f"| {match} | {_md(row_name(row))} | "
+                + " | ".join(_md(_pair(row, key)) for key, _ in ROW_KEYS)
+                + f" | {_md(chr(10).join(change_lines(row)))} |"
+            )
+    if comparison.notices:
+        out += ["", "## Notices", ""] + [f"- **{n.severity}** `{n.code}`: {_md(n.message)}" for n in comparison.notices]
+    return "\n".join(out) + "\n"
