@@ -5,8 +5,10 @@ Works on schema models and source snapshots handed in; never opens the store (th
 
 from __future__ import annotations
 
+import gc
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from dynamo_diff_match import Correspondence, FunctionRef, SnapshotSet, UserMap, correspond
 from dynamo_diff_schema.capture import Capture
@@ -47,7 +49,9 @@ def _side(obs: Observed | None, name: str | None, sources: SnapshotSet, multi_ra
         return None
     rel = sources.rel_path(obs.ref.file)
     ranks = obs.ranks
-    return FunctionSide(
+    # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
+    # large comparison (tools/bench/compare_scaling.py). The comparison is validated when it is rendered as JSON.
+    return FunctionSide.model_construct(
         qualified_name=name or obs.ref.name,
         file=rel or obs.ref.file,
         line=obs.ref.first_line or None,
@@ -68,7 +72,7 @@ def _row(
     c = cand.get(corr.candidate) if corr.candidate is not None else None
     b_side = _side(b, corr.baseline_qualified_name, sources[0], multi_rank)
     c_side = _side(c, corr.candidate_qualified_name, sources[1], multi_rank)
-    return FunctionRow(
+    return FunctionRow.model_construct(
         status=corr.status,
         method=corr.method,
         reason=corr.reason,
@@ -87,6 +91,20 @@ def comparison_id(*parts: str) -> str:
     return digest.hexdigest()
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Comparisons allocate hundreds of thousands of small objects and create no reference cycles worth
+    collecting; Python's cyclic collector rescanning the captures' object graphs cost more than half of the
+    time on large captures (tools/bench/compare_scaling.py), so it is paused for the duration."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def compare_captures(
     baseline: Capture,
     candidate: Capture,
@@ -96,6 +114,17 @@ def compare_captures(
     user_map: UserMap | None = None,
 ) -> Comparison:
     """Comparability first, then one row per source function (matched by source, never by frame id)."""
+    with _collector_paused():
+        return _compare_captures(baseline, candidate, baseline_sources, candidate_sources, user_map)
+
+
+def _compare_captures(
+    baseline: Capture,
+    candidate: Capture,
+    baseline_sources: SnapshotSet | None,
+    candidate_sources: SnapshotSet | None,
+    user_map: UserMap | None,
+) -> Comparison:
     b_src, c_src = baseline_sources or EMPTY, candidate_sources or EMPTY
     base, cand = observed_functions(baseline), observed_functions(candidate)
     multi_rank = len(baseline.ranks) > 1 or len(candidate.ranks) > 1

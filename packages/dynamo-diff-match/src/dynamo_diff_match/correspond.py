@@ -14,7 +14,7 @@ else baseline-only or candidate-only. Resume functions follow the function they 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from dynamo_diff_schema.comparison import MatchMethod, RowStatus
@@ -183,11 +183,21 @@ def _apply_user_map(user_map: UserMap, base: list[_Unit], cand: list[_Unit]) -> 
 
 
 def _match_structure(base: list[_Unit], cand: list[_Unit]) -> None:
+    # Identical source text first (it implies an identical AST and is cheap), then the AST hash for the rest.
+    _match_by(base, cand, lambda s: s.source_key, "identical source", ambiguous_ok=True)
+    _match_by(base, cand, lambda s: s.structure_hash, "identical AST", ambiguous_ok=False)
+
+
+def _match_by(
+    base: list[_Unit], cand: list[_Unit], key: Callable[[SourceFunction], str], label: str, *, ambiguous_ok: bool
+) -> None:
+    """Pair units whose key is unique on both sides. With `ambiguous_ok`, groups that are not one-to-one are
+    left for the next stage instead of being marked ambiguous."""
     groups: dict[str, tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
     for side, units in ((0, base), (1, cand)):
         for u in units:
-            if u.match is None and u.source is not None and u.source.structure_hash:
-                groups[u.source.structure_hash][side].append(u)
+            if u.match is None and u.source is not None and (k := key(u.source)):
+                groups[k][side].append(u)
     for bs, cs in groups.values():
         if len(bs) == 1 and len(cs) == 1:
             b, c = bs[0], cs[0]
@@ -197,8 +207,8 @@ def _match_structure(base: list[_Unit], cand: list[_Unit]) -> None:
                 notes.append(f"renamed from {b.source.qualified_name}")
             if b.source.rel_path != c.source.rel_path:
                 notes.append(f"moved from {b.source.rel_path}")
-            _pair(b, c, MatchMethod.STRUCTURE, "; ".join(["identical AST", *notes]))
-        else:
+            _pair(b, c, MatchMethod.STRUCTURE, "; ".join([label, *notes]))
+        elif not ambiguous_ok:
             for b in bs:
                 for c in cs:
                     _ambiguous(b, c)

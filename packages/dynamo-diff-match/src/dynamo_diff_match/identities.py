@@ -18,7 +18,8 @@ import copy
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES
 
@@ -57,8 +58,20 @@ class SourceFunction:
     first_line: int
     def_line: int
     last_line: int
-    structure_hash: str  # "" for a class (see the module docstring)
     id: str  # "rel/path.py::Qualified.name", with "@first_line" when the name occurs twice in the file
+    # sha256 of the definition's lines without blank and comment-only lines, dedented: equal source text
+    # implies an equal AST, so this cheap key settles most structure matches before any AST is hashed.
+    source_key: str = ""
+    node: ast.AST | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def structure_hash(self) -> str:
+        """The AST hash (see the module docstring), computed on first use; "" for a class."""
+        if self.kind == "class" or not isinstance(
+            self.node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+        ):
+            return ""
+        return structure_hash(self.node)
 
 
 def function_id(rel_path: str, qualified_name: str, first_line: int | None = None) -> str:
@@ -72,8 +85,40 @@ def structure_hash(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef |
     if not isinstance(node, ast.Lambda):
         node = copy.copy(node)
         node.name = ""
-    dumped = ast.dump(node, annotate_fields=True, include_attributes=False)
-    return hashlib.sha256(dumped.encode()).hexdigest()
+    parts: list[str] = []
+    _serialize(node, parts)
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _serialize(node: ast.AST, out: list[str]) -> None:
+    """A position-free, unambiguous serialization of an AST (node types, field names, values), like
+    `ast.dump(..., include_attributes=False)` but without its formatting work (a hot path on large files)."""
+    stack: list[object] = [node]
+    append = out.append
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.AST):
+            append(type(item).__name__)
+            fields = item._fields
+            append(str(len(fields)))
+            # Pushed in reverse so they come out in field order.
+            for name in reversed(fields):
+                stack.append(getattr(item, name, None))
+                stack.append(_Field(name))
+        elif isinstance(item, _Field):
+            append(item.name)
+        elif isinstance(item, list):
+            append(f"[{len(item)}")
+            stack.extend(reversed(item))
+        else:
+            append(f"{type(item).__name__}:{item!r}")
+
+
+class _Field:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = "." + name
 
 
 def index_functions(rel_path: str, text: str) -> list[SourceFunction]:
@@ -84,13 +129,15 @@ def index_functions(rel_path: str, text: str) -> list[SourceFunction]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    found: list[tuple[str, str, str, int, int, int, str]] = []
+    found: list[tuple[str, str, str, int, int, int, ast.AST]] = []
     try:
-        _Indexer(found).visit(tree)
+        # Lambdas are the only definitions inside expressions; without the keyword, expressions are skipped.
+        _Indexer(found, expressions="lambda" in text).visit(tree)
     except RecursionError:
         return []
     found.sort(key=lambda f: (f[3], f[4]))
     counts = Counter(f[0] for f in found)
+    lines = text.splitlines()
     return [
         SourceFunction(
             rel_path=rel_path,
@@ -100,19 +147,35 @@ def index_functions(rel_path: str, text: str) -> list[SourceFunction]:
             first_line=first,
             def_line=def_line,
             last_line=last,
-            structure_hash=digest,
             id=function_id(rel_path, qual, first if counts[qual] > 1 else None),
+            source_key="" if kind != "function" else _source_key(lines, first, last),
+            node=node,
         )
-        for qual, name, kind, first, def_line, last, digest in found
+        for qual, name, kind, first, def_line, last, node in found
     ]
+
+
+def _source_key(lines: list[str], first: int, last: int) -> str:
+    body = [line.rstrip() for line in lines[first - 1 : last]]
+    body = [line for line in body if line and not line.lstrip().startswith("#")]
+    if not body:
+        return ""
+    indent = len(body[0]) - len(body[0].lstrip())
+    return hashlib.sha256("\n".join(line[indent:] for line in body).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Indexer(ast.NodeVisitor):
     """Collects definitions with `__qualname__`-style names, visiting each expression in the scope it runs in."""
 
-    def __init__(self, found: list[tuple[str, str, str, int, int, int, str]]) -> None:
+    def __init__(self, found: list[tuple[str, str, str, int, int, int, ast.AST]], *, expressions: bool = True) -> None:
         self.found = found
+        self.expressions = expressions
         self.prefix = ""  # "" at module level, "C." in a class body, "f.<locals>." in a function body
+
+    def visit(self, node: ast.AST) -> None:
+        if not self.expressions and isinstance(node, ast.expr | ast.arguments | ast.keyword):
+            return
+        super().visit(node)
 
     def _record(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda) -> str:
         name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
@@ -121,9 +184,7 @@ class _Indexer(ast.NodeVisitor):
         first = min([node.lineno] + [d.lineno for d in decorators])
         last = node.end_lineno or node.lineno
         qual = self.prefix + name
-        # A class body is never a compiled frame of interest; hashing it would re-dump all its methods.
-        digest = "" if kind == "class" else structure_hash(node)
-        self.found.append((qual, name, kind, first, node.lineno, last, digest))
+        self.found.append((qual, name, kind, first, node.lineno, last, node))
         return qual
 
     def _in_scope(self, prefix: str, nodes: list[ast.stmt] | list[ast.expr]) -> None:

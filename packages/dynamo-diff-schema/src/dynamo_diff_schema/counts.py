@@ -63,6 +63,9 @@ class Counts(Model):
 
 def sum_counts(parts: Iterable[Counts]) -> Counts:
     """Field-wise sum (over ranks, or over a function's groups); a key incomplete in any part stays incomplete."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]  # immutable: no copy needed
     totals = dict.fromkeys(COUNT_KEYS, 0)
     incomplete: set[str] = set()
     for part in parts:
