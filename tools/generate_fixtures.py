@@ -1,26 +1,24 @@
 #!/usr/bin/env python3
-"""Record the retained TORCH_TRACE fixtures under fixtures/captures/.
+"""Record the retained torch.compile fixtures under fixtures/captures/ as bundles.
 
-Run with the python of an environment that has torch 2.13.0 (and tlparse
-0.4.3 for the report check); this script installs nothing:
+Each fixture is recorded by `dynamo-diff capture`'s own code (dynamo_diff_store.bundle.record), so the
+fixtures are exactly what users get. Run it with the workspace's python and point it at an interpreter that
+has torch 2.13.0 (and tlparse 0.4.3 beside it); this script installs nothing:
 
-    python -m venv .venv-torch
+    python3.11 -m venv .venv-torch
     .venv-torch/bin/pip install torch==2.13.0 tlparse==0.4.3
-    .venv-torch/bin/python tools/generate_fixtures.py [--only NAME ...] [--force]
+    uv run python tools/generate_fixtures.py --python .venv-torch/bin/python [--only NAME ...] [--force]
 
-For every workload it makes a new staging directory, runs the workload as a
-subprocess with
+For every workload it records a bundle (manifest.json, raw/, sources/, report/) with
 
-    TORCH_TRACE=<stage>/raw              (the trace directory, kept as written)
-    DYNAMO_DIFF_ORACLE=<stage>/oracle.json (the workload's own oracle)
-    TORCHINDUCTOR_CACHE_DIR=<fresh dir>  (inductor_warm: inductor_cold's dir)
-    TORCHINDUCTOR_FX_GRAPH_CACHE=1
+    TORCH_TRACE=<bundle>/raw               (set by capture)
+    TORCHINDUCTOR_CACHE_DIR=<fresh dir>    (inductor_cold: a fixed dir, kept; inductor_warm: that dir again)
+    DYNAMO_DIFF_ORACLE=<bundle>/oracle.json (the workload's own oracle, next to the manifest, not hashed)
+    TORCHINDUCTOR_FX_GRAPH_CACHE=1, TORCHINDUCTOR_COMPILE_THREADS=1, PYTHONHASHSEED=0
 
-checks the exit code, runs tlparse over each trace file to check it converts,
-keeps ``report/`` (raw.jsonl + the payload files it references, no HTML) only
-when that subset is small, writes ``capture.json`` (what ran and what was
-kept) and moves the stage to fixtures/captures/<name>.  An existing capture is
-never overwritten without --force.
+checks the exit code and the oracle, keeps report/ (raw.jsonl + the payload files it references, no HTML)
+only for a few captures and only when small, writes ``fixture.json`` (what was kept) and moves the bundle to
+fixtures/captures/<name>. An existing capture is never overwritten without --force.
 """
 
 from __future__ import annotations
@@ -33,9 +31,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from dynamo_diff_store.bundle import CachePolicy, CaptureRequest, find_tlparse, record
 
 REPO = Path(__file__).resolve().parent.parent
 WORKLOADS = REPO / "fixtures" / "workloads"
@@ -72,13 +71,11 @@ ALL = [
 ]
 SCRIPTS = dict(ALL)
 
-# report/ (tlparse's raw.jsonl + the payload files it references) is kept only
-# for a few representative captures, and only if small: the other captures'
-# reports would only duplicate their raw traces. Every capture is still
-# converted, to check that tlparse accepts it (recorded in capture.json).
+# report/ (tlparse's raw.jsonl + the payload files it references) is kept only for a few representative
+# captures, and only if small: the other captures' reports would only duplicate their raw traces. Every
+# capture is still converted (the manifest records tlparse's version and exit status).
 REPORT_KEEP = {"stable", "graph_break", "recompile_limit", "backend_failure", "two_ranks"}
 REPORT_MAX_BYTES = 300_000
-TIMEOUT_S = 300
 
 # Variables that would change what torch writes; never inherited.
 SCRUB = (
@@ -100,6 +97,7 @@ SCRUB = (
     "WORLD_SIZE",
     "LOCAL_RANK",
 )
+RECORDED_ENV = ("PYTHONHASHSEED", "TORCHINDUCTOR_FX_GRAPH_CACHE", "TORCHINDUCTOR_COMPILE_THREADS")
 
 
 def sha256(path: Path) -> str:
@@ -110,41 +108,20 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def find_tlparse() -> str | None:
-    cand = Path(sys.executable).parent / "tlparse"
-    if cand.exists():
-        return str(cand)
-    return shutil.which("tlparse")
+def torch_version(python: str) -> str | None:
+    proc = subprocess.run(
+        [python, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True, timeout=300
+    )
+    return proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else None
 
 
-def tool_version(cmd: list[str]) -> str | None:
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout.strip() or None
-    except Exception:
-        return None
-
-
-def fill_cold_cache_if_missing(python: str) -> None:
-    if INDUCTOR_CACHE.is_dir() and any(INDUCTOR_CACHE.iterdir()):
-        return
-    print("  inductor_warm: cold cache missing, running inductor_cold first (not retained)")
-    with tempfile.TemporaryDirectory(prefix="dd-cold-") as tmp:
-        run_workload(python, "inductor_cold", Path(tmp), fresh_cache=True)
-
-
-def _text(data: str | bytes | None) -> str:
-    return data.decode("utf-8", "replace") if isinstance(data, bytes) else (data or "")
-
-
-def run_workload(python: str, name: str, stage: Path, fresh_cache: bool | None = None) -> dict[str, Any]:
-    """Run one workload with stage/raw as TORCH_TRACE; return run metadata."""
+def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) -> tuple[int | None, str | None]:
+    """Record one workload into `bundle` with capture's own code; (exit code, why incomplete)."""
     script = WORKLOADS / SCRIPTS[name]
-    (stage / "raw").mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if k not in SCRUB}
     env.update(
         {
-            "TORCH_TRACE": str(stage / "raw"),
-            "DYNAMO_DIFF_ORACLE": str(stage / "oracle.json"),
+            "DYNAMO_DIFF_ORACLE": str(bundle / "oracle.json"),
             "TORCHINDUCTOR_FX_GRAPH_CACHE": "1",
             "TORCHINDUCTOR_COMPILE_THREADS": "1",
             "PYTHONHASHSEED": "0",
@@ -153,141 +130,95 @@ def run_workload(python: str, name: str, stage: Path, fresh_cache: bool | None =
             "PYTHONDONTWRITEBYTECODE": "1",
         }
     )
-    cache_note: str
-    tmp_cache: tempfile.TemporaryDirectory[str] | None = None
-    if name == "inductor_cold" or fresh_cache:
+    cache: CachePolicy = "fresh"
+    cache_dir: Path | None = None
+    if name == "inductor_cold":
         if INDUCTOR_CACHE.exists():
             shutil.rmtree(INDUCTOR_CACHE)
-        INDUCTOR_CACHE.mkdir(parents=True)
-        env["TORCHINDUCTOR_CACHE_DIR"] = str(INDUCTOR_CACHE)
-        cache_note = "fresh empty dir (kept for inductor_warm)"
+        cache_dir = INDUCTOR_CACHE
     elif name == "inductor_warm":
-        env["TORCHINDUCTOR_CACHE_DIR"] = str(INDUCTOR_CACHE)
-        cache_note = "inductor_cold's cache dir, reused"
-    else:
-        tmp_cache = tempfile.TemporaryDirectory(prefix="dd-inductor-cache-")
-        env["TORCHINDUCTOR_CACHE_DIR"] = tmp_cache.name
-        cache_note = "fresh empty dir"
-
-    executed = script
+        cache, cache_dir = "warm", INDUCTOR_CACHE
+    executed, cwd = script, REPO
     if name.startswith("edit_"):
-        # Both versions run from the same path -> same co_filename in traces.
+        # Both versions run from the same path -> same co_filename in traces; the project root is that
+        # directory, so the snapshot is sources/model.py in both bundles.
         EDIT_DIR.mkdir(parents=True, exist_ok=True)
-        executed = EDIT_DIR / "model.py"
+        executed, cwd = EDIT_DIR / "model.py", EDIT_DIR
         shutil.copyfile(script, executed)
-    before = sha256(executed)
-
-    cmd = [python, str(executed)]
-    t0 = time.time()
-    try:
-        proc = subprocess.run(cmd, cwd=stage, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
-        rc, out, err = proc.returncode, proc.stdout, proc.stderr
-    except subprocess.TimeoutExpired as e:
-        rc, out, err = -1, _text(e.stdout), f"timeout after {TIMEOUT_S}s\n{_text(e.stderr)}"
-    finally:
-        if tmp_cache is not None:
-            tmp_cache.cleanup()
-    dur = time.time() - t0
-    (stage / ".stdout.txt").write_text(out if isinstance(out, str) else "")
-    (stage / ".stderr.txt").write_text(err if isinstance(err, str) else "")
-    meta = {
-        "workload": str(script.relative_to(REPO)),
-        "executed_as": str(executed) if executed != script else str(script.relative_to(REPO)),
-        "exit_code": rc,
-        "duration_s": round(dur, 1),
-        "inductor_cache": cache_note,
-        "env": {
-            "TORCH_TRACE": "raw/",
-            "DYNAMO_DIFF_ORACLE": "oracle.json",
-            "TORCHINDUCTOR_FX_GRAPH_CACHE": "1",
-            "TORCHINDUCTOR_COMPILE_THREADS": "1",
-            "PYTHONHASHSEED": "0",
-        },
-    }
-    if name.startswith("edit_"):
-        if sha256(executed) != before:
-            raise SystemExit(f"{name}: executed source changed during the run")
-        (stage / "sources").mkdir()
-        shutil.copyfile(executed, stage / "sources" / "model.py")
-        meta["sources"] = {"sources/model.py": {"sha256": before, "executed_path": str(executed)}}
-    return meta
+    request = CaptureRequest(
+        command=[python, str(executed)],
+        bundle=bundle,
+        label=name,
+        environment=RECORDED_ENV,
+        cache=cache,
+        cache_dir=cache_dir,
+        tlparse=tlparse,
+        convert=tlparse is not None,
+        cwd=cwd,
+        root=cwd,
+        env=env,
+    )
+    result = record(request, say=lambda text: print(f"  {text}"))
+    if name.startswith("edit_") and sha256(executed) != sha256(script):
+        raise SystemExit(f"{name}: executed source changed during the run")
+    return result.exit_code, result.incomplete_reason
 
 
-def tlparse_check(tlparse: str, stage: Path, keep: bool) -> dict[str, Any]:
-    """Convert every trace file; keep raw.jsonl + referenced payloads if small."""
-    files = sorted(p for p in (stage / "raw").iterdir() if p.is_file())
-    result: dict[str, Any] = {"tool": tool_version([tlparse, "--version"]), "files": {}, "kept": False}
-    kept_plan: list[tuple[Path, Path]] = []  # (src, dst relative to report/)
-    total = 0
-    with tempfile.TemporaryDirectory(prefix="dd-tlparse-") as tmp:
-        for f in files:
-            out = Path(tmp) / f.stem
-            proc = subprocess.run(
-                [tlparse, str(f), "-o", str(out), "--overwrite", "--no-browser"],
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-            ok = proc.returncode == 0 and (out / "raw.jsonl").is_file()
-            result["files"][f.name] = {"exit_code": proc.returncode, "converted": ok}
-            if not ok:
-                continue
-            sub = Path(".") if len(files) == 1 else Path(f.stem)
-            refs = set()
-            with open(out / "raw.jsonl", encoding="utf-8") as fh:
-                for line in fh:
-                    try:
-                        rec = json.loads(line)
-                    except ValueError:
-                        continue
-                    if isinstance(rec, dict) and rec.get("payload_filename"):
-                        refs.add(rec["payload_filename"])
-            kept_plan.append((out / "raw.jsonl", sub / "raw.jsonl"))
-            total += (out / "raw.jsonl").stat().st_size
-            for r in sorted(refs):
-                src = (out / r).resolve()
-                if out.resolve() in src.parents and src.is_file():
-                    kept_plan.append((src, sub / r))
-                    total += src.stat().st_size
-            result["files"][f.name]["payload_files"] = len(refs)
-        result["kept_bytes"] = total
-        all_ok = bool(files) and all(v["converted"] for v in result["files"].values())
-        result["all_converted"] = all_ok
-        if all_ok and keep and total <= REPORT_MAX_BYTES:
-            for src, rel in kept_plan:
-                dst = stage / "report" / rel
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(src, dst)
-            result["kept"] = True
-            result["kept_what"] = "raw.jsonl + referenced payload files (HTML/index dropped)"
-        else:
-            result["kept_what"] = (
-                "nothing: conversion failed"
-                if not all_ok
-                else "nothing: not in REPORT_KEEP"
-                if not keep
-                else f"nothing: {total} bytes > {REPORT_MAX_BYTES}"
-            )
-    return result
+def fill_cold_cache_if_missing(python: str, tlparse: str | None) -> None:
+    if INDUCTOR_CACHE.is_dir() and any(INDUCTOR_CACHE.iterdir()):
+        return
+    print("  inductor_warm: cold cache missing, running inductor_cold first (not retained)")
+    with tempfile.TemporaryDirectory(prefix="dd-cold-") as tmp:
+        capture_workload(python, "inductor_cold", Path(tmp) / "bundle", None)
+
+
+def prune_report(bundle: Path, keep: bool) -> dict[str, Any]:
+    """Keep report/'s raw.jsonl files and the payload files they reference (no HTML), if small; else drop it."""
+    report = bundle / "report"
+    if not report.is_dir():
+        return {"kept": False, "why": "no report (tlparse not found or conversion failed)"}
+    plan: list[Path] = []
+    for jsonl in sorted(report.rglob("raw.jsonl")):
+        plan.append(jsonl)
+        with jsonl.open(encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                name = rec.get("payload_filename") if isinstance(rec, dict) else None
+                if isinstance(name, str) and (jsonl.parent / name).is_file():
+                    plan.append(jsonl.parent / name)
+    total = sum(p.stat().st_size for p in plan)
+    if not keep or total > REPORT_MAX_BYTES:
+        shutil.rmtree(report)
+        why = "not in REPORT_KEEP" if not keep else f"{total} bytes > {REPORT_MAX_BYTES}"
+        return {"kept": False, "why": why, "bytes": total}
+    wanted = {p.resolve() for p in plan}
+    for path in sorted(report.rglob("*"), reverse=True):
+        if path.is_file() and path.resolve() not in wanted:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return {"kept": True, "what": "raw.jsonl + referenced payload files (HTML/index dropped)", "bytes": total}
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--python", required=True, help="an interpreter with torch 2.13.0 (tlparse beside it)")
     ap.add_argument("--only", nargs="+", metavar="NAME", choices=list(SCRIPTS))
     ap.add_argument("--force", action="store_true", help="overwrite existing captures")
     ap.add_argument("--no-tlparse", action="store_true")
     args = ap.parse_args()
 
-    try:
-        import torch
-    except ImportError:
-        print("torch is not importable by this python; see the module docstring", file=sys.stderr)
+    version = torch_version(args.python)
+    if version is None:
+        print(f"torch is not importable by {args.python}; see the module docstring", file=sys.stderr)
         return 2
-
     names = [n for n, _ in ALL if not args.only or n in args.only]
-    tlparse = None if args.no_tlparse else find_tlparse()
+    tlparse = None if args.no_tlparse else find_tlparse([args.python])
     if tlparse is None and not args.no_tlparse:
-        print("note: tlparse not found next to this python or on PATH; no report check")
+        print("note: tlparse not found beside that python or on PATH; no report")
     CAPTURES.mkdir(parents=True, exist_ok=True)
     WORK.mkdir(parents=True, exist_ok=True)
     failures = 0
@@ -298,40 +229,28 @@ def main() -> int:
             failures += 1
             continue
         if name == "inductor_warm":
-            fill_cold_cache_if_missing(sys.executable)
-        print(f"{name}: running {SCRIPTS[name]} ...", flush=True)
-        stage = Path(tempfile.mkdtemp(prefix=f"dd-{name}-", dir=WORK))
-        meta = run_workload(sys.executable, name, stage)
-        if meta["exit_code"] != 0 or not (stage / "oracle.json").is_file():
-            print(f"{name}: FAILED (exit {meta['exit_code']}); stage kept at {stage}")
-            print((stage / ".stderr.txt").read_text()[-3000:])
+            fill_cold_cache_if_missing(args.python, tlparse)
+        print(f"{name}: running {SCRIPTS[name]} with torch {version} ...", flush=True)
+        stage = Path(tempfile.mkdtemp(prefix=f"dd-{name}-", dir=WORK)) / "bundle"
+        exit_code, incomplete = capture_workload(args.python, name, stage, tlparse)
+        if exit_code != 0 or not (stage / "oracle.json").is_file():
+            print(f"{name}: FAILED ({incomplete or 'no oracle.json'}); bundle kept at {stage}")
             failures += 1
             continue
-        meta["torch_version"] = torch.__version__
-        meta["python"] = sys.version.split()[0]
-        meta["raw_files"] = {
-            p.name: {"bytes": p.stat().st_size, "sha256": sha256(p)}
-            for p in sorted((stage / "raw").iterdir())
-            if p.is_file()
+        notes: dict[str, Any] = {
+            "workload": f"fixtures/workloads/{SCRIPTS[name]}",
+            "report": prune_report(stage, name in REPORT_KEEP),
         }
-        if tlparse:
-            meta["tlparse"] = tlparse_check(tlparse, stage, name in REPORT_KEEP)
-            if not meta["tlparse"]["all_converted"]:
-                print(f"{name}: WARNING tlparse did not convert every file")
-        for junk in (".stdout.txt", ".stderr.txt"):
-            (stage / junk).unlink()
-        (stage / "capture.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+        (stage / "fixture.json").write_text(json.dumps(notes, indent=2, sort_keys=True) + "\n")
         if dest.exists():
             shutil.rmtree(dest)
         shutil.move(str(stage), str(dest))
+        shutil.rmtree(stage.parent, ignore_errors=True)
         os.chmod(dest, 0o755)
         for p in dest.rglob("*"):
             os.chmod(p, 0o755 if p.is_dir() else 0o644)
         size = sum(p.stat().st_size for p in dest.rglob("*") if p.is_file())
-        print(
-            f"{name}: ok in {meta['duration_s']}s, {size / 1024:.0f} KiB"
-            f"{', report kept' if meta.get('tlparse', {}).get('kept') else ''}"
-        )
+        print(f"{name}: ok, {size / 1024:.0f} KiB{', report kept' if notes['report']['kept'] else ''}")
     total = sum(p.stat().st_size for p in (REPO / "fixtures").rglob("*") if p.is_file())
     ours = sum(p.stat().st_size for p in CAPTURES.rglob("*") if p.is_file())
     print(f"fixtures/captures: {ours / 1e6:.2f} MB; fixtures/ total: {total / 1e6:.2f} MB")

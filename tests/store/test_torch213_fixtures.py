@@ -1,4 +1,4 @@
-"""Real torch 2.13 captures (fixtures/captures/*/raw) against what each workload recorded about itself.
+"""Real torch 2.13 captures (the bundles fixtures/captures/*/) against what each workload recorded about itself.
 
 The expected values are never derived from our analyser: they come from `oracle.json`, written by the
 workload while it ran (graphs handed to its counting backend, exceptions it caught, and `expect`, what the
@@ -29,7 +29,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 def load(store: Store, name: str) -> tuple[Capture, dict[str, Any]]:
     oracle = json.loads((CAPTURES / name / "oracle.json").read_text())
-    return store.import_path(CAPTURES / name / "raw").capture, oracle
+    return store.import_path(CAPTURES / name).capture, oracle
 
 
 def test_all_fixtures_are_present() -> None:

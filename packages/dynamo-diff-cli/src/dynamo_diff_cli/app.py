@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 
 from dynamo_diff_cli import __version__
+from dynamo_diff_cli.capture_cmd import CAPTURE_CONTEXT, capture
 from dynamo_diff_cli.captures_cmd import analyze, import_, list_, rm, show
+from dynamo_diff_cli.compare_cmd import check, compare, demo
 from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
 from dynamo_diff_cli.evidence_cmd import evidence, source
 from dynamo_diff_cli.schema_cmd import schema
@@ -49,11 +51,15 @@ def main_options(
     ctx.obj = Settings(store=store if store is not None else default_store())
 
 
+app.command("capture", context_settings=CAPTURE_CONTEXT)(capture)
 app.command("import")(import_)
 app.command("analyze")(analyze)
 app.command("list")(list_)
 app.command("show")(show)
 app.command("rm")(rm)
+app.command("compare")(compare)
+app.command("check")(check)
+app.command("demo")(demo)
 app.command("evidence")(evidence)
 app.command("source")(source)
 app.command("schema")(schema)

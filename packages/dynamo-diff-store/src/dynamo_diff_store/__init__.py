@@ -2,10 +2,26 @@
 
 from importlib.metadata import version as _version
 
+from dynamo_diff_store.bundle import CaptureRequest, CaptureResult, default_bundle_path, parse_declarations, record
 from dynamo_diff_store.ingest import READER_VERSION
 from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.snapshots import SourcePolicy
 from dynamo_diff_store.store import CaptureRow, EvidenceExcerpt, ImportResult, Store
 
 __version__ = _version("dynamo-diff-store")
 
-__all__ = ["READER_VERSION", "CaptureRow", "EvidenceExcerpt", "ImportResult", "Limits", "Store", "__version__"]
+__all__ = [
+    "READER_VERSION",
+    "CaptureRequest",
+    "CaptureResult",
+    "CaptureRow",
+    "EvidenceExcerpt",
+    "ImportResult",
+    "Limits",
+    "SourcePolicy",
+    "Store",
+    "__version__",
+    "default_bundle_path",
+    "parse_declarations",
+    "record",
+]

@@ -33,4 +33,3 @@ def count_compilations(compilations: Sequence[Compilation], incomplete: Iterable
         cache_misses=sum(1 for c in compilations for e in c.cache_events if e.decision == CacheDecision.MISS),
         incomplete=sorted(set(incomplete)),
     )
-

@@ -1,15 +1,20 @@
-"""Read a bundle manifest and judge what it may claim: provenance (hashes of the imported bytes) and
-declared workload completion. Declarations are never observations."""
+"""Read and write bundle manifests and judge what they may claim: provenance (hashes of the imported bytes)
+and declared workload completion. Declarations are never observations.
+
+Manifests of the 0.1 tool (`schema_version` "1") are translated to the current model when read.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from dynamo_diff_schema.capture import Provenance, WorkloadCompletion
 from dynamo_diff_schema.documents import validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.manifest import Manifest
-from dynamo_diff_schema.version import SCHEMA_MAJOR
+from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 
 from dynamo_diff_store.jsonload import JSONRejected, loads_strict
 from dynamo_diff_store.limits import Limits
@@ -25,6 +30,9 @@ def read_manifest(path: Path, limits: Limits) -> Manifest:
     if not isinstance(data, dict):
         raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {path.name} is not a JSON object")
     version = str(data.get("schema_version", ""))
+    if version.split(".", maxsplit=1)[0] == "1":
+        data = translate_v1(data, path.name)
+        version = str(data["schema_version"])
     if version.split(".", maxsplit=1)[0] != str(SCHEMA_MAJOR):
         raise DynamoDiffError(
             ErrorCode.UNSUPPORTED_INPUT,
@@ -35,6 +43,95 @@ def read_manifest(path: Path, limits: Limits) -> Manifest:
     except DynamoDiffError as err:
         raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {path.name}: {err.message}", **err.details) from err
     return Manifest.model_validate(data)
+
+
+def _section(data: dict[str, Any], name: str, where: str) -> dict[str, Any]:
+    value = data.get(name)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {where}: section {name!r} is not an object")
+    return value
+
+
+# 0.1 declared the workload inside `workload`; these keys are the declarations of the current model.
+_V1_DECLARED = ("calls", "seed", "backend", "dynamic", "device", "warmup_calls")
+_CACHE_POLICIES = ("fresh", "warm", "custom")
+
+
+def translate_v1(data: dict[str, Any], where: str = "manifest.json") -> dict[str, Any]:
+    """A schema_version "1" manifest (sections producer, source, workload, capture) as a current one.
+
+    Nothing is invented: fields 0.1 did not have stay unset, and values the current model has no place for
+    are kept under `extra.v1`. The result is validated like any other manifest."""
+    producer = _section(data, "producer", where)
+    source = _section(data, "source", where)
+    workload = _section(data, "workload", where)
+    capture = _section(data, "capture", where)
+    leftover: dict[str, Any] = {}
+    declarations: dict[str, Any] = {k: workload[k] for k in _V1_DECLARED if workload.get(k) is not None}
+    policy = workload.get("cache_policy")
+    if policy in _CACHE_POLICIES:
+        declarations["cache_policy"] = policy
+    elif policy is not None:
+        leftover["cache_policy"] = policy
+    tlparse = producer.get("tlparse")
+    converter_exit = capture.get("converter_exit_code")
+    tool = None
+    if tlparse is not None or converter_exit is not None:
+        tool = {"version": None if tlparse is None else str(tlparse), "exit_code": converter_exit}
+    files = source.get("files") or []
+    if not isinstance(files, list):
+        raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {where}: source.files is not a list")
+    translated_files = []
+    for entry in files:
+        if not isinstance(entry, dict):
+            raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {where}: a source.files entry is not an object")
+        translated_files.append(
+            {
+                "path": entry.get("relative_path"),
+                "captured_path": entry.get("captured_path"),
+                "snapshot": entry.get("snapshot"),
+                "sha256": entry.get("sha256"),
+            }
+        )
+    if capture.get("report_sha256") is not None:
+        leftover["report_sha256"] = capture["report_sha256"]
+    exit_code = capture.get("process_exit_code")
+    completed = capture.get("workload_completed")
+    out: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "dynamo-diff-bundle",
+        "producer": {
+            "python": producer.get("python"),
+            "torch": producer.get("torch"),
+            "torch_git": producer.get("torch_git"),
+            "tlparse": tool,
+        },
+        "declarations": declarations,
+        "workload": {
+            "exit_code": exit_code,
+            "completed": completed,
+            "environment": workload.get("environment") or {},
+        },
+        "sources": {"revision": source.get("revision"), "files": translated_files},
+        "raw_traces": capture.get("raw_traces") or [],
+        "report": tool,
+        "extra": {"translated_from_schema_version": "1", **({"v1": leftover} if leftover else {})},
+    }
+    if data.get("label") is not None:
+        out["label"] = data["label"]
+    if completed is False and exit_code == 0:
+        out["workload"]["incomplete_reason"] = "the 0.1 manifest declares the workload not completed"
+    return out
+
+
+def manifest_bytes(manifest: Manifest) -> bytes:
+    """The bytes `capture` writes: validated against the committed schema, keys sorted, so a manifest is
+    stable text that a copied bundle keeps unchanged."""
+    document = manifest.model_dump(mode="json")
+    validate(document, "manifest")
+    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def judge(

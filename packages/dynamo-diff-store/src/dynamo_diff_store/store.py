@@ -323,8 +323,11 @@ class Store:
         files, paths = self.source_files(ref)
         rel = paths.get(co_filename)
         if rel is None:
-            raise DynamoDiffError(ErrorCode.MISSING_SNAPSHOT, f"capture {self.resolve(ref)[:12]} has no source "
-                                  f"snapshot of {co_filename} (record runs with `dynamo-diff capture` to keep sources)")
+            raise DynamoDiffError(
+                ErrorCode.MISSING_SNAPSHOT,
+                f"capture {self.resolve(ref)[:12]} has no source "
+                f"snapshot of {co_filename} (record runs with `dynamo-diff capture` to keep sources)",
+            )
         return rel, files[rel]
 
     def source_files(self, ref: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -341,8 +344,11 @@ class Store:
             for entry in manifest.sources.files:
                 data = self.input_file(capture_id, entry.snapshot).read_bytes()
                 if hashlib.sha256(data).hexdigest() != entry.sha256:
-                    raise DynamoDiffError(ErrorCode.CORRUPT_STORE, f"snapshot {entry.snapshot} of capture "
-                                          f"{capture_id[:12]} does not match the sha256 its manifest records")
+                    raise DynamoDiffError(
+                        ErrorCode.CORRUPT_STORE,
+                        f"snapshot {entry.snapshot} of capture "
+                        f"{capture_id[:12]} does not match the sha256 its manifest records",
+                    )
                 files[entry.path] = data.decode("utf-8", errors="replace")
                 if entry.captured_path:
                     paths[entry.captured_path] = entry.path

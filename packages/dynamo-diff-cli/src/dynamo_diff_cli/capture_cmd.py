@@ -1,0 +1,101 @@
+"""`dynamo-diff capture -- COMMAND`: record a run into a bundle and import it (the work is in the store)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
+
+from dynamo_diff_cli.captures_cmd import store_of
+from dynamo_diff_cli.errors import handles_errors
+from dynamo_diff_cli.output import ImportProgress, stderr
+
+# Exit status when the workload did not complete: its own non-zero code when it has one, else these.
+EXIT_INTERRUPTED = 130
+EXIT_INCOMPLETE = 1
+
+# `dynamo-diff capture python train.py --lr 1` works without `--`: options after the command are its own.
+CAPTURE_CONTEXT = {"allow_interspersed_args": False}
+
+
+@handles_errors
+def capture(
+    ctx: typer.Context,
+    command: Annotated[
+        list[str],
+        typer.Argument(help="The command to run, after `--` (run directly, without a shell).", show_default=False),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="The new bundle directory (default: dynamo-diff-bundles/<time>-<name>)."),
+    ] = None,
+    label: Annotated[str | None, typer.Option("--label", help="A name to find the capture by.")] = None,
+    declare: Annotated[
+        list[str] | None,
+        typer.Option("--declare", "-D", metavar="KEY=VALUE", help="Declare a fact about the workload (repeatable)."),
+    ] = None,
+    declarations: Annotated[
+        Path | None,
+        typer.Option("--declarations", dir_okay=False, help="A JSON object of declarations (--declare wins)."),
+    ] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option("--env", metavar="NAME", help="Record this environment variable's value (repeatable)."),
+    ] = None,
+    warm_cache: Annotated[
+        bool, typer.Option("--warm-cache", help="Use the Inductor cache the environment already has.")
+    ] = False,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option("--cache-dir", file_okay=False, help="Use this TORCHINDUCTOR_CACHE_DIR (created if missing)."),
+    ] = None,
+    no_convert: Annotated[bool, typer.Option("--no-convert", help="Do not run tlparse.")] = False,
+    include: Annotated[
+        list[str] | None,
+        typer.Option("--include", metavar="GLOB", help="Snapshot matching files even if skipped by default."),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", metavar="GLOB", help="Never snapshot matching files.")
+    ] = None,
+    no_import: Annotated[bool, typer.Option("--no-import", help="Write the bundle only.")] = False,
+) -> None:
+    """Run a command with torch's structured trace on, write a bundle (trace, sources, manifest) and import it.
+
+    Prints the capture id. The command's own output is shown as it runs. A failed or interrupted run still
+    leaves a bundle, marked incomplete; the exit status is then the command's (130 after Ctrl-C)."""
+    if warm_cache and cache_dir is not None:
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--warm-cache and --cache-dir exclude each other")
+    request = CaptureRequest(
+        command=command,
+        bundle=out if out is not None else default_bundle_path(command, label),
+        label=label,
+        declarations=parse_declarations(declare or [], declarations),
+        environment=env or [],
+        cache="warm" if warm_cache else "custom" if cache_dir is not None else "fresh",
+        cache_dir=cache_dir,
+        convert=not no_convert,
+        sources=SourcePolicy(include=tuple(include or ()), exclude=tuple(exclude or ())),
+    )
+    err = stderr()
+    result = record(request, say=lambda text: err.print(f"dynamo-diff: {text}"))
+    manifest = result.manifest
+    status = "completed" if result.completed else f"incomplete: {result.incomplete_reason}"
+    err.print(
+        f"dynamo-diff: bundle {result.bundle} ({len(manifest.raw_traces)} trace file(s), "
+        f"{len(manifest.sources.files)} source snapshot(s)); run {status}"
+    )
+    if not (no_import or result.interrupted_late or not result.has_traces):
+        progress = ImportProgress()
+        try:
+            imported = store_of(ctx).import_path(result.bundle, label=label, progress=progress)
+        finally:
+            progress.close()
+        typer.echo(imported.capture.capture.id)
+        validity = imported.capture.capture.validity
+        err.print(f"dynamo-diff: imported; workload {validity.workload_completion}, provenance {validity.provenance}")
+    if not result.completed:
+        code = result.exit_code if result.exit_code is not None and result.exit_code > 0 else EXIT_INCOMPLETE
+        raise typer.Exit(EXIT_INTERRUPTED if result.interrupted else code)

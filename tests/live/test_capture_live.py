@@ -1,0 +1,75 @@
+"""`dynamo-diff capture` end to end on real torch 2.13 workloads (single process and two gloo ranks): the imported
+counts must equal what the workload observed about itself (its oracle.json, see fixtures/README.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dynamo_diff_store import Store
+
+REPO = Path(__file__).resolve().parents[2]
+WORKLOADS = REPO / "fixtures/workloads"
+ENTRY = shutil.which("dynamo-diff", path=str(Path(sys.executable).parent)) or "dynamo-diff"
+
+
+def run_capture(tmp_path: Path, workload: str, *extra: str) -> tuple[Store, Any, dict[str, Any], Path]:
+    bundle, oracle, store = tmp_path / "bundle", tmp_path / "oracle.json", tmp_path / "store"
+    env = {
+        **os.environ,
+        "DYNAMO_DIFF_ORACLE": str(oracle),
+        "DYNAMO_DIFF_STORE": str(store),
+        "PYTHONHASHSEED": "0",
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",
+    }
+    cmd = [ENTRY, "capture", "--out", str(bundle), *extra, "--", sys.executable, str(WORKLOADS / workload)]
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    capture_id = proc.stdout.strip().splitlines()[-1]
+    loaded = Store(store).load(capture_id)
+    return Store(store), loaded, json.loads(oracle.read_text()), bundle
+
+
+def check(counts: Any, expect: dict[str, Any]) -> None:
+    assert counts.observed_compilation_identities == expect["compilations"]
+    assert counts.confirmed_recompilation_identities == expect.get("recompiles", 0)
+    assert counts.graph_break_records == expect.get("graph_breaks", 0)
+    assert counts.failed == expect.get("failures", 0)
+    assert counts.no_graph_observed == expect.get("no_graph", 0)
+
+
+@pytest.mark.parametrize("workload", ["shape.py", "graph_break.py"])
+def test_single_process(tmp_path: Path, workload: str) -> None:
+    declared = ("--label", "live", "-D", "backend=counting_backend")
+    store, capture, oracle, bundle = run_capture(tmp_path, workload, *declared)
+    check(capture.counts, oracle["expect"])
+    info = capture.capture
+    assert info.producer.torch == oracle["torch_version"]
+    assert (info.validity.provenance, info.validity.workload_completion) == ("verified", "declared_completed")
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    assert manifest["report"]["exit_code"] == 0 and (bundle / "report" / "raw.jsonl").is_file()
+    assert manifest["producer"]["tlparse"]["version"]
+    # The workload's own file is snapshotted; torch's are not.
+    paths = [f["path"] for f in manifest["sources"]["files"]]
+    assert f"fixtures/workloads/{workload}" in paths
+    assert not any("site-packages" in p or "/torch/" in p for p in paths)
+    co_filename = str(WORKLOADS / workload)
+    assert store.source_snapshot(info.id, co_filename)[1] == (WORKLOADS / workload).read_text()
+    # Portable: a copy imports to the same id.
+    shutil.copytree(bundle, tmp_path / "copy")
+    assert Store(tmp_path / "store2").import_path(tmp_path / "copy").capture.capture.id == info.id
+
+
+def test_two_gloo_ranks(tmp_path: Path) -> None:
+    _, capture, oracle, bundle = run_capture(tmp_path, "two_ranks.py")
+    assert [r.rank for r in capture.ranks] == [0, 1]
+    for rank in capture.ranks:
+        check(rank.counts, oracle["ranks"][str(rank.rank)]["expect"])
+    assert sorted(p.name.split("_")[5] for p in (bundle / "raw").iterdir()) == ["0", "1"]
+    assert sorted(p.name for p in (bundle / "report").iterdir()) == ["rank_0", "rank_1"]

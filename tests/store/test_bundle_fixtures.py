@@ -1,0 +1,74 @@
+"""The retained fixture bundles (fixtures/captures/<name>/, written by `dynamo-diff capture`'s own code):
+every count equals fixtures/expected.json, established from the oracles and by grep, never by the analyser;
+each bundle is verified and declared complete, and a copied bundle imports to the same id."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dynamo_diff_schema.manifest import Manifest
+from dynamo_diff_store import Store
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CAPTURES = FIXTURES / "captures"
+EXPECTED: dict[str, Any] = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))["fixtures"]
+BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_file())
+MAX_RETAINED_BYTES = 15_000_000
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return Store(tmp_path_factory.mktemp("bundles") / "store")
+
+
+def test_every_bundle_has_expected_counts_and_the_other_way_round() -> None:
+    assert sorted(EXPECTED) == BUNDLES
+    assert len(BUNDLES) >= 19
+
+
+@pytest.mark.parametrize("name", BUNDLES)
+def test_counts_equal_expected_json(store: Store, name: str) -> None:
+    capture = store.import_path(CAPTURES / name).capture
+    expected = EXPECTED[name]
+    got = capture.counts.values()
+    assert {k: got[k] for k in expected["total"]} == {k: v["value"] for k, v in expected["total"].items()}
+    for rank, want in expected.get("ranks", {}).items():
+        (counts,) = [r.counts.values() for r in capture.ranks if str(r.rank) == rank]
+        assert {k: counts[k] for k in want} == {k: v["value"] for k, v in want.items()}, f"rank {rank}"
+    assert all(v["how"] for v in expected["total"].values())
+
+
+@pytest.mark.parametrize("name", BUNDLES)
+def test_bundle_is_verified_declared_complete_and_portable(store: Store, tmp_path: Path, name: str) -> None:
+    first = store.import_path(CAPTURES / name).capture
+    validity = first.capture.validity
+    assert (validity.provenance, validity.workload_completion) == ("verified", "declared_completed")
+    manifest = Manifest.model_validate_json((CAPTURES / name / "manifest.json").read_bytes())
+    assert manifest.producer.torch == first.capture.producer.torch == "2.13.0+cpu"
+    assert manifest.producer.tlparse is not None and manifest.producer.tlparse.exit_code == 0
+    assert manifest.sources.files, "the workload's own source is snapshotted"
+    copy = tmp_path / "elsewhere" / name
+    shutil.copytree(CAPTURES / name, copy)
+    again = Store(tmp_path / "other-store").import_path(copy).capture
+    assert again.capture.id == first.capture.id
+
+
+def test_edit_pair_snapshots_are_what_ran(store: Store) -> None:
+    texts = []
+    for name in ("edit_v1", "edit_v2"):
+        capture = store.import_path(CAPTURES / name).capture
+        co_filename = next(c.code.co_filename for r in capture.ranks for c in r.compilations if c.code.co_filename)
+        snapshot, text = store.source_snapshot(capture.capture.id, co_filename)
+        assert snapshot == "model.py"  # relative to the project root the capture ran in
+        assert text == (FIXTURES / "workloads" / name / "model.py").read_text(encoding="utf-8")
+        texts.append(text)
+    assert texts[0] != texts[1]
+
+
+def test_retained_fixtures_stay_small() -> None:
+    total = sum(p.stat().st_size for p in CAPTURES.rglob("*") if p.is_file())
+    assert total < MAX_RETAINED_BYTES
