@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from dynamo_diff_store.bundle import CachePolicy, CaptureRequest, find_tlparse, record
+from dynamo_diff_store.bundle import CachePolicy, CaptureRequest, find_tlparse, parse_declarations, record
 
 REPO = Path(__file__).resolve().parent.parent
 WORKLOADS = REPO / "fixtures" / "workloads"
@@ -70,6 +70,32 @@ ALL = [
     ("edit_v2", "edit_v2/model.py"),
 ]
 SCRIPTS = dict(ALL)
+
+# What each workload declares about itself (recorded in the manifest as declarations, never as observations):
+# calls = iterations of the workload's loop, the backend handed to torch.compile, torch.compile's dynamic=
+# ("auto" for its default), seed, device. dynamic.py compiles one function with each setting: not declared.
+_EAGER = {"seed": "0", "device": "cpu", "warmup_calls": "0", "backend": "counting(eager)"}
+DECLARED: dict[str, dict[str, str]] = {
+    "stable": {**_EAGER, "calls": "5", "dynamic": "false"},
+    "shape": {**_EAGER, "calls": "5", "dynamic": "false"},
+    "scalar": {**_EAGER, "calls": "4", "dynamic": "false"},
+    "multiple_guards": {**_EAGER, "calls": "3", "dynamic": "false"},
+    "dynamic": {**_EAGER, "calls": "7"},
+    "grad_mode": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "object_identity": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "graph_break": {**_EAGER, "calls": "6", "dynamic": "auto"},
+    "backend_failure": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "counting(eager), raising on mul"},
+    "no_graph": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "recompile_limit": {**_EAGER, "calls": "5", "dynamic": "false"},
+    "fullgraph_error": {**_EAGER, "calls": "1", "dynamic": "auto"},
+    "inductor_cold": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
+    "inductor_warm": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
+    "training": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "inductor"},
+    "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},
+    "two_ranks": {**_EAGER, "calls": "3", "dynamic": "false"},
+    "edit_v1": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "edit_v2": {**_EAGER, "calls": "4", "dynamic": "auto"},
+}
 
 # report/ (tlparse's raw.jsonl + the payload files it references) is kept only for a few representative
 # captures, and only if small: the other captures' reports would only duplicate their raw traces. Every
@@ -149,6 +175,7 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         command=[python, str(executed)],
         bundle=bundle,
         label=name,
+        declarations=parse_declarations([f"{k}={v}" for k, v in DECLARED[name].items()]),
         environment=RECORDED_ENV,
         cache=cache,
         cache_dir=cache_dir,

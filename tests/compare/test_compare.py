@@ -10,12 +10,18 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from dynamo_diff_compare import compare_captures, compare_ranks, comparison_markdown, evaluate
+from dynamo_diff_compare import compare_captures, compare_ranks, comparison_markdown, evaluate, user_sources
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema import Capture, validate
 
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
 Loaded = tuple[Capture, SnapshotSet]
+
+
+def captured(store, name: str):  # type: ignore[no-untyped-def]
+    """A retained bundle exactly as `dynamo-diff capture` wrote it (manifest, declarations, snapshots)."""
+    capture = store.import_path(CAPTURES / name).capture
+    return capture, user_sources(*store.source_files(capture.capture.id))
 
 
 def oracle(name: str) -> dict:  # type: ignore[type-arg]
@@ -83,14 +89,33 @@ def test_new_graph_break_and_failure_show_on_their_rows(load: Callable[..., Load
     assert all(any(site in summary for summary in breaks) for site in sites)
 
 
-def test_confounded_when_the_configuration_differs(load: Callable[..., Loaded]) -> None:
-    base, b_src = load("stable")
-    cand, c_src = load("shape")
+def test_stable_vs_shape_shows_the_new_recompiles_and_their_shape_guards(store, load) -> None:  # type: ignore[no-untyped-def]
+    """stable.py and shape.py compile the same function the same way (fixtures/workloads); only the shapes
+    differ. Recorded by `dynamo-diff capture` with the same declarations, so the pair is comparable."""
+    base, b_src = captured(store, "stable")
+    cand, c_src = captured(store, "shape")
     comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
-    # shape.py compiles with dynamic=False: torch records automatic_dynamic_shapes=False in its config.
+    assert comparison.comparability.verdict == "comparable", comparison.comparability
+    (row,) = comparison.functions
+    assert row.status == "matched" and row.method == "structure"  # same function, other file
+    expect = oracle("shape")["expect"]
+    assert row.deltas["confirmed_recompilation_identities"] == expect["recompiles"]
+    (change,) = [c for c in row.changes if c.kind == "recompile_reason"]
+    assert change.candidate["category"] == "shape"
+    assert change.candidate["failing_guards"] == sum(expect["recompile_reason_entries"])
+    assert "size mismatch" in change.candidate["examples"][0] and change.candidate_evidence
+
+
+def test_confounded_when_the_configuration_differs(store, load) -> None:  # type: ignore[no-untyped-def]
+    base, b_src = captured(store, "stable")
+    cand, c_src = captured(store, "graph_break")
+    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    # stable.py compiles with dynamic=False: torch records automatic_dynamic_shapes=False in its config, and
+    # the manifests declare dynamic=false vs auto.
     assert comparison.comparability.verdict == "confounded"
-    keys = {d.key: (d.baseline, d.candidate) for d in comparison.comparability.differences}
-    assert keys["dynamo.automatic_dynamic_shapes"] == (True, False)
+    keys = {(d.key, d.source): (d.baseline, d.candidate) for d in comparison.comparability.differences}
+    assert keys[("dynamo.automatic_dynamic_shapes", "observed")] == (False, True)
+    assert keys[("dynamic", "declared")] == (False, "auto")
     assert "confounded" in comparison_markdown(comparison).lower()
 
 

@@ -142,9 +142,10 @@ def compare(
             raise DynamoDiffError(
                 ErrorCode.INVALID_ARGUMENT, "give a baseline and a candidate (or one capture with --ranks)"
             )
+        user_map = _user_map(source_map)  # checked before anything is imported
         base = import_or_resolve(store, refs[0])
         cand = import_or_resolve(store, refs[1])
-        comparison = _compare(store, base, cand, _user_map(source_map))
+        comparison = _compare(store, base, cand, user_map)
     emit(store, comparison, output_format, output)
 
 
@@ -179,9 +180,10 @@ def check(
 ) -> None:
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error."""
     store = store_of(ctx)
+    user_map = _user_map(source_map)
     base = import_or_resolve(store, base_ref)
     cand = import_or_resolve(store, cand_ref)
-    comparison = _compare(store, base, cand, _user_map(source_map))
+    comparison = _compare(store, base, cand, user_map)
     result = evaluate(
         comparison,
         max_new_recompiles=max_new_recompiles,

@@ -30,7 +30,9 @@ class Declarations(Model):
     calls: int | None = None
     seed: int | None = None
     backend: str | None = None
-    dynamic: bool | None = None
+    dynamic: bool | Literal["auto"] | None = Field(
+        None, description="torch.compile(dynamic=...): true, false, or 'auto' for torch's default (None)."
+    )
     device: str | None = None
     warmup_calls: int | None = None
     cache_policy: Literal["fresh", "warm", "custom"] | None = None

@@ -125,7 +125,11 @@ def _typed(key: str, value: Any) -> Any:
             return value
         if str(value).lower() in _BOOL:
             return _BOOL[str(value).lower()]
-        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"declaration dynamic must be true or false, not {value!r}")
+        if str(value).lower() in ("auto", "none"):
+            return "auto"  # torch.compile's default (dynamic=None): automatic dynamic shapes
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"declaration dynamic must be true, false or auto, not {value!r}"
+        )
     if key == "cache_policy":
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
@@ -136,7 +140,7 @@ def _typed(key: str, value: Any) -> Any:
 
 def parse_declarations(pairs: Sequence[str], file: Path | None = None, *, limits: Limits | None = None) -> Declarations:
     """Declarations from a JSON object file and KEY=VALUE pairs (pairs win). Known keys are typed (calls, seed,
-    warmup_calls: integers; dynamic: true/false; backend, device: text); any other key goes to `extra`."""
+    warmup_calls: integers; dynamic: true/false/auto; backend, device: text); any other key goes to `extra`."""
     values: dict[str, Any] = {}
     if file is not None:
         try:

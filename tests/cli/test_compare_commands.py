@@ -1,0 +1,175 @@
+"""compare / check / demo as a user runs them, on the retained bundles recorded by `dynamo-diff capture`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from dynamo_diff_cli.app import app
+from dynamo_diff_schema import validate
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT / "fixtures/captures"
+
+
+@pytest.fixture
+def run(tmp_path: Path):  # type: ignore[no-untyped-def]
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(tmp_path / "store")})
+
+    def invoke(*args: str) -> tuple[int, str, str]:
+        result = runner.invoke(app, list(args))
+        return result.exit_code, result.stdout, result.stderr
+
+    return invoke
+
+
+def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)
+    code, out, err = run("demo")
+    assert code == 0, err
+    assert "comparability: COMPARABLE" in out
+    gate = next(line for line in out.splitlines() if " gate (model.py" in line)
+    assert "matched (line_diff)" in gate and "2 -> 1" in gate and "1 -> 0" in gate
+    assert "value guards failing: 1 -> 0" in gate
+    post = next(line for line in out.splitlines() if "postprocess" in line)
+    assert "candidate only" in post
+
+
+def test_demo_outside_a_clone_says_what_to_do(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("demo")
+    assert code == 2 and err.startswith("error[unreadable_input]") and "clone" in err
+
+
+def test_compare_json_is_valid_and_paths_are_imported_first(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run("compare", str(CAPTURES / "stable"), str(CAPTURES / "shape"), "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    validate(doc, "comparison")
+    assert doc["comparability"]["verdict"] == "comparable"
+    (row,) = doc["functions"]
+    assert row["deltas"]["confirmed_recompilation_identities"] == 2
+    code, out, _ = run("list", "--format", "json")
+    assert {r["label"] for r in json.loads(out)} == {"stable", "shape"}  # labels from the manifests
+
+
+def test_compare_by_prefix_markdown_and_file(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    ids = [run("import", str(CAPTURES / n))[1].splitlines()[0] for n in ("inductor_cold", "inductor_warm")]
+    out_file = tmp_path / "cmp.md"
+    code, _, err = run("compare", ids[0][:8], ids[1][:8], "--format", "markdown", "-o", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text()
+    assert "fx_graph cache: 1 miss -> 1 hit" in text
+
+
+def test_compare_ranks(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run("compare", str(CAPTURES / "two_ranks"), "--ranks", "0", "1")
+    assert code == 0, err
+    assert "FIRST DIVERGENCE rank 1 vs rank 0" in out and "recompile [shape]" in out
+    code, _, err = run("compare", str(CAPTURES / "two_ranks"), "--ranks", "0", "7")
+    assert code == 2 and "has no rank 7" in err
+
+
+def test_source_map_pairs_functions_by_hand(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    source_map = tmp_path / "map.json"
+    source_map.write_text(json.dumps({"model.py::gate": "model.py::postprocess"}))
+    code, out, err = run(
+        "compare",
+        str(CAPTURES / "edit_v1"),
+        str(CAPTURES / "edit_v2"),
+        "--source-map",
+        str(source_map),
+        "--format",
+        "json",
+    )
+    assert code == 0, err
+    rows = {(r["baseline"] or {}).get("qualified_name"): r for r in json.loads(out)["functions"]}
+    assert rows["gate"]["method"] == "user_map" and rows["gate"]["candidate"]["qualified_name"] == "postprocess"
+    source_map.write_text('{"model.py::gate": "model.py::gate", "model.py::gate": "model.py::encoder"}')
+    code, _, err = run("compare", str(CAPTURES / "edit_v1"), str(CAPTURES / "edit_v2"), "--source-map", str(source_map))
+    assert code == 2 and err.startswith("error[invalid_argument]") and "twice" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "exit_code", "line"),
+    [
+        (["--max-new-recompiles", "0"], 1, "FAIL confirmed recompilations: 0 -> 2 (+2, allowed +0)"),
+        (["--max-new-recompiles", "2"], 0, "ok   confirmed recompilations: 0 -> 2 (+2, allowed +2)"),
+        (["--fail-on-new-failures"], 0, "ok   failed compilations: 0 -> 0"),
+    ],
+)
+def test_check_exit_codes(run, args: list[str], exit_code: int, line: str) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run("check", str(CAPTURES / "stable"), str(CAPTURES / "shape"), *args)
+    assert code == exit_code
+    assert line in out.splitlines()
+
+
+def test_check_new_failures_and_errors(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(
+        "check",
+        str(CAPTURES / "stable"),
+        str(CAPTURES / "backend_failure"),
+        "--fail-on-new-failures",
+        "--fail-on-confounded",
+    )
+    assert code == 1 and out.startswith("dynamo-diff check: FAILED")
+    assert any(line.startswith("FAIL failed compilations: 0 -> 2") for line in out.splitlines())
+    code, _, err = run("check", "nope", str(CAPTURES / "shape"))
+    assert code == 2 and "unknown_capture" in err
+
+
+def test_html_report_is_self_contained(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.html"
+    code, _, err = run(
+        "compare", str(CAPTURES / "stable"), str(CAPTURES / "shape"), "--format", "html", "-o", str(report)
+    )
+    assert code == 0, err
+    html = report.read_text()
+    assert "Content-Security-Policy" in html and "<script" not in html
+    assert "http://" not in html and "https://" not in html.replace("https://json-schema.org", "")
+    assert "size mismatch" in html  # an evidence excerpt, read hash-checked from the store
+
+
+def chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_html_report_in_headless_chromium(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Open the report in a real browser and read the rendered rows back (CI installs Debian's chromium)."""
+    browser = chromium()
+    if browser is None:
+        import os
+
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: .ci/run must install it")
+        pytest.skip("chromium is not installed here (CI installs it)")
+    report = tmp_path / "report.html"
+    run("compare", str(CAPTURES / "edit_v1"), str(CAPTURES / "edit_v2"), "--format", "html", "-o", str(report))
+    done = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    assert 'id="functions"' in dom and "matched (line_diff)" in dom and "gate (model.py:21)" in dom
+    assert "candidate_only" in dom or "candidate only" in dom
