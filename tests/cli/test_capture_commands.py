@@ -13,17 +13,6 @@ from typer.testing import CliRunner
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
 
 
-@pytest.fixture
-def run(tmp_path: Path):  # type: ignore[no-untyped-def]
-    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(tmp_path / "store")})
-
-    def invoke(*args: str) -> tuple[int, str, str]:
-        result = runner.invoke(app, list(args))
-        return result.exit_code, result.stdout, result.stderr
-
-    return invoke
-
-
 def test_import_prints_id_counts_and_is_idempotent(run) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run("import", str(CORPUS / "multi_rank_logs"), "--label", "ranks")
     assert code == 0, err

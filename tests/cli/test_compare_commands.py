@@ -8,23 +8,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from dynamo_diff_cli.app import app
 from dynamo_diff_schema import validate
-from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "fixtures/captures"
-
-
-@pytest.fixture
-def run(tmp_path: Path):  # type: ignore[no-untyped-def]
-    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(tmp_path / "store")})
-
-    def invoke(*args: str) -> tuple[int, str, str]:
-        result = runner.invoke(app, list(args))
-        return result.exit_code, result.stdout, result.stderr
-
-    return invoke
 
 
 def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
