@@ -22,7 +22,7 @@ SMOKE: dict[str, str] = {
     "dynamo-diff-match": "import dynamo_diff_match",
     "dynamo-diff-compare": "import dynamo_diff_compare",
     "dynamo-diff-cli": "from dynamo_diff_cli.app import app",
-    "dynamo-diff-mcp": "import dynamo_diff_mcp",
+    "dynamo-diff-mcp": "import dynamo_diff_mcp.server",
     "dynamo-diff": "from dynamo_diff_cli.app import app",
 }
 SCRIPTS = {"dynamo-diff-cli": ["dynamo-diff", "--version"], "dynamo-diff": ["dynamo-diff", "--version"]}
@@ -86,7 +86,7 @@ def main() -> int:
         run([str(venv / "bin/python"), "-I", "-c", probe], cwd=base)
         print("ok   dynamo-diff-schema + dynamo-diff-compare work without store or cli")
         venv = make_venv(base, "umbrella-mcp", f"{next(dist.glob('dynamo_diff-*.whl'))}[mcp]", dist=dist)
-        run([str(venv / "bin/python"), "-I", "-c", "import dynamo_diff_mcp, dynamo_diff_cli"], cwd=base)
+        run([str(venv / "bin/python"), "-I", "-c", "import dynamo_diff_mcp.server, dynamo_diff_cli.app"], cwd=base)
         print("ok   dynamo-diff[mcp] brings the MCP server")
     return 0
 

@@ -23,7 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"schema"},
     "compare": {"schema", "match"},
     "cli": {"schema", "store", "match", "compare"},
-    "mcp": {"schema", "store", "compare"},
+    # match: only load_user_map/SnapshotSet, to pass an agent's source_map and snapshots to compare.
+    "mcp": {"schema", "store", "match", "compare"},
 }
 # Import name -> distribution name, for third-party packages.
 DISTRIBUTION_OF = {

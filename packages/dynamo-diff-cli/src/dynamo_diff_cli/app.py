@@ -14,6 +14,7 @@ from dynamo_diff_cli.compare_cmd import check, compare, demo
 from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
 from dynamo_diff_cli.evidence_cmd import evidence, source
 from dynamo_diff_cli.schema_cmd import schema
+from dynamo_diff_cli.serve_cmd import serve_mcp
 
 app = typer.Typer(
     name="dynamo-diff",
@@ -63,6 +64,7 @@ app.command("demo")(demo)
 app.command("evidence")(evidence)
 app.command("source")(source)
 app.command("schema")(schema)
+app.command("serve-mcp")(serve_mcp)
 
 
 def main() -> None:

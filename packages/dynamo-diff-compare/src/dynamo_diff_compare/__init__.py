@@ -7,7 +7,7 @@ from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
 from dynamo_diff_compare.gate import GateResult, evaluate
 from dynamo_diff_compare.html_report import comparison_html
-from dynamo_diff_compare.render import comparison_markdown, comparison_text
+from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text
 
 __version__ = _version("dynamo-diff-compare")
 
@@ -17,6 +17,7 @@ __all__ = [
     "__version__",
     "capture_markdown",
     "capture_text",
+    "changed_first",
     "check_comparability",
     "compare_captures",
     "compare_ranks",

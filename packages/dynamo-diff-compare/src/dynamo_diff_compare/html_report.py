@@ -9,7 +9,7 @@ from dynamo_diff_schema.comparison import Comparison, RowStatus
 from dynamo_diff_schema.counts import COUNT_KEYS
 
 from dynamo_diff_compare.capture_view import SHORT
-from dynamo_diff_compare.render import ROW_KEYS, change_lines, header, interest, ranks_lines, row_name
+from dynamo_diff_compare.render import ROW_KEYS, change_lines, changed_first, header, ranks_lines, row_name
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1d1d1f}
@@ -28,7 +28,7 @@ def _rows(comparison: Comparison) -> list[str]:
     out = ['<table id="functions"><thead><tr><th>match</th><th>function</th>']
     out += [f"<th>{escape(label)}</th>" for _, label in ROW_KEYS]
     out.append("<th>what changed</th></tr></thead><tbody>")
-    for row in sorted(comparison.functions, key=interest):
+    for row in changed_first(comparison.functions):
         changed = bool(row.deltas) or any(c.kind != "phase_time" for c in row.changes)
         match = str(row.status) if row.status != RowStatus.MATCHED else f"matched ({row.method})"
         cells = []
@@ -47,7 +47,7 @@ def _rows(comparison: Comparison) -> list[str]:
 
 def _details(comparison: Comparison, excerpts: Mapping[str, str]) -> list[str]:
     out = []
-    for row in sorted(comparison.functions, key=interest):
+    for row in changed_first(comparison.functions):
         if not row.changes and row.status == RowStatus.MATCHED:
             continue
         out.append(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dynamo_diff_schema.comparison import Comparison, FunctionRow, RowStatus, Side
 from dynamo_diff_schema.counts import COUNT_KEYS
 from rich.console import Group, RenderableType
@@ -24,6 +26,11 @@ ROW_KEYS = (
 
 def side_name(side: Side) -> str:
     return f"{side.id[:12]}" + (f" ({side.label})" if side.label else "")
+
+
+def changed_first(rows: Sequence[FunctionRow]) -> list[FunctionRow]:
+    """The order every view shows rows in: rows with changes first (largest count change first), then by name."""
+    return sorted(rows, key=interest)
 
 
 def interest(row: FunctionRow) -> tuple[int, int, str]:
@@ -122,7 +129,7 @@ def rows_table(comparison: Comparison) -> Table:
     for _, label in ROW_KEYS:
         table.add_column(label, justify="right")
     table.add_column("what changed", overflow="fold")
-    for row in sorted(comparison.functions, key=interest):
+    for row in changed_first(comparison.functions):
         match = _status(row)
         table.add_row(
             Text(match),
@@ -190,7 +197,7 @@ def comparison_markdown(comparison: Comparison) -> str:
             "| match | function | " + " | ".join(label for _, label in ROW_KEYS) + " | what changed |",
             "|---|---|" + "---:|" * len(ROW_KEYS) + "---|",
         ]
-        for row in sorted(comparison.functions, key=interest):
+        for row in changed_first(comparison.functions):
             match = _status(row)
             out.append(
                 f"| {match} | {_md(row_name(row))} | "

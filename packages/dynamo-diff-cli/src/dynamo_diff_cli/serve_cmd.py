@@ -1,0 +1,48 @@
+"""`dynamo-diff serve-mcp`: the MCP server for coding agents, when dynamo-diff-mcp is installed.
+
+The CLI does not depend on dynamo-diff-mcp (it is the optional extra `dynamo-diff[mcp]`), so the server is
+imported by name at run time. `importlib` rather than an import statement keeps the dependency-direction test
+(tests/workspace/test_dependencies.py) true to the declared dependencies: cli never needs mcp to import.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from dynamo_diff_schema import DynamoDiffError, ErrorCode
+
+from dynamo_diff_cli.context import Settings
+from dynamo_diff_cli.errors import ERROR_EXIT, handles_errors, report_error
+
+INSTALL_HINT = 'the MCP server is not installed: pip install "dynamo-diff[mcp]"'
+
+
+@handles_errors
+def serve_mcp(
+    ctx: typer.Context,
+    allow_root: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--allow-root",
+            metavar="DIR",
+            help="A directory whose traces the server may read (repeatable; at least one).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Serve the comparison model to coding agents over MCP (stdio); reads traces only below --allow-root."""
+    if not allow_root:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT,
+            "no allowed root: give at least one --allow-root DIR (the server reads traces only below these)",
+        )
+    try:
+        server = importlib.import_module("dynamo_diff_mcp.server")
+    except ModuleNotFoundError:
+        report_error(DynamoDiffError(ErrorCode.INVALID_ARGUMENT, INSTALL_HINT))
+        raise typer.Exit(ERROR_EXIT) from None
+    settings = ctx.find_object(Settings) or Settings()
+    server.serve(settings.store, allow_root)

@@ -1,0 +1,194 @@
+"""Keeping every response under the size limit, and saying exactly what was cut to get there.
+
+Sizes are characters of the JSON a client receives for the tool result (text content plus structured
+content). Cutting works on the JSON form of schema models and validates the result again, so what goes out is
+still a valid model; each cut adds a note.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from mcp.types import CallToolResult
+
+# The promise: no tool result is longer than this (characters of its JSON).
+RESPONSE_LIMIT = 12_000
+# What the server fills, leaving room for the JSON-RPC envelope around the result.
+BUDGET = 11_000
+
+# Parts of a comparison page other than rows; generous for real captures, hard caps for odd ones.
+COMPARABILITY_CHARS = 2_400
+RANKS_CHARS = 2_800
+NOTICES_CHARS = 1_600
+VALUE_CHARS = 300  # one changed value (e.g. an op histogram) shown in full up to this size
+LIST_ITEMS = 8  # compile ids / evidence ids / alternatives kept when a row has to be cut
+
+
+def size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def result_size(result: CallToolResult) -> int:
+    return len(result.model_dump_json(by_alias=True, exclude_none=True))
+
+
+def largest_fitting(build: Callable[[int], CallToolResult], count: int) -> tuple[int, CallToolResult]:
+    """The largest k in 1..count whose build(k) fits the budget (size grows with k); build(1) if none does."""
+    best = build(min(count, 1))
+    if count <= 1 or result_size(best) > BUDGET:
+        return min(count, 1), best
+    full = build(count)
+    if result_size(full) <= BUDGET:
+        return count, full
+    lo, hi = 1, count  # build(lo) fits, build(hi) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        candidate = build(mid)
+        if result_size(candidate) <= BUDGET:
+            lo, best = mid, candidate
+        else:
+            hi = mid
+    return lo, best
+
+
+def _cap_list(holder: dict[str, Any], key: str, keep: int, label: str, notes: list[str]) -> None:
+    items = holder.get(key)
+    if isinstance(items, list) and len(items) > keep:
+        notes.append(f"{label}: {keep} of {len(items)} shown")
+        holder[key] = items[:keep]
+
+
+def _cut_value(holder: dict[str, Any], key: str, label: str, notes: list[str], limit: int = VALUE_CHARS) -> None:
+    if key in holder and holder[key] is not None and size(holder[key]) > limit:
+        notes.append(f"{label}: value omitted ({size(holder[key])} characters; see its evidence)")
+        holder[key] = None
+
+
+def _cut_text(holder: dict[str, Any], key: str, limit: int, label: str, notes: list[str]) -> None:
+    text = holder.get(key)
+    if isinstance(text, str) and len(text) > limit:
+        notes.append(f"{label}: first {limit} of {len(text)} characters shown")
+        holder[key] = text[:limit] + "…"
+
+
+def shrink_row(row: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[str]]:
+    """A FunctionRow (as JSON) cut step by step until it is at most `limit` characters, with notes."""
+    notes: list[str] = []
+    if size(row) <= limit:
+        return row, notes
+    row = json.loads(json.dumps(row))
+    # 1: long lists and large changed values.
+    for side in ("baseline", "candidate"):
+        if isinstance(row.get(side), dict):
+            _cap_list(row[side], "compile_ids", LIST_ITEMS, f"{side}.compile_ids", notes)
+    _cap_list(row, "alternatives", LIST_ITEMS, "alternatives", notes)
+    for i, change in enumerate(row.get("changes", [])):
+        for side in ("baseline", "candidate"):
+            _cap_list(change, f"{side}_evidence", LIST_ITEMS, f"changes[{i}].{side}_evidence", notes)
+            _cut_value(change, side, f"changes[{i}].{side}", notes)
+        _cut_text(change, "summary", 400, f"changes[{i}].summary", notes)
+    _cut_text(row, "reason", 400, "reason", notes)
+    if size(row) <= limit:
+        return row, notes
+    # 2: as many changes as fit, in order.
+    changes = row.get("changes", [])
+    row["changes"] = []
+    base = size(row)
+    kept: list[Any] = []
+    for change in changes:
+        if base + size(kept) + size(change) + 1 > limit:
+            break
+        kept.append(change)
+    row["changes"] = kept
+    if len(kept) < len(changes):
+        notes.append(f"changes: {len(kept)} of {len(changes)} shown")
+    if size(row) <= limit:
+        return row, notes
+    # 3: the bare row: who matched whom and the count deltas.
+    for side in ("baseline", "candidate"):
+        if isinstance(row.get(side), dict):
+            _cap_list(row[side], "compile_ids", 2, f"{side}.compile_ids", notes)
+            _cut_text(row[side], "qualified_name", 200, f"{side}.qualified_name", notes)
+            _cut_text(row[side], "file", 200, f"{side}.file", notes)
+    _cap_list(row, "alternatives", 2, "alternatives", notes)
+    _cut_text(row, "reason", 120, "reason", notes)
+    return row, notes
+
+
+def shrink_comparability(comp: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Differences in order while they fit their share; the keys of the rest are still named in a note."""
+    notes: list[str] = []
+    if size(comp) <= COMPARABILITY_CHARS:
+        return comp, notes
+    comp = json.loads(json.dumps(comp))
+    _cap_list(comp, "missing", 10, "missing", notes)
+    differences: list[dict[str, Any]] = comp.get("differences", [])
+    every_key = [str(d.get("key")) for d in differences]
+    value_notes: list[tuple[int, str]] = []
+    for i, diff in enumerate(differences):
+        for side in ("baseline", "candidate"):
+            if size(diff.get(side)) > 160:
+                value_notes.append((i, f"differences[{i}].{side}: value cut ({size(diff.get(side))} characters)"))
+                diff[side] = json.dumps(diff.get(side))[:150] + "…"
+    while len(differences) > 1 and size(comp) > COMPARABILITY_CHARS:
+        differences.pop()
+    kept = len(differences)
+    notes += [note for i, note in value_notes if i < kept]
+    if kept < len(every_key):
+        rest = ", ".join(every_key[kept:])
+        if len(rest) > 1200:
+            rest = rest[:1200] + "…"
+        notes.append(f"differences: {kept} of {len(every_key)} shown; the others differ in: {rest}")
+    return comp, notes
+
+
+def shrink_rank_view(view: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The rank view within its share: divergent ranks' counts first, then the others, each cut noted."""
+    notes: list[str] = []
+    if size(view) <= RANKS_CHARS:
+        return view, notes
+    view = json.loads(json.dumps(view))
+    for i, div in enumerate(view.get("divergences", [])):
+        _cap_list(div, "evidence_ids", 4, f"divergences[{i}].evidence_ids", notes)
+        _cut_text(div, "reason", 300, f"divergences[{i}].reason", notes)
+    divergences = view.get("divergences", [])
+    total_div = len(divergences)
+    while len(divergences) > 1 and size(view) > RANKS_CHARS // 2:
+        divergences.pop()
+    if len(divergences) < total_div:
+        notes.append(f"divergences: {len(divergences)} of {total_div} shown")
+    counts: dict[str, Any] = view.get("counts", {})
+    important = {str(view.get("reference_rank"))} | {str(d.get("rank")) for d in divergences}
+    order = sorted(counts, key=lambda k: (k not in important, k))
+    kept: dict[str, Any] = {}
+    view["counts"] = kept
+    for key in order:
+        if size(view) + size({key: counts[key]}) > RANKS_CHARS:
+            break
+        kept[key] = counts[key]
+    if len(kept) < len(counts):
+        left_out = [k for k in order if k not in kept]
+        notes.append(
+            f"counts: {len(kept)} of {len(counts)} ranks shown (left out: {', '.join(left_out[:20])}"
+            + ("…" if len(left_out) > 20 else "")
+            + "; pass ranks=[...] to compare_ranks to see them)"
+        )
+    return view, notes
+
+
+def shrink_notices(notices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Notices in order while they fit their share (long messages cut); returns (kept, omitted)."""
+    kept: list[dict[str, Any]] = []
+    for original in notices:
+        notice = dict(original)
+        if isinstance(notice.get("message"), str) and len(notice["message"]) > 400:
+            notice["message"] = notice["message"][:400] + "…"
+        _cap_list(notice, "evidence_ids", 4, "evidence_ids", [])
+        if size(notice.get("details", {})) > 200:
+            notice["details"] = {"omitted": "details too long for this response"}
+        if size(kept) + size(notice) > NOTICES_CHARS:
+            break
+        kept.append(notice)
+    return kept, len(notices) - len(kept)

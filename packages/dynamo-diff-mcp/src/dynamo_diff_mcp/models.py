@@ -1,0 +1,121 @@
+"""What the tools return: schema models, wrapped with the paging and truncation facts an agent needs.
+
+Nothing is cut silently: every list that was shortened to keep a response under the size limit says so in a
+`truncated` note or an `*_omitted` count, and every page that is not the last carries `next_offset`.
+"""
+
+from __future__ import annotations
+
+from dynamo_diff_schema import Comparability, Counts, Evidence, FunctionRow, Notice, RankView, Side, Totals
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RankCounts(Out):
+    rank: int | None = Field(description="None when neither the file name nor the records say.")
+    counts: Counts
+
+
+class ImportSummary(Out):
+    """The result of import_trace."""
+
+    id: str = Field(description="The capture id (sha256 of the imported bytes); any unique prefix of 8+ works.")
+    created: bool = Field(description="False when the same bytes were already in the store (nothing was written).")
+    label: str | None = None
+    input_kind: str
+    torch: str | None = None
+    artifact_structure: str = Field(description="'partial' when the trace was cut or evidence is missing.")
+    workload_completion: str
+    counts: Counts = Field(description="Summed over ranks.")
+    ranks: list[RankCounts] = Field(default_factory=list)
+    ranks_omitted: int = Field(0, description="Ranks left out to fit the response; see compare_ranks.")
+    notices: list[Notice] = Field(default_factory=list)
+    notices_omitted: int = 0
+    next_calls: list[str] = Field(default_factory=list, description="Calls that usually come next.")
+
+
+class CaptureEntry(Out):
+    id: str
+    label: str | None = None
+    imported_at: str
+    input_kind: str
+    torch: str | None = None
+    artifact_structure: str
+    ranks: int
+    compilations: int | None = Field(None, description="observed_compilation_identities")
+    confirmed_recompilations: int | None = Field(None, description="confirmed_recompilation_identities")
+    graph_breaks: int | None = Field(None, description="graph_break_records")
+    failed: int | None = None
+
+
+class CaptureList(Out):
+    """The result of list_captures."""
+
+    store: str
+    total: int
+    offset: int
+    next_offset: int | None = Field(None, description="Pass as offset for the next page; None on the last page.")
+    captures: list[CaptureEntry]
+
+
+class RowEntry(Out):
+    index: int = Field(description="Position of the row in the full list (changed rows first).")
+    row: FunctionRow
+    truncated: list[str] = Field(
+        default_factory=list, description="What was cut from this row to fit the response (empty: nothing)."
+    )
+
+
+class ComparisonPage(Out):
+    """One page of a comparison (compare_runs or compare_ranks): comparability first, then rows."""
+
+    comparison_id: str
+    kind: str = Field(description="'captures' (baseline vs candidate) or 'ranks' (within one capture).")
+    baseline: Side
+    candidate: Side
+    comparability: Comparability
+    comparability_truncated: list[str] = Field(default_factory=list)
+    totals: Totals
+    ranks: RankView | None = None
+    ranks_truncated: list[str] = Field(default_factory=list)
+    notices: list[Notice] = Field(default_factory=list)
+    notices_omitted: int = 0
+    total_rows: int
+    offset: int
+    next_offset: int | None = Field(None, description="Pass as offset for the next page; None on the last page.")
+    rows: list[RowEntry]
+    rows_truncated: bool = Field(False, description="True when any row on this page was cut (see its notes).")
+    next_calls: list[str] = Field(default_factory=list)
+
+
+class EvidenceIndexPage(Out):
+    """The result of get_evidence without evidence_id: a page of the capture's evidence index."""
+
+    capture: str
+    kind: str | None = None
+    total: int
+    offset: int
+    next_offset: int | None = None
+    items: list[Evidence]
+
+
+class EvidenceText(Out):
+    """The result of get_evidence with evidence_id: a hash-checked excerpt of the trace bytes."""
+
+    capture: str
+    evidence: Evidence
+    sha256_verified: bool = True
+    offset: int
+    next_offset: int | None = Field(None, description="Pass as offset to read on; None when the excerpt ends.")
+    total_chars: int
+    text: str
+
+
+class EvidenceResult(Out):
+    """The result of get_evidence: `index` without evidence_id, `excerpt` with it."""
+
+    index: EvidenceIndexPage | None = None
+    excerpt: EvidenceText | None = None

@@ -1,0 +1,144 @@
+"""Short text renderings of the tool results: what an agent reads first; the structured content has the rest."""
+
+from __future__ import annotations
+
+from dynamo_diff_schema import Counts, Side
+
+from dynamo_diff_mcp.models import CaptureList, ComparisonPage, EvidenceIndexPage, EvidenceText, ImportSummary
+
+LINE_CHARS = 240
+# The counts shown in one-line summaries, in the order someone chasing a recompile reads them.
+HEADLINE = (
+    ("observed_compilation_identities", "compilations"),
+    ("confirmed_recompilation_identities", "confirmed recompiles"),
+    ("graph_break_records", "graph breaks"),
+    ("failed", "failed"),
+    ("compiler_limit_events", "limit events"),
+    ("cache_hits", "cache hits"),
+    ("cache_misses", "cache misses"),
+)
+
+
+def _line(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+
+
+def _side(side: Side) -> str:
+    return f"{side.id[:12]}" + (f" ({side.label})" if side.label else "") + f" torch {side.torch or '?'}"
+
+
+def counts_line(counts: Counts) -> str:
+    parts = [f"{label} {getattr(counts, key)}" for key, label in HEADLINE]
+    if counts.incomplete:
+        parts.append(f"possibly undercounted: {', '.join(counts.incomplete)}")
+    return ", ".join(parts)
+
+
+def _pair(b: int | None, c: int | None) -> str:
+    if b is None or c is None or b == c:
+        return str(c if b is None else b)
+    return f"{b} -> {c}"
+
+
+def import_text(s: ImportSummary) -> str:
+    lines = [
+        f"{'imported' if s.created else 'already in the store (same bytes)'}: {s.id}"
+        + (f" ({s.label})" if s.label else ""),
+        f"{s.input_kind}, torch {s.torch or '?'}, trace {s.artifact_structure}, workload {s.workload_completion}",
+        f"total: {counts_line(s.counts)}",
+    ]
+    lines += [_line(f"rank {'?' if r.rank is None else r.rank}: {counts_line(r.counts)}") for r in s.ranks[:8]]
+    if len(s.ranks) > 8 or s.ranks_omitted:
+        lines.append(
+            f"... {len(s.ranks) - min(len(s.ranks), 8) + s.ranks_omitted} more rank(s) in the structured result"
+        )
+    lines += [_line(f"[{n.severity}] {n.code}: {n.message}") for n in s.notices[:5]]
+    if len(s.notices) > 5 or s.notices_omitted:
+        lines.append(f"... {len(s.notices) - min(len(s.notices), 5) + s.notices_omitted} more notice(s)")
+    lines += [f"next: {call}" for call in s.next_calls]
+    return "\n".join(lines)
+
+
+def captures_text(page: CaptureList) -> str:
+    if not page.total:
+        return f"the store {page.store} is empty: call import_trace(path) first"
+    lines = [f"{page.total} capture(s) in {page.store}; {page.offset + 1}-{page.offset + len(page.captures)} shown"]
+    for c in page.captures:
+        lines.append(
+            _line(
+                f"{c.id[:12]} {c.label or '-'} {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
+                f"compilations {c.compilations}, confirmed recompiles {c.confirmed_recompilations}, "
+                f"graph breaks {c.graph_breaks}, failed {c.failed}, trace {c.artifact_structure}"
+            )
+        )
+    if page.next_offset is not None:
+        lines.append(f"more: list_captures(offset={page.next_offset})")
+    return "\n".join(lines)
+
+
+def comparison_text(page: ComparisonPage, tool: str) -> str:
+    comp = page.comparability
+    verdict = f"comparability: {str(comp.verdict).upper()}"
+    if comp.differences:
+        verdict += " (differs: " + ", ".join(d.key for d in comp.differences[:10]) + ")"
+    elif comp.missing:
+        verdict += " (not checked: " + "; ".join(comp.missing[:3]) + ")"
+    lines = [
+        f"comparison {page.comparison_id[:12]} ({page.kind})",
+        f"baseline  {_side(page.baseline)}",
+        f"candidate {_side(page.candidate)}",
+        _line(verdict),
+    ]
+    b, c = page.totals.baseline, page.totals.candidate
+    lines.append(
+        _line("totals: " + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE))
+    )
+    if page.ranks is not None:
+        for d in page.ranks.divergences[:4]:
+            lines.append(_line(f"FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}"))
+        if not page.ranks.divergences:
+            lines.append("no rank diverges: every rank compiled the same sequence")
+    first, last = page.offset + 1, page.offset + len(page.rows)
+    lines.append(f"rows {first}-{last} of {page.total_rows} (changed first):" if page.rows else "no rows on this page")
+    for entry in page.rows:
+        row = entry.row
+        side = row.baseline or row.candidate
+        name = f"{side.qualified_name} ({(side.file or '?').rsplit('/', 1)[-1]}:{side.line})" if side else "?"
+        status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
+        pairs = [
+            f"{label} {_pair(getattr(row.baseline.counts, k) if row.baseline else None, getattr(row.candidate.counts, k) if row.candidate else None)}"  # noqa: E501
+            for k, label in HEADLINE[:4]
+        ]
+        changed = [ch.summary for ch in row.changes if ch.kind != "phase_time"][:2]
+        cut = " [cut: see truncated]" if entry.truncated else ""
+        lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
+    for n in page.notices[:3]:
+        lines.append(_line(f"[{n.severity}] {n.code}: {n.message}"))
+    if page.next_offset is not None:
+        lines.append(f"more rows: {tool}(..., offset={page.next_offset})")
+    return "\n".join(lines)
+
+
+def evidence_index_text(page: EvidenceIndexPage) -> str:
+    what = f" of kind {page.kind}" if page.kind else ""
+    lines = [f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in {page.capture[:12]}"]
+    for e in page.items[:12]:
+        rank = "?" if e.rank is None else e.rank
+        lines.append(_line(f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'} {e.file}:{e.line}"))
+    if len(page.items) > 12:
+        lines.append(f"... {len(page.items) - 12} more on this page in the structured result")
+    if page.next_offset is not None:
+        lines.append(f"more: get_evidence(capture=..., offset={page.next_offset})")
+    return "\n".join(lines)
+
+
+def evidence_text(ex: EvidenceText) -> str:
+    ev = ex.evidence
+    head = (
+        f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (rank {'?' if ev.rank is None else ev.rank}, compile "
+        f"{ev.compile_id or '-'}), sha256 verified; characters {ex.offset}-{ex.offset + len(ex.text)} "
+        f"of {ex.total_chars}"
+    )
+    tail = f"\n[more: get_evidence(..., offset={ex.next_offset})]" if ex.next_offset is not None else ""
+    return head + "\n" + ex.text + tail

@@ -1,0 +1,81 @@
+"""The MCP server under test, reached through the SDK's in-memory client, with a private store.
+
+`call(tool, **arguments)` is synchronous (an anyio blocking portal runs the client) and checks the promise
+every response keeps: its JSON is shorter than RESPONSE_LIMIT characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anyio.from_thread import start_blocking_portal
+from dynamo_diff_mcp.budget import RESPONSE_LIMIT
+from dynamo_diff_mcp.roots import AllowedRoots
+from dynamo_diff_mcp.server import create_server
+from mcp import Client
+from mcp.types import CallToolResult, TextContent
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+CAPTURES = FIXTURES / "captures"
+CORPUS = FIXTURES / "corpus"
+
+Call = Callable[..., CallToolResult]
+
+
+def size_of(result: Any) -> int:
+    return len(result.model_dump_json(by_alias=True, exclude_none=True))
+
+
+def text_of(result: CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+def error_code(result: CallToolResult) -> str:
+    assert result.is_error, text_of(result)
+    assert result.meta is not None
+    info = result.meta["dynamo-diff/error"]
+    assert text_of(result) == f"error[{info['code']}]: {info['message']}"
+    return str(info["code"])
+
+
+class Session:
+    def __init__(self, call: Call, list_tools: Callable[[], Any], store: Path) -> None:
+        self.call = call
+        self.list_tools = list_tools
+        self.store = store
+
+
+@pytest.fixture
+def connect(tmp_path: Path) -> Iterator[Callable[..., Session]]:
+    """connect(*roots) -> a Session with a fresh in-memory client (roots default to fixtures/)."""
+    with start_blocking_portal() as portal:
+        opened: list[Any] = []
+
+        def open_session(*roots: Path, store: Path | None = None) -> Session:
+            store = store or tmp_path / "store"
+            server = create_server(store, AllowedRoots(list(roots) or [FIXTURES]))
+            manager = portal.wrap_async_context_manager(Client(server))
+            client = manager.__enter__()
+            opened.append(manager)
+
+            def call(tool: str, **arguments: Any) -> CallToolResult:
+                result: CallToolResult = portal.call(client.call_tool, tool, arguments)
+                assert size_of(result) < RESPONSE_LIMIT, (tool, size_of(result))
+                return result
+
+            return Session(call, lambda: portal.call(client.list_tools), store)
+
+        yield open_session
+        for manager in reversed(opened):
+            manager.__exit__(None, None, None)
+
+
+@pytest.fixture
+def session(connect: Callable[..., Session]) -> Session:
+    return connect()

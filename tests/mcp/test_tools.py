@@ -1,0 +1,268 @@
+"""Every tool through the SDK's in-memory client: results, paging, bounds and error codes."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import pytest
+from dynamo_diff_mcp import budget
+from dynamo_diff_mcp.budget import RESPONSE_LIMIT
+from dynamo_diff_mcp.models import CaptureList, ComparisonPage, EvidenceResult, ImportSummary
+from dynamo_diff_schema import validate
+
+from .conftest import CAPTURES, CORPUS, Session, error_code, size_of, text_of
+
+TOOLS = {"import_trace", "list_captures", "compare_runs", "compare_ranks", "get_evidence"}
+
+
+def test_tools_are_listed_with_descriptions_and_the_listing_is_bounded(session: Session) -> None:
+    listing = session.list_tools()
+    assert {t.name for t in listing.tools} == TOOLS
+    for tool in listing.tools:
+        assert tool.description and "\n    " not in tool.description  # dedented docstring
+        assert tool.input_schema["type"] == "object"
+    compare = next(t for t in listing.tools if t.name == "compare_runs")
+    assert compare.input_schema["properties"]["page_size"]["maximum"] == 100
+    assert compare.input_schema["required"] == ["baseline", "candidate"]
+    assert size_of(listing) < RESPONSE_LIMIT
+
+
+def test_import_trace_returns_id_counts_notices_and_next_calls(session: Session) -> None:
+    result = session.call("import_trace", path=str(CAPTURES / "two_ranks"))
+    assert not result.is_error
+    summary = ImportSummary.model_validate(result.structured_content)
+    assert summary.created and summary.input_kind == "bundle" and summary.label == "two_ranks"
+    assert [r.rank for r in summary.ranks] == [0, 1] and summary.ranks_omitted == 0
+    assert summary.counts.confirmed_recompilation_identities == 2
+    assert any(call.startswith("compare_ranks(") for call in summary.next_calls)
+    text = text_of(result)
+    assert text.startswith(f"imported: {summary.id}") and "rank 1: compilations 3" in text
+    again = ImportSummary.model_validate(
+        session.call("import_trace", path="captures/two_ranks", label="again").structured_content
+    )
+    assert again.id == summary.id and not again.created  # relative to the first root; same bytes
+
+
+def test_import_trace_reads_a_raw_log_and_says_what_it_could_not_read(session: Session) -> None:
+    result = session.call("import_trace", path=str(CORPUS / "tlparse-tests/simple_corrupted_json.log"))
+    summary = ImportSummary.model_validate(result.structured_content)
+    assert summary.input_kind == "raw_log"
+    assert summary.notices and all(n.code for n in summary.notices)
+
+
+def test_import_trace_errors_carry_our_codes(session: Session) -> None:
+    assert error_code(session.call("import_trace", path="captures/no_such_run")) == "unreadable_input"
+    assert error_code(session.call("import_trace", path="corpus/README.md")) in {"malformed_input", "unsupported_input"}
+
+
+def test_list_captures_pages(session: Session) -> None:
+    empty = session.call("list_captures")
+    assert not empty.is_error and "empty" in text_of(empty)
+    for name in ("stable", "shape", "edit_v1"):
+        session.call("import_trace", path=f"captures/{name}")
+    page = CaptureList.model_validate(session.call("list_captures").structured_content)
+    assert page.total == 3 and {c.label for c in page.captures} == {"stable", "shape", "edit_v1"}
+    assert page.next_offset is None
+    tail = CaptureList.model_validate(session.call("list_captures", offset=2).structured_content)
+    assert [c.id for c in tail.captures] == [page.captures[2].id]
+    assert error_code(session.call("list_captures", offset=-1)) == "invalid_argument"
+
+
+def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Session) -> None:
+    result = session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2")
+    assert not result.is_error, text_of(result)
+    page = ComparisonPage.model_validate(result.structured_content)
+    assert page.comparability.verdict == "comparable" and page.total_rows == 3 and page.next_offset is None
+    first = page.rows[0].row
+    assert first.baseline is not None and first.baseline.qualified_name == "gate"
+    assert first.deltas["confirmed_recompilation_identities"] == -1
+    assert [e.index for e in page.rows] == [0, 1, 2] and not page.rows_truncated
+    text = text_of(result)
+    assert text.index("comparability: COMPARABLE") < text.index("rows 1-3 of 3")
+    assert "[0] gate (model.py:21) matched (line_diff)" in text
+    # Every row is a valid comparison row: the page's rows form a schema-valid Comparison document.
+    document = {
+        "id": page.comparison_id,
+        "kind": page.kind,
+        "baseline": page.baseline.model_dump(mode="json"),
+        "candidate": page.candidate.model_dump(mode="json"),
+        "comparability": page.comparability.model_dump(mode="json"),
+        "totals": page.totals.model_dump(mode="json"),
+        "functions": [e.row.model_dump(mode="json") for e in page.rows],
+    }
+    validate(document, "comparison")
+    # The evidence behind a change reads back hash-checked from the capture it belongs to.
+    change = next(c for c in first.changes if c.baseline_evidence)
+    excerpt = EvidenceResult.model_validate(
+        session.call(
+            "get_evidence", capture=page.baseline.id[:12], evidence_id=change.baseline_evidence[0]
+        ).structured_content
+    ).excerpt
+    assert excerpt is not None and excerpt.sha256_verified and excerpt.text
+
+
+def test_compare_runs_by_label_with_a_source_map(session: Session) -> None:
+    session.call("import_trace", path="captures/edit_v1")
+    session.call("import_trace", path="captures/edit_v2")
+    result = session.call(
+        "compare_runs", baseline="edit_v1", candidate="edit_v2", source_map={"model.py::gate": "model.py::postprocess"}
+    )
+    assert not result.is_error, text_of(result)
+    page = ComparisonPage.model_validate(result.structured_content)
+    rows = {e.row.baseline.qualified_name if e.row.baseline else None: e.row for e in page.rows}
+    assert rows["gate"].method == "user_map" and rows["gate"].candidate is not None
+    assert rows["gate"].candidate.qualified_name == "postprocess"
+    bad = session.call("compare_runs", baseline="edit_v1", candidate="edit_v2", source_map={"nope": "x.py::f"})
+    assert error_code(bad) == "invalid_argument"
+
+
+def test_compare_runs_pages_cover_every_row_once(session: Session) -> None:
+    seen: list[int] = []
+    offset: int | None = 0
+    while offset is not None:
+        page = ComparisonPage.model_validate(
+            session.call(
+                "compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2", offset=offset, page_size=1
+            ).structured_content
+        )
+        assert page.comparability.verdict == "comparable"  # on every page, before the rows
+        seen += [e.index for e in page.rows]
+        offset = page.next_offset
+    assert seen == [0, 1, 2]
+
+
+def test_compare_runs_errors(session: Session) -> None:
+    base, cand = "captures/stable", "captures/shape"
+    assert error_code(session.call("compare_runs", baseline="nothing", candidate="else")) == "unknown_capture"
+    for bad in ({"page_size": 0}, {"page_size": 101}, {"offset": -1}, {"offset": 5}):
+        assert error_code(session.call("compare_runs", baseline=base, candidate=cand, **bad)) == "invalid_argument"
+
+
+def test_rows_that_do_not_fit_move_to_the_next_page_or_are_cut_with_notes(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a small budget nothing is dropped silently: fewer rows per page, and a cut row says what was cut."""
+    full = ComparisonPage.model_validate(
+        session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2").structured_content
+    )
+    monkeypatch.setattr(budget, "BUDGET", 5_000)
+    page = ComparisonPage.model_validate(
+        session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2").structured_content
+    )
+    assert len(page.rows) < full.total_rows and page.next_offset == len(page.rows)
+    first = page.rows[0]
+    if first.truncated:  # the header alone leaves little room: the first row is cut, with notes
+        assert page.rows_truncated and "[cut: see truncated]" in text_of(
+            session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2")
+        )
+    monkeypatch.setattr(budget, "BUDGET", 3_600)
+    tight = ComparisonPage.model_validate(
+        session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2").structured_content
+    )
+    assert len(tight.rows) == 1 and tight.next_offset == 1
+    assert tight.rows_truncated and tight.rows[0].truncated
+    assert any(" of " in note or "omitted" in note for note in tight.rows[0].truncated)
+
+
+def test_a_confounded_pair_says_how_many_keys_differ(session: Session) -> None:
+    """torch 2.13 against a torch 2.9 trace: hundreds of configuration keys differ; the cut says how many."""
+    result = session.call(
+        "compare_runs", baseline="captures/stable", candidate="corpus/tlparse-tests/multi_rank_runtime"
+    )
+    page = ComparisonPage.model_validate(result.structured_content)
+    assert page.comparability.verdict == "confounded"
+    shown = page.comparability.differences
+    (summary,) = [n for n in page.comparability_truncated if n.startswith("differences:")]
+    total = int(summary.split(" of ")[1].split()[0])
+    assert 0 < len(shown) < total
+    assert "comparability: CONFOUNDED (differs: " in text_of(result)
+
+
+def test_compare_ranks_shows_the_first_divergence(session: Session) -> None:
+    result = session.call("compare_ranks", capture="captures/two_ranks")
+    page = ComparisonPage.model_validate(result.structured_content)
+    assert page.kind == "ranks" and page.ranks is not None
+    (divergence,) = page.ranks.divergences
+    assert divergence.rank == 1 and divergence.reference_rank == 0 and divergence.evidence_ids
+    assert "FIRST DIVERGENCE rank 1 vs rank 0" in text_of(result)
+    chosen = ComparisonPage.model_validate(
+        session.call("compare_ranks", capture="two_ranks", ranks=[1, 0]).structured_content
+    )
+    assert chosen.ranks is not None and chosen.ranks.reference_rank == 1
+    assert error_code(session.call("compare_ranks", capture="two_ranks", ranks=[0, 7])) == "invalid_argument"
+    assert error_code(session.call("compare_ranks", capture="two_ranks", page_size=500)) == "invalid_argument"
+
+
+def test_get_evidence_index_pages_and_kind(session: Session) -> None:
+    cid = ImportSummary.model_validate(
+        session.call("import_trace", path="corpus/tlparse-tests/multi_rank_logs").structured_content
+    ).id
+    first = EvidenceResult.model_validate(session.call("get_evidence", capture=cid[:10]).structured_content).index
+    assert first is not None and first.total > len(first.items) and first.next_offset == len(first.items)
+    second = EvidenceResult.model_validate(
+        session.call("get_evidence", capture=cid, offset=first.next_offset).structured_content
+    ).index
+    assert second is not None and second.items[0].id not in {e.id for e in first.items}
+    metrics = EvidenceResult.model_validate(
+        session.call("get_evidence", capture=cid, kind="compilation_metrics").structured_content
+    ).index
+    assert metrics is not None and metrics.items and {e.kind for e in metrics.items} == {"compilation_metrics"}
+
+
+def test_get_evidence_excerpt_pages_by_characters(session: Session) -> None:
+    cid = ImportSummary.model_validate(session.call("import_trace", path="captures/stable").structured_content).id
+    index = EvidenceResult.model_validate(
+        session.call("get_evidence", capture=cid, kind="dynamo_output_graph").structured_content
+    ).index
+    assert index is not None
+    evidence_id = index.items[0].id
+    parts: list[str] = []
+    offset: int | None = 0
+    while offset is not None:
+        result = session.call("get_evidence", capture=cid, evidence_id=evidence_id, offset=offset, max_chars=700)
+        excerpt = EvidenceResult.model_validate(result.structured_content).excerpt
+        assert excerpt is not None and len(excerpt.text) <= 700
+        assert excerpt.text in text_of(result)
+        parts.append(excerpt.text)
+        offset = excerpt.next_offset
+    assert len(parts) > 1 and len("".join(parts)) == excerpt.total_chars
+
+
+def test_get_evidence_errors(session: Session) -> None:
+    session.call("import_trace", path="captures/stable")
+    assert error_code(session.call("get_evidence", capture="stable", evidence_id="r9-e999")) == "unknown_evidence"
+    assert error_code(session.call("get_evidence", capture="nope")) == "unknown_capture"
+    assert error_code(session.call("get_evidence", capture="stable", max_chars=0)) == "invalid_argument"
+    assert error_code(session.call("get_evidence", capture="stable", max_chars=5001)) == "invalid_argument"
+
+
+def test_a_large_excerpt_is_cut_to_fit_and_says_where_to_read_on(session: Session) -> None:
+    """A cache record of ~72 KB of JSON (quotes and newlines escape to two characters): cut, with next_offset."""
+    cid = ImportSummary.model_validate(session.call("import_trace", path="captures/training").structured_content).id
+    index = EvidenceResult.model_validate(
+        session.call("get_evidence", capture=cid, kind="fx_graph_cache_miss").structured_content
+    ).index
+    assert index is not None
+    biggest = max(index.items, key=lambda e: e.length)
+    assert biggest.length > 50_000
+    result = session.call("get_evidence", capture=cid, evidence_id=biggest.id, max_chars=5000)
+    excerpt = EvidenceResult.model_validate(result.structured_content).excerpt
+    assert excerpt is not None and excerpt.next_offset == len(excerpt.text) and 0 < len(excerpt.text) <= 5000
+    assert f"offset={excerpt.next_offset}" in text_of(result)
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS - {"list_captures"}))
+def test_missing_arguments_are_tool_errors(session: Session, tool: str) -> None:
+    result = session.call(tool)
+    assert result.is_error
+
+
+def test_every_fixture_pair_fits(connect: Callable[..., Session]) -> None:
+    """All retained bundles against each other's neighbour: every response stays under the limit."""
+    s = connect()
+    names = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").exists())
+    for base, cand in itertools.pairwise(names):
+        result = s.call("compare_runs", baseline=f"captures/{base}", candidate=f"captures/{cand}")
+        assert not result.is_error, text_of(result)
+        assert size_of(result) < RESPONSE_LIMIT
