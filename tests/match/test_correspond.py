@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from dynamo_diff_match import FunctionRef, SnapshotSet, correspond, index_functions
 from dynamo_diff_schema import MatchMethod, RowStatus
 from hypothesis import HealthCheck, given, settings
@@ -268,11 +266,10 @@ def test_huge_file_falls_back_to_ambiguous_quickly() -> None:
     cand_body = "    x = x * 2\n    x = x + 1\n" * 2000
     base_src = f"def f(x):\n{base_body}    return x\n\n\ndef g(x):\n{base_body}    return x\n"
     cand_src = f"def f(x):\n{cand_body}    return x\n\n\ndef g(x):\n{cand_body}    return x\n"
-    start = time.monotonic()
+    # The bound is on work (MAX_DIFF_WORK, counted before difflib runs), not on time: no timing is asserted.
     result = correspond(
         *observe("/base", {"big.py": base_src}, "f", "g"), *observe("/cand", {"big.py": cand_src}, "f", "g")
     )
-    assert time.monotonic() - start < 2
     assert [(r.baseline_id, r.candidate_id, r.status) for r in result] == [
         ("big.py::f", None, RowStatus.AMBIGUOUS),
         ("big.py::g", None, RowStatus.AMBIGUOUS),
