@@ -160,3 +160,21 @@ def test_html_report_in_headless_chromium(run, tmp_path: Path) -> None:  # type:
     dom = done.stdout
     assert 'id="functions"' in dom and "matched (line_diff)" in dom and "gate (model.py:21)" in dom
     assert "candidate_only" in dom or "candidate only" in dom
+
+
+def test_source_shows_the_captured_snapshot_not_the_working_tree(run) -> None:  # type: ignore[no-untyped-def]
+    """edit_v1 and edit_v2 ran from the same path; each capture keeps its own version of the file."""
+    run("import", str(CAPTURES / "edit_v1"))
+    run("import", str(CAPTURES / "edit_v2"))
+    code, v1, _ = run("source", "edit_v1", "gate")
+    assert code == 0 and "def gate(" in v1
+    code, out, _ = run("source", "edit_v2", "gate", "--format", "json")
+    (loc,) = json.loads(out)["locations"]
+    v2_file = (ROOT / "fixtures/workloads/edit_v2/model.py").read_text()
+    assert loc["text"] == v2_file and loc["snapshot"] == "model.py"
+    assert loc["text"].splitlines()[loc["first_line"] - 1].startswith("def gate(")
+    v1_code = "\n".join(line.split(" | ", 1)[1] for line in v1.splitlines())
+    assert v1_code in (ROOT / "fixtures/workloads/edit_v1/model.py").read_text()
+    assert v1_code not in loc["text"]  # the two captured versions of gate() differ
+    code, _, err = run("source", "edit_v1", "nope")
+    assert code == 2 and "unknown_function" in err

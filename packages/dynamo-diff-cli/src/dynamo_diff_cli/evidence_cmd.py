@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated
 
 import typer
@@ -94,6 +95,9 @@ def source(
             show_default=False,
         ),
     ],
+    output_format: Annotated[
+        Format, typer.Option("--format", "-f", help="text: the function's lines; json: the whole snapshot too.")
+    ] = Format.TEXT,
 ) -> None:
     """Print the captured source snapshot of a compiled function (never the working-tree file)."""
     store = store_of(ctx)
@@ -120,13 +124,20 @@ def source(
             f"no compiled function {function!r} in capture "
             f"{capture.capture.id[:12]} (see `dynamo-diff analyze {capture.capture.id[:12]}`)",
         )
+    found = []
     for co_filename, first_line in locations:
         assert co_filename is not None and first_line is not None
         snapshot, text = store.source_snapshot(capture.capture.id, co_filename)
         lines = text.splitlines()
         span = function_span(text, first_line) or (first_line, min(first_line + 39, len(lines)))
+        found.append({"co_filename": co_filename, "snapshot": snapshot, "first_line": span[0], "last_line": span[1],
+                      "co_firstlineno": first_line, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text})
+        if output_format == Format.JSON:
+            continue
         stderr().print(f"{co_filename}:{first_line} (captured as {snapshot}, lines {span[0]}-{span[1]})")
         width = len(str(span[1]))
         for number in range(span[0], span[1] + 1):
             if number - 1 < len(lines):
                 typer.echo(f"{number:>{width}} | {lines[number - 1]}")
+    if output_format == Format.JSON:
+        print_json({"capture": capture.capture.id, "function": function, "locations": found})

@@ -1,0 +1,512 @@
+// The dynamo-diff command line tool: finding it, building its argument lists, running it, reading its JSON.
+// Nothing here imports `vscode`, so all of it is unit-tested with plain Node.
+import { execFile, ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+// ---------------------------------------------------------------------------------------------------------
+// JSON shapes (the subset of the CLI's `--format json` documents the extension reads).
+
+export type Counts = Record<string, number | string[]>;
+
+export interface CaptureSummary {
+  id: string;
+  label: string | null;
+  imported_at: string;
+  input_kind: string;
+  torch_version: string | null;
+  artifact_structure: string;
+  ranks: number;
+  counts: Counts;
+}
+
+export interface RowSide {
+  qualified_name: string | null;
+  file: string | null;
+  line: number | null;
+  rank: number | null;
+  compile_ids: string[];
+  counts: Counts;
+}
+
+export interface Change {
+  kind: string;
+  summary: string;
+  baseline_evidence: string[];
+  candidate_evidence: string[];
+}
+
+export interface FunctionRow {
+  status: string;
+  method: string;
+  reason?: string | null;
+  alternatives?: unknown[];
+  baseline: RowSide | null;
+  candidate: RowSide | null;
+  deltas: Record<string, number>;
+  changes: Change[];
+}
+
+export interface ComparedCapture {
+  id: string;
+  label: string | null;
+  torch?: string | null;
+  imported_at?: string | null;
+}
+
+export interface KeyDifference {
+  key: string;
+  source?: string;
+  baseline?: unknown;
+  candidate?: unknown;
+}
+
+export interface RankDivergence {
+  rank: number;
+  reference_rank: number;
+  index: number;
+  compile_id: string | null;
+  reference_compile_id: string | null;
+  reason: string;
+  evidence_ids: string[];
+}
+
+export interface RankView {
+  reference_rank: number;
+  ranks: number[];
+  counts: Record<string, Counts>;
+  divergences: RankDivergence[];
+}
+
+export interface Comparison {
+  schema_version: string;
+  id: string;
+  kind: string;
+  baseline: ComparedCapture;
+  candidate: ComparedCapture;
+  comparability: { verdict: string; differences: KeyDifference[]; missing: string[] };
+  totals: { baseline: Counts; candidate: Counts };
+  functions: FunctionRow[];
+  ranks: RankView | null;
+  notices: unknown[];
+}
+
+export interface Compilation {
+  compile_id: string;
+  identity: { rank: number | null };
+  code: { co_filename: string | null; co_name: string | null; co_firstlineno: number | null; qualified_name: string | null };
+  outcome: string;
+  outcome_reason?: string | null;
+  evidence_ids: string[];
+}
+
+export interface Analysis {
+  capture: { id: string; label: string | null };
+  ranks: { rank: number | null; compilations: Compilation[] }[];
+}
+
+export interface EvidenceItem {
+  id: string;
+  kind: string;
+  rank: number | null;
+  compile_id: string | null;
+  file: string;
+  line: number;
+  offset: number;
+  length: number;
+  sha256: string;
+}
+
+export interface EvidenceExcerpt {
+  evidence: EvidenceItem;
+  offset: number;
+  next_offset: number | null;
+  total_chars: number;
+  text: string;
+}
+
+export interface SourceSnapshot {
+  /** What the CLI says about the snapshot, e.g. `/tmp/x/model.py:21 (captured as model.py, lines 21-25)`. */
+  headers: string[];
+  /** Captured line number -> text, only for the lines the CLI printed. */
+  lines: Map<number, string>;
+  firstLine: number;
+  lastLine: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors
+
+/** A failure with the CLI's own error code (or one of ours: cli_not_found, cli_version, cancelled, ...). */
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: unknown = undefined,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+
+  /** How the editor shows it: `[unknown_capture] no capture matches ...`. */
+  display(): string {
+    return `[${this.code}] ${this.message}`;
+  }
+}
+
+/** Reads the error the CLI wrote to stderr: a JSON ErrorInfo (`--format json`) or `error[code]: message`. */
+export function parseCliError(stderr: string, exitCode: number | null): CliError {
+  const text = stderr.trim();
+  for (const candidate of [text, ...text.split("\n").reverse()]) {
+    const line = candidate.trim();
+    if (!line.startsWith("{")) continue;
+    try {
+      const info = JSON.parse(line) as { code?: unknown; message?: unknown; details?: unknown };
+      if (typeof info.code === "string" && typeof info.message === "string") {
+        return new CliError(info.code, info.message, info.details);
+      }
+    } catch {
+      // not JSON; try the plain form below
+    }
+  }
+  const plain = /error\[([a-z_]+)\]:\s*([\s\S]*)/.exec(text);
+  if (plain) return new CliError(plain[1], plain[2].trim());
+  const last = text.split("\n").filter((l) => l.trim()).slice(-3).join("\n");
+  return new CliError("cli_failed", `dynamo-diff exited with code ${exitCode ?? "?"}${last ? `: ${last}` : ""}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Finding the CLI: the setting, then the selected Python interpreter's environment, then PATH.
+
+export interface DiscoveryInput {
+  cliPath: string;
+  /** The interpreter from `dynamoDiff.pythonPath`, else the one the Python extension selected. */
+  pythonPath: string | undefined;
+  envPath: string | undefined;
+  platform: NodeJS.Platform;
+  /** Resolves `~` and relative paths; the workspace folder for relative ones. */
+  baseDir: string | undefined;
+  isExecutable: (p: string) => boolean;
+}
+
+export interface Discovered {
+  path: string;
+  source: "setting" | "interpreter" | "PATH";
+}
+
+function exeNames(platform: NodeJS.Platform): string[] {
+  return platform === "win32" ? ["dynamo-diff.exe", "dynamo-diff.cmd", "dynamo-diff"] : ["dynamo-diff"];
+}
+
+export function resolveUserPath(
+  p: string,
+  baseDir: string | undefined,
+  home = process.env.HOME ?? "",
+  paths: typeof path.posix = path,
+): string {
+  let out = p.trim();
+  if (out === "~" || out.startsWith("~/")) out = paths.join(home, out.slice(1));
+  if (!paths.isAbsolute(out) && baseDir) out = paths.join(baseDir, out);
+  return out;
+}
+
+/** Returns the CLI to run, or throws `cli_not_found` listing where it looked. */
+export function discoverCli(input: DiscoveryInput): Discovered {
+  const looked: string[] = [];
+  const paths = input.platform === "win32" ? path.win32 : path.posix;
+  if (input.cliPath.trim()) {
+    const p = resolveUserPath(input.cliPath, input.baseDir, undefined, paths);
+    if (input.isExecutable(p)) return { path: p, source: "setting" };
+    // An explicit setting that does not work is an error, not a reason to run something else.
+    throw new CliError("cli_not_found", `dynamoDiff.cliPath is set to ${p}, which is not an executable file`);
+  }
+  if (input.pythonPath && input.pythonPath.trim()) {
+    const python = resolveUserPath(input.pythonPath, input.baseDir, undefined, paths);
+    const dir = paths.dirname(python);
+    const dirs = input.platform === "win32" ? [dir, paths.join(dir, "Scripts")] : [dir];
+    for (const d of dirs) {
+      for (const name of exeNames(input.platform)) {
+        const p = paths.join(d, name);
+        looked.push(p);
+        if (input.isExecutable(p)) return { path: p, source: "interpreter" };
+      }
+    }
+  }
+  const sep = input.platform === "win32" ? ";" : ":";
+  for (const d of (input.envPath ?? "").split(sep)) {
+    if (!d) continue;
+    for (const name of exeNames(input.platform)) {
+      const p = paths.join(d, name);
+      if (input.isExecutable(p)) return { path: p, source: "PATH" };
+    }
+  }
+  looked.push("PATH");
+  throw new CliError(
+    "cli_not_found",
+    `dynamo-diff was not found (looked in ${looked.join(", ")}). Install it with: pip install dynamo-diff, ` +
+      "or set dynamoDiff.cliPath",
+  );
+}
+
+export function isExecutableFile(p: string): boolean {
+  try {
+    const st = fs.statSync(p);
+    if (!st.isFile()) return false;
+    if (process.platform === "win32") return true;
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The version pin
+
+export function installCommand(pinned: string): string {
+  return `pip install dynamo-diff==${pinned}`;
+}
+
+/** `dynamo-diff 0.2.0` -> "0.2.0"; anything else -> undefined. */
+export function parseVersion(stdout: string): string | undefined {
+  const m = /^dynamo-diff\s+(\S+)\s*$/m.exec(stdout.trim());
+  return m ? m[1] : undefined;
+}
+
+/** Throws `cli_version` with the exact install command unless the CLI prints the pinned version. */
+export function checkVersion(stdout: string, pinned: string, cliPath: string): string {
+  const found = parseVersion(stdout);
+  if (found === pinned) return found;
+  const what = found ? `is version ${found}` : `did not print a version (${JSON.stringify(stdout.trim().slice(0, 80))})`;
+  throw new CliError(
+    "cli_version",
+    `${cliPath} ${what}; this extension needs dynamo-diff ${pinned}. Install it with: ${installCommand(pinned)}`,
+    { found, pinned },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Argument lists (always arrays: the CLI is run with execFile, never through a shell)
+
+/** Global options first: `--store PATH` when the store is configured. */
+export function globalArgs(store: string | undefined): string[] {
+  return store ? ["--store", store] : [];
+}
+
+export const args = {
+  version: (): string[] => ["--version"],
+  list: (): string[] => ["list", "--format", "json"],
+  importCapture: (target: string, label?: string): string[] => [
+    "import",
+    target,
+    ...(label ? ["--label", label] : []),
+    "--format",
+    "json",
+  ],
+  analyze: (capture: string): string[] => ["analyze", capture, "--format", "json"],
+  compare: (baseline: string, candidate: string): string[] => ["compare", baseline, candidate, "--format", "json"],
+  compareRanks: (capture: string, ranks: number[] = []): string[] => [
+    "compare",
+    capture,
+    "--ranks",
+    ...ranks.map(String),
+    "--format",
+    "json",
+  ],
+  htmlReport: (operands: string[], ranks: boolean, output: string): string[] => [
+    "compare",
+    ...operands,
+    ...(ranks ? ["--ranks"] : []),
+    "--format",
+    "html",
+    "-o",
+    output,
+  ],
+  evidenceIndex: (capture: string, offset = 0, limit = 50, kind?: string): string[] => [
+    "evidence",
+    capture,
+    ...(kind ? ["--kind", kind] : []),
+    "--offset",
+    String(offset),
+    "--limit",
+    String(limit),
+    "--format",
+    "json",
+  ],
+  evidenceExcerpt: (capture: string, evidence: string, offset = 0, maxChars = 20000): string[] => [
+    "evidence",
+    capture,
+    evidence,
+    "--offset",
+    String(offset),
+    "--max-chars",
+    String(maxChars),
+    "--format",
+    "json",
+  ],
+  source: (capture: string, fn: string): string[] => ["source", capture, fn],
+};
+
+/** Parses rank numbers typed by the user: "1 2", "1,2" or "" (all ranks). */
+export function parseRanks(text: string): number[] {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  const out: number[] = [];
+  for (const part of parts) {
+    if (!/^\d+$/.test(part)) throw new CliError("invalid_ranks", `not a rank number: ${JSON.stringify(part)}`);
+    out.push(Number(part));
+  }
+  return out;
+}
+
+/** The FUNCTION argument of `dynamo-diff source` for a row side: `file.py:LINE` when known, else the name. */
+export function sourceFunctionArg(file: string | null, line: number | null, name: string | null): string | undefined {
+  if (file && line) return `${path.posix.basename(file.replace(/\\/g, "/"))}:${line}`;
+  return name ?? undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Parsing
+
+function parseJson<T>(stdout: string, what: string): T {
+  try {
+    return JSON.parse(stdout) as T;
+  } catch (err) {
+    throw new CliError("bad_output", `dynamo-diff printed something that is not JSON for ${what}: ${String(err)}`);
+  }
+}
+
+function expectObject(value: unknown, keys: string[], what: string): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new CliError("bad_output", `dynamo-diff ${what}: expected a JSON object`);
+  }
+  for (const key of keys) {
+    if (!(key in value)) throw new CliError("bad_output", `dynamo-diff ${what}: missing "${key}"`);
+  }
+}
+
+export function parseCaptureList(stdout: string): CaptureSummary[] {
+  const value = parseJson<unknown>(stdout, "list");
+  if (!Array.isArray(value)) throw new CliError("bad_output", "dynamo-diff list: expected a JSON array");
+  for (const item of value) expectObject(item, ["id", "imported_at"], "list");
+  return value as CaptureSummary[];
+}
+
+export function parseImport(stdout: string): { id: string; label: string | null } {
+  const value = parseJson<{ capture?: { id?: string; label?: string | null } }>(stdout, "import");
+  expectObject(value, ["capture"], "import");
+  expectObject(value.capture, ["id"], "import");
+  return { id: value.capture!.id!, label: value.capture!.label ?? null };
+}
+
+export function parseComparison(stdout: string): Comparison {
+  const value = parseJson<Comparison>(stdout, "compare");
+  expectObject(value, ["baseline", "candidate", "comparability", "totals", "functions"], "compare");
+  if (!Array.isArray(value.functions)) throw new CliError("bad_output", "dynamo-diff compare: functions is not a list");
+  return value;
+}
+
+export function parseAnalysis(stdout: string): Analysis {
+  const value = parseJson<Analysis>(stdout, "analyze");
+  expectObject(value, ["capture", "ranks"], "analyze");
+  return value;
+}
+
+export function parseEvidenceExcerpt(stdout: string): EvidenceExcerpt {
+  const value = parseJson<EvidenceExcerpt>(stdout, "evidence");
+  expectObject(value, ["evidence", "offset", "total_chars", "text"], "evidence");
+  return value;
+}
+
+/** `dynamo-diff source` prints `NN | text` lines on stdout and a header per snapshot on stderr. */
+export function parseSource(stdout: string, stderr: string): SourceSnapshot {
+  const lines = new Map<number, string>();
+  for (const raw of stdout.split("\n")) {
+    const m = /^\s*(\d+) \|(?: (.*))?$/.exec(raw.replace(/\r$/, ""));
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (!lines.has(n)) lines.set(n, m[2] ?? "");
+  }
+  if (lines.size === 0) throw new CliError("bad_output", "dynamo-diff source printed no source lines");
+  const numbers = [...lines.keys()];
+  const headers = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return { headers, lines, firstLine: Math.min(...numbers), lastLine: Math.max(...numbers) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Running
+
+export interface Cancellation {
+  isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  token?: Cancellation;
+  /** Called with the child as soon as it is started (tests use it to see the process really ends). */
+  onSpawn?: (child: ChildProcess) => void;
+  maxBuffer?: number;
+}
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `exe args...` without a shell. Rejects with a CliError; cancelling kills the child (TERM, then KILL). */
+export function runCli(exe: string, argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    if (options.token?.isCancellationRequested) {
+      reject(new CliError("cancelled", "cancelled"));
+      return;
+    }
+    let cancelled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const child = execFile(
+      exe,
+      argv,
+      {
+        cwd: options.cwd,
+        env: { ...(options.env ?? process.env), NO_COLOR: "1", PYTHONIOENCODING: "utf-8" },
+        maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+        windowsHide: true,
+        encoding: "utf8",
+      },
+      (error, stdout, stderr) => {
+        subscription?.dispose();
+        if (killTimer) clearTimeout(killTimer);
+        if (cancelled) {
+          reject(new CliError("cancelled", `cancelled: dynamo-diff ${argv[0] ?? ""} was stopped`));
+          return;
+        }
+        if (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "ENOENT" || code === "EACCES") {
+            reject(new CliError("cli_not_found", `cannot run ${exe}: ${error.message}`));
+            return;
+          }
+          if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
+            reject(new CliError("resource_limit", `dynamo-diff printed more than the extension reads`));
+            return;
+          }
+          const exitCode = typeof error.code === "number" ? error.code : (child.exitCode ?? null);
+          reject(parseCliError(stderr, exitCode));
+          return;
+        }
+        resolve({ stdout, stderr });
+      },
+    );
+    const subscription = options.token?.onCancellationRequested(() => {
+      cancelled = true;
+      child.kill("SIGTERM");
+      killTimer = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, 2000);
+    });
+    options.onSpawn?.(child);
+  });
+}

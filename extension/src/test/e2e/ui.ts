@@ -1,0 +1,256 @@
+/// <reference lib="dom" />
+// The UI test in a real VS Code (code-server) with the packaged .vsix installed, driven like a user would:
+// command palette, the file dialog, quick picks, the Explorer tree, the table webview and read-only documents.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Frame, Page } from "playwright-core";
+import { EXTENSION_DIR, e2eEnv, editorEnv, fail, freePort, launchBrowser, start, tail, tempDir, waitForHttp, writeJson } from "./common";
+
+const STEP_MS = 30000;
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+/** F1, the command's title, Enter. Retries while the workbench is still registering the extension's commands. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  const until = Date.now() + STEP_MS * 2;
+  for (;;) {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: STEP_MS });
+    await input.fill(`>${title}`);
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+    try {
+      await row.waitFor({ state: "visible", timeout: 3000 });
+      await page.keyboard.press("Enter");
+      return;
+    } catch (err) {
+      if (Date.now() > until) throw err;
+    }
+  }
+}
+
+/** Waits for the quick pick or input box titled `title`, types `text` and accepts. */
+async function answer(page: Page, title: string, text: string, expectRow?: string): Promise<void> {
+  const input = page.locator(".quick-input-widget input");
+  await page.locator(".quick-input-widget .quick-input-title", { hasText: title }).waitFor({ state: "visible", timeout: STEP_MS });
+  await input.fill(text);
+  if (expectRow) {
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: expectRow }).first().waitFor({ state: "visible", timeout: STEP_MS });
+  }
+  await page.keyboard.press("Enter");
+}
+
+async function notification(page: Page, text: string): Promise<void> {
+  await page.locator(".notification-toast", { hasText: text }).first().waitFor({ state: "visible", timeout: STEP_MS });
+}
+
+async function importCapture(page: Page, folder: string, label: string): Promise<void> {
+  await runCommand(page, "Dynamo Diff: Import Capture");
+  // The web workbench's own file dialog: a quick input that fills in the current folder once it has read it.
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector<HTMLInputElement>(".quick-input-widget input");
+      const title = document.querySelector(".quick-input-widget .quick-input-title");
+      return !!el && el.value.endsWith("/") && /Import a capture/.test(title?.textContent ?? "");
+    },
+    undefined,
+    { timeout: STEP_MS },
+  );
+  // Typing the folder with a trailing "/" makes the dialog list its contents; its OK button then takes that folder.
+  // The dialog may still be filling in its own start folder when we type, so this retries until the label
+  // prompt shows the folder's name.
+  const input = page.locator(".quick-input-widget input");
+  const labelPrompt = async (timeout: number): Promise<boolean> =>
+    page
+      .waitForFunction(
+        (name) => {
+          const el = document.querySelector<HTMLInputElement>(".quick-input-widget input");
+          const title = document.querySelector(".quick-input-widget .quick-input-title");
+          return !!el && el.value === name && /Label for this capture/.test(title?.textContent ?? "");
+        },
+        path.basename(folder),
+        { timeout },
+      )
+      .then(() => true)
+      .catch(() => false);
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(`${folder}/`);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "manifest.json" }).first().waitFor({ state: "visible", timeout: STEP_MS });
+    await page.locator(".quick-input-widget .monaco-button", { hasText: "Import" }).first().click();
+    if (await labelPrompt(attempt < 3 ? 5000 : STEP_MS)) break;
+    if (attempt >= 3) throw new Error(`the file dialog did not take ${folder}`);
+  }
+  await input.fill(label);
+  await page.keyboard.press("Enter");
+  await notification(page, `Dynamo Diff: imported ${label}`);
+}
+
+async function tableFrame(page: Page): Promise<Frame> {
+  const until = Date.now() + STEP_MS;
+  while (Date.now() < until) {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.locator("table#rows").count()) return frame;
+      } catch {
+        // frame went away while looking
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error("the comparison table webview did not appear");
+}
+
+async function readRows(frame: Frame): Promise<string[][]> {
+  return frame.locator("table#rows tbody tr").evaluateAll((rows) =>
+    rows.map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.innerText.replace(/\s*\n\s*/g, "; ").replace(/\s+/g, " ").trim())),
+  );
+}
+
+async function editorText(page: Page): Promise<string> {
+  const lines = page.locator(".editor-instance .monaco-editor .view-lines").first();
+  await lines.waitFor({ state: "visible", timeout: STEP_MS });
+  return (await lines.innerText()).replace(/\u00a0/g, " ");
+}
+
+function treeRow(page: Page, label: string) {
+  return page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dynamo Diff" }) }).locator(".monaco-list-row", { hasText: label }).first();
+}
+
+async function main(): Promise<void> {
+  const env = e2eEnv();
+  const vsix = process.env.E2E_VSIX ?? path.join(EXTENSION_DIR, "dynamo-diff.vsix");
+  if (!fs.existsSync(vsix)) fail(`no .vsix at ${vsix}: run npm run package first`);
+  const root = tempDir("dd-ui-");
+  const ws = path.join(root, "workspace");
+  fs.mkdirSync(ws, { recursive: true });
+  const userData = path.join(root, "user-data");
+  const extensions = path.join(root, "extensions");
+  const settings = {
+    // Machine-scoped settings of a remote window come from the server's Machine settings, so both files hold them.
+    "dynamoDiff.cliPath": env.cli,
+    "dynamoDiff.storePath": path.join(root, "store"),
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "telemetry.telemetryLevel": "off",
+    "files.simpleDialog.enable": true,
+    "chat.disableAIFeatures": true,
+  };
+  writeJson(path.join(userData, "User", "settings.json"), settings);
+  writeJson(path.join(userData, "Machine", "settings.json"), settings);
+  const editor = editorEnv(env, path.join(root, "home"));
+  const entry = path.join(env.codeServer, "out", "node", "entry.js");
+  const node = path.join(env.node24, "bin", "node");
+  const common = ["--user-data-dir", userData, "--extensions-dir", extensions, "--disable-telemetry", "--disable-update-check"];
+  const installed = spawnSync(node, [entry, ...common, "--install-extension", vsix], { env: editor, encoding: "utf8", timeout: 120000 });
+  if (installed.status !== 0) fail(`installing ${vsix} failed (${installed.status}):\n${installed.stdout}\n${installed.stderr}`);
+  check(fs.readdirSync(extensions).some((d) => d.startsWith("dynamo-diff.dynamo-diff-")), "the .vsix is installed");
+  console.log(`installed ${path.basename(vsix)}`);
+
+  const port = await freePort();
+  const log = path.join(env.artifacts, "ui-code-server.log");
+  const server = start(
+    node,
+    [entry, ...common, "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-workspace-trust", "--disable-getting-started-override", ws],
+    editor,
+    log,
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/healthz`, 60000, server.child, log);
+  const browser = await launchBrowser(env.chromium, path.join(root, "chromium"));
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  let passed = false;
+  const shot = (name: string) => page.screenshot({ path: path.join(env.artifacts, name) });
+  try {
+    await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60000 });
+    await page.locator(".statusbar").waitFor({ state: "visible", timeout: 60000 });
+
+    await importCapture(page, path.join(env.fixtures, "edit_v1"), "v1");
+    console.log("imported v1");
+    await importCapture(page, path.join(env.fixtures, "edit_v2"), "v2");
+    console.log("imported v2");
+
+    await runCommand(page, "Dynamo Diff: Compare Captures");
+    await answer(page, "Baseline capture", "v1", "v1");
+    await answer(page, "Candidate capture", "v2", "v2");
+    const frame = await tableFrame(page);
+    await frame.locator("#comparability").waitFor({ state: "visible", timeout: STEP_MS });
+    const banner = (await frame.locator("#comparability").innerText()).trim();
+    check(/^Comparable/.test(banner), `banner says comparable: ${banner}`);
+    const rows = await readRows(frame);
+    console.log("table rows:");
+    for (const r of rows) console.log(`  ${r.join(" | ")}`);
+    const names = rows.map((r) => r[0]).sort();
+    check(JSON.stringify(names) === JSON.stringify(["encoder", "gate", "postprocess"]), `rows are the three functions: ${names}`);
+    const gate = rows.find((r) => r[0] === "gate")!;
+    check(gate[1] === "matched" && gate[2] === "line_diff", `gate is matched by line diff: ${gate}`);
+    check(gate[5] === "2 → 1 (−1)" && gate[6] === "1 → 0 (−1)", `gate: compilations 2→1, recompiles 1→0: ${gate}`);
+    // Sort by compilations, descending after two clicks: the candidate-only helper (+1) comes first.
+    const header = frame.locator("table#rows thead th", { hasText: "compilations" });
+    await header.click();
+    await header.click();
+    const sorted = await readRows(frame);
+    check(sorted[0][0] === "postprocess" && sorted[sorted.length - 1][0] === "gate", `sorted by compilations: ${sorted.map((r) => r[0])}`);
+    await shot("table.png");
+
+    // The tree in the Explorer.
+    await runCommand(page, "View: Show Explorer");
+    const paneHeader = page.locator(".pane-header", { hasText: "Dynamo Diff" }).first();
+    await paneHeader.waitFor({ state: "visible", timeout: STEP_MS });
+    if ((await paneHeader.getAttribute("aria-expanded")) !== "true") await paneHeader.click();
+    await treeRow(page, "Comparison: v1 → v2").waitFor({ state: "visible", timeout: STEP_MS });
+    const gateRow = treeRow(page, "gate");
+    await gateRow.waitFor({ state: "visible", timeout: STEP_MS });
+    const gateText = (await gateRow.innerText()).replace(/\s+/g, " ");
+    check(gateText.includes("matched (line_diff) · compilations 2→1, recompiles 1→0"), `tree row for gate: ${gateText}`);
+    await gateRow.click();
+    await page.keyboard.press("ArrowRight");
+
+    // A captured source snapshot, opened from the tree.
+    const sourceRow = treeRow(page, "Source (baseline): model.py:21");
+    await sourceRow.waitFor({ state: "visible", timeout: STEP_MS });
+    await sourceRow.click();
+    await page.locator(".tab", { hasText: "model.py" }).first().waitFor({ state: "visible", timeout: STEP_MS });
+    await page.waitForFunction(() => /def gate\(x, flag: bool\):/.test((document.querySelector(".editor-instance .view-lines") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""), undefined, { timeout: STEP_MS });
+    const source = await editorText(page);
+    check(source.includes("def gate(x, flag: bool):") && source.includes("v1: branches on a python bool"), `source text:\n${source}`);
+    console.log("source document shows the v1 snapshot of gate");
+    await shot("source.png");
+
+    // The evidence behind the removed recompile, opened from the change row.
+    const changeRow = treeRow(page, "recompile_reason");
+    await changeRow.click();
+    await page.keyboard.press("ArrowRight");
+    const evidenceRow = treeRow(page, "baseline u1-e10");
+    await evidenceRow.waitFor({ state: "visible", timeout: STEP_MS });
+    await evidenceRow.click();
+    await page.locator(".tab", { hasText: "u1-e10" }).first().waitFor({ state: "visible", timeout: STEP_MS });
+    await page.waitForFunction(() => /# evidence u1-e10/.test((document.querySelector(".editor-instance .view-lines") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""), undefined, { timeout: STEP_MS });
+    const evidence = await editorText(page);
+    check(evidence.includes("# evidence u1-e10 · recompile_reasons · compile 0/1") && evidence.includes('"recompile_reasons"'), `evidence text:\n${evidence}`);
+    console.log("evidence document shows u1-e10 (recompile_reasons)");
+    await shot("evidence.png");
+    await runCommand(page, "Dynamo Diff: Show Comparison Table");
+    await tableFrame(page);
+    await page.waitForTimeout(500);
+    await shot("screenshot.png");
+    console.log(`UI test passed; screenshots in ${env.artifacts}`);
+    passed = true;
+  } catch (err) {
+    await shot("failure.png").catch(() => undefined);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n(screenshot ${path.join(env.artifacts, "failure.png")}; code-server log:\n${tail(log, 15)})`);
+  } finally {
+    await browser.close();
+    server.stop();
+    // Kept after a failure, for the logs and the store.
+    if (passed) fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => fail(err instanceof Error ? err.message : String(err)));

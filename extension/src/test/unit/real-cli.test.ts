@@ -1,0 +1,49 @@
+// The parsers and the tree against the real CLI's output on the retained fixtures. Needs DYNAMO_DIFF_CLI (the
+// path of a dynamo-diff executable) and DYNAMO_DIFF_FIXTURES (fixtures/captures); .ci/extension.sh sets both.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { args, checkVersion, globalArgs, parseAnalysis, parseCaptureList, parseComparison, parseEvidenceExcerpt, parseImport, parseSource, runCli } from "../../cli";
+import { renderSource } from "../../documents";
+import { childrenOf, describe as describeNode } from "../../tree";
+
+const cli = process.env.DYNAMO_DIFF_CLI;
+const fixtures = process.env.DYNAMO_DIFF_FIXTURES;
+
+describe("against the real CLI", { skip: !cli || !fixtures ? "DYNAMO_DIFF_CLI / DYNAMO_DIFF_FIXTURES not set" : false }, () => {
+  it("imports, lists, compares, reads evidence and source, and builds the tree", async () => {
+    const store = fs.mkdtempSync(path.join(os.tmpdir(), "dd-unit-store-"));
+    const run = async (argv: string[]) => (await runCli(cli!, [...globalArgs(store), ...argv])).stdout;
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8"));
+    checkVersion(await run(args.version()), pkg.dynamoDiff.cliVersion, cli!);
+    const v1 = parseImport(await run(args.importCapture(path.join(fixtures!, "edit_v1"), "v1")));
+    const v2 = parseImport(await run(args.importCapture(path.join(fixtures!, "edit_v2"), "v2")));
+    const list = parseCaptureList(await run(args.list()));
+    assert.deepEqual(list.map((c) => c.label).sort(), ["v1", "v2"]);
+    const cmp = parseComparison(await run(args.compare(v1.id, v2.id)));
+    assert.deepEqual(cmp.functions.map((f) => f.candidate?.qualified_name ?? f.baseline?.qualified_name).sort(), ["encoder", "gate", "postprocess"]);
+    const src = {
+      captures: () => list,
+      comparison: () => cmp,
+      problem: () => undefined,
+      analysis: async (id: string) => parseAnalysis(await run(args.analyze(id))),
+      evidenceIndex: async (id: string) => new Map((JSON.parse(await run(args.evidenceIndex(id, 0, 1000))).items as { id: string }[]).map((i) => [i.id, i as never])),
+    };
+    const [root] = await childrenOf(undefined, src);
+    const rows = await childrenOf(root, src);
+    const gate = rows.find((r) => describeNode(r).label === "gate")!;
+    assert.match(describeNode(gate).description!, /compilations 2→1, recompiles 1→0/);
+    const kids = await childrenOf(gate, src);
+    const change = kids.find((k) => k.kind === "change" && k.change.kind === "recompile_reason")!;
+    const [ev] = await childrenOf(change, src);
+    assert.match(describeNode(ev).description!, /^recompile_reasons · 0\/1 · raw\//);
+    const excerpt = parseEvidenceExcerpt(await run(args.evidenceExcerpt(v1.id, "u1-e10", 0, 4000)));
+    assert.match(excerpt.text, /recompile_reasons/);
+    const out = await runCli(cli!, [...globalArgs(store), ...args.source(v1.id, "model.py:21")]);
+    const text = renderSource(parseSource(out.stdout, out.stderr), "v1").split("\n");
+    assert.equal(text[20], "def gate(x, flag: bool):");
+    fs.rmSync(store, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { contentSecurityPolicy, escapeHtml, readTableMessage, renderTable } from "../../table";
+import { comparison } from "./samples";
+
+describe("comparison table", () => {
+  it("escapes HTML", () => {
+    assert.equal(escapeHtml(`<a href="x" onclick='y'>&</a>`), "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+    assert.equal(escapeHtml(null), "");
+  });
+
+  it("never lets trace text become markup", () => {
+    const c = comparison();
+    c.functions[0].baseline!.qualified_name = '<img src=x onerror="alert(1)">';
+    c.functions[0].candidate!.qualified_name = "</script><script>alert(2)</script>";
+    c.functions[0].changes[0].summary = "<b>bold</b>";
+    c.comparability = { verdict: "confounded", differences: [{ key: "dynamo.<x>", baseline: "<1>", candidate: "2" }], missing: [] };
+    const html = renderTable(c, "vscode-webview://abc", "NONCE123");
+    assert.ok(!html.includes("<img"));
+    assert.ok(!html.includes("<script>alert"));
+    assert.ok(!html.includes("<b>bold</b>"));
+    assert.ok(html.includes("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;"));
+    assert.ok(html.includes("<code>dynamo.&lt;x&gt;</code>"));
+    assert.equal((html.match(/<script/g) ?? []).length, 1, "only the page's own script");
+    assert.ok(html.includes('<script nonce="NONCE123">'));
+  });
+
+  it("sets a strict Content-Security-Policy", () => {
+    const csp = contentSecurityPolicy("vscode-webview://abc", "N1");
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'nonce-N1'/);
+    assert.ok(!csp.includes("unsafe-inline") && !csp.includes("unsafe-eval"));
+    const html = renderTable(comparison(), "vscode-webview://abc", "N1");
+    assert.ok(html.includes(`content="default-src &#39;none&#39;; style-src vscode-webview://abc &#39;nonce-N1&#39;`));
+  });
+
+  it("shows the comparability banner, totals and one row per function with sortable values", () => {
+    const html = renderTable(comparison(), "csp", "n");
+    assert.match(html, /id="comparability"[^>]*><b>Comparable: no declared or observed setting differs.<\/b>/);
+    const body = html.slice(html.indexOf('<table id="rows">'));
+    assert.equal((body.match(/<tr data-index=/g) ?? []).length, 2);
+    assert.ok(body.includes('<td class="num down" data-sort="-1">2 → 1 (−1)</td>'));
+    assert.ok(body.includes('<td class="num up" data-sort="1">– → 1 (+1)</td>'));
+    assert.ok(body.includes('<li><b>recompile_reason</b> value guards failing: 1 -&gt; 0</li>'));
+  });
+
+  it("accepts only well-formed messages from the page", () => {
+    assert.deepEqual(readTableMessage({ type: "openSource", row: 1, side: "candidate" }, 2), { type: "openSource", row: 1, side: "candidate" });
+    assert.equal(readTableMessage({ type: "openSource", row: 2, side: "candidate" }, 2), undefined);
+    assert.equal(readTableMessage({ type: "openSource", row: 0, side: "../etc" }, 2), undefined);
+    assert.equal(readTableMessage({ type: "run", row: 0, side: "baseline" }, 2), undefined);
+    assert.equal(readTableMessage("openSource", 2), undefined);
+  });
+});
