@@ -130,8 +130,17 @@ def source(
         snapshot, text = store.source_snapshot(capture.capture.id, co_filename)
         lines = text.splitlines()
         span = function_span(text, first_line) or (first_line, min(first_line + 39, len(lines)))
-        found.append({"co_filename": co_filename, "snapshot": snapshot, "first_line": span[0], "last_line": span[1],
-                      "co_firstlineno": first_line, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text})
+        found.append(
+            {
+                "co_filename": co_filename,
+                "snapshot": snapshot,
+                "first_line": span[0],
+                "last_line": span[1],
+                "co_firstlineno": first_line,
+                "sha256": hashlib.sha256(text.encode()).hexdigest(),
+                "text": text,
+            }
+        )
         if output_format == Format.JSON:
             continue
         stderr().print(f"{co_filename}:{first_line} (captured as {snapshot}, lines {span[0]}-{span[1]})")
