@@ -120,12 +120,12 @@ def measure(input_path: Path, work: Path, repeat: int) -> dict[str, float]:
 
 
 def measure_ingest(log: Path, repeat: int) -> float:
-    runs = []
+    runs: list[float] = []
     for _ in range(repeat):
         done = subprocess.run(
             [sys.executable, "-c", INGEST_CHILD, str(log)], capture_output=True, text=True, check=True
         )
-        runs.append(json.loads(done.stdout)["seconds"])
+        runs.append(float(json.loads(done.stdout)["seconds"]))
     return sorted(runs)[len(runs) // 2]
 
 
