@@ -26,13 +26,11 @@ _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
     (GuardCategory.STRIDE, re.compile(r"stride mismatch|\.stride\(\)", re.I)),
     (GuardCategory.DTYPE, re.compile(r"dtype mismatch|\.dtype\b", re.I)),
     (GuardCategory.DEVICE, re.compile(r"device (?:index )?mismatch|\.device\b|dispatch key set mismatch", re.I)),
+    # `len(kwargs) == 7` / `len(L['xs']) == 3` guard a Python container's length, not a tensor's shape: they fall
+    # through to `value` below (seen in Transformers' generate(): the decode step passes one more keyword).
     (
         GuardCategory.SHAPE,
-        re.compile(
-            r"size mismatch|sizes mismatch|rank mismatch|dimensionality|\.dim\(\)|"
-            r"\.ndim\b|^\s*len\(",
-            re.I,
-        ),
+        re.compile(r"size mismatch|sizes mismatch|rank mismatch|dimensionality|\.dim\(\)|\.ndim\b", re.I),
     ),
     (
         GuardCategory.SYMBOL,

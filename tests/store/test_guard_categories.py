@@ -1,0 +1,26 @@
+"""Guard categories from the guard text torch prints (examples taken from real traces in fixtures/ and the
+Transformers case study)."""
+
+from __future__ import annotations
+
+import pytest
+from dynamo_diff_store.guards import categorize
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6", "shape"),
+        ("0/1: tensor 'x' dtype mismatch. expected Float, actual Double", "dtype"),
+        ("0/0: L['n'] == 2", "value"),
+        ("0/0: GLOBAL_STATE changed: grad_mode ", "grad_mode"),
+        ("0/0: ___check_obj_id(act.__code__, 140234)", "identity"),
+        # A Python container's length (Transformers' decode step passes one more keyword): not a tensor shape.
+        ("0/1: len(kwargs) == 7", "value"),
+        ("0/0: kwargs['cache'].layers[0].is_initialized == False", "value"),
+        ("0/0: Ne(L['x'].size()[0], 1)", "symbol"),
+        ("0/0: something torch has not said before", "other"),
+    ],
+)
+def test_category(text: str, category: str) -> None:
+    assert categorize(text) == category
