@@ -82,7 +82,9 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
         : "Comparability unknown: some settings could not be checked.";
   const rows = c.functions
     .map((row, index) => {
-      const changes = row.changes.map((ch) => `<li><b>${escapeHtml(ch.kind)}</b> ${escapeHtml(ch.summary)}</li>`).join("");
+      // Compile-phase times differ on every row (timing noise); they stay in the tree, not in the table.
+      const shown = row.changes.filter((ch) => ch.kind !== "phase_time");
+      const changes = shown.map((ch) => `<li><b>${escapeHtml(ch.kind)}</b> ${escapeHtml(ch.summary)}</li>`).join("");
       const open = (side: "baseline" | "candidate"): string =>
         row[side]
           ? `<button type="button" class="link" data-row="${index}" data-side="${side}" title="Open the captured source">${escapeHtml(
@@ -97,7 +99,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
         `<td data-sort="${escapeHtml(rowLocation(row.baseline))}">${open("baseline")}</td>` +
         `<td data-sort="${escapeHtml(rowLocation(row.candidate))}">${open("candidate")}</td>` +
         COUNT_COLUMNS.map(({ key }) => countCell(row, key)).join("") +
-        `<td data-sort="${row.changes.length}"><ul class="changes">${changes}</ul></td>` +
+        `<td data-sort="${shown.length}"><ul class="changes">${changes}</ul></td>` +
         `</tr>`
       );
     })

@@ -44,6 +44,19 @@ describe("comparison table", () => {
     assert.ok(body.includes('<li><b>recompile_reason</b> value guards failing: 1 -&gt; 0</li>'));
   });
 
+  it("keeps compile-phase timings out of the table's changes", () => {
+    const c = comparison();
+    c.functions[0].changes.push({
+      kind: "phase_time",
+      summary: "entire_frame_compile_time_s: 0.09 -> 0.08",
+      baseline_evidence: [],
+      candidate_evidence: [],
+    });
+    const body = renderTable(c, "csp", "n").slice(renderTable(c, "csp", "n").indexOf('<table id="rows">'));
+    assert.ok(!body.includes("phase_time") && !body.includes("entire_frame_compile_time_s"));
+    assert.ok(body.includes('<td data-sort="1"><ul class="changes"><li><b>recompile_reason</b>'));
+  });
+
   it("accepts only well-formed messages from the page", () => {
     assert.deepEqual(readTableMessage({ type: "openSource", row: 1, side: "candidate" }, 2), { type: "openSource", row: 1, side: "candidate" });
     assert.equal(readTableMessage({ type: "openSource", row: 2, side: "candidate" }, 2), undefined);
