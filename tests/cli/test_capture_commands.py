@@ -125,3 +125,20 @@ def test_trace_text_is_never_read_as_markup(run) -> None:  # type: ignore[no-unt
     assert "[red]x[/red]" in out
     code, out, _ = run("analyze", "[red]x[/red]")
     assert code == 0 and "recompile [shape]: 0/0: tensor 'x' size mismatch" in out
+
+
+def test_verify_names_every_damaged_capture(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    ids = [run("import", str(CORPUS / n))[1].splitlines()[0] for n in ("simple.log", "comp_metrics.log")]
+    code, out, _ = run("verify")
+    assert code == 0 and out.strip().endswith("no damage")
+    # One byte of one stored trace changed (outside any evidence range or not: verify checks whole files).
+    stored = tmp_path / "store" / "captures" / ids[1] / "input" / "comp_metrics.log"
+    data = bytearray(stored.read_bytes())
+    data[len(data) // 2] ^= 0x20
+    stored.write_bytes(bytes(data))
+    code, out, _ = run("verify", "--format", "json")
+    report = json.loads(out)
+    assert code == 1 and report["damaged_captures"] == [ids[1]]
+    assert any(d["file"].endswith("comp_metrics.log") for d in report["damage"])
+    code, _, err = run("--store", str(tmp_path / "nowhere"), "verify")
+    assert code == 2 and err.startswith("error[")

@@ -15,6 +15,7 @@ from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
 from dynamo_diff_cli.evidence_cmd import evidence, source
 from dynamo_diff_cli.schema_cmd import schema
 from dynamo_diff_cli.serve_cmd import serve_mcp
+from dynamo_diff_cli.verify_cmd import verify
 
 app = typer.Typer(
     name="dynamo-diff",
@@ -65,6 +66,7 @@ app.command("evidence")(evidence)
 app.command("source")(source)
 app.command("schema")(schema)
 app.command("serve-mcp")(serve_mcp)
+app.command("verify")(verify)
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ from dynamo_diff_store.bundle import CaptureRequest, CaptureResult, default_bund
 from dynamo_diff_store.ingest import READER_VERSION
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.snapshots import SourcePolicy
-from dynamo_diff_store.store import CaptureRow, EvidenceExcerpt, ImportResult, Store
+from dynamo_diff_store.store import CaptureRow, Damage, EvidenceExcerpt, ImportResult, Store, VerifyReport
 
 __version__ = _version("dynamo-diff-store")
 
@@ -15,11 +15,13 @@ __all__ = [
     "CaptureRequest",
     "CaptureResult",
     "CaptureRow",
+    "Damage",
     "EvidenceExcerpt",
     "ImportResult",
     "Limits",
     "SourcePolicy",
     "Store",
+    "VerifyReport",
     "__version__",
     "default_bundle_path",
     "parse_declarations",

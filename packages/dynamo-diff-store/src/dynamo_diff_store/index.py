@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 from dynamo_diff_schema.capture import Capture
@@ -68,15 +69,30 @@ CREATE INDEX IF NOT EXISTS evidence_by_kind ON evidence (capture_id, kind);
 """
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=60, isolation_level=None)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.executescript(_SCHEMA)
-    conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_version', ?)", (str(INDEX_VERSION),))
-    return conn
+def connect(path: Path, *, timeout: float = 60.0) -> sqlite3.Connection:
+    # Several processes may create the index at once. Switching a new database to WAL takes an exclusive lock
+    # for which SQLite's busy timeout does not wait, so the set-up is retried until `timeout`.
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.executescript(_SCHEMA)
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_version', ?)", (str(INDEX_VERSION),))
+            return conn
+        except sqlite3.OperationalError as err:
+            conn.close()
+            if ("locked" not in str(err) and "busy" not in str(err)) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+        except BaseException:
+            conn.close()
+            raise
 
 
 def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: list[Evidence]) -> None:

@@ -166,7 +166,13 @@ def _walk_sources(directory: Path, root: Path) -> list[tuple[Path, str]]:
                 raise DynamoDiffError(
                     ErrorCode.UNSAFE_PATH, f"{rel} is a symbolic link that leaves the bundle.", path=rel
                 )
-            if not stat.S_ISREG(resolved.stat().st_mode):
+            try:
+                mode = resolved.stat().st_mode
+            except OSError as err:  # a symlink loop or a dangling link
+                raise DynamoDiffError(
+                    ErrorCode.UNSAFE_PATH, f"{rel} cannot be followed: {err.strerror}.", path=rel
+                ) from None
+            if not stat.S_ISREG(mode):
                 raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is not a regular file.", path=rel)
             out.append((resolved, rel))
     return out

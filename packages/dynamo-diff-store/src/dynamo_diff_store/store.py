@@ -4,6 +4,7 @@ Layout:
     <store>/index.sqlite              look-up index (derived; rebuilt from the directories if needed)
     <store>/captures/<id>/capture.json   the normalized Capture (with its evidence list)
     <store>/captures/<id>/input/...      the imported bytes, exactly as read (evidence points here)
+    <store>/captures/<id>/files.json     hashes of the imported and the stored files (checked by verify)
     <store>/tmp/import-<pid>-<rand>/     staging; becomes captures/<id> by one atomic rename
 
 A capture id is the sha256 of the imported files' paths and hashes plus the reader and schema versions, so
@@ -13,6 +14,7 @@ importing the same input twice is a no-op. The store never executes anything it 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -36,8 +38,11 @@ from dynamo_diff_store.inputs import discover
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.manifests import read_manifest
 from dynamo_diff_store.staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
+from dynamo_diff_store.tlparse_export import PACK_INDEX_SUFFIX, PACK_SUFFIX
 
 Progress = Callable[[str, int, int], None]
+FILES_NAME = "files.json"
+"""Beside capture.json: input path -> sha256 of every imported file (the bytes the capture id was made from)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,27 @@ class CaptureRow:
     artifact_structure: str
     rank_count: int
     counts: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Damage:
+    """One problem `Store.verify` found: the capture (None for the store itself), the file, what is wrong."""
+
+    capture_id: str | None
+    file: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    captures: int
+    files: int
+    evidence: int
+    damage: list[Damage]
+
+    @property
+    def damaged_captures(self) -> list[str]:
+        return sorted({d.capture_id for d in self.damage if d.capture_id is not None})
 
 
 @dataclass(frozen=True)
@@ -145,7 +171,9 @@ class Store:
                 # Durable against a crashed or killed process: the rename below is the commit point. The
                 # bytes themselves are not fsynced one by one (thousands of small payload files); a capture
                 # damaged by a power loss is caught by the sha256 checks of every evidence read.
-                (staging / "capture.json").write_text(capture.model_dump_json(), encoding="utf-8")
+                capture_bytes = capture.model_dump_json().encode()
+                (staging / "capture.json").write_bytes(capture_bytes)
+                _write_files_table(staging, copied, capture_bytes)
                 try:
                     staging.rename(self.capture_dir(capture_id))
                 except OSError:
@@ -169,13 +197,129 @@ class Store:
             capture = self._read_capture_file(capture_id)
             index.insert_capture(conn, capture, capture.evidence)
         for capture_id in sorted(indexed - on_disk):
-            conn.execute("DELETE FROM captures WHERE id = ?", (capture_id,))
+            # Look again: another process may have renamed the directory in and indexed it since the listing
+            # above (a directory always appears before its row), and its row must not be lost.
+            if not self.capture_dir(capture_id).is_dir():
+                conn.execute("DELETE FROM captures WHERE id = ?", (capture_id,))
         tmp = self.path / "tmp"
         if tmp.exists():
             for leftover in tmp.iterdir():
                 pid = leftover.name.split("-")[1] if leftover.name.count("-") >= 2 else ""
                 if pid.isdigit() and not _pid_alive(int(pid)):
                     shutil.rmtree(leftover, ignore_errors=True)
+
+    # -- verification ------------------------------------------------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        """Check the whole store without changing it: every capture's files against the hashes its id was
+        made from, every evidence range against its sha256, capture.json, and the index against the
+        directories. Returns every problem found (an empty list: the store is intact)."""
+        if not self.path.is_dir():
+            raise DynamoDiffError(ErrorCode.UNKNOWN_CAPTURE, f"there is no store at {self.path}")
+        damage: list[Damage] = []
+        on_disk = sorted(p.name for p in self.captures_dir.iterdir()) if self.captures_dir.is_dir() else []
+        indexed: dict[str, int] = {}
+        db = self.path / "index.sqlite"
+        if db.exists():
+            try:
+                conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+                try:
+                    for row in conn.execute("PRAGMA quick_check"):
+                        if row[0] != "ok":
+                            damage.append(Damage(None, "index.sqlite", f"SQLite check: {row[0]}"))
+                    indexed = {
+                        r[0]: r[1]
+                        for r in conn.execute(
+                            "SELECT c.id, (SELECT COUNT(*) FROM evidence e WHERE e.capture_id = c.id) FROM captures c"
+                        )
+                    }
+                finally:
+                    conn.close()
+            except sqlite3.DatabaseError as err:
+                damage.append(Damage(None, "index.sqlite", f"cannot be read: {err}"))
+        elif on_disk:
+            damage.append(Damage(None, "index.sqlite", "missing (the next import rebuilds it from the directories)"))
+        files = evidence = 0
+        for capture_id in on_disk:
+            found, n_files, n_evidence = self._verify_capture(capture_id, indexed.get(capture_id))
+            damage.extend(found)
+            files += n_files
+            evidence += n_evidence
+        for capture_id in sorted(set(indexed) - set(on_disk)):
+            damage.append(Damage(capture_id, "index.sqlite", "indexed but its directory is missing"))
+        return VerifyReport(captures=len(on_disk), files=files, evidence=evidence, damage=damage)
+
+    def _verify_capture(self, capture_id: str, indexed_evidence: int | None) -> tuple[list[Damage], int, int]:
+        root = self.capture_dir(capture_id)
+        found: list[Damage] = []
+
+        def bad(file: str, problem: str) -> None:
+            found.append(Damage(capture_id, file, problem))
+
+        if root.is_symlink() or not root.is_dir():
+            bad(".", "is not a directory")
+            return found, 0, 0
+        if indexed_evidence is None and (self.path / "index.sqlite").exists():
+            bad("index.sqlite", "the directory is not in the index")
+        try:
+            capture: Capture | None = Capture.model_validate_json((root / "capture.json").read_bytes())
+        except (OSError, ValueError) as err:
+            bad("capture.json", f"cannot be read ({type(err).__name__})")
+            capture = None
+        if capture is not None and capture.capture.id != capture_id:
+            bad("capture.json", f"names capture {capture.capture.id[:12]}, not its directory")
+        actual, unreadable = _stored_hashes(root / "input")
+        table = _read_files_table(root / FILES_NAME)
+        if isinstance(table, str):
+            bad(FILES_NAME, table)
+        elif table is not None:
+            imported, stored = table
+            if _capture_id(imported) != capture_id:
+                bad(FILES_NAME, "its hashes do not make the capture id (the table was changed)")
+            for rel in sorted(stored):
+                path = root / rel
+                digest = _file_sha256(path) if path.is_file() and not path.is_symlink() else None
+                if digest is None:
+                    bad(rel, "missing or not a regular file")
+                elif digest != stored[rel]:
+                    bad(rel, "does not match its sha256 (changed after import)")
+            extra = sorted(f"input/{rel}" for rel in set(actual) | set(unreadable) if f"input/{rel}" not in stored)
+            for rel in extra:
+                if rel[len("input/") :] in imported:
+                    continue  # a payload kept in a pack, checked through the pack's own hash
+                bad(rel, "not part of the import (added later)")
+            if not any(d.file.startswith("input/") for d in found):
+                # Every stored file matches: the packed payloads must also still be the imported bytes.
+                for rel in sorted(set(imported) | set(actual)):
+                    if actual.get(rel) != imported.get(rel):
+                        bad(f"input/{rel}", "does not match the bytes the capture id was made from")
+        else:
+            for rel, problem in unreadable.items():
+                bad(f"input/{rel}", problem)
+            if not unreadable and _capture_id(actual) != capture_id:
+                bad("input/", "the imported bytes no longer make the capture id (a file was changed, added or removed)")
+        n_evidence = 0
+        if capture is not None:
+            n_evidence = len(capture.evidence)
+            if indexed_evidence is not None and indexed_evidence != n_evidence:
+                bad("index.sqlite", f"lists {indexed_evidence} evidence entries, capture.json {n_evidence}")
+            reported: set[str] = {d.file for d in found}
+            for ev in capture.evidence:
+                path = root / "input" / ev.file
+                try:
+                    with path.open("rb") as handle:
+                        handle.seek(ev.offset)
+                        data = handle.read(ev.length)
+                except OSError as err:
+                    problem = f"evidence {ev.id} cannot be read ({err.strerror})"
+                else:
+                    if len(data) == ev.length and hashlib.sha256(data).hexdigest() == ev.sha256:
+                        continue
+                    problem = f"evidence {ev.id} does not match its sha256"
+                if f"input/{ev.file}" not in reported:  # one line per damaged file: its first bad evidence
+                    reported.add(f"input/{ev.file}")
+                    bad(f"input/{ev.file}", problem)
+        return found, len(actual) + len(unreadable), n_evidence
 
     # -- look-up -----------------------------------------------------------------------------------------
 
@@ -386,6 +530,108 @@ def _capture_id(files: dict[str, str]) -> str:
     for rel in sorted(files):
         digest.update(f"{rel}\0{files[rel]}\n".encode())
     return digest.hexdigest()
+
+
+def _file_sha256(path: Path) -> str | None:
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _table_check(imported: dict[str, str], stored: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps([imported, stored], sort_keys=True).encode()).hexdigest()
+
+
+def _write_files_table(staging: Path, imported: dict[str, str], capture_bytes: bytes) -> None:
+    """files.json: the imported files' hashes (they make the id) and the stored files' hashes (packs included)."""
+    stored = {"capture.json": hashlib.sha256(capture_bytes).hexdigest()}
+    for path in sorted((staging / "input").rglob("*")):
+        rel = path.relative_to(staging / "input").as_posix()
+        if not path.is_file():
+            continue
+        if rel in imported:
+            stored[f"input/{rel}"] = imported[rel]  # hashed once while copying
+        else:
+            stored[f"input/{rel}"] = _file_sha256(path) or ""
+    table = {"imported": imported, "stored": stored, "check": _table_check(imported, stored)}
+    (staging / FILES_NAME).write_text(json.dumps(table, sort_keys=True), encoding="utf-8")
+
+
+def _read_files_table(path: Path) -> tuple[dict[str, str], dict[str, str]] | str | None:
+    """(imported, stored) from files.json; None when the capture predates it; a problem sentence when damaged."""
+    try:
+        table = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as err:
+        return f"cannot be read ({type(err).__name__})"
+    try:
+        imported, stored, check = table["imported"], table["stored"], table["check"]
+        ok = all(isinstance(v, str) for part in (imported, stored) for v in part.values())
+    except (TypeError, KeyError, AttributeError):
+        ok = False
+    if not ok:
+        return "is not the table of imported and stored hashes"
+    if _table_check(imported, stored) != check:
+        return "does not match its own checksum (the table was changed)"
+    return imported, stored
+
+
+def _stored_hashes(input_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """rel -> sha256 of every imported file as stored (payloads packed beside a raw.jsonl are hashed slice by
+    slice under their own names, as at import), and rel -> problem for what cannot be read."""
+    hashes: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    if not input_dir.is_dir():
+        problems["."] = "the input directory is missing"
+        return hashes, problems
+    for dirpath, dirnames, filenames in os.walk(input_dir, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames) + [d for d in dirnames if Path(dirpath, d).is_symlink()]:
+            path = Path(dirpath) / name
+            rel = path.relative_to(input_dir).as_posix()
+            if rel.endswith(PACK_SUFFIX):
+                continue
+            if path.is_symlink() or not path.is_file():
+                problems[rel] = "is not a regular file"
+                continue
+            if rel.endswith(PACK_INDEX_SUFFIX):
+                _hash_pack(input_dir, rel, hashes, problems)
+                continue
+            digest = hashlib.sha256()
+            try:
+                with path.open("rb") as handle:
+                    while chunk := handle.read(1 << 20):
+                        digest.update(chunk)
+            except OSError as err:
+                problems[rel] = f"cannot be read ({err.strerror})"
+                continue
+            hashes[rel] = digest.hexdigest()
+    return hashes, problems
+
+
+def _hash_pack(input_dir: Path, index_rel: str, hashes: dict[str, str], problems: dict[str, str]) -> None:
+    trace_rel = index_rel[: -len(PACK_INDEX_SUFFIX)]
+    prefix = trace_rel.rsplit("/", 1)[0] + "/" if "/" in trace_rel else ""
+    pack_rel = trace_rel + PACK_SUFFIX
+    try:
+        table = json.loads((input_dir / index_rel).read_text(encoding="utf-8"))
+        entries = [(str(name), int(span[0]), int(span[1])) for name, span in table.items()]
+    except (OSError, ValueError, TypeError, AttributeError, IndexError) as err:
+        problems[index_rel] = f"the payload pack index cannot be read ({type(err).__name__})"
+        return
+    try:
+        with (input_dir / pack_rel).open("rb") as pack:
+            for name, offset, length in entries:
+                pack.seek(max(offset, 0))
+                hashes[prefix + name] = hashlib.sha256(pack.read(max(length, 0))).hexdigest()
+    except OSError as err:
+        problems[pack_rel] = f"cannot be read ({err.strerror})"
 
 
 def _pid_alive(pid: int) -> bool:

@@ -1,0 +1,157 @@
+"""Campaign: inputs just over each limit are refused with `resource_limit`; memory stays bounded on a big trace.
+
+For every Limits field an input exactly at the bound is imported and one just over it is refused with
+`resource_limit` naming that limit. Then a large raw trace (full: 1 GiB, smoke: 64 MiB) is generated in /tmp by
+repeating a fixture's records, imported in a child process, and the child's peak RSS is reported; the campaign
+fails when the peak grows with the file (above 512 MiB). The generated trace is deleted afterwards.
+
+    uv run python tools/campaigns/resource_bounds.py [--smoke]
+"""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import FIXTURES, Figures, arguments, finish
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_store import Limits, Store
+
+SEED = next((FIXTURES / "captures" / "stable" / "raw").glob("*.log"))
+EXPORT = FIXTURES / "corpus" / "tlparse-exports" / "comp_metrics"
+RSS_CEILING = 512 << 20
+CHILD = (
+    "import resource, sys; from pathlib import Path; from dynamo_diff_store import Store, Limits;"
+    "r = Store(Path(sys.argv[1])).import_path(Path(sys.argv[2]), workers=1, limits=Limits(max_total_bytes=2 << 30));"
+    "print(len(r.capture.evidence), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+)
+
+
+def measure(work: Path) -> dict[str, int]:
+    """The value each limit sees for the seed input (so that `value - 1` is just under it)."""
+    data = SEED.read_bytes()
+    lines = data.splitlines(keepends=True)
+    records = sum(1 for line in lines if line[:1] in b"VIWEC" and not line.startswith(b"\t"))
+    return {
+        "max_total_bytes": len(data),
+        "max_line_bytes": max(len(line.rstrip(b"\n")) for line in lines),
+        "max_records": records,
+    }
+
+
+def probe(work: Path, name: str, limit: int, source: Path) -> DynamoDiffError | None:
+    store = Store(work / f"store-{name}-{limit}")
+    try:
+        store.import_path(source, limits=replace(Limits(), **{name: limit}), workers=1)
+    except DynamoDiffError as err:
+        return err
+    finally:
+        shutil.rmtree(store.path, ignore_errors=True)
+    return None
+
+
+def bisect_bound(work: Path, name: str, source: Path, hi: int) -> int:
+    """The smallest value of limit `name` at which `source` is accepted (searching 1..hi)."""
+    lo = 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        err = probe(work, name, mid, source)
+        if err is None:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def main() -> None:
+    args = arguments(__doc__ or "")
+    figures = Figures("resource_bounds")
+    work = Path(tempfile.mkdtemp(prefix="bounds-"))
+    try:
+        raw_dir = work / "raw"
+        raw_dir.mkdir()
+        shutil.copy(SEED, raw_dir / SEED.name)
+        cases = [
+            ("max_total_bytes", raw_dir, SEED.stat().st_size * 2),
+            ("max_line_bytes", raw_dir, SEED.stat().st_size),
+            ("max_record_bytes", raw_dir, SEED.stat().st_size),
+            ("max_records", raw_dir, 100_000),
+            ("max_files", raw_dir, 10),
+            ("max_json_depth", raw_dir, 64),
+            ("max_total_bytes", EXPORT, 1 << 26),
+            ("max_record_bytes", EXPORT, 1 << 26),
+            ("max_files", EXPORT, 10_000),
+            ("max_json_depth", EXPORT, 64),
+        ]
+        for name, source, hi in cases:
+
+            def action(name: str = name, source: Path = source, hi: int = hi) -> str:
+                bound = bisect_bound(work, name, source, hi)
+                if bound == 1:
+                    return "not reached by this input"
+                err = probe(work, name, bound - 1, source)
+                if name == "max_json_depth":
+                    # Depth is judged per record: a too-deep record is a bad record (a notice, the rest is
+                    # read); here every record is too deep, so the file has no readable record.
+                    if err is None or err.code not in (
+                        ErrorCode.RESOURCE_LIMIT,
+                        ErrorCode.MALFORMED_INPUT,
+                        ErrorCode.UNSUPPORTED_INPUT,
+                    ):
+                        figures.fail(f"{name} on {source.name}: one under the bound gave {err!r}")
+                    return f"just over -> {err.code.value if err else 'capture'} (per-record bound)"
+                if err is None or err.code != ErrorCode.RESOURCE_LIMIT or err.details.get("limit") != name:
+                    figures.fail(f"{name} on {source.name}: one under the bound gave {err!r}")
+                if probe(work, name, bound, source) is not None:
+                    figures.fail(f"{name} on {source.name}: exactly at the bound was refused")
+                return f"just over -> resource_limit ({name}={bound - 1})"
+
+            figures.run(f"{name} on {source.name}", action, bound=120.0)
+
+        size = (64 << 20) if args.smoke else (1 << 30)
+
+        def big_trace() -> str:
+            big = work / "big" / "dedicated_log_torch_trace_big.log"
+            big.parent.mkdir()
+            chunk = SEED.read_bytes()
+            with big.open("wb") as out:
+                while out.tell() < size:
+                    out.write(chunk)
+            t0 = time.monotonic()
+            proc = subprocess.run(  # noqa: PLW1510
+                [sys.executable, "-c", CHILD, str(work / "big-store"), str(big.parent)],
+                capture_output=True,
+                text=True,
+                timeout=3600,
+            )
+            elapsed = time.monotonic() - t0
+            actual = big.stat().st_size
+            big.unlink()
+            shutil.rmtree(work / "big-store", ignore_errors=True)
+            if proc.returncode != 0:
+                figures.fail(f"big trace import failed: {proc.stderr[-2000:]}")
+                return "failed"
+            _, rss_kib = proc.stdout.split()
+            rss = int(rss_kib) * 1024
+            print(f"  big trace: {actual / 2**20:.0f} MiB imported in {elapsed:.1f}s, peak RSS {rss / 2**20:.0f} MiB")
+            if rss > RSS_CEILING:
+                figures.fail(f"peak RSS {rss / 2**20:.0f} MiB on a {actual / 2**20:.0f} MiB trace")
+            return "big trace streamed"
+
+        figures.run("big trace", big_trace, bound=3600.0)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"  campaign process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    finish(figures)
+
+
+if __name__ == "__main__":
+    main()
