@@ -74,6 +74,9 @@ _PHASE = re.compile(r"(?:_time_(?:s|us|ms)|_time|duration_us|_compile_time_us)$"
 _NOT_PHASE = re.compile(r"^(?:start_time|end_time|start_time_us|end_time_us)$|_time_saved_")
 
 
+_CONFIG_FIELDS = frozenset({"dynamo_config", "inductor_config"})
+
+
 @dataclass
 class EvidenceRef:
     """Where a record is: turned into a schema Evidence (with its sha256) by the importer."""
@@ -198,10 +201,14 @@ class _Classifier:
             if data is not None:
                 ident.start_top = (fact.file, data[0], data[1])
         elif kind == "compilation_metrics":
-            ident.metrics.append((fact.attempt, data, self._evidence(fact, kind, ident)))
             self._on_metrics_config(data)
+            # The configuration strings are most of a record (~40 KB in torch 2.13) and are read once per rank
+            # (above): keeping them per compilation made memory grow with the trace.
+            kept = {k: v for k, v in data.items() if k not in _CONFIG_FIELDS}
+            ident.metrics.append((fact.attempt, kept, self._evidence(fact, kind, ident)))
         elif kind == "bwd_compilation_metrics":
-            ident.bwd_metrics.append((data, self._evidence(fact, kind, ident)))
+            kept = {k: v for k, v in data.items() if k not in _CONFIG_FIELDS}
+            ident.bwd_metrics.append((kept, self._evidence(fact, kind, ident)))
         elif kind == "dynamo_output_graph":
             ident.graphs.append(self._evidence(fact, kind, ident))
             if data is not None and ident.histogram is None:

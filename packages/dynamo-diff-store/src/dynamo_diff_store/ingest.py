@@ -38,6 +38,7 @@ from dynamo_diff_store.tlparse_export import (
 READER_VERSION = "2"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 32 * 1024 * 1024
+CHUNK_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -129,18 +130,23 @@ def _staged_bytes(root: Path, rel: str, fmt: str) -> int:
 def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
     root = Path(job.root)
     for rel, fmt in job.files:
-        if job.chunk_workers > 1 and _staged_bytes(root, rel, fmt) >= CHUNK_MIN_BYTES:
+        size = _staged_bytes(root, rel, fmt)
+        if job.chunk_workers > 1 and size >= CHUNK_MIN_BYTES:
             split = jsonl_boundaries if fmt == "tlparse_jsonl" else record_boundaries
-            ranges = split(root / rel, job.chunk_workers)
+            # Ranges of at most CHUNK_BYTES, folded as they arrive (in order), so that memory holds the facts of
+            # a few ranges at a time rather than of the whole file.
+            ranges = split(root / rel, max(job.chunk_workers, -(-size // CHUNK_BYTES)))
             tasks = [(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
-            with ProcessPoolExecutor(max_workers=len(tasks)) as pool:
-                parts = list(pool.map(_extract_range, tasks))
-            report = merge_reports([r for _, r in parts])
+            parts: list[FileReport] = []
+            with ProcessPoolExecutor(max_workers=job.chunk_workers) as pool:
+                for facts, part in pool.map(_extract_range, tasks):
+                    parts.append(part)
+                    yield from facts
+                    del facts
+            report = merge_reports(parts)
             if report.records > job.limits.max_records:
                 raise job.limits.exceeded("max_records", report.records, file=rel)
             reports.append(report)
-            for facts, _ in parts:
-                yield from facts
             continue
         report = FileReport(file=rel, rank_from_name=job.rank)
         reports.append(report)
