@@ -133,7 +133,6 @@ class RankClassification:
     torch_version: str | None
     torch_git: str | None
     python_version: str | None
-    run_records: int
 
 
 class _Classifier:
@@ -147,13 +146,10 @@ class _Classifier:
         self.evidence: list[EvidenceRef] = []
         self.notices: list[Notice] = []
         self.uninterpreted: Counter[str] = Counter()
-        self.run_records = 0
         self.config: dict[str, Any] = {}
         self.torch_version: str | None = None
         self.torch_git: str | None = None
         self.python_version: str | None = None
-        self.bad_payloads: list[str] = []
-        self.global_incomplete: set[str] = set()
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -190,7 +186,6 @@ class _Classifier:
             self.torch_git = commit or self.torch_git
             return
         if fact.key is None:
-            self.run_records += 1
             if kind not in INTERPRETED_KINDS or (kind == "artifact" and name not in INTERPRETED_ARTIFACTS):
                 self.uninterpreted[f"artifact:{name}" if name else kind] += 1
             return
@@ -305,7 +300,7 @@ class _Classifier:
                     "torch.export or another non-Dynamo trace; there are no compilations to count.",
                 )
             )
-        incomplete = set(self.global_incomplete)
+        incomplete: set[str] = set()
         for ident in self.identities:
             incomplete |= ident.incomplete
         return RankClassification(
@@ -318,7 +313,6 @@ class _Classifier:
             torch_version=self.torch_version,
             torch_git=self.torch_git,
             python_version=self.python_version,
-            run_records=self.run_records,
         )
 
     def _compilation(
