@@ -46,7 +46,6 @@ def metadata(obj: bytes) -> bytes:
         ("malformed JSON", b'{"dynamo_start": {"stack": [}, "frame_id": 9', "JSON"),
         ("duplicate key", b'{"dynamo_start": {}, "frame_id": 9, "frame_id": 8, "frame_compile_id": 0}', "duplicate"),
         ("NaN", b'{"compilation_metrics": {"graph_op_count": NaN}, "frame_id": 9, "frame_compile_id": 0}', ""),
-        ("deep JSON", b'{"dynamo_start": ' + b'{"a": ' * 70 + b"1" + b"}" * 70 + b', "frame_id": 9}', "deep"),
         ("not UTF-8", b'{"dynamo_start": {"x": "\xff\xfe"}, "frame_id": 9, "frame_compile_id": 0}', ""),
     ],
 )
@@ -93,6 +92,34 @@ def test_limits_are_enforced_with_resource_limit(tmp_path: Path, limit: str, dat
     assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.RESOURCE_LIMIT
     assert err.details["limit"] == limit
     assert_clean(store)
+
+
+def nested(depth: int) -> bytes:
+    """A metadata object nested exactly `depth` deep (the outer object counts as 1)."""
+    return b'{"dynamo_start": ' + b'{"a": ' * (depth - 2) + b"{}" + b"}" * (depth - 2) + b', "frame_id": 9}'
+
+
+def test_json_depth_is_a_bound_refused_with_resource_limit(tmp_path: Path) -> None:
+    """A record nested deeper than max_json_depth refuses the input (like a record over max_record_bytes), naming
+    the file, the line and the depth; a record exactly at the bound is read."""
+    for sub in ("at", "over", "far"):
+        (tmp_path / sub).mkdir()
+    at_bound = GOOD + metadata(nested(64))
+    _store, capture = import_bytes(tmp_path / "at", at_bound)
+    assert not isinstance(capture, DynamoDiffError), capture
+    store, err = import_bytes(tmp_path / "over", GOOD + metadata(nested(65)))
+    assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.RESOURCE_LIMIT
+    assert err.details == {
+        "limit": "max_json_depth",
+        "value": 65,
+        "maximum": 64,
+        "file": "trace.log",
+        "line": GOOD.count(b"\n") + 1,
+    }
+    assert_clean(store)
+    # Past the JSON parser's own bound (1024) it is the same error, not "invalid JSON".
+    store, err = import_bytes(tmp_path / "far", GOOD + metadata(nested(5000)))
+    assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.RESOURCE_LIMIT and err.details["value"] == 5000
 
 
 def test_record_size_bound(tmp_path: Path) -> None:

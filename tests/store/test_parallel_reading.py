@@ -27,8 +27,17 @@ def run(tmp_path: Path, name: str, workers: int, data: bytes | None = None) -> i
         shutil.copyfile(CORPUS / name, target)
     else:
         target.write_bytes(data)
+    work = tmp_path / f"work{workers}"
+    work.mkdir(exist_ok=True)
     return analyse_rank(
-        RankJob(root=str(root), group="r0", rank=0, files=(("trace.log", "raw_log"),), chunk_workers=workers)
+        RankJob(
+            root=str(root),
+            group="r0",
+            rank=0,
+            files=(("trace.log", "raw_log"),),
+            chunk_workers=workers,
+            work=str(work),
+        )
     )
 
 
@@ -38,7 +47,9 @@ def test_parallel_equals_sequential(tmp_path: Path, name: str, monkeypatch: pyte
     one = run(tmp_path, name, 1)
     two = run(tmp_path, name, 2)
     assert two.rank == one.rank
-    assert two.evidence == one.evidence
+    assert list(two.iter_evidence()) == list(one.iter_evidence())
+    assert list(two.iter_compilations()) == list(one.iter_compilations())
+    assert one.compilation_count > 0 and one.evidence_count == len(list(one.iter_evidence()))
     assert [n.model_dump() for n in two.notices] == [n.model_dump() for n in one.notices]
     assert two.record_kinds == one.record_kinds and two.noise_lines == one.noise_lines
 
@@ -51,7 +62,7 @@ def test_truncated_file_read_in_ranges(tmp_path: Path, monkeypatch: pytest.Monke
     one = run(tmp_path, "", 1, cut)
     two = run(tmp_path, "", 2, cut)
     assert one.partial and two.partial
-    assert two.rank == one.rank and two.evidence == one.evidence
+    assert two.rank == one.rank and list(two.iter_evidence()) == list(one.iter_evidence())
 
 
 def test_boundaries_start_at_metadata_lines_with_their_line_numbers() -> None:

@@ -27,7 +27,7 @@ MiB = 1024 * 1024
 # Ingest alone (read + classify a raw log where it lies: no copy into a store, no index), for the throughput
 # target that is stated for ingest rather than for the whole import.
 INGEST_CHILD = r"""
-import json, sys, time
+import json, sys, tempfile, time
 from pathlib import Path
 from dynamo_diff_store import Limits
 from dynamo_diff_store.ingest import analyse_ranks
@@ -36,7 +36,8 @@ from dynamo_diff_store.staging import plan_jobs
 layout = discover(Path(sys.argv[1]), Limits())
 jobs = plan_jobs(layout, layout.root, Limits())
 start = time.perf_counter()
-analyse_ranks(jobs)
+with tempfile.TemporaryDirectory() as work:
+    analyse_ranks(jobs, Path(work))
 print(json.dumps({"seconds": time.perf_counter() - start}))
 """
 
@@ -50,7 +51,7 @@ elapsed = time.perf_counter() - start
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(json.dumps({"seconds": elapsed, "rss_mib": rss, "worker_rss_mib": workers,
-                  "compilations": result.capture.counts.observed_compilation_identities}))
+                  "compilations": result.summary.counts.observed_compilation_identities}))
 """
 
 

@@ -169,7 +169,7 @@ def import_bytes(store_root: Path, build: Callable[[Path], Path]) -> Callable[[]
         try:
             target = build(work)
             result = Store(work / "store").import_path(target, limits=LIMITS, workers=1)
-            return "capture+notices" if result.capture.notices else "capture"
+            return "capture+notices" if result.summary.notices else "capture"
         finally:
             shutil.rmtree(work, ignore_errors=True)
 

@@ -93,8 +93,8 @@ def capture(
             imported = store_of(ctx).import_path(result.bundle, label=label, progress=progress)
         finally:
             progress.close()
-        typer.echo(imported.capture.capture.id)
-        validity = imported.capture.capture.validity
+        typer.echo(imported.summary.capture.id)
+        validity = imported.summary.capture.validity
         err.print(f"dynamo-diff: imported; workload {validity.workload_completion}, provenance {validity.provenance}")
     if not result.completed:
         code = result.exit_code if result.exit_code is not None and result.exit_code > 0 else EXIT_INCOMPLETE

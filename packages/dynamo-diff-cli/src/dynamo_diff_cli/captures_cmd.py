@@ -31,7 +31,7 @@ def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Ca
         finally:
             progress.close()
         verb = "imported" if result.created else "already in the store:"
-        stderr().print(f"{verb} {path} -> {result.capture.capture.id[:12]}")
+        stderr().print(f"{verb} {path} -> {result.summary.capture.id[:12]}")
         return result.capture
     return store.load(ref)
 
@@ -70,16 +70,16 @@ def import_(
         result = store.import_path(path, label=label, manifest=manifest, progress=progress)
     finally:
         progress.close()
-    capture = result.capture
     if output_format == Format.JSON:
-        _print_capture(capture, output_format)
+        _print_capture(result.capture, output_format)
         return
-    typer.echo(capture.capture.id)
+    typer.echo(result.summary.capture.id)
     stderr().print("imported" if result.created else "already in the store (same bytes): nothing written")
     if output_format == Format.MARKDOWN:
-        typer.echo(capture_markdown(capture), nl=False)
+        typer.echo(capture_markdown(result.capture), nl=False)
     else:
-        stdout().print(capture_text(capture, show_compilations=False))
+        # The summary (counts and notices) is all the text shows: the compilations are not read back.
+        stdout().print(capture_text(result.summary, show_compilations=False))
 
 
 @handles_errors

@@ -125,7 +125,7 @@ class Tools:
         trace = self.roots.confine(path)
         manifest = self.roots.confine(manifest_path, what="manifest_path") if manifest_path else None
         result = self.store.import_path(trace, label=label, manifest=manifest)
-        capture = result.capture
+        capture = result.summary  # counts, ranks and notices: the compilations are not read back
         info = capture.capture
         cid = info.id
         others = [r.id for r in self.store.list_captures() if r.id != cid]

@@ -1,9 +1,17 @@
-"""Assemble per-rank results into one Capture document."""
+"""Assemble per-rank results into one Capture document, written to disk piece by piece.
+
+The document's header, counts, functions and notices are built in memory; its compilations and evidence are
+copied from the ranks' work files into capture.json and the index without being held all at once.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from dynamo_diff_schema.capture import (
     ArtifactStructure,
@@ -18,9 +26,75 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, Severity
 from dynamo_diff_schema.manifest import Manifest, Producer
 
+from dynamo_diff_store.index import CompilationRow, EvidenceRow
 from dynamo_diff_store.ingest import RankResult
 from dynamo_diff_store.inputs import InputLayout
 from dynamo_diff_store.manifests import judge
+
+
+@dataclass(frozen=True)
+class AssembledCapture:
+    """`summary` is the Capture without compilations and evidence; `ranks` hold those, in the summary's order."""
+
+    summary: Capture
+    ranks: Sequence[RankResult]
+
+    def write(self, path: Path) -> str:
+        """Write the whole Capture document as JSON to `path`; returns its sha256."""
+        digest = hashlib.sha256()
+        with path.open("wb") as out:
+
+            def put(text: str) -> None:
+                data = text.encode()
+                digest.update(data)
+                out.write(data)
+
+            head = self.summary.model_dump_json(exclude={"ranks", "evidence"})
+            put(head[:-1] + ',"ranks":[')
+            for position, (rank, result) in enumerate(zip(self.summary.ranks, self.ranks, strict=True)):
+                put(("," if position else "") + rank.model_dump_json(exclude={"compilations"})[:-1])
+                put(',"compilations":[')
+                for n, text in enumerate(result.iter_compilation_json()):
+                    put("," + text if n else text)
+                put("]}")
+            put('],"evidence":[')
+            n = 0
+            for result in self.ranks:
+                for text in result.iter_evidence_json():
+                    put("," + text if n else text)
+                    n += 1
+            put("]}")
+        return digest.hexdigest()
+
+    def compilation_rows(self) -> Iterator[CompilationRow]:
+        for result in self.ranks:
+            for text in result.iter_compilation_json():
+                comp = json.loads(text)
+                code = comp["code"]
+                yield (
+                    result.rank.rank,
+                    comp["compile_id"],
+                    code.get("co_filename"),
+                    code.get("co_name"),
+                    code.get("co_firstlineno"),
+                    comp["outcome"],
+                )
+
+    def evidence_rows(self) -> Iterator[EvidenceRow]:
+        for result in self.ranks:
+            for text in result.iter_evidence_json():
+                e = json.loads(text)
+                yield (
+                    e["id"],
+                    e["kind"],
+                    e["rank"],
+                    e["compile_id"],
+                    e["file"],
+                    e["line"],
+                    e["offset"],
+                    e["length"],
+                    e["sha256"],
+                )
 
 
 def assemble_capture(
@@ -34,7 +108,7 @@ def assemble_capture(
     label: str | None,
     imported_at: str,
     reader_version: str,
-) -> Capture:
+) -> AssembledCapture:
     if not any(r.records or r.record_kinds for r in results):
         noise = sum(r.noise_lines for r in results)
         where = layout.files[0].rel if layout.kind == "raw_log" else str(layout.root)
@@ -75,7 +149,7 @@ def assemble_capture(
             "python": producer.python or (pythons[0] if pythons else None),
         }
     )
-    return Capture(
+    summary = Capture(
         capture=CaptureInfo(
             id=capture_id,
             label=label if label is not None else (manifest.label if manifest is not None else None),
@@ -99,5 +173,5 @@ def assemble_capture(
         counts=sum_counts(r.rank.counts for r in ranks),
         ranks=[r.rank for r in ranks],
         notices=notices,
-        evidence=[e for r in ranks for e in r.evidence],
     )
+    return AssembledCapture(summary=summary, ranks=ranks)

@@ -46,7 +46,7 @@ from dynamo_diff_schema.manifest import (
 )
 
 from dynamo_diff_store.inputs import rank_from_name
-from dynamo_diff_store.jsonload import JSONRejected, loads_strict
+from dynamo_diff_store.jsonload import JSONRejected, JSONTooDeepError, loads_strict
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.manifests import manifest_bytes
 from dynamo_diff_store.snapshots import SourcePolicy, scan_traces, snapshot_sources
@@ -147,6 +147,8 @@ def parse_declarations(pairs: Sequence[str], file: Path | None = None, *, limits
             data = loads_strict(file.read_bytes(), limits or Limits())
         except OSError as err:
             raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"cannot read {file}: {err.strerror}") from err
+        except JSONTooDeepError as err:
+            raise (limits or Limits()).exceeded("max_json_depth", err.depth, file=str(file)) from None
         except JSONRejected as err:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"{file} is not valid JSON: {err}") from err
         if not isinstance(data, dict):

@@ -2,6 +2,9 @@
 
 Pure: takes records (in file order) and returns models. Only what the trace shows is claimed; everything
 else stays `unknown`. Each claim keeps the ids of the records it stands on.
+
+`Classifier` hands each evidence reference and each finished compilation to a callback, so an import can
+write them out as they come; `classify_records` / `classify_facts` collect them into lists.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dynamo_diff_schema.compilation import (
@@ -34,6 +38,7 @@ from dynamo_diff_schema.evidence import Notice, Severity
 from dynamo_diff_store.facts import CompileKeyTuple, Fact, extract
 from dynamo_diff_store.guards import categorize
 from dynamo_diff_store.records import Record
+from dynamo_diff_store.spill import SpillList
 
 # Record kinds this module reads. Everything else is listed in an info notice (never rejected).
 INTERPRETED_KINDS = frozenset(
@@ -123,27 +128,50 @@ class _Identity:
 
 
 @dataclass
-class RankClassification:
+class RankSummary:
+    """What one rank's classification says besides its compilations and evidence."""
+
     rank: int | None
-    compilations: list[Compilation]
-    evidence: list[EvidenceRef]
     notices: list[Notice]
     incomplete: set[str]
     observed_config: dict[str, Any]
     torch_version: str | None
     torch_git: str | None
     python_version: str | None
+    compilation_count: int = 0
+    evidence_count: int = 0
 
 
-class _Classifier:
-    def __init__(self, rank: int | None, prefix: str) -> None:
-        self.rank = rank
+@dataclass
+class RankClassification(RankSummary):
+    compilations: list[Compilation] = field(default_factory=list)
+    evidence: list[EvidenceRef] = field(default_factory=list)
+
+
+# Called with each compilation in identity order and the count keys its own evidence leaves possibly low.
+CompilationSink = Callable[[Compilation, set[str]], None]
+
+
+class Classifier:
+    """Feed facts in file order, then `finish`. Evidence references go to `on_evidence` as they are made;
+    identity states beyond `keep` live in `spill` (a private SQLite file) until `finish`."""
+
+    def __init__(
+        self,
+        prefix: str,
+        on_evidence: Callable[[EvidenceRef], None],
+        *,
+        spill: Path | None = None,
+        keep: int = 2048,
+    ) -> None:
+        self.rank: int | None = None
         self.prefix = prefix
+        self.on_evidence = on_evidence
         self.config_seen: set[str] = set()
-        self.current: dict[tuple[int | None, int | None, int | None], _Identity] = {}
-        self.identities: list[_Identity] = []
+        self.current: dict[tuple[int | None, int | None, int | None], int] = {}
+        self.identities: SpillList[_Identity] = SpillList(spill, keep=keep)
         self.occurrences: Counter[tuple[int | None, int | None, int | None]] = Counter()
-        self.evidence: list[EvidenceRef] = []
+        self.evidence_count = 0
         self.notices: list[Notice] = []
         self.uninterpreted: Counter[str] = Counter()
         self.config: dict[str, Any] = {}
@@ -154,8 +182,9 @@ class _Classifier:
     # -- facts ---------------------------------------------------------------------------------------------
 
     def _evidence(self, fact: Fact, kind: str, ident: _Identity | None) -> str:
-        ev_id = f"{self.prefix}-e{len(self.evidence) + 1}"
-        self.evidence.append(
+        self.evidence_count += 1
+        ev_id = f"{self.prefix}-e{self.evidence_count}"
+        self.on_evidence(
             EvidenceRef(
                 ev_id, kind, ident.compile_id if ident else None, fact.file, fact.line, fact.offset, fact.length
             )
@@ -165,14 +194,14 @@ class _Classifier:
         return ev_id
 
     def _identity(self, fact: Fact, key: CompileKeyTuple, *, starting: bool) -> _Identity:
-        ident = self.current.get(key)
+        order = self.current.get(key)
+        ident = self.identities[order] if order is not None else None
         # A second dynamo_start for the same id (not a restart) means torch._dynamo.reset() ran and ids repeat.
         if ident is None or (starting and ident.starts > 0 and not fact.attempt):
             occurrence = self.occurrences[key]
             self.occurrences[key] += 1
             ident = _Identity(key=key, occurrence=occurrence, order=len(self.identities))
-            self.identities.append(ident)
-            self.current[key] = ident
+            self.current[key] = self.identities.append(ident)
         if fact.attempt is not None:
             ident.attempts.setdefault(fact.attempt, [])
         return ident
@@ -264,20 +293,29 @@ class _Classifier:
 
     # -- results -------------------------------------------------------------------------------------------
 
-    def finish(self, strings_for: Callable[[str], dict[int, str]]) -> RankClassification:
-        for ident in self.identities:
-            if ident.start_top is not None:
-                file, filename, name = ident.start_top
-                if isinstance(filename, int):
-                    filename = strings_for(file).get(filename, f"<string {filename}>")
-                ident.start_code = CodeLocation(co_filename=filename, co_name=name, source="dynamo_start")
+    def finish(
+        self, strings_for: Callable[[str], dict[int, str]], emit: CompilationSink, *, rank: int | None
+    ) -> RankSummary:
+        """Build each compilation in order and hand it to `emit`. `rank` is the rank the compilations are of
+        (known only after every record: the JSON rank fields may decide it). `strings_for(file)` gives that
+        file's intern table."""
+        self.rank = rank
         last_code: dict[tuple[int | None, int | None], CodeLocation] = {}
-        compilations = []
-        for ident in self.identities:
-            comp = self._compilation(ident, last_code)
-            if comp.code.co_name is not None:
-                last_code[(ident.key[0], ident.key[1])] = comp.code
-            compilations.append(comp)
+        incomplete: set[str] = set()
+        try:
+            for ident in self.identities:
+                if ident.start_top is not None:
+                    file, filename, name = ident.start_top
+                    if isinstance(filename, int):
+                        filename = strings_for(file).get(filename, f"<string {filename}>")
+                    ident.start_code = CodeLocation(co_filename=filename, co_name=name, source="dynamo_start")
+                comp = self._compilation(ident, last_code)
+                if comp.code.co_name is not None:
+                    last_code[(ident.key[0], ident.key[1])] = comp.code
+                incomplete |= ident.incomplete
+                emit(comp, ident.incomplete)
+        finally:
+            self.identities.close()
         if self.uninterpreted:
             kinds = dict(sorted(self.uninterpreted.items()))
             self.notices.append(
@@ -290,7 +328,7 @@ class _Classifier:
                     details={"kinds": kinds},
                 )
             )
-        if not self.identities:
+        if not len(self.identities):
             self.notices.append(
                 Notice(
                     code="no_compile_ids",
@@ -300,19 +338,16 @@ class _Classifier:
                     "torch.export or another non-Dynamo trace; there are no compilations to count.",
                 )
             )
-        incomplete: set[str] = set()
-        for ident in self.identities:
-            incomplete |= ident.incomplete
-        return RankClassification(
+        return RankSummary(
             rank=self.rank,
-            compilations=compilations,
-            evidence=self.evidence,
             notices=self.notices,
             incomplete=incomplete,
             observed_config=self.config,
             torch_version=self.torch_version,
             torch_git=self.torch_git,
             python_version=self.python_version,
+            compilation_count=len(self.identities),
+            evidence_count=self.evidence_count,
         )
 
     def _compilation(
@@ -496,8 +531,11 @@ def classify_facts(
     strings_for: Callable[[str], dict[int, str]] = lambda _: {},
     evidence_prefix: str = "r_",
 ) -> RankClassification:
-    """Fold extracted facts (in file order) into compilations; see classify_records."""
-    classifier = _Classifier(rank, evidence_prefix)
+    """Fold extracted facts (in file order) into compilations, all in memory; see classify_records."""
+    evidence: list[EvidenceRef] = []
+    compilations: list[Compilation] = []
+    classifier = Classifier(evidence_prefix, evidence.append)
     for fact in facts:
         classifier.feed(fact)
-    return classifier.finish(strings_for)
+    summary = classifier.finish(strings_for, lambda comp, _: compilations.append(comp), rank=rank)
+    return RankClassification(**vars(summary), compilations=compilations, evidence=evidence)

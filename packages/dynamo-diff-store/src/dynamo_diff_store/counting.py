@@ -1,35 +1,58 @@
-"""Counts from classified compilations (DESIGN §5): identities, not attempts; confirmed recompiles only."""
+"""Counts from classified compilations (DESIGN §5): identities, not attempts; confirmed recompiles only.
+
+Counted one compilation at a time, so that an import never needs all of a rank's compilations in memory.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from dynamo_diff_schema.compilation import CacheDecision, Compilation, Outcome
-from dynamo_diff_schema.counts import Counts
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+
+_OUTCOME_KEYS = {
+    Outcome.COMPLETED: "completed",
+    Outcome.FAILED: "failed",
+    Outcome.NO_GRAPH_OBSERVED: "no_graph_observed",
+    Outcome.UNKNOWN: "unknown_outcomes",
+    Outcome.UNRESOLVED: "unresolved_outcomes",
+}
 
 
-def count_compilations(compilations: Sequence[Compilation], incomplete: Iterable[str] = ()) -> Counts:
-    outcomes = [c.outcome for c in compilations]
-    confirmed = [c for c in compilations if c.recompile is not None and c.recompile.confirmed]
-    sites = {gb.site for c in compilations for gb in c.graph_breaks if gb.site is not None}
-    return Counts(
-        observed_compilation_identities=len(compilations),
-        observed_attempts=sum(max(len(c.attempts), 1) for c in compilations),
-        completed=outcomes.count(Outcome.COMPLETED),
-        failed=outcomes.count(Outcome.FAILED),
-        no_graph_observed=outcomes.count(Outcome.NO_GRAPH_OBSERVED),
-        unknown_outcomes=outcomes.count(Outcome.UNKNOWN),
-        unresolved_outcomes=outcomes.count(Outcome.UNRESOLVED),
-        confirmed_recompilation_identities=len(confirmed),
-        confirmed_successful_recompilations=sum(1 for c in confirmed if c.outcome == Outcome.COMPLETED),
-        additional_frame_compilations=sum(1 for c in compilations if c.additional_frame_compilation),
-        guard_reason_entries=sum(len(c.recompile.reasons) for c in confirmed if c.recompile is not None),
-        graph_break_records=sum(len(c.graph_breaks) for c in compilations),
-        unique_graph_break_sites=len(sites),
-        compiler_limit_events=sum(len(c.limit_events) for c in compilations),
+class CountAccumulator:
+    def __init__(self) -> None:
+        self.values = dict.fromkeys(COUNT_KEYS, 0)
+        self.sites: set[str] = set()
+
+    def add(self, comp: Compilation) -> None:
+        v = self.values
+        v["observed_compilation_identities"] += 1
+        v["observed_attempts"] += max(len(comp.attempts), 1)
+        v[_OUTCOME_KEYS[Outcome(comp.outcome)]] += 1
+        if comp.recompile is not None and comp.recompile.confirmed:
+            v["confirmed_recompilation_identities"] += 1
+            v["confirmed_successful_recompilations"] += int(comp.outcome == Outcome.COMPLETED)
+            v["guard_reason_entries"] += len(comp.recompile.reasons)
+        v["additional_frame_compilations"] += int(comp.additional_frame_compilation)
+        v["graph_break_records"] += len(comp.graph_breaks)
+        self.sites.update(gb.site for gb in comp.graph_breaks if gb.site is not None)
+        v["compiler_limit_events"] += len(comp.limit_events)
         # A restart is an attempt after the first; torch also lists restart_reasons in the metrics.
-        restarts=sum(max(len(c.attempts) - 1, len(c.restarts), 0) for c in compilations),
-        cache_hits=sum(1 for c in compilations for e in c.cache_events if e.decision == CacheDecision.HIT),
-        cache_misses=sum(1 for c in compilations for e in c.cache_events if e.decision == CacheDecision.MISS),
-        incomplete=sorted(set(incomplete)),
-    )
+        v["restarts"] += max(len(comp.attempts) - 1, len(comp.restarts), 0)
+        for event in comp.cache_events:
+            if event.decision == CacheDecision.HIT:
+                v["cache_hits"] += 1
+            elif event.decision == CacheDecision.MISS:
+                v["cache_misses"] += 1
+
+    def counts(self, incomplete: Iterable[str] = ()) -> Counts:
+        return Counts(
+            **{**self.values, "unique_graph_break_sites": len(self.sites)}, incomplete=sorted(set(incomplete))
+        )
+
+
+def count_compilations(compilations: Iterable[Compilation], incomplete: Iterable[str] = ()) -> Counts:
+    accumulator = CountAccumulator()
+    for comp in compilations:
+        accumulator.add(comp)
+    return accumulator.counts(incomplete)

@@ -1,13 +1,14 @@
-"""Group one rank's compilations by source function (code object location)."""
+"""Group one rank's compilations by source function (code object location), one compilation at a time."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from dynamo_diff_schema.capture import FunctionGroup
 from dynamo_diff_schema.compilation import CodeLocation, Compilation
 
-from dynamo_diff_store.counting import count_compilations
+from dynamo_diff_store.counting import CountAccumulator
 
 
 def function_key(code: CodeLocation) -> str:
@@ -15,19 +16,38 @@ def function_key(code: CodeLocation) -> str:
     return f"{code.co_filename or '?'}:{line}:{code.co_name or '?'}"
 
 
-def group_functions(compilations: Sequence[Compilation], incomplete: set[str]) -> list[FunctionGroup]:
-    groups: dict[str, list[Compilation]] = {}
-    for comp in compilations:
-        groups.setdefault(function_key(comp.code), []).append(comp)
-    out = []
-    for key, comps in groups.items():
-        first = next((c.code for c in comps if c.code.co_firstlineno is not None), comps[0].code)
-        out.append(
+@dataclass
+class _Group:
+    code: CodeLocation
+    compile_ids: list[str] = field(default_factory=list)
+    counts: CountAccumulator = field(default_factory=CountAccumulator)
+    incomplete: set[str] = field(default_factory=set)
+
+
+class FunctionGrouper:
+    """Functions in order of their first compilation; each counted from its own compilations only."""
+
+    def __init__(self) -> None:
+        self._groups: dict[str, _Group] = {}
+
+    def add(self, comp: Compilation, incomplete: Iterable[str] = ()) -> None:
+        """`incomplete`: count keys this compilation's evidence leaves possibly low."""
+        group = self._groups.get(function_key(comp.code))
+        if group is None:
+            group = self._groups[function_key(comp.code)] = _Group(code=comp.code)
+        elif group.code.co_firstlineno is None and comp.code.co_firstlineno is not None:
+            group.code = comp.code
+        group.compile_ids.append(comp.compile_id)
+        group.counts.add(comp)
+        group.incomplete.update(incomplete)
+
+    def functions(self) -> list[FunctionGroup]:
+        return [
             FunctionGroup(
                 key=key,
-                code=first.model_copy(update={"source": None}),
-                compile_ids=[c.compile_id for c in comps],
-                counts=count_compilations(comps, incomplete),
+                code=group.code.model_copy(update={"source": None}),
+                compile_ids=group.compile_ids,
+                counts=group.counts.counts(group.incomplete),
             )
-        )
-    return out
+            for key, group in self._groups.items()
+        ]

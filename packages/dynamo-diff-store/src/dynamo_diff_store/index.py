@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from dynamo_diff_schema.capture import Capture
@@ -95,8 +96,29 @@ def connect(path: Path, *, timeout: float = 60.0) -> sqlite3.Connection:
             raise
 
 
-def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: list[Evidence]) -> None:
-    """Insert one capture and everything under it in a single transaction (all or nothing)."""
+CompilationRow = tuple[int | None, str, str | None, str | None, int | None, str]
+EvidenceRow = tuple[str, str, int | None, str | None, str, int, int, int, str]
+
+
+def compilation_rows(capture: Capture) -> Iterator[CompilationRow]:
+    for rank in capture.ranks:
+        for c in rank.compilations:
+            yield (rank.rank, c.compile_id, c.code.co_filename, c.code.co_name, c.code.co_firstlineno, c.outcome)
+
+
+def evidence_rows(evidence: Iterable[Evidence]) -> Iterator[EvidenceRow]:
+    for e in evidence:
+        yield (e.id, e.kind, e.rank, e.compile_id, e.file, e.line, e.offset, e.length, e.sha256)
+
+
+def insert_capture(
+    conn: sqlite3.Connection,
+    capture: Capture,
+    compilations: Iterable[CompilationRow] | None = None,
+    evidence: Iterable[EvidenceRow] | None = None,
+) -> None:
+    """Insert one capture and everything under it in a single transaction (all or nothing). Compilations and
+    evidence are taken from the capture unless given (as rows, streamed from an import's work files)."""
     info = capture.capture
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -127,27 +149,13 @@ def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: list[Ev
                     for f in rank.functions
                 ],
             )
-            conn.executemany(
-                "INSERT INTO compilations VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        info.id,
-                        rank.rank,
-                        c.compile_id,
-                        c.code.co_filename,
-                        c.code.co_name,
-                        c.code.co_firstlineno,
-                        c.outcome,
-                    )
-                    for c in rank.compilations
-                ],
-            )
+        conn.executemany(
+            "INSERT INTO compilations VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ((info.id, *row) for row in (compilation_rows(capture) if compilations is None else compilations)),
+        )
         conn.executemany(
             "INSERT INTO evidence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (info.id, e.id, e.kind, e.rank, e.compile_id, e.file, e.line, e.offset, e.length, e.sha256)
-                for e in evidence
-            ],
+            ((info.id, *row) for row in (evidence_rows(capture.evidence) if evidence is None else evidence)),
         )
         conn.execute("COMMIT")
     except BaseException:

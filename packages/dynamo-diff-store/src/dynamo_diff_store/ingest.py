@@ -1,5 +1,8 @@
 """Analyse staged trace files: one pure function per rank (the unit a distributed executor would run),
-run in a process pool when there are several ranks, then assembled into a Capture."""
+run in a process pool when there are several ranks, then assembled into a Capture.
+
+A rank's compilations and evidence are written to files in the job's work directory as they are made (only
+per-function summaries stay in memory), so memory does not grow with the number of compilations."""
 
 from __future__ import annotations
 
@@ -13,16 +16,17 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from dynamo_diff_schema.capture import Rank
+from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
 
-from dynamo_diff_store.classify import EvidenceRef, classify_facts
-from dynamo_diff_store.counting import count_compilations
+from dynamo_diff_store.classify import Classifier, EvidenceRef
+from dynamo_diff_store.counting import CountAccumulator
 from dynamo_diff_store.facts import Fact, extract
 from dynamo_diff_store.filereport import FileReport, merge_reports
-from dynamo_diff_store.functions import group_functions
+from dynamo_diff_store.functions import FunctionGrouper
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.rawlog import read_raw_log, record_boundaries
 from dynamo_diff_store.records import Record
@@ -35,10 +39,12 @@ from dynamo_diff_store.tlparse_export import (
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
-READER_VERSION = "2"
+READER_VERSION = "3"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 32 * 1024 * 1024
 CHUNK_BYTES = 64 * 1024 * 1024
+# Compilation identities a rank keeps in memory while it is read; older ones wait in a private SQLite file.
+IDENTITIES_IN_MEMORY = 2048
 
 
 @dataclass(frozen=True)
@@ -57,12 +63,19 @@ class RankJob:
     # >1: read a large raw log as that many byte ranges in parallel processes (only when ranks are not
     # already read in parallel).
     chunk_workers: int = 1
+    # Where the rank's compilations and evidence are written (`<group>.compilations.jsonl`, ...).
+    work: str = ""
 
 
 @dataclass
 class RankResult:
-    rank: Rank
-    evidence: list[Evidence]
+    """One rank: its summary in memory, its compilations and evidence in files (read them with the iterators)."""
+
+    rank: Rank  # functions and counts; `compilations` is empty here (see iter_compilations)
+    compilations_file: str
+    compilation_count: int
+    evidence_file: str
+    evidence_count: int
     notices: list[Notice]
     partial: bool
     record_kinds: Counter[str]
@@ -72,6 +85,57 @@ class RankResult:
     torch_version: str | None
     torch_git: str | None
     python_version: str | None
+
+    def iter_compilation_json(self) -> Iterator[str]:
+        """Each compilation as the JSON text of a schema Compilation, in order."""
+        with Path(self.compilations_file).open(encoding="utf-8") as lines:
+            for line in lines:
+                yield line.rstrip("\n")
+
+    def iter_compilations(self) -> Iterator[Compilation]:
+        for text in self.iter_compilation_json():
+            yield Compilation.model_validate_json(text)
+
+    def iter_evidence_json(self) -> Iterator[str]:
+        """Each evidence entry as the JSON text of a schema Evidence (with the rank), in order."""
+        rank = json.dumps(self.rank.rank)
+        with Path(self.evidence_file).open(encoding="utf-8") as lines:
+            for line in lines:
+                # Stored without the rank (decided only after the last record): spliced in after the id and kind.
+                head, tail = line.rstrip("\n").split("\x1f", 1)
+                yield f'{head},"rank":{rank},{tail}'
+
+    def iter_evidence(self) -> Iterator[Evidence]:
+        for text in self.iter_evidence_json():
+            yield Evidence.model_validate_json(text)
+
+
+class _EvidenceWriter:
+    """Hashes each referenced byte range as the reference is made (the bytes were just read, so they are
+    in the page cache) and appends the entry to the rank's evidence file."""
+
+    def __init__(self, root: Path, out: Path) -> None:
+        self.root = root
+        self.out: IO[str] = out.open("w", encoding="utf-8")
+        self.handles: dict[str, IO[bytes]] = {}
+
+    def add(self, ref: EvidenceRef) -> None:
+        handle = self.handles.get(ref.file)
+        if handle is None:
+            handle = self.handles[ref.file] = (self.root / ref.file).open("rb")
+        handle.seek(ref.offset)
+        digest = hashlib.sha256(handle.read(ref.length)).hexdigest()
+        # Field order as in the Evidence model; \x1f marks where the rank goes (JSON never holds it raw).
+        self.out.write(
+            f'{{"id":{json.dumps(ref.id)},"kind":{json.dumps(ref.kind)}\x1f"compile_id":{json.dumps(ref.compile_id)},'
+            f'"file":{json.dumps(ref.file)},"line":{ref.line},"offset":{ref.offset},"length":{ref.length},'
+            f'"sha256":"{digest}"}}\n'
+        )
+
+    def close(self) -> None:
+        self.out.close()
+        for handle in self.handles.values():
+            handle.close()
 
 
 def _extract_range(
@@ -169,23 +233,32 @@ def analyse_rank(job: RankJob) -> RankResult:
 
 
 def _analyse_rank(job: RankJob) -> RankResult:
+    if not job.work:
+        raise ValueError("RankJob.work: a directory for the rank's compilations and evidence is needed")
+    work = Path(job.work)
     reports: list[FileReport] = []
     json_ranks: Counter[int] = Counter()
-
-    def facts() -> Iterator[Fact]:
-        for fact in _facts(job, reports):
-            if fact.rank is not None:
-                json_ranks[fact.rank] += 1
-            yield fact
 
     def strings_for(file: str) -> dict[int, str]:
         # Each file has its own intern table.
         return next((r.strings for r in reports if r.file == file or file.startswith(_dir_of(r.file))), {})
 
+    evidence_path = work / f"{job.group}.evidence.jsonl"
+    compilations_path = work / f"{job.group}.compilations.jsonl"
+    evidence = _EvidenceWriter(Path(job.root), evidence_path)
+    try:
+        classifier = Classifier(
+            job.group, evidence.add, spill=work / f"{job.group}.identities.sqlite", keep=IDENTITIES_IN_MEMORY
+        )
+        for fact in _facts(job, reports):
+            if fact.rank is not None:
+                json_ranks[fact.rank] += 1
+            classifier.feed(fact)
+    finally:
+        evidence.close()
     # The file name is the more reliable source of the rank; the JSON `rank` field is the fallback.
-    result = classify_facts(facts(), rank=job.rank, strings_for=strings_for, evidence_prefix=job.group)
     rank = job.rank
-    notices = list(result.notices)
+    notices: list[Notice] = []
     if rank is None and json_ranks:
         rank = json_ranks.most_common(1)[0][0]
         if len(json_ranks) > 1:
@@ -211,13 +284,19 @@ def _analyse_rank(job: RankJob) -> RankResult:
                 ),
             )
         )
-    if rank != job.rank:
-        result.compilations = [
-            c.model_copy(update={"identity": c.identity.model_copy(update={"rank": rank})}) for c in result.compilations
-        ]
+    counts = CountAccumulator()
+    functions = FunctionGrouper()
+    with compilations_path.open("w", encoding="utf-8") as out:
+
+        def emit(comp: Compilation, incomplete: set[str]) -> None:
+            out.write(comp.model_dump_json())
+            out.write("\n")
+            counts.add(comp)
+            functions.add(comp, incomplete)
+
+        result = classifier.finish(strings_for, emit, rank=rank)
+    notices[:0] = result.notices
     notices.extend(_file_notices(reports, rank))
-    evidence = _hash_evidence(Path(job.root), result.evidence, rank)
-    counts = count_compilations(result.compilations, result.incomplete)
     kinds: Counter[str] = Counter()
     for report in reports:
         kinds.update(report.record_kinds)
@@ -225,11 +304,13 @@ def _analyse_rank(job: RankJob) -> RankResult:
         rank=Rank(
             rank=rank,
             files=[r.file for r in reports],
-            counts=counts,
-            functions=group_functions(result.compilations, result.incomplete),
-            compilations=result.compilations,
+            counts=counts.counts(result.incomplete),
+            functions=functions.functions(),
         ),
-        evidence=evidence,
+        compilations_file=str(compilations_path),
+        compilation_count=result.compilation_count,
+        evidence_file=str(evidence_path),
+        evidence_count=result.evidence_count,
         notices=notices,
         partial=any(r.truncated or r.missing_payloads or r.bad_records for r in reports),
         record_kinds=kinds,
@@ -247,8 +328,10 @@ def _dir_of(rel: str) -> str:
     return rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
 
 
-def analyse_ranks(jobs: Sequence[RankJob], workers: int | None = None) -> list[RankResult]:
-    """Run analyse_rank over the jobs, in parallel processes when there is more than one."""
+def analyse_ranks(jobs: Sequence[RankJob], work: Path, workers: int | None = None) -> list[RankResult]:
+    """Run analyse_rank over the jobs, in parallel processes when there is more than one; each rank's
+    compilations and evidence are written under `work`."""
+    jobs = [replace(job, work=str(work)) for job in jobs]
     if len(jobs) == 1:
         cpus = os.cpu_count() or 1
         return [analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)))]
@@ -258,33 +341,6 @@ def analyse_ranks(jobs: Sequence[RankJob], workers: int | None = None) -> list[R
         return [analyse_rank(job) for job in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(analyse_rank, jobs))
-
-
-def _hash_evidence(root: Path, refs: list[EvidenceRef], rank: int | None) -> list[Evidence]:
-    """sha256 of every referenced byte range, reading each file once in offset order."""
-    by_file: dict[str, list[EvidenceRef]] = {}
-    for ref in refs:
-        by_file.setdefault(ref.file, []).append(ref)
-    digests: dict[str, str] = {}
-    for rel, items in by_file.items():
-        with (root / rel).open("rb") as handle:
-            for ref in sorted(items, key=lambda r: r.offset):
-                handle.seek(ref.offset)
-                digests[ref.id] = hashlib.sha256(handle.read(ref.length)).hexdigest()
-    return [
-        Evidence(
-            id=r.id,
-            kind=r.kind,
-            rank=rank,
-            compile_id=r.compile_id,
-            file=r.file,
-            line=r.line,
-            offset=r.offset,
-            length=r.length,
-            sha256=digests[r.id],
-        )
-        for r in refs
-    ]
 
 
 def _lines(values: Sequence[int]) -> str:

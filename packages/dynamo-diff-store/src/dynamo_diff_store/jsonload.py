@@ -27,6 +27,15 @@ class StrictJSONError(ValueError):
         self.reason = reason
 
 
+class JSONTooDeepError(StrictJSONError):
+    """Nesting deeper than `Limits.max_json_depth`: a resource bound (`resource_limit`), not a malformed record."""
+
+    def __init__(self, limit: int, depth: int) -> None:
+        super().__init__(f"nesting {depth} deep, deeper than {limit}")
+        self.limit = limit
+        self.depth = depth
+
+
 # Earlier name, kept for callers written against it.
 JSONRejected = StrictJSONError
 
@@ -34,10 +43,22 @@ JSONRejected = StrictJSONError
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 
+def nesting_depth(data: bytes) -> int:
+    """How deep the brackets of JSON text nest (strings skipped); for messages, so it need not be fast."""
+    depth = deepest = 0
+    for byte in _STRING.sub(b"", data):
+        if byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
 def _walk(obj: Any, depth: int, limit: int) -> int:
     """Number of object keys under `obj`; raises when nesting goes deeper than `limit`."""
     if depth > limit:
-        raise StrictJSONError(f"nesting deeper than {limit}")
+        raise _TooDeepError
     keys = 0
     values = obj.values() if type(obj) is dict else obj
     if type(obj) is dict:
@@ -65,15 +86,29 @@ def _colons_in_strings(obj: Any) -> int:
     return count
 
 
+class _TooDeepError(Exception):
+    pass
+
+
 def loads_strict(text: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
     """Parse `text` as strict JSON and return Python objects; raise StrictJSONError when it is not acceptable.
 
-    Callers turn StrictJSONError into a notice (a bad record) or a DynamoDiffError, as fits where the text came from.
+    Callers turn StrictJSONError into a notice (a bad record) or a DynamoDiffError, as fits where the text came
+    from; JSONTooDeepError (a StrictJSONError) is a resource bound and becomes `resource_limit`.
     """
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     try:
+        return _loads(data, limits)
+    except _TooDeepError:
+        raise JSONTooDeepError(limits.max_json_depth, nesting_depth(data)) from None
+
+
+def _loads(data: bytes, limits: Limits) -> Any:
+    try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
+        if "depth limit" in str(exc):  # orjson's own bound (1024) is past ours
+            raise _TooDeepError from None
         raise StrictJSONError(f"invalid JSON ({exc})") from exc
     if type(obj) is dict or type(obj) is list:
         colons = data.count(b":")

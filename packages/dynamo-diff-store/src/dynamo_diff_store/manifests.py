@@ -16,13 +16,15 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.manifest import Manifest
 from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 
-from dynamo_diff_store.jsonload import JSONRejected, loads_strict
+from dynamo_diff_store.jsonload import JSONRejected, JSONTooDeepError, loads_strict
 from dynamo_diff_store.limits import Limits
 
 
 def read_manifest(path: Path, limits: Limits) -> Manifest:
     try:
         data = loads_strict(path.read_bytes(), limits)
+    except JSONTooDeepError as err:
+        raise limits.exceeded("max_json_depth", err.depth, file=path.name) from None
     except JSONRejected as err:
         raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"manifest {path.name} is not valid JSON: {err}") from err
     except OSError as err:

@@ -35,7 +35,7 @@ from typing import IO, Any
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
 from dynamo_diff_store.filereport import FileReport
-from dynamo_diff_store.jsonload import StrictJSONError, loads_strict
+from dynamo_diff_store.jsonload import JSONTooDeepError, StrictJSONError, loads_strict
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.records import META_KEYS, CompileKey, Record, Span
 
@@ -360,6 +360,8 @@ def _read(
         skipping = True
         try:
             obj = loads_strict(line[m.end() :], limits)
+        except JSONTooDeepError as exc:
+            raise limits.exceeded("max_json_depth", exc.depth, file=rel, line=lineno) from None
         except StrictJSONError as exc:
             report.add_bad_record(lineno, exc.reason)
             continue

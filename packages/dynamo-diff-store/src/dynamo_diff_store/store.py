@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,17 @@ FILES_NAME = "files.json"
 
 @dataclass(frozen=True)
 class ImportResult:
-    capture: Capture
+    """`summary` is the capture without its compilations and evidence (what an import holds in memory: a
+    trace with tens of thousands of compilations is written out, not kept); `capture` reads the whole
+    document back from the store on first use."""
+
+    summary: Capture
     created: bool
+    store: Store
+
+    @cached_property
+    def capture(self) -> Capture:
+        return self.store.load(self.summary.capture.id)
 
 
 @dataclass(frozen=True)
@@ -143,21 +153,22 @@ class Store:
             assert conn is not None
             self._reconcile(conn)
             staging = Path(tempfile.mkdtemp(prefix=f"import-{os.getpid()}-", dir=self.path / "tmp"))
+            # Compilations and evidence are written here while ranks are read; not part of the capture.
+            work = Path(tempfile.mkdtemp(prefix=f"import-{os.getpid()}-work-", dir=self.path / "tmp"))
             try:
                 copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
                 capture_id = _capture_id(copied)
                 if self.capture_dir(capture_id).is_dir():
-                    shutil.rmtree(staging, ignore_errors=True)
-                    return ImportResult(capture=self.load(capture_id), created=False)
+                    return self._existing(capture_id)
                 staged_manifest = staging / "input" / MANIFEST_NAME
                 manifest_model = read_manifest(staged_manifest, limits) if staged_manifest.exists() else None
                 jobs = plan_jobs(layout, staging / "input", limits)
                 if progress is not None:
                     progress("analyse", 0, len(jobs))
-                results = analyse_ranks(jobs, workers=workers)
+                results = analyse_ranks(jobs, work, workers=workers)
                 if progress is not None:
                     progress("analyse", len(jobs), len(jobs))
-                capture = assemble_capture(
+                assembled = assemble_capture(
                     capture_id=capture_id,
                     layout=layout,
                     files=copied,
@@ -171,31 +182,38 @@ class Store:
                 # Durable against a crashed or killed process: the rename below is the commit point. The
                 # bytes themselves are not fsynced one by one (thousands of small payload files); a capture
                 # damaged by a power loss is caught by the sha256 checks of every evidence read.
-                capture_bytes = capture.model_dump_json().encode()
-                (staging / "capture.json").write_bytes(capture_bytes)
-                _write_files_table(staging, copied, capture_bytes)
+                capture_sha256 = assembled.write(staging / "capture.json")
+                _write_files_table(staging, copied, capture_sha256)
                 try:
                     staging.rename(self.capture_dir(capture_id))
                 except OSError:
                     # Another process imported the same bytes first: theirs is identical.
                     if not self.capture_dir(capture_id).is_dir():
                         raise
-                    shutil.rmtree(staging, ignore_errors=True)
-                    index.insert_capture(conn, capture, capture.evidence)
-                    return ImportResult(capture=self.load(capture_id), created=False)
-                index.insert_capture(conn, capture, capture.evidence)
-                return ImportResult(capture=capture, created=True)
-            except BaseException:
+                    return self._existing(capture_id)
+                summary = assembled.summary
+                index.insert_capture(conn, summary, assembled.compilation_rows(), assembled.evidence_rows())
+                return ImportResult(summary=summary, created=True, store=self)
+            finally:
                 shutil.rmtree(staging, ignore_errors=True)
-                raise
+                shutil.rmtree(work, ignore_errors=True)
+
+    def _existing(self, capture_id: str) -> ImportResult:
+        """The result for bytes already in the store (indexed now if a crash left them unindexed)."""
+        with self._index(create=True) as conn:
+            assert conn is not None
+            if not conn.execute("SELECT 1 FROM captures WHERE id = ?", (capture_id,)).fetchone():
+                capture = self._read_capture_file(capture_id)
+                index.insert_capture(conn, capture)
+                return ImportResult(summary=_summary_of(capture), created=False, store=self)
+        return ImportResult(summary=_summary_of(self._read_capture_file(capture_id)), created=False, store=self)
 
     def _reconcile(self, conn: sqlite3.Connection) -> None:
         """Make the index agree with the directories after a crash: directories are the truth."""
         on_disk = {p.name for p in self.captures_dir.iterdir() if p.is_dir()} if self.captures_dir.exists() else set()
         indexed = {row["id"] for row in conn.execute("SELECT id FROM captures")}
         for capture_id in sorted(on_disk - indexed):
-            capture = self._read_capture_file(capture_id)
-            index.insert_capture(conn, capture, capture.evidence)
+            index.insert_capture(conn, self._read_capture_file(capture_id))
         for capture_id in sorted(indexed - on_disk):
             # Look again: another process may have renamed the directory in and indexed it since the listing
             # above (a directory always appears before its row), and its row must not be lost.
@@ -510,6 +528,15 @@ class Store:
         return files, paths
 
 
+def _summary_of(capture: Capture) -> Capture:
+    return capture.model_copy(
+        update={
+            "ranks": [r.model_copy(update={"compilations": []}) for r in capture.ranks],
+            "evidence": [],
+        }
+    )
+
+
 def _evidence_of(row: sqlite3.Row) -> Evidence:
     return Evidence(
         id=row["id"],
@@ -547,9 +574,9 @@ def _table_check(imported: dict[str, str], stored: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps([imported, stored], sort_keys=True).encode()).hexdigest()
 
 
-def _write_files_table(staging: Path, imported: dict[str, str], capture_bytes: bytes) -> None:
+def _write_files_table(staging: Path, imported: dict[str, str], capture_sha256: str) -> None:
     """files.json: the imported files' hashes (they make the id) and the stored files' hashes (packs included)."""
-    stored = {"capture.json": hashlib.sha256(capture_bytes).hexdigest()}
+    stored = {"capture.json": capture_sha256}
     for path in sorted((staging / "input").rglob("*")):
         rel = path.relative_to(staging / "input").as_posix()
         if not path.is_file():

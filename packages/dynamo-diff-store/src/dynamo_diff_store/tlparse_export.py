@@ -25,7 +25,7 @@ import orjson
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
 from dynamo_diff_store.filereport import FileReport
-from dynamo_diff_store.jsonload import StrictJSONError, loads_strict
+from dynamo_diff_store.jsonload import JSONTooDeepError, StrictJSONError, loads_strict
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.rawlog import envelope, intern_string, open_regular
 from dynamo_diff_store.records import Record, Span
@@ -183,6 +183,8 @@ def read_tlparse_export(
                 continue
             try:
                 obj = loads_strict(line, limits)
+            except JSONTooDeepError as exc:
+                raise limits.exceeded("max_json_depth", exc.depth, file=jsonl_rel, line=lineno) from None
             except StrictJSONError as exc:
                 if lineno == 1:
                     raise DynamoDiffError(
