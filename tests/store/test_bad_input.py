@@ -195,3 +195,46 @@ def test_a_file_without_trace_records_is_an_error(tmp_path: Path, data: bytes) -
     assert isinstance(err, DynamoDiffError) and err.code == ErrorCode.MALFORMED_INPUT
     assert "no trace records" in err.message
     assert_clean(store)
+
+
+def test_import_path_that_is_a_symlink_loop_is_unsafe(tmp_path: Path) -> None:
+    loop = tmp_path / "trace.log"
+    loop.symlink_to(loop)
+    store = Store(tmp_path / "store")
+    with pytest.raises(DynamoDiffError) as info:
+        store.import_path(loop)
+    assert info.value.code == ErrorCode.UNSAFE_PATH and "loop" in info.value.message
+    assert_clean(store)
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("name", "record"),
+    [
+        ("guards payload", b'{"dynamo_guards": {}, "frame_id": 90, "frame_compile_id": 0, "has_payload": "x"}'),
+        (
+            "recompile_reasons payload",
+            b'{"artifact": {"name": "recompile_reasons", "encoding": "json"}, "frame_id": 90, "frame_compile_id": 1, '
+            b'"has_payload": "x"}',
+        ),
+        ("torch_version payload", b'{"artifact": {"name": "torch_version", "encoding": "json"}, "has_payload": "x"}'),
+        (
+            "cache payload",
+            b'{"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, "frame_id": 90, '
+            b'"frame_compile_id": 0, "has_payload": "x"}',
+        ),
+        (
+            "configuration string",
+            b'{"compilation_metrics": {"dynamo_config": "' + DEEP + b'"}, "frame_id": 90, "frame_compile_id": 0}',
+        ),
+    ],
+)
+def test_payload_json_too_deep_to_parse_is_not_a_traceback(tmp_path: Path, name: str, record: bytes) -> None:
+    """Payloads (and the JSON inside configuration strings) are mined for facts, not limits: one nested past
+    the parser's recursion bound is unreadable for that fact, and the import goes on (found by fuzz_readers)."""
+    data = GOOD + metadata(record) + (b"\t" + DEEP + b"\n" if b"has_payload" in record else b"")
+    _store, capture = import_bytes(tmp_path, data)
+    assert not isinstance(capture, DynamoDiffError), capture
+    assert capture.counts.observed_compilation_identities >= 3, name  # type: ignore[attr-defined]

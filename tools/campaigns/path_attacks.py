@@ -2,8 +2,9 @@
 
 `..`, absolute paths, symlinks out (to a secret file and to a secret directory), symlink loops, FIFOs, device
 files and names with control characters. Every attack must be refused with a structured error code, and the
-secret's bytes must never reach the store. MCP roots (`..`, absolute, symlinks out) are covered by
-tests/mcp/test_allowed_roots.py.
+secret's bytes must never reach the store. The same entries, `..`, absolute paths and NUL are sent to the MCP
+tools (import_trace, and compare_runs by path) confined to one allowed root: each must be refused with
+`path_not_allowed` or `unsafe_path` (tests/mcp/test_allowed_roots.py checks the same over a real MCP session).
 
     uv run python tools/campaigns/path_attacks.py [--smoke]
 """
@@ -21,6 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import FIXTURES, Figures, arguments, finish
+from dynamo_diff_mcp.roots import AllowedRoots
+from dynamo_diff_mcp.server import Tools
 from dynamo_diff_store import Store
 
 SECRET = b"TOP-SECRET-CANARY-7d1f"
@@ -28,6 +31,7 @@ RAW = FIXTURES / "captures" / "stable"
 EXPORT = FIXTURES / "corpus" / "tlparse-exports" / "comp_metrics"
 PAYLOAD = "-_0_0_1/dynamo_output_graph_0.txt"
 REFUSED = {"error:unsafe_path"}
+MCP_REFUSED = {"error:path_not_allowed", "error:unsafe_path"}
 
 
 def secret_file(outside: Path) -> Path:
@@ -124,6 +128,67 @@ def build_export_name(work: Path, name: str) -> Path:
     return export
 
 
+def mcp_cases(work: Path) -> list[tuple[str, Callable[[Tools], object]]]:
+    """An allowed root holding one good bundle and hostile entries; (label, tool call) for each attack."""
+    allowed = work / "root"
+    shutil.copytree(RAW, allowed / "stable")
+    outside = work / "outside"
+    outside.mkdir()
+    secret_file(outside)
+    for kind in ENTRY_ATTACKS:
+        attack(kind, allowed, f"{kind}.log", outside)
+    attack("symlink_out_file", allowed, "escape\x1b[31m\n\r.log", outside)
+    paths = [f"{kind}.log" for kind in ENTRY_ATTACKS] + [
+        "escape\x1b[31m\n\r.log",
+        "../outside/secret.log",
+        "stable/../../outside/secret.log",
+        str(outside / "secret.log"),
+        "/etc/passwd",
+        "/dev/zero",
+        "stable\x00/raw",
+    ]
+    cases: list[tuple[str, Callable[[Tools], object]]] = []
+    for path in paths:
+        cases.append(
+            (f"mcp import_trace {path!r}", partial(lambda t, path: t.import_trace(path, None, None), path=path))
+        )
+    cases.append(
+        (
+            "mcp import_trace manifest_path out",
+            lambda t: t.import_trace("stable", str(outside / "secret.log"), None),
+        )
+    )
+    cases.append(
+        (
+            "mcp compare_runs by path out",
+            lambda t: t.compare_runs("../outside/secret.log", "./stable", 0, 20, None),
+        )
+    )
+    return cases
+
+
+def run_mcp(figures: Figures, root: Path) -> None:
+    work = Path(tempfile.mkdtemp(dir=root))
+    try:
+        cases = mcp_cases(work)
+        store = Store(work / "store")
+        tools = Tools(store, AllowedRoots([work / "root"]))
+        for label, call in cases:
+
+            def action(call: Callable[[Tools], object] = call) -> str:
+                call(tools)
+                return "served"
+
+            outcome = figures.run(label, action, bound=20.0)
+            if outcome not in MCP_REFUSED:
+                figures.fail(f"{label}: not refused ({outcome})")
+        leaked = [p for p in (work / "store").rglob("*") if p.is_file() and SECRET in p.read_bytes()]
+        if leaked:
+            figures.fail(f"mcp: the secret reached the store in {leaked[0]}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     arguments(__doc__ or "")  # --smoke: the same cases (they take a few seconds)
     figures = Figures("path_attacks")
@@ -159,6 +224,7 @@ def main() -> None:
             elif outcome not in REFUSED:
                 print(f"  note {label}: refused as {outcome}")
             shutil.rmtree(work, ignore_errors=True)
+        run_mcp(figures, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     finish(figures)

@@ -9,7 +9,6 @@ write them out as they come; `classify_records` / `classify_facts` collect them 
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -37,6 +36,7 @@ from dynamo_diff_schema.evidence import Notice, Severity
 
 from dynamo_diff_store.facts import CompileKeyTuple, Fact, extract
 from dynamo_diff_store.guards import categorize
+from dynamo_diff_store.jsonload import loads_payload
 from dynamo_diff_store.records import Record
 from dynamo_diff_store.spill import SpillList
 
@@ -258,7 +258,7 @@ class Classifier:
             if raw is None or prefix in self.config_seen:
                 continue
             try:
-                parsed = json.loads(raw) if isinstance(raw, str) else raw
+                parsed = loads_payload(raw) if isinstance(raw, str) else raw
             except ValueError:
                 continue
             if isinstance(parsed, dict):

@@ -7,7 +7,6 @@ classifier folds the facts in file order.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from dynamo_diff_schema.compilation import CacheDecision, CacheName, GraphBreak
 from dynamo_diff_store.graphbreaks import parse_graph_break
 from dynamo_diff_store.graphs import op_histogram
 from dynamo_diff_store.guards import categorize, split_reason_text
+from dynamo_diff_store.jsonload import loads_payload
 from dynamo_diff_store.records import Record
 
 _CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
@@ -95,7 +95,7 @@ def reason_entries(payload: str) -> list[str]:
     stripped = payload.strip()
     if stripped.startswith("["):
         try:
-            parsed = json.loads(stripped)
+            parsed = loads_payload(stripped)
         except ValueError:
             parsed = None
         if isinstance(parsed, list):
@@ -108,7 +108,7 @@ def _torch_version(payload: str | None) -> tuple[str | None, str | None]:
     if not payload or not payload.strip():
         return None, None
     try:
-        parsed = json.loads(payload)
+        parsed = loads_payload(payload)
     except ValueError:
         return payload.strip().splitlines()[0][:100], None
     if isinstance(parsed, dict):
@@ -132,7 +132,7 @@ def _cache_reason(payload: str | None) -> str | None:
     if not payload:
         return None
     try:
-        parsed = json.loads(payload)
+        parsed = loads_payload(payload)
     except ValueError:
         return None
     if isinstance(parsed, dict):
@@ -146,7 +146,7 @@ def _cache_reason(payload: str | None) -> str | None:
 def _json_guard_categories(text: str) -> Counter[str]:
     counts: Counter[str] = Counter()
     try:
-        parsed = json.loads(text)
+        parsed = loads_payload(text)
     except ValueError:
         return counts
     if isinstance(parsed, list):

@@ -6,6 +6,7 @@ files only (a FIFO would block a reader, a device never ends). The user-given pa
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -189,6 +190,8 @@ def discover(path: Path, limits: Limits) -> InputLayout:
     except FileNotFoundError:
         raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"{path} does not exist.", path=str(path)) from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _unsafe(str(path), "is a symbolic link loop") from None
         raise DynamoDiffError(
             ErrorCode.UNREADABLE_INPUT, f"Cannot inspect {path}: {exc.strerror}.", path=str(path)
         ) from exc

@@ -11,6 +11,7 @@ Known looseness: orjson reads integers beyond 64 bits as floats (torch writes no
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -124,3 +125,12 @@ def _loads(data: bytes, limits: Limits) -> Any:
         elif data.count(b"{") + data.count(b"[") > limits.max_json_depth:
             _walk(obj, 1, limits.max_json_depth)
     return obj
+
+
+def loads_payload(text: str | bytes) -> Any:
+    """Plain `json.loads` for payload text that is only mined for facts (NaN allowed, as torch may write it);
+    nesting too deep for the parser is a ValueError like any other unreadable payload, not a RecursionError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deep to read") from None
