@@ -117,3 +117,16 @@ def test_missing_graph_break_payload_marks_only_its_function(tmp_path: Path) -> 
     assert marks["with_print"] == ["unique_graph_break_sites"]
     assert marks["with_item"] == []
     assert capture.ranks[0].counts.incomplete == ["unique_graph_break_sites"]
+
+
+def test_load_without_evidence_is_the_capture_minus_its_evidence_list(tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    capture_id = store.import_path(CORPUS / "multi_rank_logs").summary.capture.id
+    whole = store.load(capture_id)
+    light = store.load(capture_id, evidence=False)
+    assert whole.evidence and not light.evidence
+    assert light == whole.model_copy(update={"evidence": []})
+    # The same for a capture.json written whole by the schema model (as before imports streamed).
+    (store.capture_dir(capture_id) / "capture.json").write_text(whole.model_dump_json())
+    assert store.load(capture_id, evidence=False) == light
+    assert store.load(capture_id) == whole

@@ -32,8 +32,8 @@ def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Ca
             progress.close()
         verb = "imported" if result.created else "already in the store:"
         stderr().print(f"{verb} {path} -> {result.summary.capture.id[:12]}")
-        return result.capture
-    return store.load(ref)
+        return store.load(result.summary.capture.id, evidence=False)
+    return store.load(ref, evidence=False)
 
 
 def _print_capture(capture: Capture, output_format: Format) -> None:
@@ -71,12 +71,12 @@ def import_(
     finally:
         progress.close()
     if output_format == Format.JSON:
-        _print_capture(result.capture, output_format)
+        _print_capture(result.store.load(result.summary.capture.id, evidence=False), output_format)
         return
     typer.echo(result.summary.capture.id)
     stderr().print("imported" if result.created else "already in the store (same bytes): nothing written")
     if output_format == Format.MARKDOWN:
-        typer.echo(capture_markdown(result.capture), nl=False)
+        typer.echo(capture_markdown(result.store.load(result.summary.capture.id, evidence=False)), nl=False)
     else:
         # The summary (counts and notices) is all the text shows: the compilations are not read back.
         stdout().print(capture_text(result.summary, show_compilations=False))
@@ -153,7 +153,7 @@ def show(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Show one stored capture (like analyze, but never imports)."""
-    _print_capture(store_of(ctx).load(ref), output_format)
+    _print_capture(store_of(ctx).load(ref, evidence=False), output_format)
 
 
 @handles_errors

@@ -101,7 +101,7 @@ def source(
 ) -> None:
     """Print the captured source snapshot of a compiled function (never the working-tree file)."""
     store = store_of(ctx)
-    capture = store.load(ref)
+    capture = store.load(ref, evidence=False)
     locations = sorted(
         {
             (c.code.co_filename, c.code.co_firstlineno)

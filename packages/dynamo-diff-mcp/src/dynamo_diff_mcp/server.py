@@ -110,11 +110,12 @@ class Tools:
     def _capture(self, ref: str) -> Capture:
         """A stored capture by id, prefix or label; a path (with a '/') inside an allowed root is imported."""
         try:
-            return self.store.load(ref)
+            return self.store.load(ref, evidence=False)
         except DynamoDiffError as err:
             if err.code != ErrorCode.UNKNOWN_CAPTURE or not _looks_like_path(ref):
                 raise
-        return self.store.import_path(self.roots.confine(ref)).capture
+        imported = self.store.import_path(self.roots.confine(ref))
+        return self.store.load(imported.summary.capture.id, evidence=False)
 
     def _sources(self, capture: Capture) -> SnapshotSet:
         return user_sources(*self.store.source_files(capture.capture.id))
