@@ -130,3 +130,24 @@ def test_load_without_evidence_is_the_capture_minus_its_evidence_list(tmp_path: 
     (store.capture_dir(capture_id) / "capture.json").write_text(whole.model_dump_json())
     assert store.load(capture_id, evidence=False) == light
     assert store.load(capture_id) == whole
+
+
+def test_verify_accepts_captures_made_by_an_earlier_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capture keeps the id it was imported with (reader version included): upgrading dynamo-diff must not
+    make `verify` call every older capture damaged."""
+    from dynamo_diff_store import store as store_module
+
+    store = Store(tmp_path / "store")
+    monkeypatch.setattr(store_module, "READER_VERSION", "0-test")
+    old = store.import_path(CORPUS / "comp_metrics.log").summary.capture.id
+    monkeypatch.undo()
+    new = store.import_path(CORPUS / "comp_metrics.log").summary.capture.id
+    assert old != new  # the same bytes read by another reader are another capture
+    report = store.verify()
+    assert report.captures == 2 and report.damage == []
+    # ...and a changed byte in the older capture is still found.
+    stored = store.capture_dir(old) / "input" / "comp_metrics.log"
+    data = bytearray(stored.read_bytes())
+    data[100] ^= 0x20
+    stored.write_bytes(bytes(data))
+    assert store.verify().damaged_captures == [old]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
@@ -281,20 +281,26 @@ class Store:
             return found, 0, 0
         if indexed_evidence is None and (self.path / "index.sqlite").exists():
             bad("index.sqlite", "the directory is not in the index")
+        entries: Iterator[Evidence] = iter(())
         try:
-            capture: Capture | None = Capture.model_validate_json((root / "capture.json").read_bytes())
+            capture: Capture | None
+            capture, entries = _read_with_evidence((root / "capture.json").read_bytes())
         except (OSError, ValueError) as err:
             bad("capture.json", f"cannot be read ({type(err).__name__})")
             capture = None
         if capture is not None and capture.capture.id != capture_id:
             bad("capture.json", f"names capture {capture.capture.id[:12]}, not its directory")
+        # A capture keeps the id it was imported with: made with the reader and schema versions of that time.
+        versions = {}
+        if capture is not None:
+            versions = {"reader": capture.capture.reader_version, "schema": capture.schema_version}
         actual, unreadable = _stored_hashes(root / "input")
         table = _read_files_table(root / FILES_NAME)
         if isinstance(table, str):
             bad(FILES_NAME, table)
         elif table is not None:
             imported, stored = table
-            if _capture_id(imported) != capture_id:
+            if _capture_id(imported, **versions) != capture_id:
                 bad(FILES_NAME, "its hashes do not make the capture id (the table was changed)")
             for rel in sorted(stored):
                 path = root / rel
@@ -316,29 +322,28 @@ class Store:
         else:
             for rel, problem in unreadable.items():
                 bad(f"input/{rel}", problem)
-            if not unreadable and _capture_id(actual) != capture_id:
+            if not unreadable and _capture_id(actual, **versions) != capture_id:
                 bad("input/", "the imported bytes no longer make the capture id (a file was changed, added or removed)")
         n_evidence = 0
         if capture is not None:
-            n_evidence = len(capture.evidence)
+            reported: set[str] = {d.file for d in found}
+            handles: dict[str, BinaryIO | OSError] = {}
+            try:
+                for ev in entries:
+                    n_evidence += 1
+                    issue = _check_evidence(root / "input", ev, handles)
+                    if issue is not None and f"input/{ev.file}" not in reported:
+                        # One line per damaged file: its first bad evidence.
+                        reported.add(f"input/{ev.file}")
+                        bad(f"input/{ev.file}", issue)
+            except ValueError as err:
+                bad("capture.json", f"its evidence list cannot be read ({type(err).__name__})")
+            finally:
+                for handle in handles.values():
+                    if not isinstance(handle, OSError):
+                        handle.close()
             if indexed_evidence is not None and indexed_evidence != n_evidence:
                 bad("index.sqlite", f"lists {indexed_evidence} evidence entries, capture.json {n_evidence}")
-            reported: set[str] = {d.file for d in found}
-            for ev in capture.evidence:
-                path = root / "input" / ev.file
-                try:
-                    with path.open("rb") as handle:
-                        handle.seek(ev.offset)
-                        data = handle.read(ev.length)
-                except OSError as err:
-                    problem = f"evidence {ev.id} cannot be read ({err.strerror})"
-                else:
-                    if len(data) == ev.length and hashlib.sha256(data).hexdigest() == ev.sha256:
-                        continue
-                    problem = f"evidence {ev.id} does not match its sha256"
-                if f"input/{ev.file}" not in reported:  # one line per damaged file: its first bad evidence
-                    reported.add(f"input/{ev.file}")
-                    bad(f"input/{ev.file}", problem)
         return found, len(actual) + len(unreadable), n_evidence
 
     # -- look-up -----------------------------------------------------------------------------------------
@@ -539,6 +544,51 @@ class Store:
         return files, paths
 
 
+_EVIDENCE_KEY = b',"evidence":['
+
+
+def _read_with_evidence(data: bytes) -> tuple[Capture, Iterator[Evidence]]:
+    """The capture without its evidence list, and that list read one entry at a time (a large capture's
+    evidence is most of its memory as models). Raises ValueError when the document is not a capture; the
+    iterator raises ValueError at a damaged entry."""
+    cut = data.rfind(_EVIDENCE_KEY)
+    if cut == -1 or not data.endswith(b"]}"):
+        capture = Capture.model_validate_json(data)
+        return capture.model_copy(update={"evidence": []}), iter(capture.evidence)
+    capture = Capture.model_validate_json(data[:cut] + _EVIDENCE_KEY + b"]}")
+    text = data[cut + len(_EVIDENCE_KEY) : -2].decode("utf-8")
+
+    def entries() -> Iterator[Evidence]:
+        decoder = json.JSONDecoder()
+        at, end = 0, len(text)
+        while at < end:
+            obj, at = decoder.raw_decode(text, at)
+            yield Evidence.model_validate(obj)
+            if at < end:
+                if text[at] != ",":
+                    raise ValueError(f"expected ',' at character {at} of the evidence list")
+                at += 1
+
+    return capture, entries()
+
+
+def _check_evidence(input_dir: Path, ev: Evidence, handles: dict[str, BinaryIO | OSError]) -> str | None:
+    """None when the evidence bytes match their sha256, else the problem."""
+    handle = handles.get(ev.file)
+    if handle is None:
+        try:
+            handle = handles[ev.file] = (input_dir / ev.file).open("rb")
+        except OSError as err:
+            handle = handles[ev.file] = err
+    if isinstance(handle, OSError):
+        return f"evidence {ev.id} cannot be read ({handle.strerror})"
+    handle.seek(ev.offset)
+    data = handle.read(ev.length)
+    if len(data) == ev.length and hashlib.sha256(data).hexdigest() == ev.sha256:
+        return None
+    return f"evidence {ev.id} does not match its sha256"
+
+
 def _summary_of(capture: Capture) -> Capture:
     return capture.model_copy(
         update={
@@ -562,9 +612,13 @@ def _evidence_of(row: sqlite3.Row) -> Evidence:
     )
 
 
-def _capture_id(files: dict[str, str]) -> str:
+def _capture_id(files: dict[str, str], *, reader: str | None = None, schema: str | None = None) -> str:
+    """The id of the capture made from `files` (rel -> sha256) by that reader and schema version (by default
+    the current ones)."""
+    reader = READER_VERSION if reader is None else reader
+    schema = SCHEMA_VERSION if schema is None else schema
     digest = hashlib.sha256()
-    digest.update(f"dynamo-diff capture\nreader {READER_VERSION}\nschema {SCHEMA_VERSION}\n".encode())
+    digest.update(f"dynamo-diff capture\nreader {reader}\nschema {schema}\n".encode())
     for rel in sorted(files):
         digest.update(f"{rel}\0{files[rel]}\n".encode())
     return digest.hexdigest()
