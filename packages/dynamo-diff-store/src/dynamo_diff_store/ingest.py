@@ -112,7 +112,10 @@ class RankResult:
 
 class _EvidenceWriter:
     """Hashes each referenced byte range as the reference is made (the bytes were just read, so they are
-    in the page cache) and appends the entry to the rank's evidence file."""
+    in the page cache) and appends the entry to the rank's evidence file. References come in file order (a
+    tlparse export alternates between raw.jsonl and its payload pack), so a few open files suffice."""
+
+    OPEN_FILES = 8
 
     def __init__(self, root: Path, out: Path) -> None:
         self.root = root
@@ -122,6 +125,8 @@ class _EvidenceWriter:
     def add(self, ref: EvidenceRef) -> None:
         handle = self.handles.get(ref.file)
         if handle is None:
+            if len(self.handles) >= self.OPEN_FILES:
+                self.handles.pop(next(iter(self.handles))).close()  # the longest open
             handle = self.handles[ref.file] = (self.root / ref.file).open("rb")
         handle.seek(ref.offset)
         digest = hashlib.sha256(handle.read(ref.length)).hexdigest()
@@ -136,6 +141,7 @@ class _EvidenceWriter:
         self.out.close()
         for handle in self.handles.values():
             handle.close()
+        self.handles.clear()
 
 
 def _extract_range(
@@ -246,14 +252,17 @@ def _analyse_rank(job: RankJob) -> RankResult:
     evidence_path = work / f"{job.group}.evidence.jsonl"
     compilations_path = work / f"{job.group}.compilations.jsonl"
     evidence = _EvidenceWriter(Path(job.root), evidence_path)
+    classifier = Classifier(
+        job.group, evidence.add, spill=work / f"{job.group}.identities.sqlite", keep=IDENTITIES_IN_MEMORY
+    )
     try:
-        classifier = Classifier(
-            job.group, evidence.add, spill=work / f"{job.group}.identities.sqlite", keep=IDENTITIES_IN_MEMORY
-        )
         for fact in _facts(job, reports):
             if fact.rank is not None:
                 json_ranks[fact.rank] += 1
             classifier.feed(fact)
+    except BaseException:
+        classifier.identities.close()  # finish() closes it otherwise
+        raise
     finally:
         evidence.close()
     # The file name is the more reliable source of the rank; the JSON `rank` field is the fallback.
