@@ -125,13 +125,24 @@ export interface EvidenceExcerpt {
   text: string;
 }
 
-export interface SourceSnapshot {
-  /** What the CLI says about the snapshot, e.g. `/tmp/x/model.py:21 (captured as model.py, lines 21-25)`. */
-  headers: string[];
-  /** Captured line number -> text, only for the lines the CLI printed. */
-  lines: Map<number, string>;
-  firstLine: number;
-  lastLine: number;
+/** One place a function was found: its captured snapshot file, whole, and the function's lines in it. */
+export interface SourceLocation {
+  co_filename: string;
+  /** The snapshot's name in the capture, e.g. `model.py`. */
+  snapshot: string;
+  first_line: number;
+  last_line: number;
+  co_firstlineno: number;
+  sha256: string;
+  /** The whole captured file: line N of this text is line N of the file as it was compiled. */
+  text: string;
+}
+
+/** `dynamo-diff source CAPTURE FUNCTION --format json`. */
+export interface SourceResult {
+  capture: string;
+  function: string;
+  locations: SourceLocation[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -344,7 +355,7 @@ export const args = {
     "--format",
     "json",
   ],
-  source: (capture: string, fn: string): string[] => ["source", capture, fn],
+  source: (capture: string, fn: string): string[] => ["source", capture, fn, "--format", "json"],
 };
 
 /** Parses rank numbers typed by the user: "1 2", "1,2" or "" (all ranks). */
@@ -417,22 +428,28 @@ export function parseEvidenceExcerpt(stdout: string): EvidenceExcerpt {
   return value;
 }
 
-/** `dynamo-diff source` prints `NN | text` lines on stdout and a header per snapshot on stderr. */
-export function parseSource(stdout: string, stderr: string): SourceSnapshot {
-  const lines = new Map<number, string>();
-  for (const raw of stdout.split("\n")) {
-    const m = /^\s*(\d+) \|(?: (.*))?$/.exec(raw.replace(/\r$/, ""));
-    if (!m) continue;
-    const n = Number(m[1]);
-    if (!lines.has(n)) lines.set(n, m[2] ?? "");
+function isLineNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value > 0;
+}
+
+/** `dynamo-diff source ... --format json`: at least one location, each with its whole snapshot text. */
+export function parseSource(stdout: string): SourceResult {
+  const value = parseJson<SourceResult>(stdout, "source");
+  expectObject(value, ["capture", "function", "locations"], "source");
+  if (!Array.isArray(value.locations) || value.locations.length === 0) {
+    throw new CliError("bad_output", "dynamo-diff source: no locations");
   }
-  if (lines.size === 0) throw new CliError("bad_output", "dynamo-diff source printed no source lines");
-  const numbers = [...lines.keys()];
-  const headers = stderr
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean);
-  return { headers, lines, firstLine: Math.min(...numbers), lastLine: Math.max(...numbers) };
+  for (const loc of value.locations) {
+    expectObject(loc, ["co_filename", "snapshot", "first_line", "last_line", "co_firstlineno", "sha256", "text"], "source");
+    if (typeof loc.text !== "string") throw new CliError("bad_output", "dynamo-diff source: text is not a string");
+    if (!isLineNumber(loc.first_line) || !isLineNumber(loc.last_line) || !isLineNumber(loc.co_firstlineno) || loc.last_line < loc.first_line) {
+      throw new CliError(
+        "bad_output",
+        `dynamo-diff source: bad line numbers ${JSON.stringify([loc.first_line, loc.last_line, loc.co_firstlineno])}`,
+      );
+    }
+  }
+  return value;
 }
 
 // ---------------------------------------------------------------------------------------------------------

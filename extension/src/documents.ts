@@ -1,7 +1,8 @@
-// Read-only virtual documents: a function's captured source snapshot (never the working-tree file) and one
-// evidence record, a page at a time. The text comes from the CLI; these documents cannot be edited or saved.
+// Read-only virtual documents: a function's whole captured source snapshot (never the working-tree file; see
+// source-view.ts) and one evidence record, a page at a time. The text comes from the CLI; these documents
+// cannot be edited or saved.
 import * as vscode from "vscode";
-import { EvidenceExcerpt, SourceSnapshot } from "./cli";
+import { EvidenceExcerpt } from "./cli";
 
 export const SOURCE_SCHEME = "dynamo-diff-source";
 export const EVIDENCE_SCHEME = "dynamo-diff-evidence";
@@ -58,22 +59,6 @@ export function parseEvidenceUri(uri: vscode.Uri): EvidenceRef {
   return { capture, evidence, offset: Number.isInteger(offset) && offset >= 0 ? offset : 0 };
 }
 
-/**
- * The snapshot lines at their captured line numbers, so line N of the document is line N of the captured file.
- * The CLI prints only the function's lines; line 1 says so (when the function does not start on line 1) and the
- * lines before the function stay empty rather than being filled from anywhere else.
- */
-export function renderSource(snapshot: SourceSnapshot, captureName: string): string {
-  const out: string[] = [];
-  if (snapshot.firstLine > 1) {
-    const what = snapshot.headers.length ? snapshot.headers.join("; ") : "captured snapshot";
-    out.push(`# dynamo-diff · capture ${captureName} · ${what} · only lines ${snapshot.firstLine}-${snapshot.lastLine} are shown`);
-  }
-  while (out.length < snapshot.firstLine - 1) out.push("");
-  for (let n = snapshot.firstLine; n <= snapshot.lastLine; n++) out.push(snapshot.lines.get(n) ?? "");
-  return out.join("\n") + "\n";
-}
-
 export const EVIDENCE_HEADER_LINES = 4;
 
 /** A header (what the record is, which characters this page holds) then the excerpt text exactly as stored. */
@@ -96,7 +81,8 @@ export function renderEvidence(excerpt: EvidenceExcerpt): string {
 }
 
 export interface DocumentBackend {
-  source(ref: SourceRef, token: vscode.CancellationToken): Promise<string>;
+  /** The text of the source document at `uri` (which `ref` was read from). */
+  source(ref: SourceRef, token: vscode.CancellationToken, uri: vscode.Uri): Promise<string>;
   evidence(ref: EvidenceRef, token: vscode.CancellationToken): Promise<string>;
 }
 
@@ -107,7 +93,7 @@ export class DynamoDiffDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly backend: DocumentBackend) {}
 
   provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
-    if (uri.scheme === SOURCE_SCHEME) return this.backend.source(parseSourceUri(uri), token);
+    if (uri.scheme === SOURCE_SCHEME) return this.backend.source(parseSourceUri(uri), token, uri);
     return this.backend.evidence(parseEvidenceUri(uri), token);
   }
 

@@ -31,12 +31,14 @@ import {
   EVIDENCE_SCHEME,
   EvidenceRef,
   SOURCE_SCHEME,
+  SourceRef,
   evidenceUri,
   parseEvidenceUri,
   renderEvidence,
-  renderSource,
   sourceUri,
 } from "./documents";
+import { SourceEditors } from "./source-editor";
+import { SourceView, matchNote, renderSource, sourceView } from "./source-view";
 import { ComparisonTable } from "./table";
 import { DynamoDiffTree, captureName } from "./tree";
 
@@ -65,6 +67,7 @@ class Extension implements DynamoDiffApi {
   readonly tree: DynamoDiffTree;
   readonly table: ComparisonTable;
   readonly documents: DynamoDiffDocuments;
+  readonly sourceEditors = new SourceEditors();
   private captureList: CaptureSummary[] = [];
   private current: Comparison | undefined;
   private currentRequest: { operands: string[]; ranks: boolean } | undefined;
@@ -92,10 +95,8 @@ class Extension implements DynamoDiffApi {
       if (fn) void this.openSource(capture, fn, rs.line ?? undefined, rs.file ? path.basename(rs.file) : undefined);
     });
     this.documents = new DynamoDiffDocuments({
-      source: async (ref, token) => {
-        const { stdout, stderr } = await this.run(args.source(ref.capture, ref.fn), token);
-        return renderSource(parseSource(stdout, stderr), this.nameOf(ref.capture));
-      },
+      // Captures are immutable, so a view read by openSource (or earlier) is still the document's text.
+      source: async (ref, token, uri) => renderSource((this.sourceEditors.viewOf(uri) ?? (await this.loadSource(ref, uri, token))).location),
       evidence: async (ref, token) => {
         const excerpt = parseEvidenceExcerpt((await this.run(args.evidenceExcerpt(ref.capture, ref.evidence, ref.offset, this.pageChars()), token)).stdout);
         this.pages.set(evidenceUri(ref, this.nameOf(ref.capture)).toString(), { offset: excerpt.offset, next: excerpt.next_offset });
@@ -230,6 +231,14 @@ class Extension implements DynamoDiffApi {
   }
 
   // --- data ----------------------------------------------------------------------------------------------
+  /** Runs `dynamo-diff source ... --format json` and keeps the chosen location for the document at `uri`. */
+  private async loadSource(ref: SourceRef, uri: vscode.Uri, token?: Token): Promise<SourceView> {
+    const found = parseSource((await this.run(args.source(ref.capture, ref.fn), token)).stdout);
+    const view = sourceView(found, this.nameOf(ref.capture), ref.line);
+    this.sourceEditors.remember(uri, view);
+    return view;
+  }
+
   private analysis(id: string): Promise<Analysis> {
     let p = this.analyses.get(id);
     if (!p) {
@@ -470,13 +479,32 @@ class Extension implements DynamoDiffApi {
     }
   }
 
+  /**
+   * Opens the whole captured snapshot (document line N is captured line N) with the function's lines selected
+   * and highlighted; when the name matched several functions, says how many and which one is shown.
+   */
   async openSource(capture: string, fn: string, line?: number, fileName?: string): Promise<vscode.TextEditor | undefined> {
     try {
       this.requireTrust();
-      const uri = sourceUri({ capture, fn, line }, this.nameOf(capture), fileName);
+      const ref: SourceRef = { capture, fn, line };
+      const uri = sourceUri(ref, this.nameOf(capture), fileName);
+      // Read first, here, so a failure keeps the CLI's error code (the document provider's errors lose it).
+      await this.loadSource(ref, uri);
       const doc = await vscode.workspace.openTextDocument(uri);
-      const at = new vscode.Position(Math.max(0, Math.min((line ?? 1) - 1, doc.lineCount - 1)), 0);
-      return await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(at, at) });
+      const view = this.sourceEditors.viewOf(doc.uri);
+      if (!view) {
+        // Not rendered by this extension instance (cannot normally happen): fall back to the asked-for line.
+        const at = new vscode.Position(Math.max(0, Math.min((line ?? 1) - 1, doc.lineCount - 1)), 0);
+        return await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(at, at) });
+      }
+      const editor = await vscode.window.showTextDocument(doc, { preview: true, selection: this.sourceEditors.selection(doc, view) });
+      this.sourceEditors.reveal(editor);
+      const note = matchNote(view);
+      if (note) {
+        this.output.appendLine(note);
+        void vscode.window.showInformationMessage(`Dynamo Diff: ${note}`);
+      }
+      return editor;
     } catch (err) {
       this.report(err);
       return undefined;
@@ -543,6 +571,7 @@ export function activate(context: vscode.ExtensionContext): DynamoDiffApi {
     view,
     ext.output,
     ext.table,
+    ext.sourceEditors,
     vscode.workspace.registerTextDocumentContentProvider(SOURCE_SCHEME, ext.documents),
     vscode.workspace.registerTextDocumentContentProvider(EVIDENCE_SCHEME, ext.documents),
     vscode.workspace.onDidChangeConfiguration((e) => {

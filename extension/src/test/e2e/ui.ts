@@ -116,6 +116,38 @@ async function editorText(page: Page): Promise<string> {
   return (await lines.innerText()).replace(/\u00a0/g, " ");
 }
 
+interface ShownLine {
+  number: number;
+  text: string;
+  selected: boolean;
+  /** Text an editor decoration draws after the line's content (CSS ::after), if any. */
+  after: string;
+}
+
+/** The lines the text editor draws: the line number in the gutter, the text, and whether it is selected. */
+async function shownLines(page: Page): Promise<ShownLine[]> {
+  return page.evaluate(() => {
+    const editor = document.querySelector(".editor-instance .monaco-editor");
+    if (!editor) return [];
+    // Gutter, text and overlays each draw one absolutely placed row per line: rows at the same top are one line.
+    const top = (el: Element | null): string => (el as HTMLElement | null)?.style.top ?? "";
+    const numbers = new Map<string, number>();
+    for (const n of Array.from(editor.querySelectorAll(".margin-view-overlays .line-numbers"))) numbers.set(top(n.parentElement), Number(n.textContent));
+    const selected = new Set(Array.from(editor.querySelectorAll(".view-overlays .selected-text")).map((el) => top(el.parentElement)));
+    return Array.from(editor.querySelectorAll(".view-lines .view-line"))
+      .map((line) => ({
+        number: numbers.get(top(line)) ?? 0,
+        text: (line as HTMLElement).innerText.replace(/\u00a0/g, " "),
+        selected: selected.has(top(line)),
+        after: Array.from(line.querySelectorAll("span"))
+          .map((span) => getComputedStyle(span, "::after").content)
+          .filter((c) => c && c !== "none" && c !== "normal")
+          .join(" "),
+      }))
+      .sort((a, b) => a.number - b.number);
+  });
+}
+
 function treeRow(page: Page, label: string) {
   return page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dynamo Diff" }) }).locator(".monaco-list-row", { hasText: label }).first();
 }
@@ -220,7 +252,18 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => /def gate\(x, flag: bool\):/.test((document.querySelector(".editor-instance .view-lines") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""), undefined, { timeout: STEP_MS });
     const source = await editorText(page);
     check(source.includes("def gate(x, flag: bool):") && source.includes("v1: branches on a python bool"), `source text:\n${source}`);
-    console.log("source document shows the v1 snapshot of gate");
+    // The whole snapshot at its real line numbers, gate's lines 21-25 selected, the capture named after line 21.
+    await page.waitForFunction(() => document.querySelectorAll(".editor-instance .monaco-editor .view-overlays .selected-text").length >= 5, undefined, { timeout: STEP_MS });
+    const shown = await shownLines(page);
+    const line = (n: number) => shown.find((l) => l.number === n);
+    const listing = shown.map((l) => `${l.selected ? "*" : " "}${l.number} | ${l.text}${l.after ? `   ${l.after}` : ""}`).join("\n");
+    check(line(1)?.text === '"""edit fixture model (version 1).', `line 1 is the snapshot's first line:\n${listing}`);
+    check(line(21)?.text === "def gate(x, flag: bool):", `line 21 is gate's def:\n${listing}`);
+    const selected = shown.filter((l) => l.selected).map((l) => l.number);
+    check(JSON.stringify(selected) === JSON.stringify([21, 22, 23, 24, 25]), `lines 21-25 are selected (${selected}):\n${listing}`);
+    check(/captured in v1 · model\.py lines 21-25/.test(line(21)?.after ?? ""), `line 21 says where it was captured:\n${listing}`);
+    await page.locator(".statusbar", { hasText: "captured in v1 · model.py lines 21-25" }).first().waitFor({ state: "visible", timeout: STEP_MS });
+    console.log(`source document shows the whole v1 snapshot with gate selected at lines 21-25:\n${listing.split("\n").slice(18, 27).join("\n")}`);
     await shot("source.png");
 
     // The evidence behind the removed recompile, opened from the change row.

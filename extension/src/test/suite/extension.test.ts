@@ -21,6 +21,24 @@ function lines(editor: vscode.TextEditor | undefined): string[] {
   return editor.document.getText().split("\n");
 }
 
+/** The snapshot a fixture capture holds of model.py (what the source document must show, exactly). */
+function snapshot(fixture: string): string {
+  return fs.readFileSync(path.join(fixtures, fixture, "sources", "model.py"), "utf8");
+}
+
+/** The selection covers 0-based lines first..last, with the cursor on the first. */
+function assertShows(editor: vscode.TextEditor, first: number, last: number): void {
+  const s = editor.selection;
+  assert.deepEqual([s.start.line, s.start.character, s.end.line, s.active.line], [first, 0, last, first], "the function's lines are selected");
+}
+
+/** Waits until the editor's visible ranges hold lines first..last (the workbench reports them asynchronously). */
+async function visible(editor: vscode.TextEditor, first: number, last: number): Promise<void> {
+  const holds = () => editor.visibleRanges.some((r) => r.start.line <= first && r.end.line >= last);
+  for (let i = 0; i < 50 && !holds(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(holds(), `lines ${first + 1}-${last + 1} are in view: ${JSON.stringify(editor.visibleRanges.map((r) => [r.start.line, r.end.line]))}`);
+}
+
 describe("Dynamo Diff in the extension host", () => {
   let v1: CaptureSummary;
   let v2: CaptureSummary;
@@ -65,8 +83,9 @@ describe("Dynamo Diff in the extension host", () => {
     assert.equal(a.comparison()?.id, first.id);
   });
 
-  it("opens the captured source snapshot, not the working-tree file", async () => {
+  it("opens the whole captured snapshot with the function selected at its real line numbers", async () => {
     const gate = first.functions.find((f) => f.baseline?.qualified_name === "gate")!;
+    assert.equal(gate.baseline!.line, 21);
     const editor = (await vscode.commands.executeCommand(
       "dynamoDiff.openSource",
       v1.id,
@@ -74,15 +93,37 @@ describe("Dynamo Diff in the extension host", () => {
       gate.baseline!.line,
       "model.py",
     )) as vscode.TextEditor;
-    const text = lines(editor);
+    assert.ok(editor, "an editor opened");
     assert.equal(editor.document.uri.scheme, "dynamo-diff-source");
+    assert.equal(editor.document.languageId, "python");
+    // The document is the snapshot stored in the capture, byte for byte: no header lines, nothing left out.
+    assert.equal(editor.document.getText(), snapshot("edit_v1"));
+    const text = lines(editor);
     assert.equal(text[20], "def gate(x, flag: bool):");
     assert.match(text[21], /v1: branches on a python bool/);
-    assert.equal(editor.selection.active.line, 20, "the cursor is on the captured line");
-    assert.equal(editor.document.languageId, "python");
-    // The candidate's snapshot of the same function is the edited one.
-    const cand = lines((await vscode.commands.executeCommand("dynamoDiff.openSource", v2.id, "model.py:21", 21, "model.py")) as vscode.TextEditor);
-    assert.equal(cand[20], "def gate(x, mix):");
+    // gate is lines 21-25 of model.py: selected from the start of 21 to the end of 25, cursor on 21, in view.
+    assertShows(editor, 20, 24);
+    assert.equal(editor.selection.end.character, text[24].length);
+    await visible(editor, 20, 24);
+    // The candidate's snapshot of the same file is the edited one, whatever is on disk now.
+    const cand = (await vscode.commands.executeCommand("dynamoDiff.openSource", v2.id, "model.py:21", 21, "model.py")) as vscode.TextEditor;
+    assert.equal(cand.document.getText(), snapshot("edit_v2"));
+    assert.equal(lines(cand)[20], "def gate(x, mix):");
+    assertShows(cand, 20, 23);
+  });
+
+  it("opens a function by name alone at its first captured location", async () => {
+    const editor = (await vscode.commands.executeCommand("dynamoDiff.openSource", v2.id, "postprocess")) as vscode.TextEditor;
+    assert.equal(editor.document.getText(), snapshot("edit_v2"));
+    assert.equal(lines(editor)[26], "def postprocess(y):");
+    assertShows(editor, 26, 28);
+    await visible(editor, 26, 28);
+  });
+
+  it("reports the CLI's error code for an unknown function", async () => {
+    const none = await vscode.commands.executeCommand("dynamoDiff.openSource", v1.id, "no_such_function");
+    assert.equal(none, undefined);
+    assert.equal((await api()).lastError()?.code, "unknown_function");
   });
 
   it("opens evidence a page at a time", async () => {

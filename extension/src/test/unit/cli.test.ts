@@ -17,8 +17,10 @@ import {
   parseSource,
   parseVersion,
   runCli,
+  SourceLocation,
   sourceFunctionArg,
 } from "../../cli";
+import { SNAPSHOT, sourceResult } from "./samples";
 
 function discovery(overrides: Partial<Parameters<typeof discoverCli>[0]>, executables: string[]) {
   return discoverCli({
@@ -137,7 +139,7 @@ describe("argument lists", () => {
       "evidence", "v1", "u1-e10", "--offset", "200", "--max-chars", "100", "--format", "json",
     ]);
     assert.deepEqual(args.evidenceIndex("v1", 0, 1000), ["evidence", "v1", "--offset", "0", "--limit", "1000", "--format", "json"]);
-    assert.deepEqual(args.source("v1", "model.py:21"), ["source", "v1", "model.py:21"]);
+    assert.deepEqual(args.source("v1", "model.py:21"), ["source", "v1", "model.py:21", "--format", "json"]);
   });
 
   it("names a function for `source` by file:line, else by name", () => {
@@ -177,14 +179,30 @@ describe("parsing", () => {
     assert.throws(() => parseComparison("{}"), /missing "baseline"/);
   });
 
-  it("reads source lines at their captured numbers", () => {
-    const s = parseSource(" 9 | def f(x):\n10 | \n11 |     return x  # a | b\n", "/tmp/m.py:9 (captured as m.py, lines 9-11)\n");
-    assert.equal(s.firstLine, 9);
-    assert.equal(s.lastLine, 11);
-    assert.equal(s.lines.get(9), "def f(x):");
-    assert.equal(s.lines.get(10), "");
-    assert.equal(s.lines.get(11), "    return x  # a | b");
-    assert.deepEqual(s.headers, ["/tmp/m.py:9 (captured as m.py, lines 9-11)"]);
+  it("reads a function's source locations with their whole snapshots", () => {
+    const printed = JSON.stringify(sourceResult(), null, 2);
+    const s = parseSource(printed);
+    assert.equal(s.function, "gate");
+    assert.equal(s.locations.length, 2);
+    assert.deepEqual([s.locations[0].first_line, s.locations[0].last_line, s.locations[0].co_firstlineno], [3, 4, 3]);
+    assert.equal(s.locations[1].text, SNAPSHOT, "the text is the whole snapshot, exactly");
+  });
+
+  it("rejects source output without usable locations", () => {
+    const bad = (what: RegExp, printed: string) =>
+      assert.throws(() => parseSource(printed), (e: unknown) => e instanceof CliError && e.code === "bad_output" && what.test(e.message));
+    const changed = (change: (r: ReturnType<typeof sourceResult>) => void) => {
+      const r = sourceResult();
+      change(r);
+      return JSON.stringify(r);
+    };
+    bad(/not JSON/, "21 | def gate(x):\n");
+    bad(/expected a JSON object/, "[]");
+    bad(/missing "locations"/, JSON.stringify({ capture: "x", function: "gate" }));
+    bad(/no locations/, changed((r) => (r.locations = [])));
+    bad(/missing "text"/, changed((r) => delete (r.locations[0] as Partial<SourceLocation>).text));
+    bad(/bad line numbers/, changed((r) => (r.locations[1].last_line = 2)));
+    bad(/bad line numbers/, changed((r) => ((r.locations[0] as { first_line: unknown }).first_line = "3")));
   });
 });
 

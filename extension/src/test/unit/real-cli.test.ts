@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { args, checkVersion, globalArgs, parseAnalysis, parseCaptureList, parseComparison, parseEvidenceExcerpt, parseImport, parseSource, runCli } from "../../cli";
-import { renderSource } from "../../documents";
+import { renderSource, sourceView } from "../../source-view";
 import { childrenOf, describe as describeNode } from "../../tree";
 
 const cli = process.env.DYNAMO_DIFF_CLI;
@@ -41,8 +41,12 @@ describe("against the real CLI", { skip: !cli || !fixtures ? "DYNAMO_DIFF_CLI / 
     assert.match(describeNode(ev).description!, /^recompile_reasons · 0\/1 · raw\//);
     const excerpt = parseEvidenceExcerpt(await run(args.evidenceExcerpt(v1.id, "u1-e10", 0, 4000)));
     assert.match(excerpt.text, /recompile_reasons/);
-    const out = await runCli(cli!, [...globalArgs(store), ...args.source(v1.id, "model.py:21")]);
-    const text = renderSource(parseSource(out.stdout, out.stderr), "v1").split("\n");
+    const found = parseSource(await run(args.source(v1.id, "gate")));
+    const view = sourceView(found, "v1", 21);
+    assert.equal(view.location.snapshot, "model.py");
+    assert.deepEqual([view.location.first_line, view.location.last_line, view.startLine, view.endLine], [21, 25, 20, 24]);
+    const text = renderSource(view.location).split("\n");
+    assert.equal(text[0], '"""edit fixture model (version 1).', "the document starts with the snapshot's first line");
     assert.equal(text[20], "def gate(x, flag: bool):");
     fs.rmSync(store, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 // Small documents in the shape the CLI prints (trimmed from `dynamo-diff compare edit_v1 edit_v2 --format json`).
-import type { Analysis, Comparison, Counts, EvidenceItem } from "../../cli";
+import type { Analysis, Comparison, Counts, EvidenceItem, SourceResult } from "../../cli";
 
 export function counts(partial: Record<string, number>): Counts {
   return {
@@ -116,4 +116,20 @@ export function analysis(id: string): Analysis {
 
 export function evidenceItem(id: string, kind: string, compile_id: string | null = "0/0"): EvidenceItem {
   return { id, kind, rank: null, compile_id, file: "raw/trace.log", line: 12, offset: 0, length: 10, sha256: "ab".repeat(32) };
+}
+
+/** `dynamo-diff source <capture> gate --format json` in small: one snapshot found at two places. */
+export const SNAPSHOT = ['"""a model."""', "", "def gate(x):", "    return x", "", "", "def gate(x):  # again", "    return -x", ""].join("\n");
+
+export function sourceResult(): SourceResult {
+  const at = (first: number, last: number, file = "/tmp/e/model.py") => ({
+    co_filename: file,
+    snapshot: "model.py",
+    first_line: first,
+    last_line: last,
+    co_firstlineno: first,
+    sha256: "3802d8d0e528c1446eec7edc32067d687e7fb490687bb25ab5b72cf91844b4f3",
+    text: SNAPSHOT,
+  });
+  return { capture: BASE, function: "gate", locations: [at(3, 4), at(7, 8)] };
 }
