@@ -45,6 +45,7 @@ NOT_RUN_HERE = {
     "claude mcp add": "configures a third-party client",
     "npx": "needs Node.js: .ci/mcp-inspector.sh",
     "uv run python tools/bench/": "a benchmark printing figures (minutes long)",
+    "uv run python tools/campaigns/": "a hardening campaign: .ci/campaigns.sh runs each in smoke mode (from .ci/run)",
     "echo": "writes the declarations file used by a capture (needs torch)",
     "cp -r runs/declared": "copies a bundle made by a capture (needs torch): tests/store/test_bundle.py",
     "uv run dynamo-diff import runs/declared-copy": "imports that copy: tests/store/test_bundle.py",
