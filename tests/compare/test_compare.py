@@ -104,6 +104,12 @@ def test_stable_vs_shape_shows_the_new_recompiles_and_their_shape_guards(store, 
     assert change.candidate["category"] == "shape"
     assert change.candidate["failing_guards"] == sum(expect["recompile_reason_entries"])
     assert "size mismatch" in change.candidate["examples"][0] and change.candidate_evidence
+    # One op count per completed compilation, as the backend received them (the oracles), in runs.
+    (ops,) = [c for c in row.changes if c.kind == "op_count"]
+    b_ops = [g["op_count"] for g in oracle("stable")["backend_graphs"]]
+    c_ops = [g["op_count"] for g in oracle("shape")["backend_graphs"]]
+    assert (ops.baseline, ops.candidate) == (b_ops, c_ops) == ([5], [5, 5, 5])
+    assert ops.summary == "graph ops per completed compilation: [5] -> [5 (x3)]"
 
 
 def test_confounded_when_the_configuration_differs(store, load) -> None:  # type: ignore[no-untyped-def]
@@ -162,3 +168,14 @@ def test_comparison_json_keeps_the_contract_names(load: Callable[..., Loaded], t
     row = doc["functions"][0]
     assert {"status", "method", "baseline", "candidate", "changes"} <= set(row)
     assert {"qualified_name", "file", "counts"} <= set(row["baseline"] or row["candidate"])
+
+
+def test_long_lists_are_summarized_in_runs() -> None:
+    """Thousands of compilations must not print thousands of numbers in a table cell."""
+    from dynamo_diff_compare.changes import shown
+
+    assert shown([5] * 4914) == "[5 (x4914)]"
+    assert shown([3, 5, 5, 7]) == "[3, 5 (x2), 7]"
+    many = [n % 2 for n in range(20)]
+    assert shown(many) == "[0, 1, 0, 1, 0, 1, 0, 1, ... 20 in all]"
+    assert shown(12) == "12"

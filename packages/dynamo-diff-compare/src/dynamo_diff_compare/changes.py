@@ -192,13 +192,29 @@ def _failures(b: Digest, c: Digest) -> list[Change]:
     return out
 
 
+def shown(value: object, *, groups: int = 8) -> str:
+    """A value for a one-line summary; a list of numbers in runs (`[5 (x4914)]`), at most `groups` of them."""
+    if not isinstance(value, list):
+        return str(value)
+    runs: list[tuple[object, int]] = []
+    for item in value:
+        if runs and runs[-1][0] == item:
+            runs[-1] = (item, runs[-1][1] + 1)
+        else:
+            runs.append((item, 1))
+    parts = [f"{v} (x{n})" if n != 1 else str(v) for v, n in runs]
+    if len(parts) > groups:
+        parts = [*parts[:groups], f"... {len(value)} in all"]
+    return "[" + ", ".join(parts) + "]"
+
+
 def _value(kind: str, label: str, b: object, c: object, b_ev: list[str], c_ev: list[str]) -> list[Change]:
     if b == c:
         return []
     return [
         Change(
             kind=kind,
-            summary=f"{label}: {b} -> {c}",
+            summary=f"{label}: {shown(b)} -> {shown(c)}",
             baseline=b,
             candidate=c,
             baseline_evidence=b_ev,
