@@ -151,3 +151,17 @@ def test_verify_accepts_captures_made_by_an_earlier_reader(tmp_path: Path, monke
     data[100] ^= 0x20
     stored.write_bytes(bytes(data))
     assert store.verify().damaged_captures == [old]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_import_reports_bytes_copied_then_ranks_done(tmp_path: Path, workers: int) -> None:
+    calls: list[tuple[str, int, int]] = []
+    Store(tmp_path / "store").import_path(
+        CORPUS / "multi_rank_logs", workers=workers, progress=lambda *call: calls.append(call)
+    )
+    copy = [c for c in calls if c[0] == "copy"]
+    ranks = [c[1:] for c in calls if c[0] == "analyse"]
+    size = sum(p.stat().st_size for p in (CORPUS / "multi_rank_logs").iterdir())
+    assert copy and copy[-1][1] == copy[-1][2] == size
+    assert ranks == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+    assert calls.index(copy[-1]) < calls.index(("analyse", 0, 4))

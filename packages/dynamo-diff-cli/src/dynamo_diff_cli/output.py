@@ -10,7 +10,8 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.filesize import decimal
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 # Inputs smaller than this import too fast for a progress bar to help.
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
@@ -42,12 +43,14 @@ def print_json(document: Any) -> None:
 
 
 class ImportProgress:
-    """A rich progress bar on stderr for large inputs, only when stderr is a terminal."""
+    """A rich progress display on stderr for large inputs, only when stderr is a terminal: bytes copied
+    (with time left), then the ranks being read and classified (a pulsing bar, ranks done, time spent)."""
 
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty()
         self.bar: Progress | None = None
         self.task: Any = None
+        self.analysis: Any = None
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         if not self.enabled:
@@ -58,17 +61,21 @@ class ImportProgress:
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
-                DownloadColumn(),
-                TimeRemainingColumn(),
+                TextColumn("{task.fields[detail]}"),
+                TimeElapsedColumn(),
                 console=stderr(),
                 transient=True,
             )
             self.bar.start()
-            self.task = self.bar.add_task("reading trace", total=total)
+            self.task = self.bar.add_task("reading trace", total=total, detail="")
         if phase == "copy":
-            self.bar.update(self.task, completed=done)
+            left = f"{decimal(done)}/{decimal(total)}"
+            self.bar.update(self.task, completed=done, detail=left)
+        elif self.analysis is None:
+            self.bar.update(self.task, completed=self.bar.tasks[0].total)
+            self.analysis = self.bar.add_task("analysing", total=None, detail=f"{done}/{total} rank(s)")
         else:
-            self.bar.update(self.task, description="analysing ranks", completed=self.bar.tasks[0].total)
+            self.bar.update(self.analysis, detail=f"{done}/{total} rank(s)")
 
     def close(self) -> None:
         if self.bar is not None:

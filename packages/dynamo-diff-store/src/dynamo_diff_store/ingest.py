@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -337,19 +337,34 @@ def _dir_of(rel: str) -> str:
     return rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
 
 
-def analyse_ranks(jobs: Sequence[RankJob], work: Path, workers: int | None = None) -> list[RankResult]:
+def analyse_ranks(
+    jobs: Sequence[RankJob],
+    work: Path,
+    workers: int | None = None,
+    on_rank: Callable[[int], None] | None = None,
+) -> list[RankResult]:
     """Run analyse_rank over the jobs, in parallel processes when there is more than one; each rank's
-    compilations and evidence are written under `work`."""
+    compilations and evidence are written under `work`. `on_rank(n)` is told how many ranks are done."""
     jobs = [replace(job, work=str(work)) for job in jobs]
+    done = on_rank or (lambda _: None)
     if len(jobs) == 1:
         cpus = os.cpu_count() or 1
-        return [analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)))]
+        result = analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)))
+        done(1)
+        return [result]
     if workers is None:
         workers = min(len(jobs), os.cpu_count() or 1)
+    results: list[RankResult] = []
     if workers <= 1:
-        return [analyse_rank(job) for job in jobs]
+        for job in jobs:
+            results.append(analyse_rank(job))
+            done(len(results))
+        return results
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(analyse_rank, jobs))
+        for result in pool.map(analyse_rank, jobs):
+            results.append(result)
+            done(len(results))
+    return results
 
 
 def _lines(values: Sequence[int]) -> str:

@@ -163,11 +163,15 @@ class Store:
                 staged_manifest = staging / "input" / MANIFEST_NAME
                 manifest_model = read_manifest(staged_manifest, limits) if staged_manifest.exists() else None
                 jobs = plan_jobs(layout, staging / "input", limits)
+                total = len(jobs)
                 if progress is not None:
-                    progress("analyse", 0, len(jobs))
-                results = analyse_ranks(jobs, work, workers=workers)
-                if progress is not None:
-                    progress("analyse", len(jobs), len(jobs))
+                    progress("analyse", 0, total)
+                results = analyse_ranks(
+                    jobs,
+                    work,
+                    workers=workers,
+                    on_rank=None if progress is None else lambda n: progress("analyse", n, total),
+                )
                 assembled = assemble_capture(
                     capture_id=capture_id,
                     layout=layout,
