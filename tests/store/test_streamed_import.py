@@ -165,3 +165,48 @@ def test_import_reports_bytes_copied_then_ranks_done(tmp_path: Path, workers: in
     assert copy and copy[-1][1] == copy[-1][2] == size
     assert ranks == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
     assert calls.index(copy[-1]) < calls.index(("analyse", 0, 4))
+
+
+WORKERS_OF_A_KILLED_IMPORTER = """
+import os, signal, sys
+from concurrent.futures import ProcessPoolExecutor
+from dynamo_diff_store import ingest
+pool = ProcessPoolExecutor(max_workers=2, initializer=ingest._exit_with_parent)
+pids = {pool.submit(os.getpid).result() for _ in range(8)} | set(pool._processes)
+print(" ".join(map(str, sorted(pids))), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_worker_processes_end_when_the_importer_is_killed(tmp_path: Path) -> None:
+    """kill -9 of an importer must not leave its worker processes blocked forever on their task queue
+    (found by crash_consistency: they also kept the importer's stdout open)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "pids"
+    with out.open("w") as handle:  # a file, not a pipe: surviving workers would hold a pipe open
+        code = subprocess.run(
+            [sys.executable, "-c", WORKERS_OF_A_KILLED_IMPORTER], check=False, stdout=handle
+        ).returncode
+    assert code == -9
+    pids = [int(p) for p in out.read_text().split()]
+    assert pids
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return not Path(f"/proc/{pid}/stat").read_text().split(") ")[-1].startswith("Z")
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [p for p in pids if alive(p)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left

@@ -3,13 +3,15 @@
 After each kill: every capture the index lists has its directory; every capture directory is whole (capture.json
 reads, every file matches the hashes its id was made from: `Store.verify`); after a re-import (which
 reconciles the index and removes the dead process's staging directory) the store verifies clean, holds the
-capture under the same id as an uninterrupted import, and nothing is left in tmp/.
+capture under the same id as an uninterrupted import, and nothing is left in tmp/. No worker process of the
+killed importer may outlive it by more than 3 s.
 
     uv run python tools/campaigns/crash_consistency.py [--smoke] [--seed N]   (full: 60 trials, smoke: 8)
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -37,6 +39,34 @@ CHILD = (
 
 def child(store: Path, source: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-c", CHILD, str(store), str(source)], stderr=subprocess.DEVNULL)
+
+
+def survivors(marker: str) -> list[int]:
+    """Pids of processes whose command line holds `marker` (the killed importer's workers share its argv)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def orphans_after_kill(store_dir: Path, label: str, figures: Figures) -> None:
+    deadline = time.monotonic() + 3.0
+    left = survivors(str(store_dir))
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = survivors(str(store_dir))
+    if left:
+        figures.fail(f"{label}: {len(left)} worker process(es) outlived the killed importer by 3 s")
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def check(store: Store, label: str, figures: Figures, expected_id: str, before: set[str]) -> str:
@@ -95,6 +125,7 @@ def main() -> None:
             proc.wait()
             store = Store(store_dir)
             label = f"{kind} trial {trial} kill@{delay:.2f}s"
+            orphans_after_kill(store_dir, label, figures)
 
             def action(store: Store = store, label: str = label, kind: str = kind, before: set[str] = before) -> str:
                 return check(store, label, figures, expected[kind], before)

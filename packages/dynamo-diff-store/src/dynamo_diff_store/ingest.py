@@ -10,6 +10,8 @@ import gc
 import hashlib
 import json
 import os
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -144,6 +146,22 @@ class _EvidenceWriter:
         self.handles.clear()
 
 
+def _exit_with_parent() -> None:
+    """Initializer of every worker process: exit when the importing process is gone.
+
+    A worker blocks on its task queue, and every worker holds that queue's write end too (fork copies it), so
+    after a `kill -9` of the importer nothing ever wakes it: it would live on, holding memory and the
+    importer's stdout. A daemon thread notices the worker being re-parented and ends it."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dynamo-diff-exit-with-parent", daemon=True).start()
+
+
 def _extract_range(
     args: tuple[str, str, str, Limits, int, int, int, int | None],
 ) -> tuple[list[Fact], FileReport]:
@@ -208,7 +226,7 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
             ranges = split(root / rel, max(job.chunk_workers, -(-size // CHUNK_BYTES)))
             tasks = [(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
             parts: list[FileReport] = []
-            with ProcessPoolExecutor(max_workers=job.chunk_workers) as pool:
+            with ProcessPoolExecutor(max_workers=job.chunk_workers, initializer=_exit_with_parent) as pool:
                 for facts, part in pool.map(_extract_range, tasks):
                     parts.append(part)
                     yield from facts
@@ -360,7 +378,7 @@ def analyse_ranks(
             results.append(analyse_rank(job))
             done(len(results))
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent) as pool:
         for result in pool.map(analyse_rank, jobs):
             results.append(result)
             done(len(results))
