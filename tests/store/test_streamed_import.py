@@ -171,7 +171,7 @@ WORKERS_OF_A_KILLED_IMPORTER = """
 import os, signal, sys
 from concurrent.futures import ProcessPoolExecutor
 from dynamo_diff_store import ingest
-pool = ProcessPoolExecutor(max_workers=2, initializer=ingest._exit_with_parent)
+pool = ProcessPoolExecutor(max_workers=2, initializer=ingest._exit_with_parent, initargs=(os.getpid(),))
 pids = {pool.submit(os.getpid).result() for _ in range(8)} | set(pool._processes)
 print(" ".join(map(str, sorted(pids))), flush=True)
 os.kill(os.getpid(), signal.SIGKILL)

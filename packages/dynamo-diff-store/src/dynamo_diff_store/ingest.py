@@ -146,13 +146,13 @@ class _EvidenceWriter:
         self.handles.clear()
 
 
-def _exit_with_parent() -> None:
-    """Initializer of every worker process: exit when the importing process is gone.
+def _exit_with_parent(parent: int) -> None:
+    """Initializer of every worker process: exit when the importing process (pid `parent`, taken before the
+    worker was started, so that a worker starting after the importer died also notices) is gone.
 
     A worker blocks on its task queue, and every worker holds that queue's write end too (fork copies it), so
     after a `kill -9` of the importer nothing ever wakes it: it would live on, holding memory and the
     importer's stdout. A daemon thread notices the worker being re-parented and ends it."""
-    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -226,7 +226,9 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
             ranges = split(root / rel, max(job.chunk_workers, -(-size // CHUNK_BYTES)))
             tasks = [(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
             parts: list[FileReport] = []
-            with ProcessPoolExecutor(max_workers=job.chunk_workers, initializer=_exit_with_parent) as pool:
+            with ProcessPoolExecutor(
+                max_workers=job.chunk_workers, initializer=_exit_with_parent, initargs=(os.getpid(),)
+            ) as pool:
                 for facts, part in pool.map(_extract_range, tasks):
                     parts.append(part)
                     yield from facts
@@ -378,7 +380,7 @@ def analyse_ranks(
             results.append(analyse_rank(job))
             done(len(results))
         return results
-    with ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
         for result in pool.map(analyse_rank, jobs):
             results.append(result)
             done(len(results))
