@@ -44,8 +44,8 @@ def _compare(store: Store, base: Capture, cand: Capture, user_map: UserMap | Non
     return compare_captures(
         base,
         cand,
-        baseline_sources=user_sources(*store.source_files(base.capture.id)),
-        candidate_sources=user_sources(*store.source_files(cand.capture.id)),
+        baseline_sources=user_sources(*store.source_files(base)),
+        candidate_sources=user_sources(*store.source_files(cand)),
         user_map=user_map,
     )
 
@@ -136,7 +136,7 @@ def compare(
                 ErrorCode.INVALID_ARGUMENT,
                 f"with --ranks, give one capture then rank numbers, e.g. `compare {refs[0]} --ranks 0 1`",
             ) from None
-        comparison = compare_ranks(capture, chosen, sources=user_sources(*store.source_files(capture.capture.id)))
+        comparison = compare_ranks(capture, chosen, sources=user_sources(*store.source_files(capture)))
     else:
         if len(refs) != 2:
             raise DynamoDiffError(

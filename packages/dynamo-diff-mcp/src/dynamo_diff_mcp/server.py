@@ -118,7 +118,7 @@ class Tools:
         return self.store.load(imported.summary.capture.id, evidence=False)
 
     def _sources(self, capture: Capture) -> SnapshotSet:
-        return user_sources(*self.store.source_files(capture.capture.id))
+        return user_sources(*self.store.source_files(capture))
 
     # -- import_trace ----------------------------------------------------------------------------------
 

@@ -512,12 +512,13 @@ class Store:
             )
         return rel, files[rel]
 
-    def source_files(self, ref: str) -> tuple[dict[str, str], dict[str, str]]:
+    def source_files(self, ref: str | Capture) -> tuple[dict[str, str], dict[str, str]]:
         """The captured source snapshots: (relative path -> text, captured absolute path -> relative path).
 
         From the manifest when it lists them (each snapshot sha256-checked), else from the bundle's sources/
-        folder, mapped to the code locations of the trace whose path ends with the snapshot's path."""
-        capture = self.load(ref)
+        folder, mapped to the code locations of the trace whose path ends with the snapshot's path. `ref` may be
+        a capture already loaded from this store (a large capture is not read twice)."""
+        capture = ref if isinstance(ref, Capture) else self.load(ref, evidence=False)
         capture_id = capture.capture.id
         files: dict[str, str] = {}
         paths: dict[str, str] = {}
