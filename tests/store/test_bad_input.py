@@ -238,3 +238,47 @@ def test_payload_json_too_deep_to_parse_is_not_a_traceback(tmp_path: Path, name:
     _store, capture = import_bytes(tmp_path, data)
     assert not isinstance(capture, DynamoDiffError), capture
     assert capture.counts.observed_compilation_identities >= 3, name  # type: ignore[attr-defined]
+
+
+def _disk_full(*_: object, **__: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("where", ["copy", "evidence", "capture.json", "index"])
+def test_a_full_disk_is_io_error_and_leaves_nothing(
+    tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writing fails at each stage of an import (staging copy, work files, the document, the index): a coded
+    error, never a traceback, and no capture or staging left behind."""
+    import sqlite3
+
+    from dynamo_diff_store import assemble, ingest, staging
+    from dynamo_diff_store import store as store_module
+
+    if where == "copy":
+        monkeypatch.setattr(staging._Copier, "copy", _disk_full)
+    elif where == "evidence":
+        monkeypatch.setattr(ingest._EvidenceWriter, "add", _disk_full)
+    elif where == "capture.json":
+        monkeypatch.setattr(assemble.AssembledCapture, "write", _disk_full)
+    else:
+
+        def full_index(*_: object, **__: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(store_module.index, "insert_capture", full_index)
+    store = Store(tmp_path / "store")
+    with pytest.raises(DynamoDiffError) as info:
+        store.import_path(CORPUS / "comp_metrics.log", workers=1)
+    assert info.value.code == ErrorCode.IO_ERROR
+    assert "no partial capture" in info.value.message
+    tmp = store.path / "tmp"
+    assert not tmp.exists() or not any(tmp.iterdir())
+    if where != "index":
+        assert_clean(store)
+    else:
+        # The capture was complete on disk before the index failed; the next write indexes it.
+        monkeypatch.undo()
+        assert [r.id for r in store.list_captures()] == []
+        again = store.import_path(CORPUS / "comp_metrics.log", workers=1)
+        assert [r.id for r in store.list_captures()] == [again.summary.capture.id] and not store.verify().damage

@@ -279,3 +279,10 @@ def test_a_0_1_bundle_with_stale_hashes_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(DynamoDiffError) as err:
         Store(tmp_path / "store").import_path(bundle)
     assert err.value.code == ErrorCode.STALE_MANIFEST
+
+
+def test_a_bundle_that_cannot_be_written_is_io_error(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a directory\n")
+    with pytest.raises(DynamoDiffError) as err:
+        record(CaptureRequest(command=["true"], bundle=tmp_path / "a-file" / "bundle"), say=lambda _: None)
+    assert err.value.code == ErrorCode.IO_ERROR and "a-file" in err.value.message

@@ -341,7 +341,20 @@ def record(request: CaptureRequest, *, say: Say | None = None, limits: Limits | 
     """Run the command and write the bundle. The command's output goes straight to our stdout/stderr.
 
     A crash, a non-zero exit, Ctrl-C or SIGTERM still leaves a complete bundle whose manifest says the run is
-    incomplete and why. Raises DynamoDiffError only when the command cannot be started at all."""
+    incomplete and why. Raises DynamoDiffError only when the command cannot be started at all, or (`io_error`)
+    when the bundle cannot be written (a full disk, a path that cannot be a directory)."""
+    try:
+        return _record(request, say=say, limits=limits)
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename else ""
+        raise DynamoDiffError(
+            ErrorCode.IO_ERROR,
+            f"cannot write the bundle {request.bundle}: {err.strerror or err}{where}",
+            path=str(request.bundle),
+        ) from err
+
+
+def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) -> CaptureResult:
     say = say or (lambda text: print(f"dynamo-diff: {text}", file=sys.stderr, flush=True))
     limits = limits or Limits()
     if not request.command:

@@ -146,8 +146,36 @@ class Store:
         progress: Progress | None = None,
         workers: int | None = None,
     ) -> ImportResult:
-        """Import a trace file, trace directory, tlparse export or bundle. Idempotent by content."""
-        limits = limits or Limits()
+        """Import a trace file, trace directory, tlparse export or bundle. Idempotent by content.
+
+        A failure to read or write files on the way (a full disk, an I/O error) is `io_error`; as for every
+        error, no partial capture is kept."""
+        try:
+            return self._import(path, label, manifest, limits or Limits(), progress, workers)
+        except OSError as err:
+            where = f" ({err.filename})" if err.filename else f" (store {self.path})"
+            raise DynamoDiffError(
+                ErrorCode.IO_ERROR,
+                f"the import failed: {err.strerror or err}{where}; no partial capture was kept",
+                errno=err.errno,
+                file=str(err.filename) if err.filename else None,
+            ) from err
+        except sqlite3.OperationalError as err:
+            raise DynamoDiffError(
+                ErrorCode.IO_ERROR,
+                f"the import could not update the store index {self.path / 'index.sqlite'}: {err}; "
+                "no partial capture was kept (the index is rebuilt from the captures on the next write)",
+            ) from err
+
+    def _import(
+        self,
+        path: Path,
+        label: str | None,
+        manifest: Path | None,
+        limits: Limits,
+        progress: Progress | None,
+        workers: int | None,
+    ) -> ImportResult:
         layout = discover(Path(path), limits)
         with self._index(create=True) as conn:
             assert conn is not None
