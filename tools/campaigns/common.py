@@ -23,6 +23,13 @@ REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
 RAW_SEEDS = sorted((FIXTURES / "captures").glob("*/raw"))
 TLPARSE_LOGS = sorted((FIXTURES / "corpus" / "tlparse-tests").glob("*.log"))
+# The rest of the corpus: the provenance logs beside them and every file of the multi-rank directories.
+CORPUS_OTHER_LOGS = sorted(
+    p
+    for p in (FIXTURES / "corpus" / "tlparse-tests").rglob("*")
+    if p.is_file() and p.name != "LICENSE" and p not in TLPARSE_LOGS
+)
+CORPUS_RANK_DIRS = sorted(p for p in (FIXTURES / "corpus" / "tlparse-tests").iterdir() if p.is_dir())
 TLPARSE_EXPORTS = sorted(p for p in (FIXTURES / "corpus" / "tlparse-exports").iterdir() if p.is_dir())
 
 

@@ -5,6 +5,11 @@ or a DynamoDiffError: no traceback, no hang. Mutations: truncation at every line
 flips, invalid UTF-8, very long lines, deep JSON, duplicate keys, NaN, missing and extra payload lines, md5
 mismatches, mixed ranks in one file, interleaved files.
 
+Seeds: every fixture log and every top-level corpus log (all mutations, every truncation point); the other
+corpus files (provenance logs, each file of the multi-rank directories) alone (all mutations, 100 sampled
+truncation points each); each multi-rank corpus directory whole, one of its files mutated, imported with two
+worker processes; each tlparse export.
+
     uv run python tools/campaigns/fuzz_readers.py [--smoke] [--seed N]
 """
 
@@ -20,7 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import RAW_SEEDS, TLPARSE_EXPORTS, TLPARSE_LOGS, Figures, arguments, finish
+from common import (
+    CORPUS_OTHER_LOGS,
+    CORPUS_RANK_DIRS,
+    RAW_SEEDS,
+    TLPARSE_EXPORTS,
+    TLPARSE_LOGS,
+    Figures,
+    arguments,
+    finish,
+)
 from dynamo_diff_store import Limits, Store
 
 BOUND = 20.0
@@ -148,8 +162,8 @@ MUTATORS: dict[str, Mutator] = {
 _ALL_SEED_BYTES: list[bytes] = []
 
 
-def truncations(data: bytes, smoke: bool, rng: random.Random) -> Iterator[tuple[str, bytes]]:
-    """Every line boundary and one mid-line cut per line (full), or a sample of 12 cuts (smoke)."""
+def truncations(data: bytes, smoke: bool, rng: random.Random, sample: int | None = None) -> Iterator[tuple[str, bytes]]:
+    """Every line boundary and one mid-line cut per line (full), or a sample of 12 cuts (smoke) or `sample`."""
     cuts: list[int] = []
     pos = 0
     for line in _lines(data):
@@ -157,18 +171,18 @@ def truncations(data: bytes, smoke: bool, rng: random.Random) -> Iterator[tuple[
         if len(line) > 2:
             cuts.append(pos + rng.randrange(1, len(line) - 1))
         pos += len(line)
-    if smoke:
-        cuts = sorted(rng.sample(cuts, min(12, len(cuts))))
+    if smoke or sample is not None:
+        cuts = sorted(rng.sample(cuts, min(12 if smoke else sample or 0, len(cuts))))
     for cut in cuts:
         yield f"truncate@{cut}", data[:cut]
 
 
-def import_bytes(store_root: Path, build: Callable[[Path], Path]) -> Callable[[], str]:
+def import_bytes(store_root: Path, build: Callable[[Path], Path], workers: int = 1) -> Callable[[], str]:
     def action() -> str:
         work = Path(tempfile.mkdtemp(dir=store_root))
         try:
             target = build(work)
-            result = Store(work / "store").import_path(target, limits=LIMITS, workers=1)
+            result = Store(work / "store").import_path(target, limits=LIMITS, workers=workers)
             return "capture+notices" if result.summary.notices else "capture"
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -212,6 +226,53 @@ def main() -> None:
                     return work / seed.name
 
                 figures.run(f"raw {seed.name} {name}", import_bytes(root, build_cut), bound=BOUND)
+        # the rest of the corpus, file by file: every mutation, a sample of truncation points
+        others = CORPUS_OTHER_LOGS if not args.smoke else rng.sample(CORPUS_OTHER_LOGS, 2)
+        for seed in others:
+            data = seed.read_bytes()
+            for name, mutate in MUTATORS.items():
+                for k in range(1 if args.smoke or name == "long_line" else per_seed):
+                    mutated = mutate(data, rng)
+
+                    def build_other(work: Path, mutated: bytes = mutated, seed: Path = seed) -> Path:
+                        (work / "in").mkdir()
+                        (work / "in" / seed.name).write_bytes(mutated)
+                        return work / "in"
+
+                    figures.run(
+                        f"corpus {seed.parent.name}/{seed.name} {name}#{k}",
+                        import_bytes(root, build_other),
+                        bound=BOUND,
+                    )
+            for name, cut in truncations(data, args.smoke, rng, sample=100):
+
+                def build_other_cut(work: Path, cut: bytes = cut, seed: Path = seed) -> Path:
+                    (work / seed.name).write_bytes(cut)
+                    return work / seed.name
+
+                figures.run(
+                    f"corpus {seed.parent.name}/{seed.name} {name}", import_bytes(root, build_other_cut), bound=BOUND
+                )
+        # multi-rank directories whole, one file mutated, ranks read by a pool of two workers
+        for rank_dir in CORPUS_RANK_DIRS:
+            members = sorted(p.name for p in rank_dir.iterdir() if p.is_file())
+            for k in range(1 if args.smoke else 24):
+                member = rng.choice(members)
+                name, mutate = rng.choice(list(MUTATORS.items()))
+
+                def build_dir(
+                    work: Path, rank_dir: Path = rank_dir, member: str = member, mutate: Mutator = mutate
+                ) -> Path:
+                    shutil.copytree(rank_dir, work / rank_dir.name)
+                    target = work / rank_dir.name / member
+                    target.write_bytes(mutate(target.read_bytes(), rng))
+                    return work / rank_dir.name
+
+                figures.run(
+                    f"corpus dir {rank_dir.name}/{member} {name}#{k}",
+                    import_bytes(root, build_dir, workers=2),
+                    bound=BOUND,
+                )
         # two rank files interleaved into one / split across two files with the same rank
         # tlparse exports: mutate raw.jsonl or one payload file
         for export in TLPARSE_EXPORTS:
