@@ -177,6 +177,27 @@ def truncations(data: bytes, smoke: bool, rng: random.Random, sample: int | None
         yield f"truncate@{cut}", data[:cut]
 
 
+def in_directory(name: str, data: bytes) -> Callable[[Path], Path]:
+    """An input that is a directory holding one file `name` with `data`."""
+
+    def build(work: Path) -> Path:
+        (work / "in").mkdir()
+        (work / "in" / name).write_bytes(data)
+        return work / "in"
+
+    return build
+
+
+def alone(name: str, data: bytes) -> Callable[[Path], Path]:
+    """An input that is the single file `name` with `data`."""
+
+    def build(work: Path) -> Path:
+        (work / name).write_bytes(data)
+        return work / name
+
+    return build
+
+
 def import_bytes(store_root: Path, build: Callable[[Path], Path], workers: int = 1) -> Callable[[], str]:
     def action() -> str:
         work = Path(tempfile.mkdtemp(dir=store_root))
@@ -207,52 +228,27 @@ def main() -> None:
             data = seed.read_bytes()
             for name, mutate in MUTATORS.items():
                 for k in range(per_seed if name != "long_line" else 1):
-                    mutated = mutate(data, rng)
-
-                    def build(work: Path, mutated: bytes = mutated, seed: Path = seed) -> Path:
-                        (work / "in").mkdir()
-                        (work / "in" / seed.name).write_bytes(mutated)
-                        return work / "in"
-
+                    build = in_directory(seed.name, mutate(data, rng))
                     figures.run(
                         f"raw {seed.parent.parent.name}/{seed.name} {name}#{k}", import_bytes(root, build), bound=BOUND
                     )
         for seed in trunc_seeds:
             data = seed.read_bytes()
             for name, cut in truncations(data, args.smoke, rng):
-
-                def build_cut(work: Path, cut: bytes = cut, seed: Path = seed) -> Path:
-                    (work / seed.name).write_bytes(cut)
-                    return work / seed.name
-
-                figures.run(f"raw {seed.name} {name}", import_bytes(root, build_cut), bound=BOUND)
+                figures.run(f"raw {seed.name} {name}", import_bytes(root, alone(seed.name, cut)), bound=BOUND)
         # the rest of the corpus, file by file: every mutation, a sample of truncation points
         others = CORPUS_OTHER_LOGS if not args.smoke else rng.sample(CORPUS_OTHER_LOGS, 2)
         for seed in others:
             data = seed.read_bytes()
             for name, mutate in MUTATORS.items():
                 for k in range(1 if args.smoke or name == "long_line" else per_seed):
-                    mutated = mutate(data, rng)
-
-                    def build_other(work: Path, mutated: bytes = mutated, seed: Path = seed) -> Path:
-                        (work / "in").mkdir()
-                        (work / "in" / seed.name).write_bytes(mutated)
-                        return work / "in"
-
+                    build = in_directory(seed.name, mutate(data, rng))
                     figures.run(
-                        f"corpus {seed.parent.name}/{seed.name} {name}#{k}",
-                        import_bytes(root, build_other),
-                        bound=BOUND,
+                        f"corpus {seed.parent.name}/{seed.name} {name}#{k}", import_bytes(root, build), bound=BOUND
                     )
             for name, cut in truncations(data, args.smoke, rng, sample=100):
-
-                def build_other_cut(work: Path, cut: bytes = cut, seed: Path = seed) -> Path:
-                    (work / seed.name).write_bytes(cut)
-                    return work / seed.name
-
-                figures.run(
-                    f"corpus {seed.parent.name}/{seed.name} {name}", import_bytes(root, build_other_cut), bound=BOUND
-                )
+                build = alone(seed.name, cut)
+                figures.run(f"corpus {seed.parent.name}/{seed.name} {name}", import_bytes(root, build), bound=BOUND)
         # multi-rank directories whole, one file mutated, ranks read by a pool of two workers
         for rank_dir in CORPUS_RANK_DIRS:
             members = sorted(p.name for p in rank_dir.iterdir() if p.is_file())
