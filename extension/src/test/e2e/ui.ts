@@ -77,11 +77,21 @@ async function importCapture(page: Page, folder: string, label: string): Promise
       )
       .then(() => true)
       .catch(() => false);
+  // If the dialog finishes filling in its start folder after we typed, the two run together
+  // ("<start>//<folder>/") and the folder is never listed: type it again.
   for (let attempt = 1; ; attempt++) {
+    const wait = attempt < 3 ? 5000 : STEP_MS;
     await input.fill(`${folder}/`);
-    await page.locator(".quick-input-list .monaco-list-row", { hasText: "manifest.json" }).first().waitFor({ state: "visible", timeout: STEP_MS });
-    await page.locator(".quick-input-widget .monaco-button", { hasText: "Import" }).first().click();
-    if (await labelPrompt(attempt < 3 ? 5000 : STEP_MS)) break;
+    const listed = await page
+      .locator(".quick-input-list .monaco-list-row", { hasText: "manifest.json" })
+      .first()
+      .waitFor({ state: "visible", timeout: wait })
+      .then(() => true)
+      .catch(() => false);
+    if (listed && (await input.inputValue()) === `${folder}/`) {
+      await page.locator(".quick-input-widget .monaco-button", { hasText: "Import" }).first().click();
+      if (await labelPrompt(wait)) break;
+    }
     if (attempt >= 3) throw new Error(`the file dialog did not take ${folder}`);
   }
   await input.fill(label);
