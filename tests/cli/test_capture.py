@@ -99,8 +99,13 @@ def test_command_options_after_the_program_belong_to_it(tmp_path: Path) -> None:
     assert "wrote no trace file" in result.stderr and result.stdout.strip() == ""
 
 
-@pytest.mark.skipif(not ENTRY.exists(), reason="the dynamo-diff entry point is not installed beside this python")
 def test_ctrl_c_leaves_an_incomplete_bundle(tmp_path: Path, workload: Path) -> None:
+    if not ENTRY.exists():
+        # A real SIGINT to a process group needs the console script, not the in-process runner.
+        message = f"the dynamo-diff entry point is not installed beside this python ({ENTRY})"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     out = tmp_path / "bundle"
     env = {**os.environ, **env_for(tmp_path, FAKE_MODE="sleep")}
     cmd = [str(ENTRY), "capture", "--out", str(out), "--no-convert", "--", sys.executable, str(workload)]

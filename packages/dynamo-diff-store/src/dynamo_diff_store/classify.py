@@ -4,7 +4,7 @@ Pure: takes records (in file order) and returns models. Only what the trace show
 else stays `unknown`. Each claim keeps the ids of the records it stands on.
 
 `Classifier` hands each evidence reference and each finished compilation to a callback, so an import can
-write them out as they come; `classify_records` / `classify_facts` collect them into lists.
+write them out as they come; `classify_records` collects them into lists.
 """
 
 from __future__ import annotations
@@ -517,25 +517,13 @@ def classify_records(
     strings_for: Callable[[str], dict[int, str]] = lambda _: {},
     evidence_prefix: str = "r_",
 ) -> RankClassification:
-    """Classify one rank's records (in file order). `strings_for(file)` gives that file's intern table (read
-    after all records, so `str` records may come in any order); evidence ids are `<evidence_prefix>-e<n>`."""
-    return classify_facts(
-        (extract(r) for r in records), rank=rank, strings_for=strings_for, evidence_prefix=evidence_prefix
-    )
-
-
-def classify_facts(
-    facts: Iterable[Fact],
-    *,
-    rank: int | None,
-    strings_for: Callable[[str], dict[int, str]] = lambda _: {},
-    evidence_prefix: str = "r_",
-) -> RankClassification:
-    """Fold extracted facts (in file order) into compilations, all in memory; see classify_records."""
+    """Classify one rank's records (in file order), all in memory. `strings_for(file)` gives that file's intern
+    table (read after all records, so `str` records may come in any order); evidence ids are
+    `<evidence_prefix>-e<n>`."""
     evidence: list[EvidenceRef] = []
     compilations: list[Compilation] = []
     classifier = Classifier(evidence_prefix, evidence.append)
-    for fact in facts:
-        classifier.feed(fact)
+    for record in records:
+        classifier.feed(extract(record))
     summary = classifier.finish(strings_for, lambda comp, _: compilations.append(comp), rank=rank)
     return RankClassification(**vars(summary), compilations=compilations, evidence=evidence)

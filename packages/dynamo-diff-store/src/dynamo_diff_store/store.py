@@ -414,13 +414,7 @@ class Store:
         path = self.capture_dir(capture_id) / "capture.json"
         try:
             data = path.read_bytes()
-            if not evidence:
-                # Every writer of capture.json puts the evidence list last, and no evidence entry can hold this
-                # byte sequence (a quote inside a JSON string is escaped), so the last one is the top-level key.
-                cut = data.rfind(b',"evidence":[')
-                if cut != -1 and data.endswith(b"]}"):
-                    data = data[:cut] + b',"evidence":[]}'
-            return Capture.model_validate_json(data)
+            return Capture.model_validate_json(data if evidence else _split_evidence(data)[0])
         except (OSError, ValueError) as err:
             raise DynamoDiffError(
                 ErrorCode.CORRUPT_STORE,
@@ -580,16 +574,26 @@ class Store:
 _EVIDENCE_KEY = b',"evidence":['
 
 
+def _split_evidence(data: bytes) -> tuple[bytes, bytes | None]:
+    """(the document with an empty evidence list, the text of its evidence list), or (data, None) when the list
+    cannot be cut out. Every writer of capture.json puts the evidence list last, and no evidence entry can hold
+    the key's byte sequence (a quote inside a JSON string is escaped), so its last occurrence is the top-level key."""
+    cut = data.rfind(_EVIDENCE_KEY)
+    if cut == -1 or not data.endswith(b"]}"):
+        return data, None
+    return data[:cut] + _EVIDENCE_KEY + b"]}", data[cut + len(_EVIDENCE_KEY) : -2]
+
+
 def _read_with_evidence(data: bytes) -> tuple[Capture, Iterator[Evidence]]:
     """The capture without its evidence list, and that list read one entry at a time (a large capture's
     evidence is most of its memory as models). Raises ValueError when the document is not a capture; the
     iterator raises ValueError at a damaged entry."""
-    cut = data.rfind(_EVIDENCE_KEY)
-    if cut == -1 or not data.endswith(b"]}"):
+    head, body = _split_evidence(data)
+    if body is None:
         capture = Capture.model_validate_json(data)
         return capture.model_copy(update={"evidence": []}), iter(capture.evidence)
-    capture = Capture.model_validate_json(data[:cut] + _EVIDENCE_KEY + b"]}")
-    text = data[cut + len(_EVIDENCE_KEY) : -2].decode("utf-8")
+    capture = Capture.model_validate_json(head)
+    text = body.decode("utf-8")
 
     def entries() -> Iterator[Evidence]:
         decoder = json.JSONDecoder()
