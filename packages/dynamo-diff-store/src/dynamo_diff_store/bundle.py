@@ -349,7 +349,8 @@ def record(request: CaptureRequest, *, say: Say | None = None, limits: Limits | 
         where = f" ({err.filename})" if err.filename else ""
         raise DynamoDiffError(
             ErrorCode.IO_ERROR,
-            f"cannot write the bundle {request.bundle}: {err.strerror or err}{where}",
+            f"cannot write the bundle {request.bundle}: {err.strerror or err}{where}; what was written there is "
+            "incomplete and should not be imported",
             path=str(request.bundle),
         ) from err
 
