@@ -68,8 +68,24 @@ ALL = [
     ("two_ranks", "two_ranks.py"),
     ("edit_v1", "edit_v1/model.py"),
     ("edit_v2", "edit_v2/model.py"),
+    # Run status and comparability (no declarations: everything compared is observed or recorded).
+    ("midrun_complete", "midrun.py"),
+    ("midrun_again", "midrun.py"),
+    ("midrun_raise", "midrun.py"),
+    ("midrun_kill", "midrun.py"),
+    ("cache_cold", "inductor_cache.py"),
+    ("cache_warm", "inductor_cache.py"),
+    ("observed_on", "observed.py"),
+    ("observed_off", "observed.py"),
 ]
 SCRIPTS = dict(ALL)
+# A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.
+FAULTS = {"midrun_raise": "raise", "midrun_kill": "kill"}
+EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9}
+# Recorded without capture's observer (the observer must change nothing: compare with observed_on).
+NOT_OBSERVED = {"observed_off"}
+# cache_cold and cache_warm share one TORCHINDUCTOR_CACHE_DIR (custom policy), emptied before cache_cold.
+SHARED_CACHE = WORK / "inductor-cache-shared"
 
 # What each workload declares about itself (recorded in the manifest as declarations, never as observations):
 # calls = iterations of the workload's loop, the backend handed to torch.compile, torch.compile's dynamic=
@@ -122,6 +138,7 @@ SCRUB = (
     "RANK",
     "WORLD_SIZE",
     "LOCAL_RANK",
+    "DYNAMO_DIFF_FAULT",
 )
 RECORDED_ENV = ("PYTHONHASHSEED", "TORCHINDUCTOR_FX_GRAPH_CACHE", "TORCHINDUCTOR_COMPILE_THREADS")
 
@@ -156,9 +173,15 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
             "PYTHONDONTWRITEBYTECODE": "1",
         }
     )
+    if name in FAULTS:
+        env["DYNAMO_DIFF_FAULT"] = FAULTS[name]
     cache: CachePolicy = "fresh"
     cache_dir: Path | None = None
-    if name == "inductor_cold":
+    if name in ("cache_cold", "cache_warm"):
+        if name == "cache_cold" and SHARED_CACHE.exists():
+            shutil.rmtree(SHARED_CACHE)
+        cache, cache_dir = "custom", SHARED_CACHE
+    elif name == "inductor_cold":
         if INDUCTOR_CACHE.exists():
             shutil.rmtree(INDUCTOR_CACHE)
         cache_dir = INDUCTOR_CACHE
@@ -175,7 +198,7 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         command=[python, str(executed)],
         bundle=bundle,
         label=name,
-        declarations=parse_declarations([f"{k}={v}" for k, v in DECLARED[name].items()]),
+        declarations=parse_declarations([f"{k}={v}" for k, v in DECLARED.get(name, {}).items()]),
         environment=RECORDED_ENV,
         cache=cache,
         cache_dir=cache_dir,
@@ -184,6 +207,7 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         cwd=cwd,
         root=cwd,
         env=env,
+        observe=name not in NOT_OBSERVED,
     )
     result = record(request, say=lambda text: print(f"  {text}"))
     if name.startswith("edit_") and sha256(executed) != sha256(script):
@@ -257,10 +281,14 @@ def main() -> int:
             continue
         if name == "inductor_warm":
             fill_cold_cache_if_missing(args.python, tlparse)
+        if name == "cache_warm" and not (SHARED_CACHE.is_dir() and any(SHARED_CACHE.iterdir())):
+            print("  cache_warm: the shared cache is empty, running cache_cold first (not retained)")
+            with tempfile.TemporaryDirectory(prefix="dd-cold-") as tmp:
+                capture_workload(args.python, "cache_cold", Path(tmp) / "bundle", None)
         print(f"{name}: running {SCRIPTS[name]} with torch {version} ...", flush=True)
         stage = Path(tempfile.mkdtemp(prefix=f"dd-{name}-", dir=WORK)) / "bundle"
         exit_code, incomplete = capture_workload(args.python, name, stage, tlparse)
-        if exit_code != 0 or not (stage / "oracle.json").is_file():
+        if exit_code != EXPECTED_EXIT.get(name, 0) or not (stage / "oracle.json").is_file():
             print(f"{name}: FAILED ({incomplete or 'no oracle.json'}); bundle kept at {stage}")
             failures += 1
             continue
