@@ -56,11 +56,16 @@ def main() -> int:
             cand,
             baseline_sources=user_sources(*store.source_files(base.capture.id)),
             candidate_sources=user_sources(*store.source_files(cand.capture.id)),
+            intended=["command"],  # the change under test is the workload's `lazy` / `early` argument
         )
         excerpt = store.read_evidence(base.capture.id, "u1-e11").text
 
     # The two runs differ only in when the cache is allocated.
-    check(comparison.comparability.verdict == "comparable", "the runs are comparable (same declarations, config)")
+    check(
+        comparison.comparability.verdict == "comparable"
+        and [d.key for d in comparison.comparability.intended] == ["command"],
+        "the runs are comparable: they differ only in the command's argument, the change under test",
+    )
     for capture in (base, cand):
         validity = capture.capture.validity
         check(

@@ -63,7 +63,7 @@ def test_capture_prints_the_id_and_records_declarations(tmp_path: Path, workload
     assert result.exit_code == 0, result.stderr
     capture_id = result.stdout.strip().splitlines()[-1]
     assert len(capture_id) == 64
-    assert "declared_completed" in result.stderr and "provenance verified" in result.stderr
+    assert "run: completed (exit code 0)" in result.stderr and "provenance verified" in result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["declarations"]["calls"] == 5 and manifest["declarations"]["extra"] == {"batch": "8"}
     assert manifest["workload"]["environment"] == {"MY_SETTING": "on"} and manifest["report"] is None
@@ -77,8 +77,9 @@ def test_capture_of_a_crashing_workload_exits_with_its_code(tmp_path: Path, work
     result = runner.invoke(app, ["capture", "--out", str(out), "--no-convert", "--", sys.executable, str(workload)])
     assert result.exit_code == 1
     assert len(result.stdout.strip().splitlines()[-1]) == 64  # imported all the same
-    assert "incomplete: the command exited with code 1" in result.stderr
-    assert "declared_incomplete" in result.stderr
+    assert "DID NOT FINISH: the command exited with code 1" in result.stderr
+    # The observer saw the exception that ended the program.
+    assert "run: exited with code 1 after an uncaught RuntimeError: boom" in result.stderr
     assert json.loads((out / "manifest.json").read_text())["workload"]["completed"] is False
 
 
@@ -123,4 +124,4 @@ def test_ctrl_c_leaves_an_incomplete_bundle(tmp_path: Path, workload: Path) -> N
     assert work["completed"] is False and "SIGINT" in work["incomplete_reason"]
     assert len(manifest["raw_traces"]) == 1
     assert len(stdout.decode().strip().splitlines()[-1]) == 64
-    assert b"declared_incomplete" in stderr
+    assert b"run: interrupted (SIGINT, Ctrl-C)" in stderr

@@ -44,17 +44,28 @@ def test_analyze_by_prefix_and_label_text_and_markdown(run) -> None:  # type: ig
     code, text, _ = run("analyze", prefix)
     assert code == 0 and "BackendCompilerFailed" in text and "failed" in text
     code, md, _ = run("show", "failing", "--format", "markdown")
-    assert code == 0 and md.startswith("# capture ") and "| failed | 1 |" in md
+    assert code == 0 and md.startswith("# Capture ") and "| failed | 1 |" in md
+    # The run status comes first: a bare log does not say how its program ended.
+    assert md.split("\n")[2].startswith("- run: workload status unknown")
 
 
-def test_unknown_and_ambiguous_ids_are_errors_with_codes(run) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_ids_and_taken_labels_are_errors_with_codes(run) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run("show", "deadbeef")
     assert code == 2 and err.startswith("error[unknown_capture]")
     first = run("import", str(CORPUS / "simple.log"), "--label", "same")[1].splitlines()[0]
-    second = run("import", str(CORPUS / "comp_metrics.log"), "--label", "same")[1].splitlines()[0]
-    code, _, err = run("show", "same")
-    assert code == 2 and err.startswith("error[ambiguous_prefix]")
-    assert first[:12] in err and second[:12] in err
+    # A label names one capture: a second capture may not take it silently.
+    code, _, err = run("import", str(CORPUS / "comp_metrics.log"), "--label", "same")
+    assert code == 2 and err.startswith("error[label_taken]") and first[:12] in err and "--force-label" in err
+    code, out, _ = run("show", "same", "--format", "json")
+    assert code == 0 and json.loads(out)["capture"]["id"] == first
+    code, out, err = run("import", str(CORPUS / "comp_metrics.log"), "--label", "same", "--force-label")
+    second = out.splitlines()[0]
+    assert code == 0 and second != first
+    code, out, _ = run("show", "same", "--format", "json")
+    assert json.loads(out)["capture"]["id"] == second  # the label moved
+    # An unknown name suggests the nearest ones.
+    code, _, err = run("show", "sme")
+    assert code == 2 and err.startswith("error[unknown_capture]") and "did you mean same" in err
     code, _, err = run("show", first[:3])
     assert code == 2 and "unknown_capture" in err  # prefixes need at least 4 hex digits
 

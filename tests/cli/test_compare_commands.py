@@ -33,11 +33,16 @@ def test_demo_outside_a_clone_says_what_to_do(run, tmp_path: Path, monkeypatch: 
 
 
 def test_compare_json_is_valid_and_paths_are_imported_first(run) -> None:  # type: ignore[no-untyped-def]
-    code, out, err = run("compare", str(CAPTURES / "stable"), str(CAPTURES / "shape"), "--format", "json")
+    args = ["compare", str(CAPTURES / "stable"), str(CAPTURES / "shape"), "--format", "json", "--change", "command"]
+    code, out, err = run(*args)
     assert code == 0, err
     doc = json.loads(out)
     validate(doc, "comparison")
+    # The two scripts are the change under test; everything else checked is equal.
     assert doc["comparability"]["verdict"] == "comparable"
+    assert [d["key"] for d in doc["comparability"]["intended"]] == ["command"]
+    assert {"torch_version", "dynamo config", "devices"} <= {c["key"] for c in doc["comparability"]["checked"]}
+    assert doc["baseline"]["run"]["state"] == doc["candidate"]["run"]["state"] == "completed"
     (row,) = doc["functions"]
     assert row["deltas"]["confirmed_recompilation_identities"] == 2
     code, out, _ = run("list", "--format", "json")

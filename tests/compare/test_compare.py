@@ -58,7 +58,13 @@ def test_inductor_cold_vs_warm_is_a_cache_change_not_a_workload_change(load: Cal
     base, b_src = load("inductor_cold")
     cand, c_src = load("inductor_warm")
     comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
-    assert comparison.comparability.differences == []  # same observed compiler configuration
+    # Nothing declares the cache state: it is read from the trace's cache decisions, and it can change only the
+    # cache counts and compile time, not recompilations (the Dynamo configuration is the same).
+    (difference,) = comparison.comparability.differences
+    assert (difference.key, difference.source) == ("cache_state", "observed")
+    assert difference.baseline.startswith("cold") and difference.candidate.startswith("warm")
+    assert difference.affects == ["cache", "compile_time"]
+    assert any(c.key == "dynamo config" for c in comparison.comparability.checked)
     rows = comparison.functions
     assert {r.status for r in rows} == {"matched"}
     for row in rows:
@@ -91,11 +97,16 @@ def test_new_graph_break_and_failure_show_on_their_rows(load: Callable[..., Load
 
 def test_stable_vs_shape_shows_the_new_recompiles_and_their_shape_guards(store, load) -> None:  # type: ignore[no-untyped-def]
     """stable.py and shape.py compile the same function the same way (fixtures/workloads); only the shapes
-    differ. Recorded by `dynamo-diff capture` with the same declarations, so the pair is comparable."""
+    differ. Recorded by `dynamo-diff capture` with the same declarations: the scripts (the command) are the
+    change under test, and with that named the pair is comparable."""
     base, b_src = captured(store, "stable")
     cand, c_src = captured(store, "shape")
-    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    unnamed = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    assert unnamed.comparability.verdict == "confounded"
+    assert [d.key for d in unnamed.comparability.differences] == ["command"]
+    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src, intended=["command"])
     assert comparison.comparability.verdict == "comparable", comparison.comparability
+    assert [d.key for d in comparison.comparability.intended] == ["command"]
     (row,) = comparison.functions
     assert row.status == "matched" and row.method == "structure"  # same function, other file
     expect = oracle("shape")["expect"]

@@ -37,7 +37,8 @@ def test_import_trace_returns_id_counts_notices_and_next_calls(session: Session)
     assert summary.counts.confirmed_recompilation_identities == 2
     assert any(call.startswith("compare_ranks(") for call in summary.next_calls)
     text = text_of(result)
-    assert text.startswith(f"imported: {summary.id}") and "rank 1: compilations 3" in text
+    assert text.startswith("run: completed (exit code 0)\n") and summary.run.state == "completed"
+    assert f"imported: {summary.id}" in text and "rank 1: compilations 3" in text
     again = ImportSummary.model_validate(
         session.call("import_trace", path="captures/two_ranks", label="again").structured_content
     )

@@ -268,7 +268,7 @@ def test_a_0_1_bundle_is_translated(tmp_path: Path) -> None:
     assert manifest.producer.tlparse is not None and manifest.producer.tlparse.version == "0.4.3"
     assert manifest.sources.revision == "abc123"
     assert manifest.extra["translated_from_schema_version"] == "1"
-    assert manifest.extra["v1"] == {"report_sha256": "0" * 64}
+    assert manifest.extra["v1"] == {"capture.report_sha256": "0" * 64}
     assert store.source_snapshot(info.id, captured) == ("model.py", text)
     want = expected_total("edit_v1")["observed_compilation_identities"]
     assert capture.counts.observed_compilation_identities == want

@@ -199,6 +199,7 @@ def test_non_utf8_payload_is_replaced_and_md5_checked_on_bytes(tmp_path: Path, r
         ("mid_payload", 2),  # file stops inside the payload of the record on line 2
         ("mid_metadata", 5),  # file stops inside the JSON of line 5
         ("before_payload", 2),  # has_payload but no payload lines at all
+        ("payload_line_end", 2),  # the last record's payload stops at a line end (md5 mismatch at the end)
     ],
 )
 def test_truncation(tmp_path: Path, read_raw: ReadRaw, cut: str, truncated_at: int) -> None:
@@ -208,6 +209,9 @@ def test_truncation(tmp_path: Path, read_raw: ReadRaw, cut: str, truncated_at: i
         text = head + rec[: rec.index("two") + 1]
     elif cut == "mid_metadata":
         text = head + rec + meta('{"dynamo_start": {"k": 1}}')[:-10]
+    elif cut == "payload_line_end":
+        text = head + rec[: rec.index("two") - 6]
+        assert text.endswith("line one\n")
     else:
         text = head + rec.split("\n", 1)[0] + "\n"
     _records, report = read_raw(write(tmp_path, text))

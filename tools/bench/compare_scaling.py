@@ -29,6 +29,7 @@ from dynamo_diff_schema import (
     GuardReason,
     Rank,
     RecompileEvidence,
+    RunStatus,
     Validity,
 )
 
@@ -110,6 +111,7 @@ def capture(n: int, *, candidate: bool) -> tuple[Capture, dict[str, str], dict[s
             id=("c" if candidate else "b") * 64,
             input_kind="raw_log",
             reader_version="1",
+            run=RunStatus(state="unknown", finished=None, summary="a synthetic capture", source="none"),
             validity=Validity(artifact_structure="complete"),
         ),
         counts=counts,

@@ -61,6 +61,17 @@ def capture(
         list[str] | None, typer.Option("--exclude", metavar="GLOB", help="Never snapshot matching files.")
     ] = None,
     no_import: Annotated[bool, typer.Option("--no-import", help="Write the bundle only.")] = False,
+    no_observe: Annotated[
+        bool,
+        typer.Option(
+            "--no-observe",
+            help="Do not load the observer (which records torch.compile arguments, seeds and how each Python "
+            "process ended) into the command.",
+        ),
+    ] = False,
+    force_label: Annotated[
+        bool, typer.Option("--force-label", help="Move --label to this capture if another capture has it.")
+    ] = False,
 ) -> None:
     """Run a command with torch's structured trace on, write a bundle (trace, sources, manifest) and import it.
 
@@ -68,6 +79,8 @@ def capture(
     leaves a bundle, marked incomplete; the exit status is then the command's (130 after Ctrl-C)."""
     if warm_cache and cache_dir is not None:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--warm-cache and --cache-dir exclude each other")
+    if label is not None and not force_label and not no_import:
+        store_of(ctx).check_label(label)  # before the workload runs, not after
     request = CaptureRequest(
         command=command,
         bundle=out if out is not None else default_bundle_path(command, label),
@@ -78,11 +91,12 @@ def capture(
         cache_dir=cache_dir,
         convert=not no_convert,
         sources=SourcePolicy(include=tuple(include or ()), exclude=tuple(exclude or ())),
+        observe=not no_observe,
     )
     err = stderr()
     result = record(request, say=lambda text: err.print(f"dynamo-diff: {text}"))
     manifest = result.manifest
-    status = "completed" if result.completed else f"incomplete: {result.incomplete_reason}"
+    status = "completed" if result.completed else f"DID NOT FINISH: {result.incomplete_reason}"
     err.print(
         f"dynamo-diff: bundle {result.bundle} ({len(manifest.raw_traces)} trace file(s), "
         f"{len(manifest.sources.files)} source snapshot(s)); run {status}"
@@ -90,12 +104,12 @@ def capture(
     if not (no_import or result.interrupted_late or not result.has_traces):
         progress = ImportProgress()
         try:
-            imported = store_of(ctx).import_path(result.bundle, label=label, progress=progress)
+            imported = store_of(ctx).import_path(result.bundle, label=label, progress=progress, force_label=force_label)
         finally:
             progress.close()
         typer.echo(imported.summary.capture.id)
-        validity = imported.summary.capture.validity
-        err.print(f"dynamo-diff: imported; workload {validity.workload_completion}, provenance {validity.provenance}")
+        info = imported.summary.capture
+        err.print(f"dynamo-diff: imported; run: {info.run.summary}; provenance {info.validity.provenance}")
     if not result.completed:
         code = result.exit_code if result.exit_code is not None and result.exit_code > 0 else EXIT_INCOMPLETE
         raise typer.Exit(EXIT_INTERRUPTED if result.interrupted else code)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 from dynamo_diff_compare import capture_markdown, capture_text
-from dynamo_diff_schema import Capture, validate
+from dynamo_diff_schema import Capture, DynamoDiffError, ErrorCode, validate
 from dynamo_diff_store import Store
 from rich.table import Table
 
@@ -21,9 +21,30 @@ def store_of(ctx: typer.Context) -> Store:
     return Store(settings.store)
 
 
+def _looks_like_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.startswith((".", "~")) or ref.endswith((".log", ".txt", ".json"))
+
+
 def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Capture:
-    """An id/prefix/label from the store, or a path that is imported first."""
-    path = Path(ref)
+    """A capture of the store (id, unique prefix or label), or a path that is imported first.
+
+    A word that names both a capture and a folder here is the capture (the store's names come first) and a note
+    says how to choose the folder (`./NAME`); anything written as a path (with a slash, or starting with '.' or
+    '~') is always the path."""
+    path = Path(ref).expanduser()
+    if not _looks_like_path(ref):
+        try:
+            capture_id = store.resolve(ref)
+        except DynamoDiffError as err:
+            if err.code != ErrorCode.UNKNOWN_CAPTURE or not path.exists():
+                raise
+        else:
+            if path.exists():
+                stderr().print(
+                    f"note: {ref!r} is both a capture in the store ({capture_id[:12]}) and a path here: using the "
+                    f"capture; write ./{ref} to import the path instead"
+                )
+            return store.load(capture_id, evidence=False)
     if path.exists():
         progress = ImportProgress()
         try:
@@ -33,7 +54,16 @@ def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Ca
         verb = "imported" if result.created else "already in the store:"
         stderr().print(f"{verb} {path} -> {result.summary.capture.id[:12]}")
         return store.load(result.summary.capture.id, evidence=False)
-    return store.load(ref, evidence=False)
+    try:
+        return store.load(ref, evidence=False)
+    except DynamoDiffError as err:
+        if err.code == ErrorCode.UNKNOWN_CAPTURE and _looks_like_path(ref):
+            raise DynamoDiffError(
+                ErrorCode.UNREADABLE_INPUT,
+                f"{ref} does not exist (it is written as a path, so it was not looked up as a capture label)",
+                path=ref,
+            ) from None
+        raise
 
 
 def _print_capture(capture: Capture, output_format: Format) -> None:
@@ -61,13 +91,16 @@ def import_(
         typer.Option("--manifest", help="A manifest.json to import with a trace that has none.", dir_okay=False),
     ] = None,
     label: Annotated[str | None, typer.Option("--label", help="A name to find the capture by.")] = None,
+    force_label: Annotated[
+        bool, typer.Option("--force-label", help="Move the label to this capture if another capture has it.")
+    ] = False,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Import a recorded run into the store and print its id, per-rank counts and notices."""
     store = store_of(ctx)
     progress = ImportProgress()
     try:
-        result = store.import_path(path, label=label, manifest=manifest, progress=progress)
+        result = store.import_path(path, label=label, manifest=manifest, progress=progress, force_label=force_label)
     finally:
         progress.close()
     if output_format == Format.JSON:
@@ -112,6 +145,7 @@ def list_(
                 {
                     "id": r.id,
                     "label": r.label,
+                    "run": r.run_state,
                     "imported_at": r.imported_at,
                     "input_kind": r.input_kind,
                     "torch_version": r.torch_version,
@@ -127,13 +161,26 @@ def list_(
         stderr().print("the store is empty: import a trace with `dynamo-diff import PATH`")
         return
     table = Table()
-    for col in ("id", "label", "imported", "input", "torch", "ranks", "compilations", "recompiles", "breaks", "trace"):
+    for col in (
+        "id",
+        "label",
+        "run",
+        "imported",
+        "input",
+        "torch",
+        "ranks",
+        "compilations",
+        "recompiles",
+        "breaks",
+        "trace",
+    ):
         table.add_column(col)
     for r in rows:
         c = r.counts
         table.add_row(
             r.id[:12],
             r.label or "",
+            r.run_state,
             r.imported_at,
             r.input_kind,
             r.torch_version or "?",

@@ -40,14 +40,23 @@ def _user_map(path: Path | None) -> UserMap | None:
     return load_user_map(text)
 
 
-def _compare(store: Store, base: Capture, cand: Capture, user_map: UserMap | None) -> Comparison:
+def _compare(
+    store: Store, base: Capture, cand: Capture, user_map: UserMap | None, intended: list[str] | None = None
+) -> Comparison:
     return compare_captures(
         base,
         cand,
         baseline_sources=user_sources(*store.source_files(base)),
         candidate_sources=user_sources(*store.source_files(cand)),
         user_map=user_map,
+        intended=intended or (),
     )
+
+
+CHANGE_HELP = (
+    "A comparability key that differs on purpose, the change under test (repeatable): e.g. command, torch_version, "
+    "compile.backend, dynamo.recompile_limit, 'inductor config'. Its difference does not confound the pair."
+)
 
 
 def _excerpts(store: Store, comparison: Comparison) -> dict[str, str]:
@@ -118,6 +127,7 @@ def compare(
             "--source-map", help="JSON {baseline id: candidate id} pairing functions by hand.", dir_okay=False
         ),
     ] = None,
+    change: Annotated[list[str] | None, typer.Option("--change", metavar="KEY", help=CHANGE_HELP)] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.", dir_okay=False)] = None,
 ) -> None:
@@ -145,7 +155,7 @@ def compare(
         user_map = _user_map(source_map)  # checked before anything is imported
         base = import_or_resolve(store, refs[0])
         cand = import_or_resolve(store, refs[1])
-        comparison = _compare(store, base, cand, user_map)
+        comparison = _compare(store, base, cand, user_map, change)
     emit(store, comparison, output_format, output)
 
 
@@ -171,25 +181,38 @@ def check(
     fail_on_confounded: Annotated[
         bool,
         typer.Option(
-            "--fail-on-confounded", help="Fail when the runs differ in declarations or compiler configuration."
+            "--fail-on-confounded",
+            help="Fail when the runs differ in something (configuration, versions, cache state, ...) that can "
+            "change the counts this gate checks.",
+        ),
+    ] = False,
+    change: Annotated[list[str] | None, typer.Option("--change", metavar="KEY", help=CHANGE_HELP)] = None,
+    allow_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--allow-incomplete",
+            help="Check runs that did not finish (crashed, killed, interrupted, trace cut) instead of failing.",
         ),
     ] = False,
     source_map: Annotated[
         Path | None, typer.Option("--source-map", dir_okay=False, help="JSON function pairing.")
     ] = None,
 ) -> None:
-    """A CI gate: exit 0 when within bounds, 1 when not, 2 on error."""
+    """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.
+
+    A run that did not finish fails first (its low counts look like a gain) unless --allow-incomplete."""
     store = store_of(ctx)
     user_map = _user_map(source_map)
     base = import_or_resolve(store, base_ref)
     cand = import_or_resolve(store, cand_ref)
-    comparison = _compare(store, base, cand, user_map)
+    comparison = _compare(store, base, cand, user_map, change)
     result = evaluate(
         comparison,
         max_new_recompiles=max_new_recompiles,
         max_new_graph_breaks=max_new_graph_breaks,
         fail_on_new_failures=fail_on_new_failures,
         fail_on_confounded=fail_on_confounded,
+        allow_incomplete=allow_incomplete,
     )
     typer.echo("\n".join(result.lines))
     raise typer.Exit(0 if result.passed else 1)

@@ -41,17 +41,60 @@ def _count(counts: Counts, key: str) -> str:
     return value + "+?" if key in counts.incomplete else value
 
 
+def run_lines(capture: Capture) -> list[str]:
+    """How the run ended: the first thing said about a capture, with the facts behind it when it did not finish."""
+    run = capture.capture.run
+    if run.finished is False:
+        lines = [f"run: DID NOT FINISH: {run.summary} (counts may be low)"]
+        lines += [f"  {reason}" for reason in run.reasons if not reason.startswith("command:")][:6]
+        return lines
+    return [f"run: {run.summary}"]
+
+
+def setup_lines(capture: Capture) -> list[str]:
+    """What the capture observed of the run's set-up (the keys comparisons check)."""
+    info = capture.capture
+    lines = []
+    manifest = info.manifest
+    if manifest is not None and manifest.workload.command:
+        where = f" (in {manifest.workload.cwd})" if manifest.workload.cwd else ""
+        lines.append(f"command: {' '.join(manifest.workload.command)}{where}")
+    observed = manifest.observed if manifest is not None else None
+    if observed is not None and observed.compile_calls:
+        calls = []
+        for call in observed.compile_calls[:4]:
+            flags = [f"backend={call.backend}"]
+            flags += [f"mode={call.mode}"] if call.mode else []
+            flags += [f"dynamic={call.dynamic}"] if call.dynamic is not None else []
+            flags += ["fullgraph"] if call.fullgraph else []
+            flags += [f"options={call.options}"] if call.options else []
+            calls.append(f"{call.target or '?'} ({', '.join(flags)})")
+        more = f" (+{len(observed.compile_calls) - 4} more)" if len(observed.compile_calls) > 4 else ""
+        lines.append("torch.compile: " + "; ".join(calls) + more)
+    if observed is not None:
+        seeds = ", ".join(f"{s.function}({s.value})" for s in observed.seeds[:4]) or "none set"
+        lines.append(f"seeds: {seeds}")
+    devices = sorted({d for c in info.observed_config for d in c.devices})
+    accelerators = sorted({d for p in observed.processes for d in p.devices}) if observed is not None else []
+    if devices or accelerators:
+        lines.append("devices: " + ", ".join(devices + accelerators))
+    hits, misses = capture.counts.cache_hits, capture.counts.cache_misses
+    if hits or misses:
+        lines.append(f"compile caches: {hits} hit(s), {misses} miss(es)")
+    return lines
+
+
 def header_lines(capture: Capture) -> list[str]:
     info = capture.capture
     v = info.validity
     lines = [
+        *run_lines(capture),
         f"capture {info.id[:12]}" + (f"  ({info.label})" if info.label else ""),
         f"input: {info.input_kind}; torch {info.producer.torch or 'unknown'}; "
         f"{len(capture.ranks)} rank(s); imported {info.imported_at or '?'}",
         f"validity: trace {v.artifact_structure}, workload {v.workload_completion}, provenance {v.provenance}",
+        *setup_lines(capture),
     ]
-    if v.artifact_structure == "partial":
-        lines.append("PARTIAL CAPTURE: the trace was cut or evidence is missing; counts may be low")
     return lines
 
 
@@ -135,8 +178,9 @@ def _md_cell(text: str) -> str:
 
 
 def capture_markdown(capture: Capture) -> str:
-    out = [f"# {header_lines(capture)[0]}", ""]
-    out += [f"- {line}" for line in header_lines(capture)[1:]]
+    info = capture.capture
+    out = [f"# Capture {info.id[:12]}" + (f" ({info.label})" if info.label else ""), ""]
+    out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
     names = [rank_name(r.rank) for r in capture.ranks]
     cols = [*names, "total"] if len(names) > 1 else names
     counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) > 1 else [])

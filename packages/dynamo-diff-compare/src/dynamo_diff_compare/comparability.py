@@ -1,22 +1,67 @@
-"""Is the pair comparable at all? Declarations (manifest) and the observed compiler configuration, key by key.
+"""Is the pair comparable at all? Observe first, then declare.
 
-A difference makes the pair `confounded` (the keys and both values are listed); with no difference but
-something that could not be checked the verdict is `unknown` (what is missing is listed); else `comparable`.
+Each capture yields facts about its set-up, each from one source:
+- observed: what the trace shows (torch version and git, Python, the compiler configuration, the cache state, the
+  devices of the traced tensors);
+- observer: what `dynamo-diff capture`'s observer saw inside the process (torch.compile arguments, seeds,
+  accelerators);
+- recorded: what capture recorded about the command (its command line, the environment variables named);
+- declared: what the user declared (only what cannot be observed: calls, warm-up, ...).
+
+Keys found equal are `checked`; keys that differ are `differences`, each naming the areas (counts and changes) it
+can affect; keys one side cannot show are `missing`. The verdict is `confounded` when anything differs,
+`unknown` when an essential key (the torch version, Dynamo's configuration) could not be checked, else
+`comparable`. A declaration that an observation of the same run contradicts is listed, and the observation is
+what is compared.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.comparison import Comparability, Difference, Verdict
+from dynamo_diff_schema.comparison import (
+    ALL_AREAS,
+    Area,
+    Checked,
+    Comparability,
+    Contradiction,
+    Difference,
+    Verdict,
+)
+from dynamo_diff_schema.manifest import Manifest
 
-# Declarations that must agree for deltas to mean what they seem to mean.
-DECLARED_KEYS = ("calls", "seed", "backend", "dynamic", "device", "warmup_calls", "cache_policy")
 # Values that only name a place in the environment (a temp dir, a home dir, a venv) are not configuration.
 _PATHLIKE = re.compile(r"^(?:/|~|[A-Za-z]:[\\/])")
 PATH_PLACEHOLDER = "<path>"
+# Without these the deltas cannot be read at all: the verdict is `unknown` when either is missing.
+ESSENTIAL = ("torch_version", "dynamo config")
+
+_BACKEND_ONLY = (Area.FAILURES, Area.CACHE, Area.COMPILE_TIME)
+_CACHE_ONLY = (Area.CACHE, Area.COMPILE_TIME)
+# What each key can change. A key not listed here can change everything.
+AFFECTS: dict[str, tuple[Area, ...]] = {
+    "inductor config": _BACKEND_ONLY,
+    "cache_state": _CACHE_ONLY,
+    "compile.backend": _BACKEND_ONLY,
+    "compile.mode": _BACKEND_ONLY,
+    "compile.options": _BACKEND_ONLY,
+    "compile.fullgraph": (Area.COMPILATIONS, Area.GRAPH_BREAKS, Area.FAILURES, Area.COMPILE_TIME),
+    "accelerators": _BACKEND_ONLY,
+    "backend": _BACKEND_ONLY,
+    "backend_options": _BACKEND_ONLY,
+}
+
+
+def affects(key: str) -> list[Area]:
+    if key.startswith("inductor."):
+        return list(_BACKEND_ONLY)
+    return list(AFFECTS.get(key, ALL_AREAS))
 
 
 def normalize(value: Any) -> Any:
@@ -30,76 +75,253 @@ def normalize(value: Any) -> Any:
     return value
 
 
-def _declared(capture: Capture) -> dict[str, Any] | None:
-    manifest = capture.capture.manifest
-    if manifest is None:
+def canonical(value: Any) -> str:
+    """One text per value, so lists of call descriptions compare by content, not by key order."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+@dataclass
+class _Facts:
+    """One capture's set-up: key -> (source, value), plus why whole groups of keys are unavailable."""
+
+    values: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    families: dict[str, dict[str, Any]] = field(default_factory=dict)  # 'dynamo config' -> {'dynamo.x': v}
+    unavailable: dict[str, str] = field(default_factory=dict)  # group -> why
+    declared: dict[str, Any] = field(default_factory=dict)
+
+
+def _cache_state(capture: Capture) -> str | None:
+    hits, misses = capture.counts.cache_hits, capture.counts.cache_misses
+    if not hits and not misses:
         return None
-    declared = manifest.declarations.model_dump(exclude={"extra"})
+    if hits and not misses:
+        return "warm (every cache lookup hit)"
+    if misses and not hits:
+        return "cold (every cache lookup missed)"
+    return "partly warm (some lookups hit, some missed)"
+
+
+def _command(manifest: Manifest) -> str | None:
+    """The command line with the interpreter reduced to its name and paths made relative to where it ran."""
+    argv = manifest.workload.command
+    if not argv:
+        return None
+    base = manifest.workload.cwd or manifest.sources.root
+    out = [PurePosixPath(argv[0]).name]
+    if out[0].startswith("python"):
+        out[0] = "python"
+    prefix = base.rstrip("/") + "/" if base else None
+    out += [arg[len(prefix) :] if prefix and arg.startswith(prefix) else arg for arg in argv[1:]]
+    return " ".join(out)
+
+
+def _distinct(values: Iterable[Any]) -> list[Any]:
+    seen: dict[str, Any] = {}
+    for value in values:
+        seen.setdefault(canonical(value), value)
+    return [seen[k] for k in sorted(seen)]
+
+
+def _facts(capture: Capture) -> _Facts:
+    info = capture.capture
+    facts = _Facts()
+    if info.producer.torch:
+        facts.values["torch_version"] = ("observed", info.producer.torch)
+    if info.producer.torch_git:
+        facts.values["torch_git"] = ("observed", info.producer.torch_git)
+    if info.producer.python:
+        facts.values["python"] = ("observed", info.producer.python.split()[0])
+    config = next((c for c in info.observed_config if c.values), None)
+    if config is not None:
+        for key, value in config.values.items():
+            family = f"{key.split('.', 1)[0]} config"
+            facts.families.setdefault(family, {})[key] = normalize(value)
+    devices = sorted({d for c in info.observed_config for d in c.devices})
+    if devices:
+        facts.values["devices"] = ("observed", devices)
+    state = _cache_state(capture)
+    if state is not None:
+        facts.values["cache_state"] = ("observed", state)
+    manifest = info.manifest
+    if manifest is None:
+        facts.unavailable["command"] = "a bare trace records no command"
+        facts.unavailable["observer"] = "a bare trace: torch.compile arguments and seeds were not observed"
+        return facts
+    command = _command(manifest)
+    if command is not None:
+        facts.values["command"] = ("recorded", command)
+    else:
+        facts.unavailable["command"] = "the manifest records no command"
+    for name, value in manifest.workload.environment.items():
+        facts.values[f"env.{name}"] = ("recorded", value)
+    observed = manifest.observed
+    if observed is None:
+        facts.unavailable["observer"] = (
+            "torch.compile arguments and seeds were not observed (--no-observe, or an earlier capture)"
+        )
+    elif not observed.processes:
+        facts.unavailable["observer"] = "the observer saw no Python process"
+    else:
+        calls = [c for c in observed.compile_calls if not c.disable]
+        facts.values["compile.backend"] = ("observer", _distinct(c.backend for c in calls))
+        facts.values["compile.mode"] = ("observer", _distinct(c.mode for c in calls))
+        facts.values["compile.dynamic"] = ("observer", _distinct(c.dynamic for c in calls))
+        facts.values["compile.fullgraph"] = ("observer", _distinct(c.fullgraph for c in calls))
+        facts.values["compile.options"] = ("observer", _distinct(c.options for c in calls))
+        facts.values["seeds"] = ("observer", _distinct(f"{s.function}({s.value})" for s in observed.seeds))
+        accelerators = sorted({d for p in observed.processes for d in p.devices})
+        facts.values["accelerators"] = ("observer", accelerators)
+    declared = manifest.declarations.model_dump(exclude={"extra", "cache_policy"})
     declared.update({f"extra.{k}": v for k, v in manifest.declarations.extra.items()})
-    return declared
+    facts.declared = {k: v for k, v in declared.items() if v not in (None, {}, [])}
+    return facts
 
 
-def _observed(capture: Capture) -> tuple[dict[str, Any], int | None] | None:
-    """The configuration of the first rank that shows one (ranks of one run share it)."""
-    for config in capture.capture.observed_config:
-        if config.values:
-            return {k: normalize(v) for k, v in config.values.items()}, config.rank
+def _contradiction(key: str, declared: Any, facts: _Facts) -> Any:
+    """The observation a declaration contradicts, or None when they agree (or nothing observed the key)."""
+
+    def observed(name: str) -> Any:
+        return facts.values[name][1] if name in facts.values else None
+
+    if key == "backend":
+        backends = observed("compile.backend")
+        if backends and not any(str(declared) in str(b) or str(b) in str(declared) for b in backends):
+            return backends
+    elif key == "dynamic":
+        values = observed("compile.dynamic")
+        wanted = None if declared == "auto" else declared
+        if values and wanted not in values:
+            return values
+    elif key == "seed":
+        seeds = observed("seeds")
+        if seeds is not None and f"torch.manual_seed({declared})" not in seeds:
+            return seeds or "no seed set"
+    elif key == "device":
+        devices = observed("devices")
+        if devices and str(declared).split(":", 1)[0] not in devices:
+            return devices
     return None
 
 
-def check_comparability(baseline: Capture, candidate: Capture) -> Comparability:
+# Declarations an observation answers: when both sides observed it, the declaration is not compared.
+_OBSERVED_BY = {"backend": "compile.backend", "dynamic": "compile.dynamic", "seed": "seeds", "device": "devices"}
+
+
+def is_intended(key: str, intended: Iterable[str]) -> bool:
+    """`--change KEY` names a key, a configuration family ('dynamo config' or 'dynamo.') or a key prefix."""
+    for given in intended:
+        name = given.strip()
+        if not name:
+            continue
+        family = name.removesuffix(" config").removesuffix(".")
+        if key == name or key.startswith(f"{family}.") or key == f"{family} config":
+            return True
+    return False
+
+
+def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iterable[str] = ()) -> Comparability:
+    """`intended`: keys whose difference is the change under test (listed under `intended`, never confounding)."""
+    intended = list(intended)
+    sides = {"baseline": _facts(baseline), "candidate": _facts(candidate)}
+    base, cand = sides["baseline"], sides["candidate"]
     differences: list[Difference] = []
+    checked: list[Checked] = []
     missing: list[str] = []
+    contradictions: list[Contradiction] = []
 
-    base_torch, cand_torch = baseline.capture.producer.torch, candidate.capture.producer.torch
-    if base_torch and cand_torch:
-        if base_torch != cand_torch:
-            differences.append(
-                Difference(key="torch_version", source="observed", baseline=base_torch, candidate=cand_torch)
-            )
-    else:
-        missing += [
-            f"{side}: torch version (not in the trace)"
-            for side, v in (("baseline", base_torch), ("candidate", cand_torch))
-            if not v
-        ]
+    for key in sorted(set(base.values) | set(cand.values)):
+        b, c = base.values.get(key), cand.values.get(key)
+        if b is None or c is None:
+            side = "baseline" if b is None else "candidate"
+            missing.append(f"{side}: {key} not available")
+        elif canonical(b[1]) != canonical(c[1]):
+            differences.append(Difference(key=key, source=b[0], baseline=b[1], candidate=c[1], affects=affects(key)))
+        else:
+            checked.append(Checked(key=key, source=b[0], value=b[1]))
 
-    base_decl, cand_decl = _declared(baseline), _declared(candidate)
-    if base_decl is None or cand_decl is None:
-        missing += [
-            f"{side}: declarations (no manifest; record with `dynamo-diff capture`)"
-            for side, d in (("baseline", base_decl), ("candidate", cand_decl))
-            if d is None
-        ]
-    else:
-        for key in sorted(set(base_decl) | set(cand_decl)):
-            b, c = base_decl.get(key), cand_decl.get(key)
-            if b is None and c is None:
-                if key in DECLARED_KEYS:
-                    missing.append(f"both: {key} not declared")
-            elif b is None or c is None:
-                missing.append(f"{'baseline' if b is None else 'candidate'}: {key} not declared")
-            elif b != c:
-                differences.append(Difference(key=key, source="declared", baseline=b, candidate=c))
-
-    base_obs, cand_obs = _observed(baseline), _observed(candidate)
-    if base_obs is None or cand_obs is None:
-        missing += [
-            f"{side}: compiler configuration (no compilation_metrics with dynamo_config)"
-            for side, o in (("baseline", base_obs), ("candidate", cand_obs))
-            if o is None
-        ]
-    else:
-        (b_values, b_rank), (c_values, _) = base_obs, cand_obs
+    for family in sorted(set(base.families) | set(cand.families)):
+        b_values, c_values = base.families.get(family), cand.families.get(family)
+        if b_values is None or c_values is None:
+            side = "baseline" if b_values is None else "candidate"
+            if family == "inductor config":
+                # Only Inductor writes it: one side did not compile with Inductor.
+                differences.append(
+                    Difference(
+                        key=family,
+                        source="observed",
+                        baseline="present" if b_values else "absent (Inductor did not run)",
+                        candidate="present" if c_values else "absent (Inductor did not run)",
+                        affects=affects(family),
+                    )
+                )
+            else:
+                missing.append(f"{side}: {family} not in the trace (no compilation_metrics with it)")
+            continue
+        found = 0
         for key in sorted(set(b_values) | set(c_values)):
-            b, c = b_values.get(key, "<absent>"), c_values.get(key, "<absent>")
-            if b != c:
-                differences.append(Difference(key=key, source="observed", baseline=b, candidate=c, rank=b_rank))
+            bv, cv = b_values.get(key, "<absent>"), c_values.get(key, "<absent>")
+            if canonical(bv) != canonical(cv):
+                differences.append(
+                    Difference(
+                        key=key,
+                        source="observed",
+                        baseline=bv,
+                        candidate=cv,
+                        rank=next((c.rank for c in baseline.capture.observed_config if c.values), None),
+                        affects=affects(key),
+                    )
+                )
+            else:
+                found += 1
+        checked.append(Checked(key=family, source="observed", value=f"{found} keys equal"))
 
+    for group in sorted(set(base.unavailable) | set(cand.unavailable)):
+        whys = {side: f.unavailable[group] for side, f in sides.items() if group in f.unavailable}
+        if len(whys) == 2 and len(set(whys.values())) == 1:
+            missing.append(f"both: {next(iter(whys.values()))}")
+        else:
+            missing += [f"{side}: {why}" for side, why in whys.items()]
+
+    # Declarations: what both sides declared, unless an observation on both sides already answers it.
+    for side, facts in sides.items():
+        for key, value in facts.declared.items():
+            seen = _contradiction(key, value, facts)
+            if seen is not None:
+                contradictions.append(Contradiction(side=side, key=key, declared=value, observed=seen))
+    for key in sorted(set(base.declared) | set(cand.declared)):
+        if key in _OBSERVED_BY and all(_OBSERVED_BY[key] in f.values for f in sides.values()):
+            continue
+        b, c = base.declared.get(key), cand.declared.get(key)
+        if b is None or c is None:
+            missing.append(
+                f"{'baseline' if b is None else 'candidate'}: {key} not declared (the other side declares it)"
+            )
+        elif canonical(b) != canonical(c):
+            differences.append(Difference(key=key, source="declared", baseline=b, candidate=c, affects=affects(key)))
+        else:
+            checked.append(Checked(key=key, source="declared", value=b))
+
+    expected = [d for d in differences if is_intended(d.key, intended)]
+    differences = [d for d in differences if not is_intended(d.key, intended)]
+    essential_missing = [
+        key
+        for key in ESSENTIAL
+        if not any(c.key == key for c in checked) and not any(d.key == key for d in differences + expected)
+    ]
     if differences:
         verdict = Verdict.CONFOUNDED
-    elif missing:
+    elif essential_missing:
         verdict = Verdict.UNKNOWN
     else:
         verdict = Verdict.COMPARABLE
-    return Comparability(verdict=verdict, differences=differences, missing=missing)
+    for key in essential_missing:
+        if not any(m.endswith(f"{key} not available") or key in m for m in missing):
+            missing.append(f"both: {key} not in the traces")
+    return Comparability(
+        verdict=verdict,
+        differences=differences,
+        missing=missing,
+        checked=checked,
+        intended=expected,
+        contradictions=contradictions,
+    )

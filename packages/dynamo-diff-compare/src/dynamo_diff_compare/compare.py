@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from dynamo_diff_match import Correspondence, FunctionRef, SnapshotSet, UserMap, correspond
@@ -35,7 +35,7 @@ EMPTY = SnapshotSet(files={}, paths={})
 
 def side_of(capture: Capture) -> Side:
     info = capture.capture
-    return Side(id=info.id, label=info.label, torch=info.producer.torch, imported_at=info.imported_at)
+    return Side(id=info.id, label=info.label, torch=info.producer.torch, imported_at=info.imported_at, run=info.run)
 
 
 def deltas(base: Counts | None, cand: Counts | None) -> dict[str, int]:
@@ -112,10 +112,12 @@ def compare_captures(
     baseline_sources: SnapshotSet | None = None,
     candidate_sources: SnapshotSet | None = None,
     user_map: UserMap | None = None,
+    intended: Iterable[str] = (),
 ) -> Comparison:
-    """Comparability first, then one row per source function (matched by source, never by frame id)."""
+    """Comparability first, then one row per source function (matched by source, never by frame id).
+    `intended`: the keys whose difference is the change under test (e.g. 'torch_version' for an upgrade)."""
     with _collector_paused():
-        return _compare_captures(baseline, candidate, baseline_sources, candidate_sources, user_map)
+        return _compare_captures(baseline, candidate, baseline_sources, candidate_sources, user_map, list(intended))
 
 
 def _compare_captures(
@@ -124,6 +126,7 @@ def _compare_captures(
     baseline_sources: SnapshotSet | None,
     candidate_sources: SnapshotSet | None,
     user_map: UserMap | None,
+    intended: list[str],
 ) -> Comparison:
     b_src, c_src = baseline_sources or EMPTY, candidate_sources or EMPTY
     base, cand = observed_functions(baseline), observed_functions(candidate)
@@ -131,6 +134,17 @@ def _compare_captures(
     correspondences = correspond(list(base), b_src, list(cand), c_src, user_map)
     rows = [_row(corr, base, cand, (b_src, c_src), multi_rank) for corr in correspondences]
     notices: list[Notice] = []
+    if baseline.capture.id == candidate.capture.id:
+        notices.append(
+            Notice(
+                code="same_capture",
+                severity=Severity.WARNING,
+                message=(
+                    f"the baseline and the candidate are the same capture ({baseline.capture.id[:12]}): every delta "
+                    "is zero by construction; to read one run, use `dynamo-diff analyze`"
+                ),
+            )
+        )
     for side, capture, src in (("baseline", baseline, b_src), ("candidate", candidate, c_src)):
         if not src.files:
             notices.append(
@@ -143,15 +157,13 @@ def _compare_captures(
                     ),
                 )
             )
-        if capture.capture.validity.artifact_structure == "partial":
+        run = capture.capture.run
+        if run.finished is False:
             notices.append(
                 Notice(
-                    code="partial_capture",
+                    code="run_incomplete",
                     severity=Severity.ERROR,
-                    message=(
-                        f"the {side} capture is PARTIAL (its trace was cut or evidence is missing): "
-                        "its counts may be low"
-                    ),
+                    message=f"the {side} run did not finish ({run.summary}): its counts may be low",
                 )
             )
     ambiguous = sum(1 for r in rows if r.status == RowStatus.AMBIGUOUS)
@@ -177,11 +189,13 @@ def _compare_captures(
         )
     pairs = "" if user_map is None else repr(sorted(user_map.pairs))
     return Comparison(
-        id=comparison_id(baseline.capture.id, candidate.capture.id, pairs),
+        id=comparison_id(
+            baseline.capture.id, candidate.capture.id, pairs, *([repr(sorted(intended))] if intended else [])
+        ),
         kind="captures",
         baseline=side_of(baseline),
         candidate=side_of(candidate),
-        comparability=check_comparability(baseline, candidate),
+        comparability=check_comparability(baseline, candidate, intended=intended),
         totals=Totals(baseline=baseline.counts, candidate=candidate.counts),
         functions=rows,
         notices=notices,

@@ -1,16 +1,104 @@
-"""A CI verdict from a comparison: thresholds on what got worse, with a short reason per failed check."""
+"""A CI verdict from a comparison: first whether both runs finished, then thresholds on what got worse, each
+failed check naming the functions that crossed it with the first failing guard or graph break and its evidence.
+
+A run that stopped early has fewer compilations, so it looks like an improvement: a run that did not finish
+fails the gate unless `allow_incomplete` is given (and that is printed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dynamo_diff_schema.comparison import Comparison, Verdict
+from dynamo_diff_schema.capture import RunStatus
+from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
+
+from dynamo_diff_compare.render import row_name
+
+# Functions listed under a failed check (the rest are counted).
+SHOWN_FUNCTIONS = 5
 
 
 @dataclass(frozen=True)
 class GateResult:
     passed: bool
     lines: list[str] = field(default_factory=list)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    line = " ".join(text.strip().split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _evidence(ids: list[str]) -> str:
+    return f" (evidence {', '.join(ids[:3])})" if ids else ""
+
+
+def _first(row: FunctionRow, kinds: tuple[str, ...], grew: Callable[[Change], bool]) -> Change | None:
+    return next((c for c in row.changes if c.kind in kinds and grew(c)), None)
+
+
+def _recompile_detail(row: FunctionRow) -> str:
+    def grew(c: Change) -> bool:
+        before = (c.baseline or {}).get("failing_guards", 0) if isinstance(c.baseline, dict) else 0
+        after = (c.candidate or {}).get("failing_guards", 0) if isinstance(c.candidate, dict) else 0
+        return bool(after > before)
+
+    change = _first(row, ("recompile_reason",), grew)
+    if change is None or not isinstance(change.candidate, dict):
+        return ""
+    examples = change.candidate.get("examples") or []
+    text = f"'{_short(str(examples[0]))}'" if examples else "(text not in the trace)"
+    return f"; first failing guard [{change.candidate.get('category')}]: {text}{_evidence(change.candidate_evidence)}"
+
+
+def _break_detail(row: FunctionRow) -> str:
+    change = _first(row, ("graph_break_new", "graph_break_moved"), lambda c: True)
+    if change is None:
+        return ""
+    return f"; {_short(change.summary)}{_evidence(change.candidate_evidence)}"
+
+
+def _failure_detail(row: FunctionRow) -> str:
+    change = _first(row, ("failure_new",), lambda c: True)
+    if change is None:
+        return ""
+    return f"; {_short(change.summary)}{_evidence(change.candidate_evidence)}"
+
+
+def _regressions(comparison: Comparison, key: str, detail: Callable[[FunctionRow], str]) -> list[str]:
+    rows = [r for r in comparison.functions if r.deltas.get(key, 0) > 0]
+    rows.sort(key=lambda r: -r.deltas.get(key, 0))
+    lines = []
+    for row in rows[:SHOWN_FUNCTIONS]:
+        before = row.baseline.counts.model_dump().get(key, 0) if row.baseline else 0
+        after = row.candidate.counts.model_dump().get(key, 0) if row.candidate else 0
+        lines.append(f"       {row_name(row)}: {before} -> {after}{detail(row)}")
+    if len(rows) > SHOWN_FUNCTIONS:
+        lines.append(f"       ... and {len(rows) - SHOWN_FUNCTIONS} more function(s)")
+    return lines
+
+
+def _run_lines(comparison: Comparison, allow_incomplete: bool) -> tuple[list[str], bool]:
+    lines: list[str] = []
+    failed = False
+    for side_name, side in (("baseline", comparison.baseline), ("candidate", comparison.candidate)):
+        run: RunStatus | None = side.run
+        if run is None:
+            lines.append(f"warn run: the {side_name}'s run status is not known to this comparison")
+        elif run.finished is False:
+            if allow_incomplete:
+                lines.append(f"warn run: the {side_name} did not finish: {run.summary} (allowed by --allow-incomplete)")
+            else:
+                failed = True
+                lines.append(
+                    f"FAIL run: the {side_name} did not finish: {run.summary}; its counts may be low "
+                    "(--allow-incomplete compares anyway)"
+                )
+        elif run.finished is None:
+            lines.append(f"warn run: the {side_name}'s {run.summary}")
+        else:
+            lines.append(f"ok   run: the {side_name} {run.summary}")
+    return lines, failed
 
 
 def evaluate(
@@ -20,48 +108,67 @@ def evaluate(
     max_new_graph_breaks: int | None = None,
     fail_on_new_failures: bool = False,
     fail_on_confounded: bool = False,
+    allow_incomplete: bool = False,
 ) -> GateResult:
-    """Checks run on the totals (every row counts, matched or not). A bound of None is not checked."""
+    """Checks run on the totals (every row counts, matched or not); a failed check lists the functions whose
+    count grew. A bound of None is not checked."""
     b, c = comparison.totals.baseline, comparison.totals.candidate
-    lines: list[str] = []
-    failed = False
+    lines, failed = _run_lines(comparison, allow_incomplete)
+    gated: set[Area] = set()
 
-    def check(name: str, before: int, after: int, bound: int | None) -> None:
+    def check(name: str, key: str, bound: int | None, area: Area, detail: Callable[[FunctionRow], str]) -> None:
         nonlocal failed
+        before, after = getattr(b, key), getattr(c, key)
         new = after - before
         if bound is None:
             lines.append(f"info {name}: {before} -> {after} (not checked)")
-        elif new > bound:
+            return
+        gated.add(area)
+        if new > bound:
             failed = True
             lines.append(f"FAIL {name}: {before} -> {after} (+{new}, allowed +{bound})")
+            lines.extend(_regressions(comparison, key, detail))
         else:
             lines.append(f"ok   {name}: {before} -> {after} ({new:+d}, allowed +{bound})")
 
     check(
         "confirmed recompilations",
-        b.confirmed_recompilation_identities,
-        c.confirmed_recompilation_identities,
+        "confirmed_recompilation_identities",
         max_new_recompiles,
+        Area.RECOMPILATIONS,
+        _recompile_detail,
     )
-    check("graph breaks", b.graph_break_records, c.graph_break_records, max_new_graph_breaks)
-    new_failures = [ch.summary for row in comparison.functions for ch in row.changes if ch.kind == "failure_new"]
+    check("graph breaks", "graph_break_records", max_new_graph_breaks, Area.GRAPH_BREAKS, _break_detail)
+    new_failures = [row for row in comparison.functions if any(ch.kind == "failure_new" for ch in row.changes)]
+    if fail_on_new_failures:
+        gated.add(Area.FAILURES)
     if fail_on_new_failures and (new_failures or c.failed > b.failed):
         failed = True
-        lines.append(
-            f"FAIL failed compilations: {b.failed} -> {c.failed}"
-            + (f" ({'; '.join(new_failures[:3])})" if new_failures else "")
-        )
+        lines.append(f"FAIL failed compilations: {b.failed} -> {c.failed}")
+        lines.extend(_regressions(comparison, "failed", _failure_detail))
     else:
         lines.append(f"{'ok  ' if fail_on_new_failures else 'info'} failed compilations: {b.failed} -> {c.failed}")
-    verdict = comparison.comparability.verdict
-    if verdict == Verdict.CONFOUNDED:
-        keys = ", ".join(d.key for d in comparison.comparability.differences[:5])
-        if fail_on_confounded:
-            failed = True
-            lines.append(f"FAIL comparability: confounded ({keys})")
+
+    comp = comparison.comparability
+    if comp.verdict == Verdict.CONFOUNDED:
+        relevant = [d for d in comp.differences if gated & set(d.affects)]
+        shown = ", ".join(d.key for d in (relevant or comp.differences)[:5])
+        if relevant:
+            areas = ", ".join(sorted({str(a) for d in relevant for a in d.affects} & {str(a) for a in gated}))
+            if fail_on_confounded:
+                failed = True
+                lines.append(f"FAIL comparability: confounded ({shown}), which can change {areas}")
+            else:
+                lines.append(
+                    f"warn comparability: confounded ({shown}), which can change {areas}: the deltas may not come "
+                    "from your change"
+                )
         else:
-            lines.append(f"warn comparability: confounded ({keys}); deltas may not come from your change")
+            areas = ", ".join(sorted({str(a) for d in comp.differences for a in d.affects}))
+            lines.append(f"info comparability: confounded ({shown}), which can change only {areas}: not gated here")
+    elif comp.verdict == Verdict.UNKNOWN:
+        lines.append(f"info comparability: unknown (not checked: {'; '.join(comp.missing[:3])})")
     else:
-        lines.append(f"info comparability: {verdict}")
+        lines.append(f"info comparability: comparable ({len(comp.checked)} keys checked equal)")
     lines.insert(0, "dynamo-diff check: " + ("FAILED" if failed else "passed"))
     return GateResult(passed=not failed, lines=lines)

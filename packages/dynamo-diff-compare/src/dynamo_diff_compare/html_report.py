@@ -81,7 +81,7 @@ def comparison_html(comparison: Comparison, excerpts: Mapping[str, str] | None =
         "<h1>Dynamo Diff comparison</h1>",
         '<section id="summary"><ul>',
     ]
-    out += [f"<li>{escape(line)}</li>" for line in lines[:2]]
+    out += [f"<li>{escape(line)}</li>" for line in lines[:3]]
     out.append("</ul></section>")
     if comparison.kind == "captures":
         comp = comparison.comparability
@@ -90,13 +90,34 @@ def comparison_html(comparison: Comparison, excerpts: Mapping[str, str] | None =
             f"{escape(verdict)}</span></h2>"
         )
         if comp.differences:
-            out.append("<table><tr><th>key</th><th>from</th><th>baseline</th><th>candidate</th></tr>")
+            out.append(
+                "<table><tr><th>key</th><th>from</th><th>baseline</th><th>candidate</th><th>can change</th></tr>"
+            )
             out += [
                 f"<tr><td>{escape(d.key)}</td><td>{escape(d.source)}</td><td>{escape(repr(d.baseline))}</td>"
-                f"<td>{escape(repr(d.candidate))}</td></tr>"
+                f"<td>{escape(repr(d.candidate))}</td><td>{escape(', '.join(str(a) for a in d.affects))}</td></tr>"
                 for d in comp.differences
             ]
             out.append("</table>")
+        if comp.contradictions:
+            out.append(
+                "<p>Declarations the runs contradict (the observation is compared):</p><ul>"
+                + "".join(
+                    f"<li>{escape(c.side)}: declared {escape(c.key)}={escape(repr(c.declared))}, observed "
+                    f"{escape(repr(c.observed))}</li>"
+                    for c in comp.contradictions
+                )
+                + "</ul>"
+            )
+        if comp.checked:
+            out.append(
+                "<p>Checked and equal:</p><ul>"
+                + "".join(
+                    f"<li><code>{escape(c.key)}</code> ({escape(c.source)}): {escape(str(c.value))[:200]}</li>"
+                    for c in comp.checked
+                )
+                + "</ul>"
+            )
         if comp.missing:
             out.append("<p>Not checked:</p><ul>" + "".join(f"<li>{escape(m)}</li>" for m in comp.missing) + "</ul>")
         out.append("</section>")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dynamo_diff_schema.comparison import Comparison, FunctionRow, RowStatus, Side
+from dynamo_diff_schema.capture import RunStatus
+from dynamo_diff_schema.comparison import (
+    COUNT_AREAS,
+    Comparability,
+    Comparison,
+    Difference,
+    FunctionRow,
+    RowStatus,
+    Side,
+)
 from dynamo_diff_schema.counts import COUNT_KEYS
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -77,28 +86,89 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
     return lines
 
 
+def run_text(run: RunStatus | None) -> str:
+    """How a run ended, loud when it did not finish."""
+    if run is None:
+        return "run status not known"
+    if run.finished is False:
+        return f"DID NOT FINISH: {run.summary} (counts may be low)"
+    return run.summary
+
+
+def run_line(comparison: Comparison) -> str:
+    if comparison.kind == "ranks":
+        return f"run: {run_text(comparison.baseline.run)}"
+    return f"runs: baseline {run_text(comparison.baseline.run)} | candidate {run_text(comparison.candidate.run)}"
+
+
+def _value(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def difference_text(d: Difference) -> str:
+    areas = ", ".join(str(a) for a in d.affects)
+    return f"{d.key} ({d.source}): {_value(d.baseline)} -> {_value(d.candidate)}; can change {areas}"
+
+
+def comparability_lines(comp: Comparability) -> list[str]:
+    verdict = str(comp.verdict).upper()
+    lines: list[str] = []
+    if comp.differences:
+        lines.append(f"comparability: {verdict}: {len(comp.differences)} difference(s)")
+        lines += [f"  {difference_text(d)}" for d in comp.differences[:6]]
+        if len(comp.differences) > 6:
+            lines.append(f"  (+{len(comp.differences) - 6} more)")
+        lines.append("  counts in the areas above may come from these differences, not only from your change")
+    elif comp.verdict == "unknown":
+        lines.append(f"comparability: {verdict}: {len(comp.checked)} key(s) checked equal, essentials not checked")
+    else:
+        shown = ", ".join(c.key for c in comp.checked[:8])
+        more = f" (+{len(comp.checked) - 8} more)" if len(comp.checked) > 8 else ""
+        lines.append(f"comparability: {verdict}: {len(comp.checked)} key(s) checked equal: {shown}{more}")
+    for d in comp.intended[:4]:
+        lines.append(f"  the change under test: {difference_text(d)}")
+    for c in comp.contradictions[:4]:
+        shown = f"{c.key}={_value(c.declared)} but the run shows {_value(c.observed)}"
+        lines.append(f"  {c.side} declares {shown} (observation used)")
+    if comp.missing:
+        lines.append(
+            f"  not checked: {'; '.join(comp.missing[:4])}"
+            + (f" (+{len(comp.missing) - 4} more)" if len(comp.missing) > 4 else "")
+        )
+    return lines
+
+
 def header(comparison: Comparison) -> list[str]:
-    kind = "ranks" if comparison.kind == "ranks" else "captures"
     lines = [
+        run_line(comparison),
         f"baseline  {side_name(comparison.baseline)}  torch {comparison.baseline.torch or '?'}",
         f"candidate {side_name(comparison.candidate)}  torch {comparison.candidate.torch or '?'}",
     ]
-    comp = comparison.comparability
-    if kind == "captures":
-        verdict = str(comp.verdict).upper()
-        if comp.differences:
-            shown = "; ".join(f"{d.key}: {d.baseline!r} -> {d.candidate!r}" for d in comp.differences[:6])
-            more = f" (+{len(comp.differences) - 6} more)" if len(comp.differences) > 6 else ""
-            lines.append(f"comparability: {verdict}: {len(comp.differences)} difference(s): {shown}{more}")
-            lines.append("  deltas below may come from these differences, not only from your change")
-        elif comp.missing:
-            lines.append(
-                f"comparability: {verdict}: not checked: {'; '.join(comp.missing[:4])}"
-                + (f" (+{len(comp.missing) - 4} more)" if len(comp.missing) > 4 else "")
-            )
-        else:
-            lines.append(f"comparability: {verdict}")
+    if comparison.kind == "captures":
+        lines += comparability_lines(comparison.comparability)
     return lines
+
+
+def confounded_counts(comparison: Comparison) -> dict[str, list[str]]:
+    """Count key -> the differences that can change it."""
+    out: dict[str, list[str]] = {}
+    for d in comparison.comparability.differences:
+        for key, area in COUNT_AREAS.items():
+            if area in d.affects:
+                out.setdefault(key, []).append(d.key)
+    return out
+
+
+def count_label(key: str, confounded: dict[str, list[str]]) -> str:
+    return SHORT[key] + (" (!)" if key in confounded else "")
+
+
+def confounded_note(confounded: dict[str, list[str]]) -> str | None:
+    if not confounded:
+        return None
+    keys = sorted({k for ks in confounded.values() for k in ks})
+    return f"(!) may be changed by a comparability difference: {', '.join(keys[:6])}"
 
 
 def totals_table(comparison: Comparison) -> Table:
@@ -106,11 +176,12 @@ def totals_table(comparison: Comparison) -> Table:
     for col, justify in (("count", "left"), ("baseline", "right"), ("candidate", "right"), ("delta", "right")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     b, c = comparison.totals.baseline, comparison.totals.candidate
+    confounded = confounded_counts(comparison)
     for key in COUNT_KEYS:
         bv, cv = getattr(b, key), getattr(c, key)
         delta = cv - bv
         table.add_row(
-            SHORT[key],
+            count_label(key, confounded),
             _inc(str(bv), key, b.incomplete),
             _inc(str(cv), key, c.incomplete),
             f"{delta:+d}" if delta else "",
@@ -166,6 +237,9 @@ def comparison_text(comparison: Comparison) -> RenderableType:
     if rank_text:
         parts.append(Text("\n".join(rank_text)))
     parts.append(totals_table(comparison))
+    note = confounded_note(confounded_counts(comparison))
+    if note:
+        parts.append(Text(note))
     if comparison.functions:
         parts.append(rows_table(comparison))
     if comparison.notices:
@@ -180,15 +254,22 @@ def _md(text: str) -> str:
 
 
 def comparison_markdown(comparison: Comparison) -> str:
-    out = ["# Dynamo Diff comparison", ""] + [f"- {_md(line)}" for line in header(comparison)]
+    out = ["# Dynamo Diff comparison", ""] + [f"- {_md(line.strip())}" for line in header(comparison)]
     rank_text = ranks_lines(comparison)
     if rank_text:
         out += ["", "## Ranks", ""] + [f"- {_md(line.strip())}" for line in rank_text]
     out += ["", "## Totals", "", "| count | baseline | candidate | delta |", "|---|---:|---:|---:|"]
     b, c = comparison.totals.baseline, comparison.totals.candidate
+    confounded = confounded_counts(comparison)
     for key in COUNT_KEYS:
         delta = getattr(c, key) - getattr(b, key)
-        out.append(f"| {SHORT[key]} | {getattr(b, key)} | {getattr(c, key)} | {f'{delta:+d}' if delta else ''} |")
+        out.append(
+            f"| {count_label(key, confounded)} | {getattr(b, key)} | {getattr(c, key)} | "
+            f"{f'{delta:+d}' if delta else ''} |"
+        )
+    note = confounded_note(confounded)
+    if note:
+        out += ["", note]
     if comparison.functions:
         out += [
             "",

@@ -6,7 +6,7 @@ Nothing is cut silently: every list that was shortened to keep a response under 
 
 from __future__ import annotations
 
-from dynamo_diff_schema import Comparability, Counts, Evidence, FunctionRow, Notice, RankView, Side, Totals
+from dynamo_diff_schema import Comparability, Counts, Evidence, FunctionRow, Notice, RankView, RunStatus, Side, Totals
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -25,6 +25,7 @@ class ImportSummary(Out):
     id: str = Field(description="The capture id (sha256 of the imported bytes); any unique prefix of 8+ works.")
     created: bool = Field(description="False when the same bytes were already in the store (nothing was written).")
     label: str | None = None
+    run: RunStatus = Field(description="How the run ended; read it first: a run that did not finish has low counts.")
     input_kind: str
     torch: str | None = None
     artifact_structure: str = Field(description="'partial' when the trace was cut or evidence is missing.")
@@ -40,6 +41,9 @@ class ImportSummary(Out):
 class CaptureEntry(Out):
     id: str
     label: str | None = None
+    run: str = Field(
+        description="How the run ended: completed, exited, killed, interrupted, trace_cut, partial, unknown."
+    )
     imported_at: str
     input_kind: str
     torch: str | None = None

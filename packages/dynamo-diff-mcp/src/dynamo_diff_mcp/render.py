@@ -28,6 +28,13 @@ def _side(side: Side) -> str:
     return f"{side.id[:12]}" + (f" ({side.label})" if side.label else "") + f" torch {side.torch or '?'}"
 
 
+def run_text(side: Side) -> str:
+    run = side.run
+    if run is None:
+        return "run status not known"
+    return f"DID NOT FINISH: {run.summary} (counts may be low)" if run.finished is False else run.summary
+
+
 def counts_line(counts: Counts) -> str:
     parts = [f"{label} {getattr(counts, key)}" for key, label in HEADLINE]
     if counts.incomplete:
@@ -42,7 +49,9 @@ def _pair(b: int | None, c: int | None) -> str:
 
 
 def import_text(s: ImportSummary) -> str:
+    run = s.run.summary if s.run.finished is not False else f"DID NOT FINISH: {s.run.summary} (counts may be low)"
     lines = [
+        f"run: {run}",
         f"{'imported' if s.created else 'already in the store (same bytes)'}: {s.id}"
         + (f" ({s.label})" if s.label else ""),
         f"{s.input_kind}, torch {s.torch or '?'}, trace {s.artifact_structure}, workload {s.workload_completion}",
@@ -67,7 +76,7 @@ def captures_text(page: CaptureList) -> str:
     for c in page.captures:
         lines.append(
             _line(
-                f"{c.id[:12]} {c.label or '-'} {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
+                f"{c.id[:12]} {c.label or '-'} run {c.run} {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
                 f"compilations {c.compilations}, confirmed recompiles {c.confirmed_recompilations}, "
                 f"graph breaks {c.graph_breaks}, failed {c.failed}, trace {c.artifact_structure}"
             )
@@ -81,10 +90,25 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     comp = page.comparability
     verdict = f"comparability: {str(comp.verdict).upper()}"
     if comp.differences:
-        verdict += " (differs: " + ", ".join(d.key for d in comp.differences[:10]) + ")"
+        verdict += (
+            " (differs: "
+            + ", ".join(
+                f"{d.key}, can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < 9 else d.key
+                for d in comp.differences[:6]
+            )
+            + ")"
+        )
     elif comp.missing:
         verdict += " (not checked: " + "; ".join(comp.missing[:3]) + ")"
+    if comp.intended:
+        verdict += " (the change under test: " + ", ".join(d.key for d in comp.intended[:4]) + ")"
+    runs = (
+        f"run: {run_text(page.baseline)}"
+        if page.kind == "ranks"
+        else f"runs: baseline {run_text(page.baseline)} | candidate {run_text(page.candidate)}"
+    )
     lines = [
+        _line(runs),
         f"comparison {page.comparison_id[:12]} ({page.kind})",
         f"baseline  {_side(page.baseline)}",
         f"candidate {_side(page.candidate)}",

@@ -52,8 +52,10 @@ INSTRUCTIONS = (
     "Dynamo Diff compares two recorded torch.compile runs per source function: compilations, confirmed "
     "recompilations, graph breaks, failures, guards, graphs, cache decisions and compile-time phases, each backed "
     "by trace evidence. Typical flow: import_trace on each run (or list_captures), compare_runs(baseline, "
-    "candidate) and page with next_offset, then get_evidence for the trace bytes behind a change. Read the "
-    "comparability verdict before the deltas: 'confounded' means the runs differ in more than your change. "
+    "candidate) and page with next_offset, then get_evidence for the trace bytes behind a change. Read each run's "
+    "status first (a run that did not finish has low counts), then the comparability verdict: 'confounded' means "
+    "the runs differ in more than your change, and each difference names the counts it can change; name the "
+    "change under test with compare_runs(change=[...]) (e.g. 'torch_version' for an upgrade). "
     "Counts the trace does not support stay unknown; phase times are compile times, never run-time speed-ups."
 )
 
@@ -145,6 +147,7 @@ class Tools:
                 id=cid,
                 created=result.created,
                 label=info.label,
+                run=info.run,
                 input_kind=str(info.input_kind),
                 torch=info.producer.torch,
                 artifact_structure=str(info.validity.artifact_structure),
@@ -169,6 +172,7 @@ class Tools:
             CaptureEntry(
                 id=r.id,
                 label=r.label,
+                run=r.run_state,
                 imported_at=r.imported_at,
                 input_kind=r.input_kind,
                 torch=r.torch_version,
@@ -198,7 +202,13 @@ class Tools:
     # -- comparisons -----------------------------------------------------------------------------------
 
     def compare_runs(
-        self, baseline: str, candidate: str, offset: int, page_size: int, source_map: dict[str, str] | None
+        self,
+        baseline: str,
+        candidate: str,
+        offset: int,
+        page_size: int,
+        source_map: dict[str, str] | None,
+        change: list[str] | None = None,
     ) -> CallToolResult:
         _check("offset", offset, {"minimum": 0})
         _check("page_size", page_size, PAGE_SIZE)
@@ -211,6 +221,7 @@ class Tools:
             baseline_sources=self._sources(base),
             candidate_sources=self._sources(cand),
             user_map=user_map,
+            intended=change or (),
         )
         return self._page(comparison, offset, page_size, "compare_runs")
 
@@ -407,16 +418,26 @@ def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
                 "(baseline id -> candidate id, one-to-one). Only when a row is ambiguous or unmatched."
             ),
         ] = None,
+        change: Annotated[
+            list[str] | None,
+            Field(
+                description="Comparability keys that differ on purpose (the change under test), e.g. "
+                "['torch_version'] for an upgrade, ['command'] for a changed flag, ['dynamo.recompile_limit']. "
+                "Their differences are listed under `intended` and do not make the pair confounded."
+            ),
+        ] = None,
     ) -> CallToolResult:  # structured content: ComparisonPage
         """Compare two runs per source function: what changed in compilation behaviour, and why.
 
         Use after a code change, upgrade, flag or configuration change made torch.compile behave differently.
-        Read `comparability` first: 'confounded' lists the keys in which the runs differ besides your change.
+        Read each side's `run` first (a run that did not finish has low counts), then `comparability`:
+        'confounded' lists the keys in which the runs differ besides your change, each with the counts it can
+        change (`affects`).
         Rows (changed first) pair functions by source, not frame id, and list changes (recompile reasons by guard
         category, new/gone graph breaks, failures, op counts, cache decisions, compile phases) with evidence ids
         for get_evidence. Page with offset=next_offset until next_offset is null.
         """
-        return _guarded(lambda: tools.compare_runs(baseline, candidate, offset, page_size, source_map))
+        return _guarded(lambda: tools.compare_runs(baseline, candidate, offset, page_size, source_map, change))
 
     @tool(READ_ONLY)
     def compare_ranks(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -50,11 +50,47 @@ class Validity(Model):
     reasons: list[str] = Field(default_factory=list)
 
 
+class RunState(StrEnum):
+    """How a recorded run ended, as far as the capture can tell."""
+
+    COMPLETED = "completed"  # the command exited with 0 (recorded by `dynamo-diff capture`) and the trace is whole
+    EXITED = "exited"  # the command exited with a non-zero code
+    KILLED = "killed"  # the command was killed by a signal
+    INTERRUPTED = "interrupted"  # capture was interrupted (Ctrl-C, SIGTERM) while the command ran
+    TRACE_CUT = "trace_cut"  # the trace ends mid-record or inside a compilation
+    PARTIAL = "partial"  # the trace is whole but evidence is missing (payload files, rejected records)
+    UNKNOWN = "unknown"  # a bare trace: nothing records how the program ended
+
+
+class RunStatus(Model):
+    """The first thing every view says about a capture: did the run finish? Counts of a run that stopped early
+    are low, so a run that did not finish must never look like an improvement."""
+
+    state: RunState
+    finished: bool | None = Field(
+        description="True: completed with a whole trace. False: it did not finish (or evidence is missing), "
+        "counts may be low. None: unknown (a bare trace)."
+    )
+    summary: str = Field(description="One line for people, e.g. 'killed by SIGKILL'.")
+    exit_code: int | None = None
+    signal: str | None = Field(None, description="The signal that ended the command, e.g. 'SIGKILL'.")
+    exception: str | None = Field(None, description="The uncaught exception the observer saw, e.g. 'RuntimeError: x'.")
+    trace_cut: bool = Field(False, description="A trace file ends mid-record, or a compilation never finished.")
+    evidence_missing: bool = Field(False, description="Payload files are missing or records were rejected.")
+    source: Literal["capture", "manifest", "none"] = Field(
+        description="Where the workload's end is known from: recorded by `dynamo-diff capture` (hash-verified "
+        "manifest), declared by a manifest that is not hash-verified, or nowhere (a bare trace)."
+    )
+    reasons: list[str] = Field(default_factory=list, description="The facts behind the state, one per line.")
+
+
 class ObservedConfig(Model):
-    """Compiler configuration as the trace shows it (compilation_metrics dynamo_config/inductor_config)."""
+    """What the trace shows of one rank's set-up: compiler configuration (compilation_metrics dynamo_config /
+    inductor_config) and the devices of the tensors Dynamo saw (describe_tensor records)."""
 
     rank: int | None = None
     values: dict[str, Any] = Field(default_factory=dict, description="'dynamo.<key>' / 'inductor.<key>' -> value.")
+    devices: list[str] = Field(default_factory=list, description="Device types of traced tensors, e.g. ['cpu'].")
 
 
 class FunctionGroup(Model):
@@ -81,6 +117,7 @@ class CaptureInfo(Model):
     input_kind: InputKind
     reader_version: str
     producer: Producer = Field(default_factory=Producer)
+    run: RunStatus
     validity: Validity
     manifest: Manifest | None = None
     observed_config: list[ObservedConfig] = Field(default_factory=list)

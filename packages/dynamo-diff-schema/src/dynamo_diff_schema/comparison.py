@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
+from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -35,18 +36,105 @@ class MatchMethod(StrEnum):
     NONE = "none"
 
 
+class Area(StrEnum):
+    """What a count or a change is about. A comparability difference names the areas it can change, so the rows
+    and counts outside them stay readable (a cache-state difference does not explain a recompilation)."""
+
+    COMPILATIONS = "compilations"
+    RECOMPILATIONS = "recompilations"
+    GRAPH_BREAKS = "graph_breaks"
+    FAILURES = "failures"
+    LIMITS = "limits"
+    GUARDS = "guards"
+    GRAPHS = "graphs"
+    CACHE = "cache"
+    COMPILE_TIME = "compile_time"
+
+
+ALL_AREAS: tuple[Area, ...] = tuple(Area)
+# The area of each count (Counts keys).
+COUNT_AREAS: dict[str, Area] = {
+    "observed_compilation_identities": Area.COMPILATIONS,
+    "observed_attempts": Area.COMPILATIONS,
+    "completed": Area.COMPILATIONS,
+    "failed": Area.FAILURES,
+    "no_graph_observed": Area.COMPILATIONS,
+    "unknown_outcomes": Area.COMPILATIONS,
+    "unresolved_outcomes": Area.COMPILATIONS,
+    "confirmed_recompilation_identities": Area.RECOMPILATIONS,
+    "confirmed_successful_recompilations": Area.RECOMPILATIONS,
+    "additional_frame_compilations": Area.COMPILATIONS,
+    "guard_reason_entries": Area.RECOMPILATIONS,
+    "graph_break_records": Area.GRAPH_BREAKS,
+    "unique_graph_break_sites": Area.GRAPH_BREAKS,
+    "compiler_limit_events": Area.LIMITS,
+    "restarts": Area.GRAPH_BREAKS,
+    "cache_hits": Area.CACHE,
+    "cache_misses": Area.CACHE,
+}
+# The area of each kind of row change.
+CHANGE_AREAS: dict[str, Area] = {
+    "recompile_reason": Area.RECOMPILATIONS,
+    "graph_break_new": Area.GRAPH_BREAKS,
+    "graph_break_gone": Area.GRAPH_BREAKS,
+    "graph_break_moved": Area.GRAPH_BREAKS,
+    "failure_new": Area.FAILURES,
+    "failure_gone": Area.FAILURES,
+    "limit": Area.LIMITS,
+    "restarts": Area.GRAPH_BREAKS,
+    "op_count": Area.GRAPHS,
+    "op_histogram": Area.GRAPHS,
+    "guard_count": Area.GUARDS,
+    "cache": Area.CACHE,
+    "phase_time": Area.COMPILE_TIME,
+}
+
+
 class Difference(Model):
     key: str
-    source: str = Field(description="'declared' (manifest) or 'observed' (trace configuration).")
+    source: str = Field(
+        description="'observed' (the trace), 'observer' (seen inside the process by capture's observer), "
+        "'recorded' (recorded by capture: the command, named environment variables) or 'declared' (manifest)."
+    )
     baseline: Any = None
     candidate: Any = None
     rank: int | None = None
+    affects: list[Area] = Field(
+        default_factory=lambda: list(ALL_AREAS), description="The counts and changes this difference can explain."
+    )
+
+
+class Checked(Model):
+    """A key found equal on both sides."""
+
+    key: str
+    source: str
+    value: Any = Field(None, description="The shared value (a configuration family shows how many keys it holds).")
+
+
+class Contradiction(Model):
+    """A declaration that an observation of the same run contradicts (the observation is what is compared)."""
+
+    side: str = Field(description="'baseline' or 'candidate'.")
+    key: str
+    declared: Any = None
+    observed: Any = None
 
 
 class Comparability(Model):
-    verdict: Verdict
+    verdict: Verdict = Field(
+        description="'comparable': everything checked is equal and nothing essential is unchecked; 'confounded': "
+        "something differs (see `differences` and what each affects); 'unknown': something essential could not "
+        "be checked (see `missing`)."
+    )
     differences: list[Difference] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list, description="What could not be checked, and on which side.")
+    checked: list[Checked] = Field(default_factory=list, description="The keys found equal.")
+    intended: list[Difference] = Field(
+        default_factory=list,
+        description="Differences the user named as the change under test (`--change KEY`): they do not confound.",
+    )
+    contradictions: list[Contradiction] = Field(default_factory=list)
 
 
 class Side(Model):
@@ -54,6 +142,7 @@ class Side(Model):
     label: str | None = None
     torch: str | None = None
     imported_at: str | None = None
+    run: RunStatus | None = Field(None, description="How the run ended (None: not known to this document).")
 
 
 class Totals(Model):

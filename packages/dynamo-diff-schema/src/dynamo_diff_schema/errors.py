@@ -19,6 +19,7 @@ class ErrorCode(StrEnum):
     RESOURCE_LIMIT = "resource_limit"
     UNKNOWN_CAPTURE = "unknown_capture"
     AMBIGUOUS_PREFIX = "ambiguous_prefix"
+    LABEL_TAKEN = "label_taken"
     UNKNOWN_EVIDENCE = "unknown_evidence"
     UNKNOWN_FUNCTION = "unknown_function"
     MISSING_SNAPSHOT = "missing_snapshot"

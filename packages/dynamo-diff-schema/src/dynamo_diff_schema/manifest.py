@@ -27,7 +27,11 @@ class Producer(Model):
 class Declarations(Model):
     """What the user says about the workload. Declared, not observed."""
 
-    calls: int | None = None
+    calls: int | list[dict[str, Any]] | None = Field(
+        None,
+        description="How many calls the workload makes, or (0.1 bundles) one description per call, e.g. "
+        "{'shape': [4], 'dtype': 'float32'}; lists are compared canonically.",
+    )
     seed: int | None = None
     backend: str | None = None
     dynamic: bool | Literal["auto"] | None = Field(
@@ -35,13 +39,18 @@ class Declarations(Model):
     )
     device: str | None = None
     warmup_calls: int | None = None
+    measurement_calls: int | None = None
+    backend_options: dict[str, Any] = Field(default_factory=dict, description="Options declared for the backend.")
     cache_policy: Literal["fresh", "warm", "custom"] | None = None
     extra: dict[str, str] = Field(default_factory=dict, description="Any other KEY=VALUE declared.")
 
 
 class Workload(Model):
     command: list[str] = Field(default_factory=list)
-    exit_code: int | None = None
+    cwd: str | None = Field(None, description="The working directory the command ran in.")
+    exit_code: int | None = Field(None, description="Negative: killed by that signal number (as Python reports it).")
+    signal: str | None = Field(None, description="The signal that ended the command, e.g. 'SIGKILL'.")
+    interrupted: bool | None = Field(None, description="Capture was interrupted (Ctrl-C, SIGTERM) while it ran.")
     started_at: str | None = Field(None, description="ISO 8601 UTC.")
     wall_time_s: float | None = None
     completed: bool | None = Field(None, description="Declared completion: exit code 0 and no interruption.")
@@ -68,6 +77,53 @@ class TraceFile(Model):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
+class CompileCall(Model):
+    """The arguments of `torch.compile` calls, as the observer saw them (one entry per distinct call site and
+    arguments). Values that are not JSON are shown as their `repr`."""
+
+    backend: str | None = Field(None, description="A backend's name, or a callable backend's qualified name.")
+    mode: str | None = None
+    dynamic: bool | None = Field(None, description="None: torch's default (automatic dynamic shapes).")
+    fullgraph: bool = False
+    options: dict[str, Any] = Field(default_factory=dict)
+    disable: bool = False
+    target: str | None = Field(None, description="What was compiled (function or module class), when known.")
+    caller: str | None = Field(None, description="'file:line' of the user code that called torch.compile.")
+    calls: int = Field(1, ge=1, description="How many times this call was made.")
+
+
+class SeedCall(Model):
+    """A random seed the program set (torch.manual_seed, random.seed, numpy.random.seed)."""
+
+    function: str
+    value: int | str | None = None
+    calls: int = Field(1, ge=1)
+
+
+class ObservedProcess(Model):
+    """One Python process of the run (a multi-process job has several)."""
+
+    pid: int
+    parent_pid: int | None = None
+    argv: list[str] = Field(default_factory=list)
+    cwd: str | None = None
+    rank: int | None = Field(None, description="The RANK environment variable, when set (torchrun, ...).")
+    torch: str | None = Field(None, description="torch.__version__ in that process, when it imported torch.")
+    exited: bool = Field(False, description="The process ran its exit handlers (it was not killed).")
+    exception: str | None = Field(None, description="An uncaught exception that ended the process.")
+    devices: list[str] = Field(default_factory=list, description="Accelerators initialised, e.g. 'cuda:0 NVIDIA A100'.")
+
+
+class Observations(Model):
+    """What `dynamo-diff capture`'s observer saw inside the captured Python processes (never declared)."""
+
+    observer: str = Field(description="Version of the observer that wrote this.")
+    processes: list[ObservedProcess] = Field(default_factory=list)
+    compile_calls: list[CompileCall] = Field(default_factory=list)
+    seeds: list[SeedCall] = Field(default_factory=list)
+    truncated: bool = Field(False, description="More was seen than is kept (bounded lists).")
+
+
 class Manifest(Model):
     schema_version: str = SCHEMA_VERSION
     kind: Literal["dynamo-diff-bundle"] = "dynamo-diff-bundle"
@@ -77,5 +133,6 @@ class Manifest(Model):
     workload: Workload = Field(default_factory=Workload)
     sources: Sources = Field(default_factory=Sources)
     raw_traces: list[TraceFile] = Field(default_factory=list)
+    observed: Observations | None = Field(None, description="What the observer saw; None: not observed.")
     report: ToolVersion | None = Field(None, description="The tlparse conversion, when one was made.")
     extra: dict[str, Any] = Field(default_factory=dict)

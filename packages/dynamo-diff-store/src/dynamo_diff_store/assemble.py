@@ -30,6 +30,7 @@ from dynamo_diff_store.index import CompilationRow, EvidenceRow
 from dynamo_diff_store.ingest import RankResult
 from dynamo_diff_store.inputs import InputLayout
 from dynamo_diff_store.manifests import judge
+from dynamo_diff_store.run_status import TraceState, run_status
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,8 @@ def assemble_capture(
     for result in ranks:
         notices.extend(result.notices)
     provenance, completion, reasons = judge(manifest, files, bundle_prefix="")
-    partial = any(r.partial for r in ranks)
+    # A compilation that started and never finished means the trace stops early, even at a record boundary.
+    partial = any(r.partial or r.unfinished for r in ranks)
     if partial:
         reasons.insert(0, "PARTIAL: the trace was cut or evidence is missing; counts may be low")
     kinds: Counter[str] = Counter()
@@ -149,14 +151,21 @@ def assemble_capture(
             "python": producer.python or (pythons[0] if pythons else None),
         }
     )
+    trace = TraceState(
+        cut_files=[(r.rank.rank, file, line) for r in ranks for file, line in r.cut_files],
+        unfinished=[(r.rank.rank, compile_id) for r in ranks for compile_id in r.unfinished],
+        evidence_missing=any(r.evidence_missing for r in ranks),
+    )
     summary = Capture(
         capture=CaptureInfo(
             id=capture_id,
-            label=label if label is not None else (manifest.label if manifest is not None else None),
+            # "" : the caller decided this capture has no label (the manifest's is taken).
+            label=(label or None) if label is not None else (manifest.label if manifest is not None else None),
             imported_at=imported_at,
             input_kind=InputKind(layout.kind),
             reader_version=reader_version,
             producer=producer,
+            run=run_status(manifest, provenance, trace),
             validity=Validity(
                 artifact_structure=ArtifactStructure.PARTIAL if partial else ArtifactStructure.COMPLETE,
                 workload_completion=completion,
@@ -165,7 +174,9 @@ def assemble_capture(
             ),
             manifest=manifest,
             observed_config=[
-                ObservedConfig(rank=r.rank.rank, values=r.observed_config) for r in ranks if r.observed_config
+                ObservedConfig(rank=r.rank.rank, values=r.observed_config, devices=r.devices)
+                for r in ranks
+                if r.observed_config or r.devices
             ],
             record_kinds=dict(sorted(kinds.items())),
             noise_lines=sum(r.noise_lines for r in ranks),

@@ -38,6 +38,7 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.manifest import (
     Declarations,
     Manifest,
+    Observations,
     Producer,
     Sources,
     ToolVersion,
@@ -49,6 +50,8 @@ from dynamo_diff_store.inputs import rank_from_name
 from dynamo_diff_store.jsonload import JSONRejected, JSONTooDeepError, loads_strict
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.manifests import manifest_bytes
+from dynamo_diff_store.observe import ObserverSetup, collect, prepare
+from dynamo_diff_store.run_status import signal_name
 from dynamo_diff_store.snapshots import SourcePolicy, scan_traces, snapshot_sources
 
 CachePolicy = Literal["fresh", "warm", "custom"]
@@ -78,6 +81,7 @@ class CaptureRequest:
     cwd: Path | None = None
     root: Path | None = None  # project root for source paths; default: the git work tree of cwd, else cwd
     env: Mapping[str, str] | None = None  # the environment the command starts from (default: ours)
+    observe: bool = True  # load the observer into the command's Python processes (observer_site.py)
 
 
 @dataclass(frozen=True)
@@ -308,10 +312,7 @@ def _stop(proc: subprocess.Popen[bytes], say: Say) -> int:
 
 
 def _signal_name(code: int) -> str:
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
+    return signal_name(-code)
 
 
 def _utc_now() -> str:
@@ -384,9 +385,11 @@ def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) 
         env["TORCHINDUCTOR_CACHE_DIR"] = fresh_cache
     recorded_env = {name: base_env[name] for name in sorted(set(request.environment)) if name in base_env}
 
+    observer: ObserverSetup | None = prepare(env) if request.observe else None
     started_at = _utc_now()
     t0 = time.monotonic()
     interrupted: str | None = None
+    pid: int | None = None
     try:
         try:
             proc = subprocess.Popen(list(request.command), cwd=cwd, env=env)
@@ -395,6 +398,7 @@ def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) 
             raise DynamoDiffError(
                 ErrorCode.INVALID_ARGUMENT, f"cannot run {request.command[0]!r}: {err.strerror or err}"
             ) from err
+        pid = proc.pid
         with _sigterm_raises():
             try:
                 exit_code: int | None = proc.wait()
@@ -407,9 +411,12 @@ def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) 
                 say(f"{interrupted}: stopping the command, then writing the bundle")
                 proc.terminate()
                 exit_code = _stop(proc, say)
+        observations = collect(observer, pid) if observer is not None else None
     finally:
         if fresh_cache is not None:
             shutil.rmtree(fresh_cache, ignore_errors=True)
+        if observer is not None:
+            observer.remove()
     wall = round(time.monotonic() - t0, 3)
 
     completed = interrupted is None and exit_code == 0
@@ -420,12 +427,27 @@ def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) 
         reason = f"the command was killed by {_signal_name(exit_code)}"
     elif exit_code != 0:
         reason = f"the command exited with code {exit_code}"
+    if observer is not None and observations is not None and not observations.processes:
+        say(
+            "the observer saw no Python process (the command is not Python, or runs it with -I/-S): torch.compile "
+            "arguments and seeds are not recorded"
+        )
+    workload = Workload(
+        command=list(request.command),
+        cwd=str(cwd),
+        exit_code=exit_code,
+        signal=_signal_name(exit_code) if exit_code is not None and exit_code < 0 else None,
+        interrupted=interrupted is not None,
+        started_at=started_at,
+        wall_time_s=wall,
+        completed=completed,
+        incomplete_reason=reason,
+        environment=recorded_env,
+    )
 
     deferred = _Deferred()
     with deferred.active():
-        result = _finish(
-            request, bundle, cwd, limits, say, recorded_env, started_at, wall, exit_code, completed, reason
-        )
+        result = _finish(request, bundle, cwd, limits, say, workload, observations)
     if deferred.hit:
         say("interrupted while writing the bundle: it was finished, nothing more is done")
         result = dataclasses.replace(result, interrupted_late=True)
@@ -440,12 +462,8 @@ def _finish(
     cwd: Path,
     limits: Limits,
     say: Say,
-    recorded_env: dict[str, str],
-    started_at: str,
-    wall: float,
-    exit_code: int | None,
-    completed: bool,
-    reason: str | None,
+    workload: Workload,
+    observations: Observations | None,
 ) -> CaptureResult:
     raw = bundle / "raw"
     raw_files = sorted(p for p in raw.iterdir() if p.is_file() and not p.is_symlink())
@@ -477,17 +495,10 @@ def _finish(
             tlparse=report,
         ),
         declarations=declarations,
-        workload=Workload(
-            command=list(request.command),
-            exit_code=exit_code,
-            started_at=started_at,
-            wall_time_s=wall,
-            completed=completed,
-            incomplete_reason=reason,
-            environment=recorded_env,
-        ),
+        workload=workload,
         sources=Sources(root=str(root), revision=revision, dirty=dirty, files=files),
         raw_traces=[TraceFile(path=f"raw/{p.name}", sha256=_sha256(p)) for p in raw_files],
+        observed=observations,
         report=report,
         extra={
             "captured_by": f"dynamo-diff-store {package_version('dynamo-diff-store')}",
@@ -496,4 +507,6 @@ def _finish(
         },
     )
     (bundle / "manifest.json").write_bytes(manifest_bytes(manifest))
-    return CaptureResult(bundle=bundle, manifest=manifest, exit_code=exit_code, incomplete_reason=reason)
+    return CaptureResult(
+        bundle=bundle, manifest=manifest, exit_code=workload.exit_code, incomplete_reason=workload.incomplete_reason
+    )

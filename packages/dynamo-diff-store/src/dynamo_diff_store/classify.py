@@ -140,6 +140,10 @@ class RankSummary:
     python_version: str | None
     compilation_count: int = 0
     evidence_count: int = 0
+    devices: list[str] = field(default_factory=list)
+    # Compile ids that started (dynamo_start) but have no compilation_metrics: torch writes the metrics when a
+    # compilation ends, failed or not, so these mean the process stopped while compiling, or the trace was cut.
+    unfinished: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -178,6 +182,7 @@ class Classifier:
         self.torch_version: str | None = None
         self.torch_git: str | None = None
         self.python_version: str | None = None
+        self.devices: set[str] = set()
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -245,6 +250,10 @@ class Classifier:
             self._on_artifact(fact, ident, name, data)
         elif kind == "compilation_metrics_runtime":
             self._evidence(fact, kind, ident)
+        elif kind == "describe_tensor":
+            if data is not None:
+                self.devices.add(data)
+            self.uninterpreted[kind] += 1
         else:
             self.uninterpreted[kind] += 1
 
@@ -302,8 +311,11 @@ class Classifier:
         self.rank = rank
         last_code: dict[tuple[int | None, int | None], CodeLocation] = {}
         incomplete: set[str] = set()
+        unfinished: list[str] = []
         try:
             for ident in self.identities:
+                if ident.starts and not ident.metrics and not ident.bwd_metrics:
+                    unfinished.append(ident.compile_id)
                 if ident.start_top is not None:
                     file, filename, name = ident.start_top
                     if isinstance(filename, int):
@@ -348,6 +360,8 @@ class Classifier:
             python_version=self.python_version,
             compilation_count=len(self.identities),
             evidence_count=self.evidence_count,
+            devices=sorted(self.devices),
+            unfinished=unfinished,
         )
 
     def _compilation(

@@ -21,6 +21,8 @@ from dynamo_diff_store.jsonload import loads_payload
 from dynamo_diff_store.records import Record
 
 _CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
+# describe_tensor's device, e.g. "device(type='cuda', index=0)" (torch 2.13) or a plain "cpu".
+_DEVICE_TYPE = re.compile(r"type='([A-Za-z0-9_]+)'|^([A-Za-z0-9_]+)(?::\d+)?$")
 # `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
 _CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", re.M)
 
@@ -87,7 +89,17 @@ def extract(rec: Record) -> Fact:
         fact.data = Counter(_CPP_GUARD.findall(payload))
     elif kind == "dynamo_guards" and payload is not None:
         fact.data = _json_guard_categories(payload)
+    elif kind == "describe_tensor":
+        fact.data = device_type(rec.body.get("device") if isinstance(rec.body, dict) else None)
     return fact
+
+
+def device_type(value: Any) -> str | None:
+    """'cpu', 'cuda', ... from a describe_tensor device field (the index is left out: ranks use their own)."""
+    if not isinstance(value, str):
+        return None
+    match = _DEVICE_TYPE.search(value.strip())
+    return (match[1] or match[2]) if match else None
 
 
 def reason_entries(payload: str) -> list[str]:

@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS captures (
     torch_version TEXT,
     artifact_structure TEXT NOT NULL,
     rank_count INTEGER NOT NULL,
-    counts TEXT NOT NULL
+    counts TEXT NOT NULL,
+    run_state TEXT
 );
 CREATE TABLE IF NOT EXISTS ranks (
     capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
@@ -83,6 +84,7 @@ def connect(path: Path, *, timeout: float = 60.0) -> sqlite3.Connection:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.executescript(_SCHEMA)
+            _add_columns(conn)
             conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_version', ?)", (str(INDEX_VERSION),))
             return conn
         except sqlite3.OperationalError as err:
@@ -94,6 +96,17 @@ def connect(path: Path, *, timeout: float = 60.0) -> sqlite3.Connection:
         except BaseException:
             conn.close()
             raise
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """Columns added after the first release: an index made by an earlier version gets them (rows: NULL)."""
+    columns = {row["name"] for row in conn.execute("PRAGMA table_info(captures)")}
+    if "run_state" not in columns:
+        try:
+            conn.execute("ALTER TABLE captures ADD COLUMN run_state TEXT")
+        except sqlite3.OperationalError as err:
+            if "duplicate column" not in str(err):  # another process added it first
+                raise
 
 
 CompilationRow = tuple[int | None, str, str | None, str | None, int | None, str]
@@ -126,7 +139,7 @@ def insert_capture(
             conn.execute("ROLLBACK")
             return
         conn.execute(
-            "INSERT INTO captures VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO captures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info.id,
                 info.label,
@@ -136,6 +149,7 @@ def insert_capture(
                 info.validity.artifact_structure,
                 len(capture.ranks),
                 capture.counts.model_dump_json(),
+                info.run.state,
             ),
         )
         for position, rank in enumerate(capture.ranks):

@@ -41,7 +41,7 @@ from dynamo_diff_store.tlparse_export import (
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
-READER_VERSION = "3"
+READER_VERSION = "4"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 32 * 1024 * 1024
 CHUNK_BYTES = 64 * 1024 * 1024
@@ -87,6 +87,10 @@ class RankResult:
     torch_version: str | None
     torch_git: str | None
     python_version: str | None
+    devices: list[str] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)  # compile ids started but never finished
+    cut_files: list[tuple[str, int | None]] = field(default_factory=list)  # files that end mid-record, and where
+    evidence_missing: bool = False  # payload files missing or records rejected
 
     def iter_compilation_json(self) -> Iterator[str]:
         """Each compilation as the JSON text of a schema Compilation, in order."""
@@ -349,6 +353,10 @@ def _analyse_rank(job: RankJob) -> RankResult:
         torch_version=result.torch_version,
         torch_git=result.torch_git,
         python_version=result.python_version,
+        devices=result.devices,
+        unfinished=result.unfinished,
+        cut_files=[(r.file, r.truncated_at) for r in reports if r.truncated],
+        evidence_missing=any(r.missing_payloads or r.bad_records for r in reports),
     )
 
 
@@ -402,8 +410,8 @@ def _file_notices(reports: list[FileReport], rank: int | None) -> list[Notice]:
                     severity=Severity.ERROR,
                     rank=rank,
                     message=(
-                        f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}; the last record was dropped and "
-                        "counts may be low"
+                        f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}: the file was cut there, the "
+                        "last record is incomplete and counts may be low"
                     ),
                     details={"file": r.file, "line": r.truncated_at},
                 )

@@ -56,9 +56,65 @@ def _section(data: dict[str, Any], name: str, where: str) -> dict[str, Any]:
     return value
 
 
-# 0.1 declared the workload inside `workload`; these keys are the declarations of the current model.
-_V1_DECLARED = ("calls", "seed", "backend", "dynamic", "device", "warmup_calls")
+# What a 0.1 manifest holds (its template and every bundle the 0.1 tool wrote), section by section. A key that has
+# no typed place in the current model is kept under `extra.v1` as "<section>.<key>": nothing is dropped.
+_V1_SECTIONS = ("producer", "source", "workload", "capture")
+_V1_CONSUMED = {
+    "producer": {"python", "torch", "torch_git", "tlparse"},
+    "source": {"revision", "files"},
+    "workload": {
+        "calls",
+        "seed",
+        "backend",
+        "backend_options",
+        "dynamic",
+        "device",
+        "warmup_calls",
+        "measurement_calls",
+        "environment",
+    },
+    "capture": {"workload_completed", "process_exit_code", "converter_exit_code", "raw_traces"},
+}
 _CACHE_POLICIES = ("fresh", "warm", "custom")
+
+
+def _v1_declarations(workload: dict[str, Any], leftover: dict[str, Any]) -> dict[str, Any]:
+    """0.1 declared the workload inside `workload`. A value whose shape the current model cannot hold is kept
+    under extra.v1 rather than refused (a real 0.1 bundle always imports)."""
+    declared: dict[str, Any] = {}
+
+    def typed(key: str, ok: bool) -> None:
+        value = workload.get(key)
+        if value is None:
+            return
+        if ok:
+            declared[key] = value
+        else:
+            leftover[f"workload.{key}"] = value
+
+    def is_int(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    calls = workload.get("calls")
+    # 0.1 wrote one description per call ({"shape": [4], "dtype": "float32", ...}); its template has [].
+    if isinstance(calls, list) and not calls:
+        pass
+    else:
+        typed("calls", is_int(calls) or (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)))
+    for key in ("seed", "warmup_calls", "measurement_calls"):
+        typed(key, is_int(workload.get(key)))
+    for key in ("backend", "device"):
+        typed(key, isinstance(workload.get(key), str))
+    typed("dynamic", isinstance(workload.get("dynamic"), bool) or workload.get("dynamic") == "auto")
+    options = workload.get("backend_options")
+    if options:
+        typed("backend_options", isinstance(options, dict))
+    policy = workload.get("cache_policy")
+    if policy in _CACHE_POLICIES:
+        declared["cache_policy"] = policy
+    elif policy is not None:
+        leftover["cache_policy"] = policy
+    return declared
 
 
 def translate_v1(data: dict[str, Any], where: str = "manifest.json") -> dict[str, Any]:
@@ -71,12 +127,14 @@ def translate_v1(data: dict[str, Any], where: str = "manifest.json") -> dict[str
     workload = _section(data, "workload", where)
     capture = _section(data, "capture", where)
     leftover: dict[str, Any] = {}
-    declarations: dict[str, Any] = {k: workload[k] for k in _V1_DECLARED if workload.get(k) is not None}
-    policy = workload.get("cache_policy")
-    if policy in _CACHE_POLICIES:
-        declarations["cache_policy"] = policy
-    elif policy is not None:
-        leftover["cache_policy"] = policy
+    for name, section in zip(_V1_SECTIONS, (producer, source, workload, capture), strict=True):
+        for key, value in section.items():
+            if key not in _V1_CONSUMED[name] and key != "cache_policy" and value is not None and value != []:
+                leftover[f"{name}.{key}"] = value
+    for key, value in data.items():
+        if key not in (*_V1_SECTIONS, "schema_version", "label"):
+            leftover[key] = value
+    declarations = _v1_declarations(workload, leftover)
     tlparse = producer.get("tlparse")
     converter_exit = capture.get("converter_exit_code")
     tool = None
@@ -97,10 +155,15 @@ def translate_v1(data: dict[str, Any], where: str = "manifest.json") -> dict[str
                 "sha256": entry.get("sha256"),
             }
         )
-    if capture.get("report_sha256") is not None:
-        leftover["report_sha256"] = capture["report_sha256"]
     exit_code = capture.get("process_exit_code")
     completed = capture.get("workload_completed")
+    environment = workload.get("environment") or {}
+    if not (isinstance(environment, dict) and all(isinstance(v, str) for v in environment.values())):
+        leftover["workload.environment"] = environment
+        environment = {}
+    sources: dict[str, Any] = {"revision": source.get("revision"), "files": translated_files}
+    if source.get("dirty_patch_sha256") is not None:
+        sources["dirty"] = True  # 0.1 hashed the uncommitted changes; the hash itself is under extra.v1
     out: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "kind": "dynamo-diff-bundle",
@@ -114,9 +177,9 @@ def translate_v1(data: dict[str, Any], where: str = "manifest.json") -> dict[str
         "workload": {
             "exit_code": exit_code,
             "completed": completed,
-            "environment": workload.get("environment") or {},
+            "environment": environment,
         },
-        "sources": {"revision": source.get("revision"), "files": translated_files},
+        "sources": sources,
         "raw_traces": capture.get("raw_traces") or [],
         "report": tool,
         "extra": {"translated_from_schema_version": "1", **({"v1": leftover} if leftover else {})},

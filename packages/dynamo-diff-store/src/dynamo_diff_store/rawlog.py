@@ -17,7 +17,9 @@ Decisions for input torch does not write:
 - payload bytes that are not UTF-8 are decoded with U+FFFD replacements (md5 is checked on the raw bytes);
 - a file that stops inside a line or before a promised payload is `truncated`; a last line without newline
   that completes a valid record (tlparse's test logs end like that) only sets `missing_final_newline`. A payload
-  cut exactly at a line end cannot be told from a damaged one: it is an md5 mismatch;
+  cut exactly at a line end cannot be told from a damaged one: in the middle of a file it is an md5 mismatch,
+  as the file's last record it is taken as a cut (`truncated`, and the md5 mismatch is reported too): that is
+  how a killed process or a full disk leaves a log, and a run that may have been cut must not look whole;
 - `max_line_bytes` bounds metadata and noise lines; payload lines are bounded by `max_record_bytes`.
 """
 
@@ -408,8 +410,8 @@ def _read(
     report.bytes_read = base + len(buf)
     if pending is not None:
         record = _finish(pending, rel, report)
-        if not pending.parts or (not ends_with_newline and not record.payload_ok):
-            # The file stops inside (or right before) this record's payload.
+        if not pending.parts or not record.payload_ok:
+            # The file stops inside (or right before) this record's payload, or at a line end inside it.
             report.truncated = True
             report.truncated_at = pending.line
         elif not ends_with_newline:

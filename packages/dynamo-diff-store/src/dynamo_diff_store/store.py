@@ -13,6 +13,7 @@ importing the same input twice is a no-op. The store never executes anything it 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -29,8 +30,9 @@ from typing import Any, BinaryIO
 
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_schema.evidence import Evidence
+from dynamo_diff_schema.evidence import Evidence, Notice, Severity
 from dynamo_diff_schema.version import SCHEMA_VERSION
+from pydantic import ValidationError
 
 from dynamo_diff_store import index
 from dynamo_diff_store.assemble import assemble_capture
@@ -38,6 +40,7 @@ from dynamo_diff_store.ingest import READER_VERSION, analyse_ranks
 from dynamo_diff_store.inputs import discover
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.manifests import read_manifest
+from dynamo_diff_store.run_status import legacy_run_status
 from dynamo_diff_store.staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
 from dynamo_diff_store.tlparse_export import PACK_INDEX_SUFFIX, PACK_SUFFIX
 
@@ -71,6 +74,7 @@ class CaptureRow:
     artifact_structure: str
     rank_count: int
     counts: dict[str, Any]
+    run_state: str = "unknown"
 
 
 @dataclass(frozen=True)
@@ -145,13 +149,18 @@ class Store:
         limits: Limits | None = None,
         progress: Progress | None = None,
         workers: int | None = None,
+        force_label: bool = False,
     ) -> ImportResult:
         """Import a trace file, trace directory, tlparse export or bundle. Idempotent by content.
 
+        A `label` another capture already has is refused (`label_taken`) unless `force_label`, which moves it
+        to this capture. A bundle's own label that another capture has is not applied (a notice says so).
         A failure to read or write files on the way (a full disk, an I/O error) is `io_error`; as for every
         error, no partial capture is kept."""
+        if label is not None and not force_label:
+            self.check_label(label)
         try:
-            return self._import(path, label, manifest, limits or Limits(), progress, workers)
+            return self._import(path, label, manifest, limits or Limits(), progress, workers, force_label)
         except OSError as err:
             where = f" ({err.filename})" if err.filename else f" (store {self.path})"
             raise DynamoDiffError(
@@ -175,6 +184,7 @@ class Store:
         limits: Limits,
         progress: Progress | None,
         workers: int | None,
+        force_label: bool = False,
     ) -> ImportResult:
         layout = discover(Path(path), limits)
         with self._index(create=True) as conn:
@@ -190,6 +200,19 @@ class Store:
                     return self._existing(capture_id)
                 staged_manifest = staging / "input" / MANIFEST_NAME
                 manifest_model = read_manifest(staged_manifest, limits) if staged_manifest.exists() else None
+                notices = layout_notices(layout)
+                if label is None and manifest_model is not None and manifest_model.label is not None:
+                    owner = _label_owner(conn, manifest_model.label, capture_id)
+                    if owner is not None:
+                        notices.append(
+                            Notice(
+                                code="label_taken",
+                                severity=Severity.INFO,
+                                message=f"the bundle's label {manifest_model.label!r} belongs to capture {owner[:12]} "
+                                "in this store, so this capture has no label (import with --label to name it)",
+                            )
+                        )
+                        label = ""
                 jobs = plan_jobs(layout, staging / "input", limits)
                 total = len(jobs)
                 if progress is not None:
@@ -206,7 +229,7 @@ class Store:
                     files=copied,
                     results=results,
                     manifest=manifest_model,
-                    layout_notices=layout_notices(layout),
+                    layout_notices=notices,
                     label=label,
                     imported_at=datetime.now(UTC).isoformat(timespec="seconds"),
                     reader_version=READER_VERSION,
@@ -225,6 +248,8 @@ class Store:
                     return self._existing(capture_id)
                 summary = assembled.summary
                 index.insert_capture(conn, summary, assembled.compilation_rows(), assembled.evidence_rows())
+                if force_label and label:
+                    conn.execute("UPDATE captures SET label = NULL WHERE label = ? AND id != ?", (label, capture_id))
                 return ImportResult(summary=summary, created=True, store=self)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
@@ -380,6 +405,23 @@ class Store:
 
     # -- look-up -----------------------------------------------------------------------------------------
 
+    def label_owner(self, label: str) -> str | None:
+        """The capture that has this label, if any."""
+        with self._index(create=False) as conn:
+            return None if conn is None else _label_owner(conn, label, None)
+
+    def check_label(self, label: str) -> None:
+        """Refuse a label another capture has (`label_taken`), saying which and how to go on."""
+        owner = self.label_owner(label)
+        if owner is not None:
+            raise DynamoDiffError(
+                ErrorCode.LABEL_TAKEN,
+                f"the label {label!r} already names capture {owner[:12]}: choose another label, or pass "
+                "--force-label to move it to the new capture",
+                label=label,
+                capture=owner,
+            )
+
     def resolve(self, ref: str) -> str:
         """A full id, a unique prefix (at least 4 hex digits) or a unique label -> the capture id."""
         ref = ref.strip()
@@ -394,8 +436,12 @@ class Store:
             if not rows:
                 rows = [r["id"] for r in conn.execute("SELECT id FROM captures WHERE label = ? ORDER BY id", (ref,))]
         if not rows:
+            near = self.nearest(ref)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
             raise DynamoDiffError(
-                ErrorCode.UNKNOWN_CAPTURE, f"no capture matches {ref!r} in {self.path} (see `dynamo-diff list`)"
+                ErrorCode.UNKNOWN_CAPTURE,
+                f"no capture matches {ref!r} in {self.path}{hint} (see `dynamo-diff list`)",
+                suggestions=near,
             )
         if len(rows) > 1:
             raise DynamoDiffError(
@@ -404,6 +450,18 @@ class Store:
                 candidates=rows,
             )
         return str(rows[0])
+
+    def nearest(self, ref: str, n: int = 3) -> list[str]:
+        """Labels and ids that look like `ref` (for 'did you mean')."""
+        with self._index(create=False) as conn:
+            if conn is None:
+                return []
+            rows = conn.execute("SELECT id, label FROM captures").fetchall()
+        labels = {r["label"]: r["id"] for r in rows if r["label"]}
+        out = [f"{lab} ({labels[lab][:12]})" for lab in difflib.get_close_matches(ref, list(labels), n=n, cutoff=0.6)]
+        prefixes = {r["id"][: max(len(ref), 4)]: r["id"] for r in rows}
+        out += [prefixes[p][:12] for p in difflib.get_close_matches(ref, list(prefixes), n=n, cutoff=0.7)]
+        return out[:n]
 
     def load(self, ref: str, *, evidence: bool = True) -> Capture:
         """The stored Capture. With `evidence=False` its evidence list is left empty (a third of the memory and
@@ -414,7 +472,13 @@ class Store:
         path = self.capture_dir(capture_id) / "capture.json"
         try:
             data = path.read_bytes()
-            return Capture.model_validate_json(data if evidence else _split_evidence(data)[0])
+            document = data if evidence else _split_evidence(data)[0]
+            try:
+                return Capture.model_validate_json(document)
+            except ValidationError as err:
+                if not _lacks_run_status(err):
+                    raise
+                return _from_earlier_reader(document)
         except (OSError, ValueError) as err:
             raise DynamoDiffError(
                 ErrorCode.CORRUPT_STORE,
@@ -427,6 +491,15 @@ class Store:
             if conn is None:
                 return []
             rows = conn.execute("SELECT * FROM captures ORDER BY imported_at, id").fetchall()
+            states = {r["id"]: r["run_state"] for r in rows}
+            for capture_id in [cid for cid, state in states.items() if state is None]:
+                # Indexed by an earlier version: read the run status once and keep it in the index.
+                try:
+                    states[capture_id] = str(self._read_capture_file(capture_id, evidence=False).capture.run.state)
+                except DynamoDiffError:
+                    states[capture_id] = "unknown"
+                    continue
+                conn.execute("UPDATE captures SET run_state = ? WHERE id = ?", (states[capture_id], capture_id))
         return [
             CaptureRow(
                 id=r["id"],
@@ -437,6 +510,7 @@ class Store:
                 artifact_structure=r["artifact_structure"],
                 rank_count=r["rank_count"],
                 counts=index.counts_of(r),
+                run_state=states[r["id"]],
             )
             for r in rows
         ]
@@ -572,6 +646,27 @@ class Store:
 
 
 _EVIDENCE_KEY = b',"evidence":['
+
+
+def _label_owner(conn: sqlite3.Connection, label: str, other_than: str | None) -> str | None:
+    row = conn.execute(
+        "SELECT id FROM captures WHERE label = ? AND id != ? ORDER BY imported_at DESC", (label, other_than or "")
+    ).fetchone()
+    return None if row is None else str(row["id"])
+
+
+def _lacks_run_status(err: ValidationError) -> bool:
+    """Captures carry `capture.run` since reader version 4; is that all an earlier document lacks?"""
+    problems = err.errors()
+    return bool(problems) and all(p["type"] == "missing" and p["loc"] == ("capture", "run") for p in problems)
+
+
+def _from_earlier_reader(document: bytes) -> Capture:
+    """A capture stored by an earlier reader: its run status is derived from what it holds (read-only; the
+    stored document is not changed, its id stays what it was)."""
+    data = json.loads(document)
+    data["capture"]["run"] = legacy_run_status(data)
+    return Capture.model_validate(data)
 
 
 def _split_evidence(data: bytes) -> tuple[bytes, bytes | None]:

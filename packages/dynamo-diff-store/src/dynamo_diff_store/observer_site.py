@@ -1,0 +1,334 @@
+"""The observer `dynamo-diff capture` loads into the captured Python processes, as their `sitecustomize`.
+
+It watches, without changing what the program does:
+- the arguments of every `torch.compile` call (backend, mode, dynamic, fullgraph, options) and where it was made;
+- the random seeds the program sets (`torch.manual_seed`, `random.seed`);
+- the process: command line, working directory, RANK, torch's version, an uncaught exception, whether it ran its
+  exit handlers, and the accelerators it initialised.
+
+Capture copies this file as `sitecustomize.py` into a private directory that it puts first on PYTHONPATH, and
+points DYNAMO_DIFF_OBSERVE at a directory where each process appends JSON lines to `<pid>.jsonl`. Nothing here
+imports torch: the wrappers are installed when the program itself imports it. Each wrapper's `__wrapped__` is
+the original. A call inside a compiled function must behave as a call of the original: Dynamo looks up its
+rules for `torch.compile` and `torch.manual_seed` by name when it first compiles (after the wrappers are in
+place, so the wrappers get the originals' rules), and skips `random.seed` by the file its code is in (see
+`impersonate`). Tested by the observed_on/observed_off fixtures: the same graphs, breaks and messages.
+
+An existing `sitecustomize` (the next one on sys.path) is run afterwards, and the private directory is taken off
+sys.path again so the program sees the sys.path it would have had. Every step is guarded: the observer can
+fail, the program cannot.
+
+This file must run on its own under any Python the user's program uses (3.8+), so it imports only the standard
+library and nothing of dynamo-diff.
+"""
+
+import os
+import sys
+
+OBSERVER_VERSION = "1"
+ENV_DIR = "DYNAMO_DIFF_OBSERVE"
+_MAX_KINDS = 200  # distinct compile calls / seeds kept per process
+_MAX_TEXT = 300
+
+
+def _install(out_dir):
+    import atexit
+    import json
+    import threading
+
+    lock = threading.Lock()
+    path = os.path.join(out_dir, "%d.jsonl" % os.getpid())
+    counts = {}  # (event, key) -> count
+    state = {"exception": None}
+
+    def write(event):
+        try:
+            line = json.dumps(event, default=repr, sort_keys=True)
+            with lock, open(path, "a", encoding="utf-8") as out:
+                out.write(line + "\n")
+        except Exception:
+            pass
+
+    def text(value):
+        value = value if isinstance(value, str) else repr(value)
+        return value if len(value) <= _MAX_TEXT else value[: _MAX_TEXT - 1] + "…"
+
+    def plain(value):
+        """A JSON-safe copy of an argument (the repr of anything that is not plain data)."""
+        if value is None or isinstance(value, (bool, int, float)):
+            return value
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, dict):
+            return {text(k): plain(v) for k, v in list(value.items())[:50]}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in list(value)[:50]]
+        return text(value)
+
+    def impersonate(original, before, filename):
+        """A wrapper that calls `before` then `original`, whose code claims the original's file and names.
+
+        Dynamo decides whether to trace a standard-library function by the file its code is in (random.py is
+        skipped: a call to it is a graph break at the caller). A wrapper defined here would be traced instead,
+        breaking somewhere else; compiled under the original's file name and names, it is skipped the same
+        way, at the same place, with the same message (tested by the observed_on/observed_off fixtures)."""
+        owner = getattr(original, "__self__", None)
+        function = getattr(original, "__func__", None)
+        if owner is not None and function is not None:
+            # A bound method (random.seed is the hidden Random instance's seed): wrap its function and bind the
+            # wrapper to the same object, so it is a method like the original (Dynamo guards on its type).
+            source = (
+                "def wrapper(self, *args, **kwargs):\n    before(*args, **kwargs)\n"
+                "    return function(self, *args, **kwargs)\n"
+            )
+        else:
+            source = (
+                "def wrapper(*args, **kwargs):\n    before(*args, **kwargs)\n    return original(*args, **kwargs)\n"
+            )
+        namespace = {"before": before, "original": original, "function": function}
+        exec(compile(source, filename, "exec"), namespace)
+        wrapper = namespace["wrapper"]
+        for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
+            try:
+                setattr(wrapper, attribute, getattr(function or original, attribute))
+            except Exception:
+                pass
+        wrapper.__wrapped__ = function or original
+        if owner is not None and function is not None:
+            import types
+
+            return types.MethodType(wrapper, owner)
+        return wrapper
+
+    def count(kind, event):
+        key = (kind, json.dumps(event, default=repr, sort_keys=True))
+        with lock:
+            seen = key in counts
+            if not seen and len(counts) >= 2 * _MAX_KINDS:
+                counts[("truncated", "")] = 1
+                return
+            counts[key] = counts.get(key, 0) + 1
+        if not seen:
+            write(dict(event, e=kind))
+
+    def user_caller(depth):
+        """'file:line' of the innermost frame outside torch and this file."""
+        try:
+            frame = sys._getframe(depth)
+        except ValueError:
+            return None
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name != __file__ and os.sep + "torch" + os.sep not in name:
+                return "%s:%d" % (name, frame.f_lineno)
+            frame = frame.f_back
+        return None
+
+    def target_name(obj):
+        owner = getattr(obj, "__self__", None)
+        if owner is not None and getattr(obj, "__name__", None) == "_call_impl":
+            return type(owner).__qualname__  # nn.Module.compile() compiles the module's _call_impl
+        name = getattr(obj, "__qualname__", None)
+        if isinstance(name, str):
+            return name
+        return type(obj).__qualname__
+
+    def backend_name(backend):
+        if isinstance(backend, str):
+            return backend
+        name = getattr(backend, "__qualname__", None) or type(backend).__qualname__
+        module = getattr(backend, "__module__", None)
+        return text("%s.%s" % (module, name) if module and module != "__main__" else name)
+
+    def patch_torch(torch):
+        write({"e": "torch", "version": text(getattr(torch, "__version__", "?"))})
+        original_compile = getattr(torch, "compile", None)
+        if callable(original_compile):
+
+            def compile(model=None, *args, **kwargs):
+                try:
+                    # @torch.compile(...) without a model returns a decorator that calls torch.compile again with
+                    # the function: that second call is the one recorded.
+                    if model is not None:
+                        record_compile(model, kwargs)
+                except Exception:
+                    pass
+                return original_compile(model, *args, **kwargs)
+
+            def record_compile(model, kwargs):
+                options = kwargs.get("options")
+                count(
+                    "compile",
+                    {
+                        "backend": backend_name(kwargs.get("backend", "inductor")),
+                        "mode": plain(kwargs.get("mode")),
+                        "dynamic": plain(kwargs.get("dynamic")),
+                        "fullgraph": bool(kwargs.get("fullgraph", False)),
+                        "options": plain(options) if isinstance(options, dict) else {},
+                        "disable": bool(kwargs.get("disable", False)),
+                        "target": text(target_name(model)),
+                        "caller": user_caller(3),
+                    },
+                )
+
+            for attribute in ("__doc__", "__name__", "__qualname__", "__module__", "__wrapped__"):
+                try:
+                    setattr(compile, attribute, getattr(original_compile, attribute, None))
+                except Exception:
+                    pass
+            compile.__wrapped__ = original_compile
+            torch.compile = compile
+        original_seed = getattr(torch, "manual_seed", None)
+        if callable(original_seed):
+
+            def manual_seed(seed):
+                try:
+                    count("seed", {"function": "torch.manual_seed", "value": plain(seed)})
+                except Exception:
+                    pass
+                return original_seed(seed)
+
+            for attribute in ("__doc__", "__name__", "__qualname__", "__module__"):
+                try:
+                    setattr(manual_seed, attribute, getattr(original_seed, attribute, None))
+                except Exception:
+                    pass
+            manual_seed.__wrapped__ = original_seed
+            torch.manual_seed = manual_seed
+            random_module = sys.modules.get("torch.random")
+            if random_module is not None and getattr(random_module, "manual_seed", None) is original_seed:
+                random_module.manual_seed = manual_seed
+
+    # Run code right after a module is imported: the finder asks the other finders for the real spec and
+    # shadows exec_module on that one loader object (the module's spec and loader stay torch's own).
+    after_import = {"torch": patch_torch}
+
+    class _AfterImport:
+        def find_spec(self, name, path=None, target=None):
+            hook = after_import.get(name)
+            if hook is None:
+                return None
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(name, path, target)
+                if spec is not None:
+                    break
+            else:
+                return None
+            loader = spec.loader
+            exec_module = getattr(loader, "exec_module", None)
+            if exec_module is None:
+                return spec
+            del after_import[name]
+
+            def run(module):
+                exec_module(module)
+                try:
+                    hook(module)
+                except Exception:
+                    pass
+
+            try:
+                loader.exec_module = run
+            except Exception:
+                pass
+            return spec
+
+    sys.meta_path.insert(0, _AfterImport())
+
+    import random
+
+    def record_random_seed(a=None, version=2):
+        try:
+            count("seed", {"function": "random.seed", "value": plain(a)})
+        except Exception:
+            pass
+
+    random.seed = impersonate(random.seed, record_random_seed, random.__file__)
+
+    original_excepthook = sys.excepthook
+
+    def excepthook(kind, value, traceback):
+        try:
+            where = ""
+            tb = traceback
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            if tb is not None:
+                where = " (%s:%d)" % (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            state["exception"] = text("%s: %s%s" % (kind.__name__, value, where))
+            write({"e": "exception", "text": state["exception"]})
+        except Exception:
+            pass
+        return original_excepthook(kind, value, traceback)
+
+    sys.excepthook = excepthook
+
+    def rank():
+        value = os.environ.get("RANK")
+        return int(value) if value is not None and value.isdigit() else None
+
+    def devices():
+        torch = sys.modules.get("torch")
+        found = []
+        try:
+            cuda = getattr(torch, "cuda", None)
+            if cuda is not None and cuda.is_initialized():
+                for index in range(cuda.device_count()):
+                    found.append("cuda:%d %s" % (index, cuda.get_device_name(index)))
+        except Exception:
+            pass
+        return found
+
+    def at_exit():
+        with lock:
+            totals = [[kind, key, n] for (kind, key), n in counts.items()]
+        write(
+            {
+                "e": "exit",
+                "argv": [text(a) for a in sys.argv],
+                "devices": devices(),
+                "counts": totals,
+            }
+        )
+
+    write(
+        {
+            "e": "start",
+            "pid": os.getpid(),
+            "ppid": os.getppid(),
+            "argv": [text(a) for a in sys.argv],
+            "cwd": text(os.getcwd()),
+            "rank": rank(),
+            "observer": OBSERVER_VERSION,
+        }
+    )
+    atexit.register(at_exit)
+
+
+def _chain(here):
+    """Run the sitecustomize this one hides (the next on sys.path), as Python would have."""
+    import importlib.machinery
+    import importlib.util
+
+    others = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", others)
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sitecustomize"] = module
+    spec.loader.exec_module(module)
+
+
+if __name__ == "sitecustomize":
+    _here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        _out = os.environ.get(ENV_DIR)
+        if _out and os.path.isdir(_out):
+            _install(_out)
+    except Exception:
+        pass
+    # The program sees the sys.path it would have had (PYTHONPATH keeps the entry for child processes).
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+    _chain(_here)

@@ -1,0 +1,137 @@
+"""How a recorded run ended: from what `capture` recorded (the manifest), what its observer saw, and whether
+the trace itself is whole. A run that stopped early has fewer compilations and recompilations, so every view
+says this first and a CI gate never passes a run that did not finish."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dynamo_diff_schema.capture import Provenance, RunState, RunStatus
+from dynamo_diff_schema.manifest import Manifest
+
+# Reasons capture wrote before the manifest had `interrupted` (schema 2.0).
+_INTERRUPTED_REASONS = ("interrupted", "capture was terminated")
+
+
+@dataclass(frozen=True)
+class TraceState:
+    """What the trace files say about their own end, per rank."""
+
+    cut_files: Sequence[tuple[int | None, str, int | None]] = ()  # (rank, file, line where it ends mid-record)
+    unfinished: Sequence[tuple[int | None, str]] = ()  # (rank, compile id started and never finished)
+    evidence_missing: bool = False
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _where(rank: int | None) -> str:
+    return "" if rank is None else f"rank {rank}: "
+
+
+def run_status(manifest: Manifest | None, provenance: Provenance, trace: TraceState) -> RunStatus:
+    reasons: list[str] = []
+    exit_code: int | None = None
+    sig: str | None = None
+    exception: str | None = None
+    if manifest is None:
+        source = "none"
+        state = RunState.UNKNOWN
+        headline = "workload status unknown: a bare trace does not record how the program ended"
+    else:
+        source = "capture" if provenance == Provenance.VERIFIED else "manifest"
+        work = manifest.workload
+        exit_code = work.exit_code
+        exception = _exception(manifest)
+        reason = work.incomplete_reason or ""
+        if work.interrupted or (work.interrupted is None and reason.startswith(_INTERRUPTED_REASONS)):
+            state, headline = RunState.INTERRUPTED, reason or "interrupted while the command ran"
+        elif work.signal is not None or (exit_code is not None and exit_code < 0):
+            sig = work.signal or signal_name(-(exit_code or 0))
+            state, headline = RunState.KILLED, f"killed by {sig}"
+        elif exit_code is not None and exit_code != 0:
+            state, headline = RunState.EXITED, f"exited with code {exit_code}"
+        elif work.completed is False:
+            state, headline = RunState.EXITED, reason or "the manifest declares the workload not completed"
+        elif work.completed is True and exit_code == 0 and provenance == Provenance.VERIFIED:
+            state, headline = RunState.COMPLETED, "completed (exit code 0)"
+        else:
+            state = RunState.UNKNOWN
+            headline = "workload status unknown: the manifest does not declare completion with verified trace hashes"
+        if exception and state in (RunState.EXITED, RunState.KILLED):
+            headline += f" after an uncaught {exception}"
+        if work.command:
+            reasons.append(f"command: {' '.join(work.command)[:300]}")
+    workload_failed = state in (RunState.EXITED, RunState.KILLED, RunState.INTERRUPTED)
+    trace_cut = bool(trace.cut_files or trace.unfinished)
+    for rank, file, line in trace.cut_files:
+        reasons.append(f"{_where(rank)}{file} ends mid-record" + (f" at line {line}" if line else ""))
+    for rank, compile_id in trace.unfinished[:10]:
+        reasons.append(
+            f"{_where(rank)}compilation {compile_id} started and never finished (no compilation_metrics): the "
+            "process stopped while compiling, or the trace was cut there"
+        )
+    if len(trace.unfinished) > 10:
+        reasons.append(f"... and {len(trace.unfinished) - 10} more unfinished compilation(s)")
+    if trace.evidence_missing:
+        reasons.append("evidence is missing (payload files or rejected records): counts may be low")
+    summary = headline
+    if trace_cut:
+        cut = "trace cut: " + (
+            f"{trace.cut_files[0][1]} ends mid-record"
+            if trace.cut_files
+            else f"compilation {trace.unfinished[0][1]} never finished"
+        )
+        if workload_failed:
+            summary = f"{headline}; {cut}"
+        else:
+            state, summary = RunState.TRACE_CUT, cut + (f" ({headline})" if state == RunState.UNKNOWN else "")
+    elif trace.evidence_missing and not workload_failed:
+        state, summary = RunState.PARTIAL, "evidence missing (payload files or rejected records): counts may be low"
+    finished = True if state == RunState.COMPLETED else None if state == RunState.UNKNOWN else False
+    return RunStatus(
+        state=state,
+        finished=finished,
+        summary=summary,
+        exit_code=exit_code,
+        signal=sig,
+        exception=exception,
+        trace_cut=trace_cut,
+        evidence_missing=trace.evidence_missing,
+        source=source,
+        reasons=reasons,
+    )
+
+
+def _exception(manifest: Manifest) -> str | None:
+    observed = manifest.observed
+    if observed is None:
+        return None
+    # The command's own process comes first (capture orders them so).
+    return next((p.exception for p in observed.processes if p.exception), None)
+
+
+def legacy_run_status(document: dict[str, Any]) -> dict[str, Any]:
+    """The run status of a capture stored by an earlier reader (before captures carried one), from what it
+    does hold: its manifest, provenance and the `truncated` notices."""
+    info = document.get("capture", {})
+    manifest_data = info.get("manifest")
+    manifest = Manifest.model_validate(manifest_data) if isinstance(manifest_data, dict) else None
+    validity = info.get("validity", {})
+    notices = document.get("notices", [])
+    cut = [
+        (n.get("rank"), str(n.get("details", {}).get("file", "?")), n.get("details", {}).get("line"))
+        for n in notices
+        if n.get("code") == "truncated"
+    ]
+    missing = any(n.get("code") in ("missing_payload", "malformed_records") for n in notices)
+    provenance = Provenance(validity.get("provenance", Provenance.UNVERIFIED))
+    status = run_status(manifest, provenance, TraceState(cut_files=cut, evidence_missing=missing))
+    return status.model_dump(mode="json")
