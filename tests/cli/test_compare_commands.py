@@ -183,3 +183,26 @@ def test_source_shows_the_captured_snapshot_not_the_working_tree(run) -> None:  
     assert v1_code not in loc["text"]  # the two captured versions of gate() differ
     code, _, err = run("source", "edit_v1", "nope")
     assert code == 2 and "unknown_function" in err
+
+
+def test_comparing_a_capture_with_itself_warns(run) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run("compare", str(CAPTURES / "stable"), str(CAPTURES / "stable"), "--format", "json")
+    assert code == 0, err
+    notices = {n["code"]: n for n in json.loads(out)["notices"]}
+    assert "same_capture" in notices and "every delta is zero" in notices["same_capture"]["message"]
+
+
+def test_a_name_that_is_both_a_folder_and_a_label_is_the_capture_and_says_so(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run("import", str(CAPTURES / "stable"), "--label", "base")
+    capture_id = out.splitlines()[0]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "base").mkdir()  # a folder of the same name, holding no trace
+    code, out, err = run("analyze", "base", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["capture"]["id"] == capture_id
+    assert "'base' is both a capture in the store" in err and "write ./base to import the path instead" in err
+    # Written as a path, it is the folder (which holds no trace logs).
+    code, _, err = run("analyze", "./base")
+    assert code == 2 and "base" in err and "error[" in err

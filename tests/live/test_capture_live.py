@@ -73,3 +73,41 @@ def test_two_gloo_ranks(tmp_path: Path) -> None:
         check(rank.counts, oracle["ranks"][str(rank.rank)]["expect"])
     assert sorted(p.name.split("_")[5] for p in (bundle / "raw").iterdir()) == ["0", "1"]
     assert sorted(p.name for p in (bundle / "report").iterdir()) == ["rank_0", "rank_1"]
+
+
+def test_the_observer_changes_no_graph_live(tmp_path: Path, trace_payloads) -> None:  # type: ignore[no-untyped-def]
+    """observed.py captured with and without the observer, now: the same graphs, guards and breaks, and what the
+    observer recorded is what the program says it did."""
+    _, on, oracle, bundle_on = run_capture(tmp_path / "on", "observed.py")
+    _, off, _, bundle_off = run_capture(tmp_path / "off", "observed.py", "--no-observe")
+    assert trace_payloads(bundle_on / "raw") == trace_payloads(bundle_off / "raw")
+    assert on.counts == off.counts
+    assert on.counts.observed_compilation_identities == oracle["expect"]["compilations"]
+    observed = on.capture.manifest.observed
+    assert observed is not None and off.capture.manifest.observed is None
+    assert sorted(c.target for c in observed.compile_calls) == sorted(c["target"] for c in oracle["compile_calls"])
+    assert [(s.function, s.value) for s in observed.seeds] == [(s["function"], s["value"]) for s in oracle["seeds"]]
+
+
+def test_a_killed_workload_fails_the_gate_live(tmp_path: Path) -> None:
+    """midrun.py run to the end, then killed by SIGKILL inside its third compilation: check fails on the run."""
+    store = tmp_path / "store"
+    env = {**os.environ, "DYNAMO_DIFF_STORE": str(store), "DYNAMO_DIFF_ORACLE": str(tmp_path / "oracle.json")}
+    base = [ENTRY, "capture", "--out", str(tmp_path / "full"), "--label", "full", "--no-convert", "--"]
+    done = subprocess.run([*base, sys.executable, str(WORKLOADS / "midrun.py")], cwd=REPO, env=env, check=False)
+    assert done.returncode == 0
+    killed = [ENTRY, "capture", "--out", str(tmp_path / "killed"), "--label", "killed", "--no-convert", "--"]
+    env_kill = {**env, "DYNAMO_DIFF_FAULT": "kill"}
+    done = subprocess.run([*killed, sys.executable, str(WORKLOADS / "midrun.py")], cwd=REPO, env=env_kill, check=False)
+    assert done.returncode == 1  # capture's own status when the command was killed by a signal
+    gate = subprocess.run(
+        [ENTRY, "check", "full", "killed", "--max-new-recompiles", "0"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = gate.stdout.splitlines()
+    assert gate.returncode == 1 and lines[0] == "dynamo-diff check: FAILED"
+    assert lines[2].startswith("FAIL run: the candidate did not finish: killed by SIGKILL; trace cut: compilation 0/2")

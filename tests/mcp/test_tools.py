@@ -267,3 +267,22 @@ def test_every_fixture_pair_fits(connect: Callable[..., Session]) -> None:
         result = s.call("compare_runs", baseline=f"captures/{base}", candidate=f"captures/{cand}")
         assert not result.is_error, text_of(result)
         assert size_of(result) < RESPONSE_LIMIT
+
+
+def test_run_status_comes_first_and_the_change_under_test_is_named(session: Session) -> None:
+    result = session.call("compare_runs", baseline="captures/midrun_complete", candidate="captures/midrun_kill")
+    page = ComparisonPage.model_validate(result.structured_content)
+    assert page.candidate.run is not None and page.candidate.run.state == "killed"
+    text = text_of(result)
+    assert text.splitlines()[0].startswith("runs: baseline completed (exit code 0) | candidate DID NOT FINISH: killed")
+    listed = CaptureList.model_validate(session.call("list_captures").structured_content)
+    assert sorted(c.run for c in listed.captures) == ["completed", "killed"]
+    cold_warm = {"baseline": "captures/cache_cold", "candidate": "captures/cache_warm"}
+    page = ComparisonPage.model_validate(session.call("compare_runs", **cold_warm).structured_content)
+    assert page.comparability.verdict == "confounded"
+    assert [(d.key, d.affects) for d in page.comparability.differences] == [("cache_state", ["cache", "compile_time"])]
+    named = session.call("compare_runs", **cold_warm, change=["cache_state"])
+    page = ComparisonPage.model_validate(named.structured_content)
+    assert page.comparability.verdict == "comparable"
+    assert [d.key for d in page.comparability.intended] == ["cache_state"]
+    assert "the change under test: cache_state" in text_of(named)

@@ -5,52 +5,16 @@ recorded equals what the program itself says it passed to torch.compile and to i
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from dynamo_diff_store import Store
 
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
-PREFIX = re.compile(r"^[VIWE]\d{4} [\d:.]+ \d+ \S+\] (\{.*)$")
-# Values that differ from run to run whatever the observer does: addresses, times, ids, guard latency.
-VOLATILE = (
-    (re.compile(r"0x[0-9a-f]+"), "0x?"),
-    (re.compile(r"\d{6,}"), "N"),
-    (re.compile(r"Guard latency = [\d.]+ us"), "Guard latency"),
-)
-COMPARED = ("dynamo_output_graph", "dynamo_cpp_guards_str", "dynamo_graph_break_reason", "recompile_reasons")
 
 
-def payloads(name: str) -> list[tuple[str, int | None, int | None, str]]:
-    """(kind, frame id, frame compile id, normalized payload) of the records that hold graphs, guards and
-    reasons, read straight from the raw trace (not through our reader)."""
-    (log,) = (CAPTURES / name / "raw").glob("*.log")
-    lines = log.read_text(encoding="utf-8").split("\n")
-    out = []
-    for i, line in enumerate(lines):
-        match = PREFIX.match(line)
-        if not match:
-            continue
-        record = json.loads(match.group(1))
-        kind = next(k for k in record if k not in ("frame_id", "frame_compile_id", "attempt", "has_payload", "stack"))
-        if kind == "artifact":
-            kind = record["artifact"].get("name", "artifact")
-        if kind not in COMPARED:
-            continue
-        body = []
-        for following in lines[i + 1 :]:
-            if not following.startswith("\t"):
-                break
-            body.append(following[1:])
-        text = "\n".join(body)
-        for pattern, replacement in VOLATILE:
-            text = pattern.sub(replacement, text)
-        out.append((kind, record.get("frame_id"), record.get("frame_compile_id"), text))
-    return out
-
-
-def test_the_observer_changes_no_graph_guard_or_break() -> None:
-    on, off = payloads("observed_on"), payloads("observed_off")
+def test_the_observer_changes_no_graph_guard_or_break(trace_payloads) -> None:  # type: ignore[no-untyped-def]
+    """Graphs, guard trees and reasons read straight from the two raw traces (see tests/conftest.py)."""
+    on, off = trace_payloads(CAPTURES / "observed_on" / "raw"), trace_payloads(CAPTURES / "observed_off" / "raw")
     assert [p[:3] for p in on] == [p[:3] for p in off]
     assert {p[0] for p in on} >= {"dynamo_output_graph", "dynamo_cpp_guards_str", "dynamo_graph_break_reason"}
     assert on == off

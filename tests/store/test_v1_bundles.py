@@ -109,3 +109,77 @@ def test_cli_imports_analyses_and_compares_0_1_bundles(tmp_path: Path) -> None:
     assert compared.exit_code == 0 and "calls (declared)" in compared.stdout
     checked = runner.invoke(app, ["check", "v1-stable", "v1-shape", "--max-new-recompiles", "0"])
     assert checked.exit_code == 1 and "FAIL confirmed recompilations: 0 -> 1" in checked.stdout
+
+
+def test_every_field_of_the_0_1_template_is_read() -> None:
+    """The 0.1 template (docs/manifest.template.json of the 0.1 release), every field given a value."""
+    from dynamo_diff_store.manifests import translate_v1
+
+    template = {
+        "schema_version": "1",
+        "producer": {"python": "3.13.2", "torch": "2.14.0", "torch_git": "0" * 40, "tlparse": "0.4.3"},
+        "source": {"revision": "abc", "dirty_patch_sha256": "d" * 64, "files": []},
+        "workload": {
+            "calls": [{"shape": [4], "dtype": "float32", "device": "cpu", "step": 1}],
+            "seed": 0,
+            "backend": "recording_eager",
+            "backend_options": {"mode": "x"},
+            "dynamic": False,
+            "device": "cpu",
+            "warmup_calls": 1,
+            "measurement_calls": 3,
+            "cache_policy": "fresh_process_no_inductor",
+            "cache_directories": ["/tmp/cache"],
+            "environment": {"OMP_NUM_THREADS": "1"},
+        },
+        "capture": {
+            "workload_completed": True,
+            "process_exit_code": 0,
+            "converter_exit_code": 0,
+            "report_sha256": "e" * 64,
+            "raw_traces": [],
+        },
+    }
+    out = translate_v1(template)
+    declared = out["declarations"]
+    assert declared["calls"] == template["workload"]["calls"]
+    assert (declared["backend_options"], declared["measurement_calls"], declared["warmup_calls"]) == (
+        {"mode": "x"},
+        3,
+        1,
+    )
+    assert out["sources"]["dirty"] is True and out["workload"]["environment"] == {"OMP_NUM_THREADS": "1"}
+    assert out["extra"]["v1"] == {
+        "source.dirty_patch_sha256": "d" * 64,
+        "workload.cache_directories": ["/tmp/cache"],
+        "capture.report_sha256": "e" * 64,
+        "cache_policy": "fresh_process_no_inductor",
+    }
+    # The template as the 0.1 tool shipped it (empty lists, nulls) declares nothing and keeps nothing extra.
+    shipped = {
+        "schema_version": "1",
+        "producer": {"python": None, "torch": None, "torch_git": None, "tlparse": None},
+        "source": {"revision": None, "dirty_patch_sha256": None, "files": []},
+        "workload": {
+            "calls": [],
+            "seed": None,
+            "backend": None,
+            "backend_options": {},
+            "dynamic": None,
+            "device": None,
+            "warmup_calls": None,
+            "measurement_calls": None,
+            "cache_policy": None,
+            "cache_directories": [],
+            "environment": {},
+        },
+        "capture": {
+            "workload_completed": False,
+            "process_exit_code": None,
+            "converter_exit_code": None,
+            "report_sha256": None,
+            "raw_traces": [],
+        },
+    }
+    empty = translate_v1(shipped)
+    assert empty["declarations"] == {} and "v1" not in empty["extra"]

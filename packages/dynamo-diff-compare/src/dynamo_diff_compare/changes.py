@@ -126,8 +126,9 @@ def _recompiles(b: Digest, c: Digest) -> list[Change]:
                     summary=f"{cat} guards failing: {nb} -> {nc}",
                     baseline={"category": cat, "failing_guards": nb, "examples": b.reason_examples.get(cat, [])},
                     candidate={"category": cat, "failing_guards": nc, "examples": c.reason_examples.get(cat, [])},
-                    baseline_evidence=sorted(set(b.reason_evidence.get(cat, []))),
-                    candidate_evidence=sorted(set(c.reason_evidence.get(cat, []))),
+                    # In trace order: the first id is the evidence of the first example.
+                    baseline_evidence=list(dict.fromkeys(b.reason_evidence.get(cat, []))),
+                    candidate_evidence=list(dict.fromkeys(c.reason_evidence.get(cat, []))),
                 )
             )
     return out

@@ -374,7 +374,9 @@ def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
         manifest_path: Annotated[
             str | None, Field(description="A manifest.json to import with a trace that has none (bundles have one).")
         ] = None,
-        label: Annotated[str | None, Field(description="A name to find the capture by later.")] = None,
+        label: Annotated[
+            str | None, Field(description="A name to find the capture by later; one no other capture has.")
+        ] = None,
     ) -> CallToolResult:  # structured content: ImportSummary
         """Import a recorded torch.compile run into the store; call this first for a trace the store does not hold.
 
