@@ -47,11 +47,19 @@ export interface FunctionRow {
   changes: Change[];
 }
 
+/** How a recorded run ended (`capture.run`): a run that did not finish has low counts. */
+export interface RunStatus {
+  state: string;
+  finished: boolean | null;
+  summary: string;
+}
+
 export interface ComparedCapture {
   id: string;
   label: string | null;
   torch?: string | null;
   imported_at?: string | null;
+  run?: RunStatus | null;
 }
 
 export interface KeyDifference {
@@ -59,6 +67,8 @@ export interface KeyDifference {
   source?: string;
   baseline?: unknown;
   candidate?: unknown;
+  /** The areas (counts and changes) this difference can explain. */
+  affects?: string[];
 }
 
 export interface RankDivergence {

@@ -1,8 +1,8 @@
-// The comparison table webview: a comparability banner, totals and one sortable row per source function.
+// The comparison table webview: how each run ended, a comparability banner, totals and one sortable row per function.
 // Everything from the comparison is escaped; the page runs only its own nonce'd script under a strict CSP.
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { Comparison, Counts, FunctionRow } from "./cli";
+import { Comparison, Counts, FunctionRow, RunStatus } from "./cli";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
 
 export function escapeHtml(value: unknown): string {
@@ -55,6 +55,24 @@ function describeValue(value: unknown): string {
   return value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
 }
 
+function runText(run: RunStatus | null | undefined): string {
+  if (!run) {
+    return "run status not known";
+  }
+  return run.finished === false ? `DID NOT FINISH: ${run.summary} (counts may be low)` : run.summary;
+}
+
+/** How each run ended, first: a run that did not finish compiled less, which looks like an improvement. */
+function runBanner(c: Comparison): string {
+  const sides = c.kind === "ranks" ? [c.baseline] : [c.baseline, c.candidate];
+  const unfinished = sides.some((s) => s.run?.finished === false);
+  const text =
+    c.kind === "ranks"
+      ? `Run: ${runText(c.baseline.run)}`
+      : `Runs: baseline ${runText(c.baseline.run)} · candidate ${runText(c.candidate.run)}`;
+  return `<div class="banner ${unfinished ? "unfinished" : "finished"}" id="runs" role="status">${escapeHtml(text)}</div>`;
+}
+
 /** The whole page. `cspSource` is the webview's, `nonce` guards the one inline script and style. */
 export function renderTable(comparison: Comparison, cspSource: string, nonce: string): string {
   const c = comparison;
@@ -68,12 +86,15 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
       (d) =>
         `<li><code>${escapeHtml(d.key)}</code>${d.source ? ` (${escapeHtml(d.source)})` : ""}: ${escapeHtml(
           describeValue(d.baseline),
-        )} → ${escapeHtml(describeValue(d.candidate))}</li>`,
+        )} → ${escapeHtml(describeValue(d.candidate))}${
+          d.affects && d.affects.length ? ` <i>can change ${escapeHtml(d.affects.join(", "))}</i>` : ""
+        }</li>`,
     )
     .join("");
   const missing = c.comparability.missing.length
     ? `<p>Not checked: ${c.comparability.missing.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}</p>`
     : "";
+  const runs = runBanner(c);
   const bannerText =
     verdict === "comparable"
       ? "Comparable: no declared or observed setting differs."
@@ -120,6 +141,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
   .banner.comparable { border-color: var(--vscode-testing-iconPassed, green); }
   .banner.confounded { border-color: var(--vscode-editorWarning-foreground, orange); }
   .banner.unknown { border-color: var(--vscode-descriptionForeground, gray); }
+  .banner.unfinished { border-color: var(--vscode-editorError-foreground, #c00); }
   table { border-collapse: collapse; width: 100%; }
   th, td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding: .3em .5em; text-align: left; vertical-align: top; }
   #rows thead th { cursor: pointer; user-select: none; white-space: nowrap; }
@@ -135,6 +157,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
 </head>
 <body>
 <h2>${escapeHtml(title)}</h2>
+${runs}
 <div class="banner ${escapeHtml(verdict)}" id="comparability" role="status"><b>${escapeHtml(bannerText)}</b>
 ${differences ? `<ul>${differences}</ul>` : ""}${missing}</div>
 <table class="totals" id="totals"><thead><tr><th></th>${COUNT_COLUMNS.map(({ title: t }) => `<th scope="col">${escapeHtml(t)}</th>`).join("")}</tr></thead>

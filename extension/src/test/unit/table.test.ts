@@ -44,6 +44,26 @@ describe("comparison table", () => {
     assert.ok(body.includes('<li><b>recompile_reason</b> value guards failing: 1 -&gt; 0</li>'));
   });
 
+  it("says first how each run ended, loudly when one did not finish", () => {
+    const c = comparison();
+    c.baseline.run = { state: "completed", finished: true, summary: "completed (exit code 0)" };
+    c.candidate.run = { state: "killed", finished: false, summary: "killed by SIGKILL" };
+    c.comparability = {
+      verdict: "confounded",
+      differences: [{ key: "cache_state", source: "observed", baseline: "cold", candidate: "warm", affects: ["cache", "compile_time"] }],
+      missing: [],
+    };
+    const html = renderTable(c, "csp", "n");
+    assert.ok(html.indexOf('id="runs"') < html.indexOf('id="comparability"'));
+    assert.match(
+      html,
+      /<div class="banner unfinished" id="runs" role="status">Runs: baseline completed \(exit code 0\) · candidate DID NOT FINISH: killed by SIGKILL \(counts may be low\)<\/div>/,
+    );
+    assert.ok(html.includes("<i>can change cache, compile_time</i>"));
+    delete c.candidate.run;
+    assert.ok(renderTable(c, "csp", "n").includes("candidate run status not known"));
+  });
+
   it("keeps compile-phase timings out of the table's changes", () => {
     const c = comparison();
     c.functions[0].changes.push({
