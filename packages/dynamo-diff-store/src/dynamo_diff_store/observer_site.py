@@ -65,6 +65,16 @@ def _install(out_dir):
             return [plain(v) for v in list(value)[:50]]
         return text(value)
 
+    def named_like(wrapper, original):
+        """The wrapper with the original's names and docstring, and the original as `__wrapped__`."""
+        for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
+            try:
+                setattr(wrapper, attribute, getattr(original, attribute))
+            except Exception:
+                pass
+        wrapper.__wrapped__ = original
+        return wrapper
+
     def impersonate(original, before, filename):
         """A wrapper that calls `before` then `original`, whose code claims the original's file and names.
 
@@ -87,13 +97,7 @@ def _install(out_dir):
             )
         namespace = {"before": before, "original": original, "function": function}
         exec(compile(source, filename, "exec"), namespace)
-        wrapper = namespace["wrapper"]
-        for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
-            try:
-                setattr(wrapper, attribute, getattr(function or original, attribute))
-            except Exception:
-                pass
-        wrapper.__wrapped__ = function or original
+        wrapper = named_like(namespace["wrapper"], function or original)
         if owner is not None and function is not None:
             import types
 
@@ -171,13 +175,7 @@ def _install(out_dir):
                     },
                 )
 
-            for attribute in ("__doc__", "__name__", "__qualname__", "__module__", "__wrapped__"):
-                try:
-                    setattr(compile, attribute, getattr(original_compile, attribute, None))
-                except Exception:
-                    pass
-            compile.__wrapped__ = original_compile
-            torch.compile = compile
+            torch.compile = named_like(compile, original_compile)
         original_seed = getattr(torch, "manual_seed", None)
         if callable(original_seed):
 
@@ -188,12 +186,7 @@ def _install(out_dir):
                     pass
                 return original_seed(seed)
 
-            for attribute in ("__doc__", "__name__", "__qualname__", "__module__"):
-                try:
-                    setattr(manual_seed, attribute, getattr(original_seed, attribute, None))
-                except Exception:
-                    pass
-            manual_seed.__wrapped__ = original_seed
+            manual_seed = named_like(manual_seed, original_seed)
             torch.manual_seed = manual_seed
             random_module = sys.modules.get("torch.random")
             if random_module is not None and getattr(random_module, "manual_seed", None) is original_seed:
