@@ -6,25 +6,69 @@ import re
 from collections import Counter
 
 # `    sin: "f32[4][1]cpu" = torch.sin(l_x_);  l_x_ = None`  or, in older torch, `    sin = torch.sin(l_x_)`
-_ASSIGN_CALL = re.compile(r'^\s+[A-Za-z_]\w*(?:\s*:\s*"[^"]*")?\s*=\s*([A-Za-z_][\w.]*)\(')
+_ASSIGN = re.compile(r'^\s+[A-Za-z_]\w*(?:\s*:\s*"[^"]*")?\s*=\s*(.+)$')
+_CALL = re.compile(r"^([A-Za-z_][\w.]*)\(")
+_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 _DEF_FORWARD = re.compile(r"^\s*def forward\(")
+# How torch.fx prints calls of `operator` functions (torch/fx/graph.py, magic and reflectable methods): infix,
+# prefix and subscript forms instead of a call. `x * 2` is operator.mul; `x[0]` operator.getitem; `-x` operator.neg.
+_BINARY = {
+    "**": "pow",
+    "//": "floordiv",
+    "<<": "lshift",
+    ">>": "rshift",
+    "<=": "le",
+    ">=": "ge",
+    "==": "eq",
+    "!=": "ne",
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "truediv",
+    "%": "mod",
+    "@": "matmul",
+    "&": "and_",
+    "|": "or_",
+    "^": "xor",
+    "<": "lt",
+    ">": "gt",
+}
+_INFIX = re.compile(r"^\S.*? (" + "|".join(re.escape(op) for op in _BINARY) + r") \S")
+_UNARY = {"-": "neg", "+": "pos", "~": "invert"}
+_SUBSCRIPT = re.compile(r"^[A-Za-z_]\w*\[")
 
 
 def op_histogram(graph_text: str) -> dict[str, int]:
-    """Count the calls of the graph's forward by target: `torch.sin`, `operator.add`, `Tensor.sin` (a method
-    on a local), `module` (a submodule call). Calls inside nested GraphModules of higher-order ops count too."""
+    """Count the calls of the graph's top-level forward by target: `torch.sin`, `operator.add` (printed `a + b`),
+    `operator.getitem` (`x[0]`), `Tensor.sin` (a method on a local), `module` (a submodule call). The bodies of
+    higher-order ops' subgraphs (the nested classes print_readable shows after forward) are not counted: a
+    higher-order op is one op, as in torch's `graph_op_count`, which the histogram sums to."""
     counts: Counter[str] = Counter()
-    in_forward = False
+    forward_indent: int | None = None
     for line in graph_text.splitlines():
-        if _DEF_FORWARD.match(line):
-            in_forward = True
+        if forward_indent is None:
+            if _DEF_FORWARD.match(line):
+                forward_indent = len(line) - len(line.lstrip())
             continue
-        if not in_forward:
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if stripped and indent <= forward_indent:
+            break  # the end of the top-level forward (nested subgraph classes follow)
+        if indent != forward_indent + 4:
             continue
-        match = _ASSIGN_CALL.match(line)
+        match = _ASSIGN.match(line)
         if match is None:
             continue
-        target = match.group(1)
+        # FX appends the frees of dead values after two spaces: `y = x * 2;  x = None`.
+        expression = match.group(1).split(";  ", 1)[0].strip()
+        operator = _operator(expression)
+        if operator is not None:
+            counts[f"operator.{operator}"] += 1
+            continue
+        call = _CALL.match(expression)
+        if call is None:
+            continue  # `l_x_ = L_x_` (a placeholder's alias) or `self.attr` (get_attr): not ops
+        target = call.group(1)
         head, _, rest = target.partition(".")
         if head in {"torch", "operator", "math", "builtins", "_operator"}:
             counts[target] += 1
@@ -35,3 +79,17 @@ def op_histogram(graph_text: str) -> dict[str, int]:
         else:
             counts[target] += 1
     return dict(sorted(counts.items()))
+
+
+def _operator(expression: str) -> str | None:
+    """The `operator` function a printed expression calls, when it is printed as an operator."""
+    if _NAME.match(expression) or _CALL.match(expression):
+        return None
+    if expression.startswith("not "):
+        return "not_"
+    if expression[:1] in _UNARY and expression[1:2] not in (" ", ""):
+        return _UNARY[expression[0]]
+    if _SUBSCRIPT.match(expression):
+        return "getitem"
+    match = _INFIX.match(expression)
+    return _BINARY[match.group(1)] if match else None
