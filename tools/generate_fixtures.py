@@ -77,6 +77,8 @@ ALL = [
     ("cache_warm", "inductor_cache.py"),
     ("observed_on", "observed.py"),
     ("observed_off", "observed.py"),
+    # One recompilation per kind of guard (categories known by construction).
+    ("guards", "guards.py"),
 ]
 SCRIPTS = dict(ALL)
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.

@@ -24,3 +24,35 @@ from dynamo_diff_store.guards import categorize
 )
 def test_category(text: str, category: str) -> None:
     assert categorize(text) == category
+
+
+def test_every_kind_of_guard_in_a_real_trace(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """fixtures/captures/guards: one function per kind of guard, each recompiling because exactly one property of
+    its inputs or of the global state changed (the workload says which: expect.recompile_categories)."""
+    import json
+    from pathlib import Path
+
+    from dynamo_diff_store import Store
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures/captures/guards"
+    expected = json.loads((fixture / "oracle.json").read_text())["expect"]["recompile_categories"]
+    capture = Store(tmp_path / "store").import_path(fixture).capture
+    got: dict[str, list[str]] = {}
+    for rank in capture.ranks:
+        for comp in rank.compilations:
+            if comp.recompile is not None:
+                got.setdefault(comp.code.co_name or "?", []).append(str(comp.recompile.reasons[0].category))
+    assert got == expected
+    assert {c for cats in expected.values() for c in cats} == {
+        "shape",
+        "stride",
+        "dtype",
+        "requires_grad",
+        "grad_mode",
+        "device",
+        "type",
+        "value",
+        "identity",
+        "symbol",
+        "global_state",
+    }

@@ -21,7 +21,7 @@ TRACES = [
     ROOT / "case_studies/transformers_cache/bundles/early",
 ]
 
-GRAPH = '''class GraphModule(torch.nn.Module):
+GRAPH = """class GraphModule(torch.nn.Module):
     def forward(self, L_a_: "f32[4][1]cpu", L_b_: "f32[4][1]cpu"):
         l_a_ = L_a_
         l_b_ = L_b_
@@ -41,7 +41,7 @@ GRAPH = '''class GraphModule(torch.nn.Module):
         def forward(self, child: "f32[][]cpu"):
             mul: "f32[][]cpu" = child * 3
             return mul
-'''
+"""
 
 
 def test_infix_subscript_and_prefix_operators_are_ops() -> None:

@@ -27,6 +27,7 @@ class GuardCategory(StrEnum):
     VALUE = "value"
     IDENTITY = "identity"
     TYPE = "type"
+    REQUIRES_GRAD = "requires_grad"
     GRAD_MODE = "grad_mode"
     GLOBAL_STATE = "global_state"
     SYMBOL = "symbol"
