@@ -280,6 +280,10 @@ async function main(): Promise<void> {
     const changeRow = treeRow(page, "recompile_reason");
     await changeRow.click();
     await page.keyboard.press("ArrowRight");
+    // The change row can sit at the bottom of the view with its hover tooltip over the row below: move the mouse
+    // away and focus the first child, which scrolls it into view.
+    await page.mouse.move(5, 5);
+    await page.keyboard.press("ArrowDown");
     const evidenceRow = treeRow(page, "baseline u1-e10");
     await evidenceRow.waitFor({ state: "visible", timeout: STEP_MS });
     await evidenceRow.click();
