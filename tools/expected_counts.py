@@ -22,18 +22,28 @@ FIXTURES = REPO / "fixtures"
 META = "grep -hv '^\t' raw/*.log"
 METRICS = f"{META} | grep '{{\"compilation_metrics\"'"
 IDS = 'grep -o \'"frame_id": [0-9]*, "frame_compile_id": [0-9]*\' | sort -u'
+# Prints `completed` / `no_graph` per successful compilation_metrics, tracking output graphs per compile id.
+SEQUENCE = (
+    'awk \'match($0, /"frame_id": [0-9]+, "frame_compile_id": [0-9]+/) { k = substr($0, RSTART, RLENGTH) } '
+    '/\\{"dynamo_output_graph"/ { g[k] = 1 } '
+    '/\\{"compilation_metrics"/ { if ($0 ~ /"fail_type": null/) { if (g[k]) print "completed"; '
+    'else if ($0 ~ /"has_guarded_code": true/) print "no_graph" } g[k] = 0 }\''
+)
 GREPS: dict[str, str] = {
     # A compilation starts with dynamo_start; one refused at the recompile limit has only its compilation_metrics.
-    # Per file (a rank's ids repeat on the other ranks), summed.
+    # Per file (a rank's ids repeat on the other ranks), summed: each dynamo_start of a first attempt, plus the ids
+    # that only have compilation_metrics (a compilation refused at the recompile limit never starts).
     "observed_compilation_identities": (
-        'for f in raw/*.log; do grep -v \'^\t\' "$f" | grep \'{"dynamo_start"\\|{"compilation_metrics"\' '
-        f"| {IDS} | wc -l; done | awk '{{s += $1}} END {{print s}}'"
+        "for f in raw/*.log; do a=$(grep -v '^\t' \"$f\" | grep '{\"dynamo_start\"' | grep -vc '\"attempt\": [1-9]'); "
+        "b=$(comm -13 <(grep -v '^\t' \"$f\" | grep '{\"dynamo_start\"' | "
+        f"{IDS}) <(grep -v '^\t' \"$f\" | grep '{{\"compilation_metrics\"' | {IDS}) | wc -l); echo $((a + b)); "
+        "done | awk '{s += $1} END {print s}'"
     ),
     "failed": f'{METRICS} | grep -c \'"fail_type": "\'',
-    "no_graph_observed": (
-        f"{METRICS} | grep '\"has_guarded_code\": true' | grep -c '\"graph_op_count\": \\(null\\|0\\),'"
-    ),
-    "completed": f"{METRICS} | grep '\"fail_type\": null' | grep -c '\"graph_op_count\": [1-9]'",
+    # In file order: a compilation_metrics without a failure is completed when an output graph of its id came
+    # since that id's previous metrics (an empty graph too), else with guarded code it has no graph.
+    "completed": f"{META} | {SEQUENCE} | awk '$1 == \"completed\"' | wc -l",
+    "no_graph_observed": f"{META} | {SEQUENCE} | awk '$1 == \"no_graph\"' | wc -l",
     "unknown_outcomes": (
         "for f in raw/*.log; do comm -23 <(grep -v '^\t' \"$f\" | grep '{\"dynamo_start\"' | "
         f"{IDS}) <(grep -v '^\t' \"$f\" | grep '{{\"compilation_metrics\"' | {IDS}) | wc -l; done "

@@ -79,6 +79,10 @@ ALL = [
     ("observed_off", "observed.py"),
     # One recompilation per kind of guard (categories known by construction).
     ("guards", "guards.py"),
+    # A graph with no ops that reaches the backend (completed, empty) beside frames with no graph.
+    ("empty_graph", "empty_graph.py"),
+    # torch._dynamo.reset() in the middle: compile ids repeat.
+    ("reset", "reset.py"),
 ]
 SCRIPTS = dict(ALL)
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.

@@ -120,6 +120,8 @@ def compilation_summary(comp: Compilation) -> str:
         bits.append(f"graph break at {gb.site or '?'}: {what}" + (f" [{gb.gb_id}]" if gb.gb_id else ""))
     if comp.limit_events:
         bits.append("recompile limit hit")
+    if comp.graph is not None and comp.graph.empty:
+        bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:
         bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 90)}".strip())
     if comp.cache_events:

@@ -81,8 +81,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
             d.limit_evidence.extend(e.evidence_id for e in comp.limit_events if e.evidence_id)
         d.restarts += max(len(comp.attempts) - 1, 0)
         if comp.graph is not None:
-            if comp.outcome == Outcome.COMPLETED and comp.graph.op_count:
-                d.ops.append(comp.graph.op_count)
+            if comp.outcome == Outcome.COMPLETED and comp.graph.op_count is not None:
+                d.ops.append(comp.graph.op_count)  # 0: an empty graph
             d.histogram.update(comp.graph.op_histogram)
             d.graph_evidence.extend(comp.graph.evidence_ids[:1])
         if comp.guards is not None:

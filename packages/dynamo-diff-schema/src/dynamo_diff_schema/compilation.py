@@ -133,6 +133,7 @@ class LimitEvent(Model):
 
 class GraphSummary(Model):
     op_count: int | None = Field(None, ge=0)
+    empty: bool = Field(False, description="The graph reached the backend with no ops (e.g. fullgraph, `return x`).")
     op_histogram: dict[str, int] = Field(default_factory=dict)
     evidence_ids: list[str] = Field(default_factory=list)
 

@@ -117,6 +117,8 @@ class _Identity:
     start_code: CodeLocation | None = None
     evidence: list[str] = field(default_factory=list)
     incomplete: set[str] = field(default_factory=set)
+    # Opened by a record that came before its dynamo_start (see Classifier._identity): that start joins it.
+    starts_pending: bool = False
 
     @property
     def compile_id(self) -> str:
@@ -201,11 +203,18 @@ class Classifier:
     def _identity(self, fact: Fact, key: CompileKeyTuple, *, starting: bool) -> _Identity:
         order = self.current.get(key)
         ident = self.identities[order] if order is not None else None
-        # A second dynamo_start for the same id (not a restart) means torch._dynamo.reset() ran and ids repeat.
-        if ident is None or (starting and ident.starts > 0 and not fact.attempt):
+        # After torch._dynamo.reset() ids repeat. A second dynamo_start for the same id (not a restart) begins the
+        # next occurrence; so does a record of the compiling phase that arrives after the id's compilation ended
+        # (torch writes a recompilation's recompile_reasons just before its dynamo_start), and that dynamo_start
+        # then joins it. Records of a finished compilation's run time (runtime metrics) stay with it.
+        reopened = ident is not None and bool(ident.metrics) and not ident.starts_pending and _opens(fact)
+        if ident is not None and starting and ident.starts_pending:
+            ident.starts_pending = False
+        elif ident is None or reopened or (starting and ident.starts > 0 and not fact.attempt):
             occurrence = self.occurrences[key]
             self.occurrences[key] += 1
             ident = _Identity(key=key, occurrence=occurrence, order=len(self.identities))
+            ident.starts_pending = reopened and not starting
             self.current[key] = self.identities.append(ident)
         if fact.attempt is not None:
             ident.attempts.setdefault(fact.attempt, [])
@@ -400,6 +409,7 @@ class Classifier:
         if ident.graphs or isinstance(op_count, int):
             graph = GraphSummary(
                 op_count=op_count if isinstance(op_count, int) and op_count >= 0 else None,
+                empty=bool(ident.graphs) and op_count == 0 and outcome == Outcome.COMPLETED,
                 op_histogram=ident.histogram or {},
                 evidence_ids=list(ident.graphs) + ([ident.metrics[-1][2]] if isinstance(op_count, int) else []),
             )
@@ -451,6 +461,18 @@ class Classifier:
         )
 
 
+# Records written while a compilation runs, before its compilation_metrics: one of them after the metrics of the
+# same id belongs to the next occurrence of that id.
+_COMPILING_ARTIFACTS = frozenset({"recompile_reasons", "dynamo_graph_break_reason", "dynamo_error"})
+_COMPILING_KINDS = frozenset({"dynamo_output_graph", "dynamo_guards", "dynamo_cpp_guards_str"})
+
+
+def _opens(fact: Fact) -> bool:
+    if fact.kind == "artifact":
+        return fact.name in _COMPILING_ARTIFACTS
+    return fact.kind in _COMPILING_KINDS
+
+
 def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[LimitEvent]]:
     """Outcome of one identity by DESIGN §5; returns (outcome, why, failure, limit events)."""
     per_attempt = Counter(attempt for attempt, _, _ in ident.metrics)
@@ -500,6 +522,15 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
         return Outcome.COMPLETED, f"metrics without failure, dynamo_output_graph, {op_count} ops", None, limits
     if not has_graph and not op_count and body.get("has_guarded_code") is True:
         return Outcome.NO_GRAPH_OBSERVED, "guarded code without a graph or ops (skipped frame)", None, limits
+    if has_graph and op_count == 0:
+        # The backend was handed a graph that only returns its inputs (fullgraph=True does not let Dynamo skip
+        # such a frame): the compilation completed, its graph is empty.
+        return (
+            Outcome.COMPLETED,
+            "metrics without failure, dynamo_output_graph with no ops (an empty graph)",
+            None,
+            limits,
+        )
     if has_graph and op_count is None:
         return Outcome.UNKNOWN, "graph emitted but compilation_metrics has no graph_op_count", None, limits
     if has_graph:
