@@ -173,3 +173,16 @@ def test_records_of_a_repeated_compile_id_stay_with_their_occurrence(store: Stor
         (only,) = reasons[compile_id]
         assert text in only
     assert capture.counts.guard_reason_entries == sum(expect["recompile_reason_entries"])
+
+
+def test_phase_times_are_each_kept_once_with_their_evidence(store: Store) -> None:
+    """torch 2.13 writes the frame's compile time as entire_frame_compile_time_s and again in microseconds
+    (dynamo_cumulative_compile_time_us, duration_us): one quantity is shown once, and points to its record."""
+    capture, _ = load(store, "stable")
+    (comp,) = [c for r in capture.ranks for c in r.compilations]
+    assert "entire_frame_compile_time_s" in comp.phase_times
+    assert not {"dynamo_cumulative_compile_time_us", "duration_us"} & set(comp.phase_times)
+    excerpt = store.read_evidence(capture.capture.id, comp.phase_evidence_id or "", max_chars=100_000).text
+    record = json.loads(excerpt[excerpt.index("{") :].split("\n")[0])["compilation_metrics"]
+    assert comp.phase_times["entire_frame_compile_time_s"] == record["entire_frame_compile_time_s"]
+    assert record["dynamo_cumulative_compile_time_us"] == round(record["entire_frame_compile_time_s"] * 1e6)

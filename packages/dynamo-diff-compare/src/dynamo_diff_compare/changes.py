@@ -18,9 +18,6 @@ PHASES = (
     "backend_compile_time_s",
     "inductor_compile_time_s",
     "code_gen_time_s",
-    "dynamo_cumulative_compile_time_us",
-    "aot_autograd_cumulative_compile_time_us",
-    "inductor_cumulative_compile_time_us",
 )
 # Changes that describe a function present on one side only (the rest are only meaningful between two sides).
 ONE_SIDED_KINDS = frozenset(
@@ -51,6 +48,7 @@ class Digest:
     cache: dict[str, Counter[str]] = field(default_factory=dict)
     cache_evidence: dict[str, list[str]] = field(default_factory=dict)
     phases: dict[str, float] = field(default_factory=dict)
+    phase_evidence: list[str] = field(default_factory=list)
 
 
 def digest(comps: Sequence[Compilation]) -> Digest:
@@ -96,6 +94,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
             value = comp.phase_times.get(phase)
             if value is not None:
                 d.phases[phase] = d.phases.get(phase, 0.0) + value
+        if comp.phase_evidence_id is not None:
+            d.phase_evidence.append(comp.phase_evidence_id)
     d.ops.sort()
     return d
 
@@ -276,6 +276,8 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
                     summary=f"{phase}: {b.phases[phase]:g} -> {c.phases[phase]:g}",
                     baseline=b.phases[phase],
                     candidate=c.phases[phase],
+                    baseline_evidence=b.phase_evidence,
+                    candidate_evidence=c.phase_evidence,
                 )
             )
     return changes

@@ -167,7 +167,10 @@ class Compilation(Model):
     graph: GraphSummary | None = None
     guards: GuardSummary | None = None
     phase_times: dict[str, float] = Field(
-        default_factory=dict, description="Metric name as torch writes it (unit in the name) -> value."
+        default_factory=dict,
+        description="Metric name as torch writes it (unit in the name) -> value; a quantity torch writes twice "
+        "(entire_frame_compile_time_s and dynamo_cumulative_compile_time_us) is kept once, in seconds.",
     )
+    phase_evidence_id: str | None = Field(None, description="The compilation_metrics record the phase times are from.")
     cache_events: list[CacheEvent] = Field(default_factory=list)
     evidence_ids: list[str] = Field(default_factory=list)

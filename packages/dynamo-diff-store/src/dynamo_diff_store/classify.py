@@ -80,6 +80,20 @@ _NOT_PHASE = re.compile(r"^(?:start_time|end_time|start_time_us|end_time_us)$|_t
 
 
 _CONFIG_FIELDS = frozenset({"dynamo_config", "inductor_config"})
+# torch 2.13 writes some phase durations twice, in seconds and in microseconds (the _us ones are the newer names
+# of the same measurement: 0.061167 s and 61167 us). Each is kept once: the microsecond twin is dropped when the
+# seconds one is there.
+_TWINS = {
+    "duration_us": "entire_frame_compile_time_s",
+    "dynamo_cumulative_compile_time_us": "entire_frame_compile_time_s",
+    "aot_autograd_cumulative_compile_time_us": "backend_compile_time_s",
+    "inductor_cumulative_compile_time_us": "inductor_compile_time_s",
+    "inductor_code_gen_cumulative_compile_time_us": "code_gen_time_s",
+    "dynamo_compile_time_before_restart_us": "dynamo_time_before_restart_s",
+    "structured_logging_overhead_us": "structured_logging_overhead_s",
+    "remote_fx_graph_cache_get_time_us": "remote_fx_graph_cache_get_time_ms",
+    "remote_fx_graph_cache_put_time_us": "remote_fx_graph_cache_put_time_ms",
+}
 
 
 @dataclass
@@ -426,6 +440,9 @@ class Classifier:
             for k, v in final.items()
             if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k) and not _NOT_PHASE.search(k)
         }
+        for twin, kept in _TWINS.items():
+            if twin in phases and kept in phases:
+                del phases[twin]
         fcid = ident.key[2]
         return Compilation(
             compile_id=ident.compile_id,
@@ -456,6 +473,7 @@ class Classifier:
             graph=graph,
             guards=guards,
             phase_times=dict(sorted(phases.items())),
+            phase_evidence_id=ident.metrics[-1][2] if phases else None,
             cache_events=ident.cache_events,
             evidence_ids=ident.evidence,
         )
