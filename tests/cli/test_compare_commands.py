@@ -206,3 +206,16 @@ def test_a_name_that_is_both_a_folder_and_a_label_is_the_capture_and_says_so(  #
     # Written as a path, it is the folder (which holds no trace logs).
     code, _, err = run("analyze", "./base")
     assert code == 2 and "base" in err and "error[" in err
+
+
+def test_source_finds_a_method_by_the_qualified_name_compare_shows(run) -> None:  # type: ignore[no-untyped-def]
+    run("import", str(CAPTURES / "observed_on"), "--label", "observed")
+    code, out, err = run("source", "observed", "Net.forward", "--format", "json")
+    assert code == 0, err
+    (loc,) = json.loads(out)["locations"]
+    assert loc["text"].splitlines()[loc["first_line"] - 1].strip() == "def forward(self, x):"
+    assert loc["co_filename"].endswith("fixtures/workloads/observed.py")
+    # The row of that function in a comparison is named the same way.
+    code, out, _ = run("compare", "observed", str(CAPTURES / "observed_off"), "--format", "json")
+    names = {(r["baseline"] or r["candidate"])["qualified_name"] for r in json.loads(out)["functions"]}
+    assert "Net.forward" in names

@@ -6,8 +6,9 @@ import hashlib
 from typing import Annotated
 
 import typer
-from dynamo_diff_match import function_span
-from dynamo_diff_schema import DynamoDiffError, ErrorCode
+from dynamo_diff_compare import user_sources
+from dynamo_diff_match import FunctionRef, function_span, locate, qualified_name
+from dynamo_diff_schema import CodeLocation, DynamoDiffError, ErrorCode
 from rich.table import Table
 
 from dynamo_diff_cli.captures_cmd import store_of
@@ -91,7 +92,7 @@ def source(
         str,
         typer.Argument(
             metavar="FUNCTION",
-            help="A function name as the trace shows it (co_name or qualified name), or FILE:LINE.",
+            help="A function's name (co_name, or the qualified name compare shows, e.g. Net.forward), or FILE:LINE.",
             show_default=False,
         ),
     ],
@@ -102,22 +103,29 @@ def source(
     """Print the captured source snapshot of a compiled function (never the working-tree file)."""
     store = store_of(ctx)
     capture = store.load(ref, evidence=False)
-    locations = sorted(
-        {
-            (c.code.co_filename, c.code.co_firstlineno)
-            for rank in capture.ranks
-            for c in rank.compilations
-            if c.code.co_filename is not None
-            and c.code.co_firstlineno is not None
-            and function
-            in (
-                c.code.co_name,
-                c.code.qualified_name,
-                f"{c.code.co_filename}:{c.code.co_firstlineno}",
-                f"{c.code.co_filename.rsplit('/', 1)[-1]}:{c.code.co_firstlineno}",
-            )
+    snapshots = user_sources(*store.source_files(capture))
+
+    def names(code: CodeLocation) -> set[str | None]:
+        """What a user may call this function: its co_name, its qualified name (read from the captured snapshot,
+        as compare shows it: `Net.forward`), its file:line."""
+        assert code.co_filename is not None and code.co_firstlineno is not None
+        observed = FunctionRef(code.co_filename, code.co_firstlineno, code.co_name or "?")
+        found = locate(observed, snapshots)
+        return {
+            code.co_name,
+            code.qualified_name,
+            qualified_name(observed, found) if found is not None else None,
+            f"{code.co_filename}:{code.co_firstlineno}",
+            f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}",
         }
-    )
+
+    codes = {
+        (c.code.co_filename, c.code.co_firstlineno): c.code
+        for rank in capture.ranks
+        for c in rank.compilations
+        if c.code.co_filename is not None and c.code.co_firstlineno is not None
+    }
+    locations = sorted(key for key, code in codes.items() if function in names(code))
     if not locations:
         raise DynamoDiffError(
             ErrorCode.UNKNOWN_FUNCTION,
