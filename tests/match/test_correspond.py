@@ -237,10 +237,12 @@ def test_snapshot_missing_on_one_side_matches_by_location_and_says_so() -> None:
     cand_refs = [FunctionRef("/cand/model.py", 8, "step"), FunctionRef("/cand/model.py", 5, "helper")]
     result = correspond(*base, cand_refs, SnapshotSet({}, {"/cand/model.py": "model.py"}))
     assert [(r.baseline_id, r.candidate_id, r.status, r.method) for r in result] == [
-        ("model.py::helper", None, RowStatus.BASELINE_ONLY, MatchMethod.NONE),  # helper moved: no evidence
+        # helper moved: the only `helper` of that file on each side, paired by name (the weakest method).
+        ("model.py::helper", "model.py::helper@5", RowStatus.MATCHED, MatchMethod.NAME),
         ("model.py::step", "model.py::step@8", RowStatus.MATCHED, MatchMethod.SAME_LOCATION),
-        (None, "model.py::helper@5", RowStatus.CANDIDATE_ONLY, MatchMethod.NONE),
     ]
+    assert result[0].reason.startswith("same file and name, moved from line ")
+    assert result[0].reason.endswith(" to 5; no source snapshot of /cand/model.py")
     assert result[1].reason == "same file, line and name; no source snapshot of /cand/model.py"
 
 

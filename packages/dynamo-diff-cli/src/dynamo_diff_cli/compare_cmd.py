@@ -124,7 +124,10 @@ def compare(
     source_map: Annotated[
         Path | None,
         typer.Option(
-            "--source-map", help="JSON {baseline id: candidate id} pairing functions by hand.", dir_okay=False
+            "--source-map",
+            help='A JSON file pairing functions by hand: {"model.py::Net.forward": "model.py::Net.forward"}; an id '
+            "is path::qualified name, with @FIRST_LINE when the name is not unique or the run has no source snapshot.",
+            dir_okay=False,
         ),
     ] = None,
     change: Annotated[list[str] | None, typer.Option("--change", metavar="KEY", help=CHANGE_HELP)] = None,
@@ -195,7 +198,10 @@ def check(
         ),
     ] = False,
     source_map: Annotated[
-        Path | None, typer.Option("--source-map", dir_okay=False, help="JSON function pairing.")
+        Path | None,
+        typer.Option(
+            "--source-map", dir_okay=False, help="A JSON file pairing functions by hand (see compare --help)."
+        ),
     ] = None,
 ) -> None:
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.

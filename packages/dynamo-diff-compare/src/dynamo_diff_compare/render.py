@@ -51,9 +51,20 @@ def interest(row: FunctionRow) -> tuple[int, int, str]:
     return (0 if (weight or meaningful or row.status != RowStatus.MATCHED) else 1, -weight, name or "")
 
 
+def same_file(a: str | None, b: str | None) -> bool:
+    """One file named two ways (a bundle's relative path, a bare trace's absolute one): one ends with the other."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    x, y = a.replace("\\", "/").strip("/").split("/"), b.replace("\\", "/").strip("/").split("/")
+    short, long = (x, y) if len(x) <= len(y) else (y, x)
+    return long[len(long) - len(short) :] == short
+
+
 def row_name(row: FunctionRow) -> str:
     b, c = row.baseline, row.candidate
-    if b and c and (b.qualified_name != c.qualified_name or b.file != c.file):
+    if b and c and (b.qualified_name != c.qualified_name or not same_file(b.file, c.file)):
         return f"{b.qualified_name} ({_where(b.file, b.line)}) -> {c.qualified_name} ({_where(c.file, c.line)})"
     side = b or c
     assert side is not None

@@ -6,9 +6,16 @@ Stages, each on what the previous ones left unmatched (DESIGN §6):
 3. a line diff of the two snapshots of the same relative path: a baseline function matches the candidate
    function whose first and last lines are where the baseline function's first and last lines went (or, when
    a boundary line itself was edited, lie in the lines that replaced it and the name is the same);
-4. same file, first line and name, only when a side has no snapshot to compare (`same_location`).
+4. same file, first line and name, only when a side has no snapshot to compare (`same_location`);
+5. same file and name, unique on both sides, only when a side has no snapshot (`name`: a function that moved
+   down or up in an edited file; the row says from which line to which).
+"Same file" survives input forms: a bundle names a file by its path relative to the project root, a bare trace
+by the absolute path the process saw, and a run in another checkout by another root. Two paths are the same
+file when they are equal, else when they share the longest path suffix (whole components, at least the file
+name), the best for both and unique (`_file_pairs`).
 What is left is `ambiguous` when some other unmatched function fitted as well (the row's `alternatives`),
-else baseline-only or candidate-only. Resume functions follow the function they resume (`resume_parent`).
+else baseline-only or candidate-only, with likely counterparts (same name, or same file) as `alternatives`.
+Resume functions follow the function they resume (`resume_parent`).
 """
 
 from __future__ import annotations
@@ -164,11 +171,31 @@ def _apply_user_map(user_map: UserMap, base: list[_Unit], cand: list[_Unit]) -> 
         if fid in found:
             return found[fid]
         parts = split_id(fid)
+        if parts is not None:
+            # The same file written another way (relative vs absolute, another checkout): path suffix, name, line.
+            path, name, line = parts
+            close = {
+                u.id: u
+                for key, u in found.items()
+                if (other := split_id(key)) is not None
+                and other[1] == name
+                and (line is None or line == (u.source.first_line if u.source is not None else u.location[1]))
+                and _common_suffix(_path_parts(other[0]), _path_parts(path))
+                == min(len(_path_parts(other[0])), len(_path_parts(path)))
+            }
+            if len(close) == 1:
+                return next(iter(close.values()))
         hint = ""
+        with_lines = sorted({u.id for u in found.values() if u.id.startswith(fid + "@")})
         if parts and "torch_dynamo_resume_in_" in parts[1]:
             hint = " Resume functions follow their parent; map the parent function instead."
-        elif parts and any(u.id.startswith(fid + "@") for u in found.values()):
-            hint = " Several functions have this name in that file; add '@<first line>'."
+        elif len(with_lines) > 1:
+            hint = f" Several functions have this name in that file; add '@<first line>': {', '.join(with_lines[:4])}."
+        elif with_lines:
+            hint = f" It has no source snapshot, so its id names its first line: {with_lines[0]!r}."
+        else:
+            known = sorted(found)[:6]
+            hint = f" Ids of this {side}'s functions: {', '.join(known)}" + (" ..." if len(found) > 6 else "")
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
             f"User map id {fid!r} names no observed {side} function.{hint}",
@@ -287,16 +314,95 @@ def _match_lines(base: list[_Unit], cand: list[_Unit], bsnap: SnapshotSet, csnap
                 _ambiguous(b, c)
 
 
+def _path_parts(path: str) -> list[str]:
+    return [part for part in path.replace("\\", "/").split("/") if part and part != "."]
+
+
+def _common_suffix(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+def _file_pairs(base_files: Iterable[str], cand_files: Iterable[str]) -> dict[str, str]:
+    """Baseline path -> the candidate path of the same file (see the module docstring)."""
+    base_set, cand_set = set(base_files), set(cand_files)
+    out = {f: f for f in base_set & cand_set}
+    rest_c = sorted(cand_set - base_set)
+    best: dict[str, tuple[int, str]] = {}
+    for b in sorted(base_set - cand_set):
+        scores = [(n, c) for c in rest_c if (n := _common_suffix(_path_parts(b), _path_parts(c))) >= 1]
+        if scores:
+            top = max(n for n, _ in scores)
+            tops = [c for n, c in scores if n == top]
+            if len(tops) == 1:
+                best[b] = (top, tops[0])
+    claims: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for b, (n, c) in best.items():
+        claims[c].append((n, b))
+    for c, claimed in claims.items():
+        top = max(n for n, _ in claimed)
+        tops = [b for n, b in claimed if n == top]
+        if len(tops) == 1:
+            out[tops[0]] = c
+    return out
+
+
+def _same_file(base: list[_Unit], cand: list[_Unit]) -> dict[str, str]:
+    """Candidate path -> the baseline path of the same file, for the units still unmatched."""
+    pairs = _file_pairs(
+        {u.location[0] for u in base if u.match is None}, {u.location[0] for u in cand if u.match is None}
+    )
+    return {c: b for b, c in pairs.items()}
+
+
 def _match_location(base: list[_Unit], cand: list[_Unit]) -> None:
+    as_base = _same_file(base, cand)
     groups: dict[tuple[str, int, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
     for side, units in ((0, base), (1, cand)):
         for u in units:
             if u.match is None:
-                groups[u.location][side].append(u)
+                path, line, name = u.location
+                groups[(as_base.get(path, path) if side else path, line, name)][side].append(u)
     for bs, cs in groups.values():
         if len(bs) == 1 and len(cs) == 1 and (bs[0].source is None or cs[0].source is None):
             missing = bs[0].missing or cs[0].missing
             _pair(bs[0], cs[0], MatchMethod.SAME_LOCATION, f"same file, line and name; {missing}")
+
+
+def _match_name(base: list[_Unit], cand: list[_Unit]) -> None:
+    """Same file and name, unique on both sides, where a side has no snapshot to compare the sources with."""
+    as_base = _same_file(base, cand)
+    groups: dict[tuple[str, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
+    for side, units in ((0, base), (1, cand)):
+        for u in units:
+            if u.match is None and u.ref is not None:
+                path = u.location[0]
+                groups[(as_base.get(path, path) if side else path, u.ref.name)][side].append(u)
+    for bs, cs in groups.values():
+        if len(bs) == 1 and len(cs) == 1 and (bs[0].source is None or cs[0].source is None):
+            b, c = bs[0], cs[0]
+            assert b.ref is not None and c.ref is not None
+            moved = (
+                f"moved from line {b.ref.first_line} to {c.ref.first_line}"
+                if b.ref.first_line != c.ref.first_line
+                else f"line {b.ref.first_line}"
+            )
+            missing = b.missing or c.missing
+            _pair(b, c, MatchMethod.NAME, f"same file and name, {moved}; {missing}")
+
+
+def _suggest(unit: _Unit, others: list[_Unit]) -> set[str]:
+    """Likely counterparts of an unmatched unit: unmatched functions of the same name, else of the same file."""
+    open_others = [o for o in others if o.match is None and o.ref is not None]
+    if unit.ref is None:
+        return set()
+    same_name = {o.id for o in open_others if o.ref is not None and o.ref.name == unit.ref.name}
+    if same_name:
+        return same_name
+    name = _path_parts(unit.location[0])[-1:]
+    return {o.id for o in open_others if _path_parts(o.location[0])[-1:] == name}
 
 
 def _resume_rows(b: _Unit, c: _Unit, bsnap: SnapshotSet, csnap: SnapshotSet) -> list[Correspondence]:
@@ -375,7 +481,7 @@ def _one_sided(
     return Correspondence(None, ref, status, MatchMethod.NONE, reason, None, rid, None, unit.source, alternatives)
 
 
-def _unmatched_rows(unit: _Unit, unmatched_others: set[str]) -> list[Correspondence]:
+def _unmatched_rows(unit: _Unit, unmatched_others: set[str], others: list[_Unit]) -> list[Correspondence]:
     alternatives = tuple(sorted(unit.alternatives & unmatched_others))
     if alternatives:
         status = RowStatus.AMBIGUOUS
@@ -384,6 +490,9 @@ def _unmatched_rows(unit: _Unit, unmatched_others: set[str]) -> list[Corresponde
         status = RowStatus.BASELINE_ONLY if unit.baseline else RowStatus.CANDIDATE_ONLY
         other = "candidate" if unit.baseline else "baseline"
         reason = unit.note or unit.missing or f"no {other} function with the same AST or boundary lines"
+        alternatives = tuple(sorted(_suggest(unit, others)))
+        if alternatives:
+            reason += f"; maybe {', '.join(alternatives[:3])} (pair it with a source map)"
     rows = [] if unit.ref is None else [_one_sided(unit, unit.ref, status, reason, alternatives)]
     for r in sorted(unit.resumes):
         rows.append(_one_sided(unit, r, status, f"follows {unit.label}, which is {status.value}", alternatives))
@@ -421,16 +530,17 @@ def correspond(
     _match_structure(base, cand)
     _match_lines(base, cand, baseline_sources, candidate_sources)
     _match_location(base, cand)
+    _match_name(base, cand)
     unmatched_base = {u.id for u in base if u.match is None}
     unmatched_cand = {u.id for u in cand if u.match is None}
     rows: list[Correspondence] = []
     for b in base:
         rows += (
-            _unmatched_rows(b, unmatched_cand)
+            _unmatched_rows(b, unmatched_cand, cand)
             if b.match is None
             else _pair_rows(b, b.match, baseline_sources, candidate_sources)
         )
     for c in cand:
         if c.match is None:
-            rows += _unmatched_rows(c, unmatched_base)
+            rows += _unmatched_rows(c, unmatched_base, base)
     return rows

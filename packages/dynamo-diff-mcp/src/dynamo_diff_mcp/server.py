@@ -417,7 +417,9 @@ def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
             dict[str, str] | None,
             Field(
                 description="Pair functions by hand: {'path/model.py::Net.forward': 'path/model.py::Net.forward2'} "
-                "(baseline id -> candidate id, one-to-one). Only when a row is ambiguous or unmatched."
+                "(baseline id -> candidate id, one-to-one; an id is path::qualified name, with @first_line when "
+                "the name is not unique or the run has no source snapshot, e.g. 'model.py::step@12'). Only when a "
+                "row is ambiguous or unmatched: its `alternatives` name likely counterparts."
             ),
         ] = None,
         change: Annotated[

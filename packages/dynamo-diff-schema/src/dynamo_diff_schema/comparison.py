@@ -32,6 +32,7 @@ class MatchMethod(StrEnum):
     STRUCTURE = "structure"
     LINE_DIFF = "line_diff"
     SAME_LOCATION = "same_location"
+    NAME = "name"
     RESUME_PARENT = "resume_parent"
     NONE = "none"
 
@@ -174,7 +175,11 @@ class FunctionRow(Model):
     status: RowStatus
     method: MatchMethod
     reason: str = Field("", description="Why the two sides were (or were not) matched, in one line.")
-    alternatives: list[str] = Field(default_factory=list, description="Ambiguous rows: what fitted as well.")
+    alternatives: list[str] = Field(
+        default_factory=list,
+        description="Ambiguous rows: what fitted as well. Unmatched rows: likely counterparts on the other side "
+        "(same name, or same file), to pair with a source map ('path::name@line' ids).",
+    )
     baseline: FunctionSide | None = None
     candidate: FunctionSide | None = None
     deltas: dict[str, int] = Field(default_factory=dict, description="candidate - baseline per count key.")
