@@ -45,6 +45,8 @@ CAPTURES = REPO / "fixtures" / "captures"
 # - inductor_warm reuses the cache that inductor_cold filled.
 WORK = Path(tempfile.gettempdir()) / "dynamo-diff-fixtures"
 EDIT_DIR = WORK / "edit"
+# Each pair of versions of one file runs from one fixed directory.
+PAIR_DIRS = {"edit_": EDIT_DIR, "break_fix_": WORK / "break_fix"}
 INDUCTOR_CACHE = WORK / "inductor-cache-cold"
 
 # name -> script (relative to fixtures/workloads); order matters (cold < warm).
@@ -83,6 +85,9 @@ ALL = [
     ("empty_graph", "empty_graph.py"),
     # torch._dynamo.reset() in the middle: compile ids repeat.
     ("reset", "reset.py"),
+    # A graph-break fix: two print()s removed (run from one fixed path, like the edit pair).
+    ("break_fix_v1", "break_fix_v1/model.py"),
+    ("break_fix_v2", "break_fix_v2/model.py"),
 ]
 SCRIPTS = dict(ALL)
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.
@@ -194,11 +199,12 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
     elif name == "inductor_warm":
         cache, cache_dir = "warm", INDUCTOR_CACHE
     executed, cwd = script, REPO
-    if name.startswith("edit_"):
+    pair_dir = next((d for prefix, d in PAIR_DIRS.items() if name.startswith(prefix)), None)
+    if pair_dir is not None:
         # Both versions run from the same path -> same co_filename in traces; the project root is that
         # directory, so the snapshot is sources/model.py in both bundles.
-        EDIT_DIR.mkdir(parents=True, exist_ok=True)
-        executed, cwd = EDIT_DIR / "model.py", EDIT_DIR
+        pair_dir.mkdir(parents=True, exist_ok=True)
+        executed, cwd = pair_dir / "model.py", pair_dir
         shutil.copyfile(script, executed)
     request = CaptureRequest(
         command=[python, str(executed)],
@@ -216,7 +222,7 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         observe=name not in NOT_OBSERVED,
     )
     result = record(request, say=lambda text: print(f"  {text}"))
-    if name.startswith("edit_") and sha256(executed) != sha256(script):
+    if pair_dir is not None and sha256(executed) != sha256(script):
         raise SystemExit(f"{name}: executed source changed during the run")
     return result.exit_code, result.incomplete_reason
 

@@ -36,6 +36,16 @@ export interface Change {
   candidate_evidence: string[];
 }
 
+/** One compiled frame of a row's function: its own or a resume function after a graph break. */
+export interface FunctionPiece {
+  name: string;
+  status: string;
+  method: string;
+  baseline: RowSide | null;
+  candidate: RowSide | null;
+  deltas: Record<string, number>;
+}
+
 export interface FunctionRow {
   status: string;
   method: string;
@@ -45,6 +55,8 @@ export interface FunctionRow {
   candidate: RowSide | null;
   deltas: Record<string, number>;
   changes: Change[];
+  /** The frames the row counts when the function broke into several (its resume functions folded in). */
+  pieces?: FunctionPiece[];
 }
 
 /** How a recorded run ended (`capture.run`): a run that did not finish has low counts. */

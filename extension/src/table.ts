@@ -2,7 +2,7 @@
 // Everything from the comparison is escaped; the page runs only its own nonce'd script under a strict CSP.
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { Comparison, Counts, FunctionRow, RunStatus } from "./cli";
+import { Comparison, Counts, FunctionPiece, FunctionRow, RunStatus } from "./cli";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
 
 export function escapeHtml(value: unknown): string {
@@ -55,6 +55,20 @@ function describeValue(value: unknown): string {
   return value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/** The frames a row counts (the function and its resume functions), with their compile counts on each side. */
+function framesItem(row: FunctionRow): string {
+  if (!row.pieces || row.pieces.length === 0) {
+    return "";
+  }
+  const frames = row.pieces.map((p) => {
+    const resume = /^torch_dynamo_resume_in_.+_at_(\d+)$/.exec(p.name);
+    const name = resume ? `resume at ${resume[1]}` : p.name;
+    const count = (side: FunctionPiece["baseline"]) => (side ? String(side.counts.observed_compilation_identities ?? 0) : "–");
+    return `${name} ${count(p.baseline)} → ${count(p.candidate)}`;
+  });
+  return `<li><b>frames</b> ${escapeHtml(`${row.pieces.length} counted: ${frames.join("; ")}`)}</li>`;
+}
+
 function runText(run: RunStatus | null | undefined): string {
   if (!run) {
     return "run status not known";
@@ -105,7 +119,8 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
     .map((row, index) => {
       // Compile-phase times differ on every row (timing noise); they stay in the tree, not in the table.
       const shown = row.changes.filter((ch) => ch.kind !== "phase_time");
-      const changes = shown.map((ch) => `<li><b>${escapeHtml(ch.kind)}</b> ${escapeHtml(ch.summary)}</li>`).join("");
+      const changes =
+        shown.map((ch) => `<li><b>${escapeHtml(ch.kind)}</b> ${escapeHtml(ch.summary)}</li>`).join("") + framesItem(row);
       const open = (side: "baseline" | "candidate"): string =>
         row[side]
           ? `<button type="button" class="link" data-row="${index}" data-side="${side}" title="Open the captured source">${escapeHtml(

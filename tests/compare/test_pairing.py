@@ -4,6 +4,7 @@ and two bare traces of an edit in which functions moved. Expected facts come fro
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -90,3 +91,24 @@ def test_a_source_map_pairs_bare_traces_and_unmatched_rows_suggest(store: Store,
     line = first_line("edit_v1", "gate")
     assert "names no observed baseline function" in err.value.message
     assert f"@{line}" in err.value.message  # the ids it could have meant
+
+
+def test_a_graph_break_fix_is_one_row_counting_every_frame(store: Store) -> None:
+    """break_fix_v1's step() broke at two print() calls (three frames); v2 removed them (one frame). The row of
+    step counts every frame on each side, and lists the frames with their own counts."""
+    comparison = compared(store, CAPTURES / "break_fix_v1", CAPTURES / "break_fix_v2")
+    before = json.loads((CAPTURES / "break_fix_v1" / "oracle.json").read_text())["expect"]
+    after = json.loads((CAPTURES / "break_fix_v2" / "oracle.json").read_text())["expect"]
+    (row,) = comparison.functions  # resume functions are not rows of their own
+    assert row.baseline.qualified_name == row.candidate.qualified_name == "step"  # type: ignore[union-attr]
+    assert row.baseline.counts.observed_compilation_identities == before["compilations"] == 3  # type: ignore[union-attr]
+    assert row.baseline.counts.graph_break_records == before["graph_breaks"] == 2  # type: ignore[union-attr]
+    assert row.candidate.counts.observed_compilation_identities == after["compilations"] == 1  # type: ignore[union-attr]
+    assert row.deltas["observed_compilation_identities"] == -2 and row.deltas["graph_break_records"] == -2
+    assert sorted(p.name for p in row.pieces) == sorted(before["compilations_by_function"])
+    own = next(p for p in row.pieces if p.name == "step")
+    assert own.status == "matched" and own.candidate is not None
+    assert all(p.status == "baseline_only" for p in row.pieces if p.name != "step")
+    # Both breaks are the same kind (print): one change, both sites and both records as evidence.
+    (gone,) = [c for c in row.changes if c.kind == "graph_break_gone"]
+    assert "model.py:19" in gone.summary and "model.py:21" in gone.summary and len(gone.baseline_evidence) == 2

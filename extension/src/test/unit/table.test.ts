@@ -64,6 +64,17 @@ describe("comparison table", () => {
     assert.ok(renderTable(c, "csp", "n").includes("candidate run status not known"));
   });
 
+  it("lists the frames a row counts when the function broke into several", () => {
+    const c = comparison();
+    const side = c.functions[0].baseline!;
+    c.functions[0].pieces = [
+      { name: "gate", status: "matched", method: "line_diff", baseline: side, candidate: side, deltas: {} },
+      { name: "torch_dynamo_resume_in_gate_at_23", status: "baseline_only", method: "none", baseline: side, candidate: null, deltas: {} },
+    ];
+    const body = renderTable(c, "csp", "n").slice(renderTable(c, "csp", "n").indexOf('<table id="rows">'));
+    assert.ok(body.includes("<li><b>frames</b> 2 counted: gate 2 → 2; resume at 23 2 → –</li>"));
+  });
+
   it("keeps compile-phase timings out of the table's changes", () => {
     const c = comparison();
     c.functions[0].changes.push({

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts, sum_counts
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -139,6 +140,55 @@ def function_label(comp: Compilation) -> str:
     return f"{name} ({where}{line})"
 
 
+_RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
+
+
+def _parent(name: str) -> str:
+    while (match := _RESUME.match(name)) is not None:
+        name = match.group(1)
+    return name
+
+
+def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
+    """One row per source function over every rank: its resume functions fold into it (a function's story is
+    one row). (function label, frames, counts)."""
+    groups: dict[tuple[str, str], tuple[list[str], list[Counts], int | None]] = {}
+    for rank in capture.ranks:
+        for group in rank.functions:
+            code = group.code
+            name = code.co_name or "?"
+            key = (code.co_filename or "?", _parent(name))
+            frames, counts, line = groups.setdefault(key, ([], [], None))
+            match = _RESUME.match(name)
+            frame = f"resume at {match.group(2)}" if match else name
+            if frame not in frames:
+                frames.append(frame)
+            counts.append(group.counts)
+            if match is None and code.co_firstlineno is not None:
+                groups[key] = (frames, counts, code.co_firstlineno)
+    out = []
+    for (file, name), (frames, counts, line) in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1][2] or 0)):
+        where = file.rsplit("/", 1)[-1] + (f":{line}" if line else "")
+        out.append((f"{name} ({where})", frames, sum_counts(counts)))
+    return out
+
+
+def functions_table(capture: Capture) -> Table:
+    table = Table(title="functions (resume functions counted in the function they resume)", title_justify="left")
+    for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed"):
+        table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
+    for label, frames, counts in function_rows(capture):
+        table.add_row(
+            Text(label),
+            Text(", ".join(frames)),
+            str(counts.observed_compilation_identities),
+            str(counts.confirmed_recompilation_identities),
+            str(counts.graph_break_records),
+            str(counts.failed),
+        )
+    return table
+
+
 def counts_table(rows: Sequence[tuple[str, Counts]], title: str) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("count")
@@ -168,6 +218,8 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
         rows.append(("total", capture.counts))
     partial = any(c.incomplete for _, c in rows)
     parts.append(counts_table(rows, "counts" + (" (+? = may be low: evidence missing)" if partial else "")))
+    if any(r.functions for r in capture.ranks):
+        parts.append(functions_table(capture))
     if show_compilations:
         parts.extend(compilations_table(rank) for rank in capture.ranks if rank.compilations)
     if capture.notices:
@@ -189,6 +241,15 @@ def capture_markdown(capture: Capture) -> str:
     out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
     for key in COUNT_KEYS:
         out.append(f"| {SHORT[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
+    functions = function_rows(capture)
+    if functions:
+        out += ["", "## Functions", "", "| function | frames | compiles | recompiles | breaks | failed |"]
+        out.append("|---|---|---:|---:|---:|---:|")
+        for label, frames, c in functions:
+            out.append(
+                f"| {_md_cell(label)} | {_md_cell(', '.join(frames))} | {c.observed_compilation_identities} | "
+                f"{c.confirmed_recompilation_identities} | {c.graph_break_records} | {c.failed} |"
+            )
     for rank in capture.ranks:
         if not rank.compilations:
             continue

@@ -10,10 +10,19 @@ import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
-from dynamo_diff_match import Correspondence, FunctionRef, SnapshotSet, UserMap, correspond
+from dynamo_diff_match import (
+    Correspondence,
+    FunctionMatch,
+    FunctionRef,
+    SnapshotSet,
+    SourceFunction,
+    UserMap,
+    correspond_functions,
+)
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.comparison import (
     Comparison,
+    FunctionPiece,
     FunctionRow,
     FunctionSide,
     RowStatus,
@@ -84,6 +93,75 @@ def _row(
     )
 
 
+def _merged(observed: list[Observed]) -> Observed | None:
+    """One function's frames (its own and its resume functions) as one observed function."""
+    if not observed:
+        return None
+    if len(observed) == 1:
+        return observed[0]
+    merged = Observed(observed[0].ref)
+    for part in observed:
+        merged.groups.extend(part.groups)
+        merged.compilations.extend(part.compilations)
+    return merged
+
+
+def _function_row(
+    match: FunctionMatch,
+    base: dict[FunctionRef, Observed],
+    cand: dict[FunctionRef, Observed],
+    sources: tuple[SnapshotSet, SnapshotSet],
+    multi_rank: bool,
+) -> FunctionRow:
+    """The row of one source function: every frame compiled from it counts (its own and its resume functions);
+    `pieces` lists them when there is more than one."""
+    if len(match.pieces) == 1 and match.pieces[0].baseline_qualified_name == match.baseline_name:
+        return _row(match.pieces[0], base, cand, sources, multi_rank)
+    b_obs = [base[p.baseline] for p in match.pieces if p.baseline is not None and p.baseline in base]
+    c_obs = [cand[p.candidate] for p in match.pieces if p.candidate is not None and p.candidate in cand]
+    b_all, c_all = _merged(b_obs), _merged(c_obs)
+    b_side = _named_side(b_all, match.baseline_name, match.baseline_source, sources[0], multi_rank)
+    c_side = _named_side(c_all, match.candidate_name, match.candidate_source, sources[1], multi_rank)
+    pieces = []
+    for piece in match.pieces:
+        row = _row(piece, base, cand, sources, multi_rank)
+        side = piece.baseline or piece.candidate
+        pieces.append(
+            FunctionPiece.model_construct(
+                name=side.name if side is not None else "?",
+                status=row.status,
+                method=row.method,
+                reason=row.reason,
+                baseline=row.baseline,
+                candidate=row.candidate,
+                deltas=row.deltas,
+            )
+        )
+    return FunctionRow.model_construct(
+        status=match.status,
+        method=match.method,
+        reason=match.reason,
+        alternatives=list(match.alternatives),
+        baseline=b_side,
+        candidate=c_side,
+        deltas=deltas(b_side.counts if b_side else None, c_side.counts if c_side else None),
+        changes=row_changes(
+            [x for _, x in b_all.compilations] if b_all else [], [x for _, x in c_all.compilations] if c_all else []
+        ),
+        pieces=pieces,
+    )
+
+
+def _named_side(
+    obs: Observed | None, name: str | None, source: SourceFunction | None, sources: SnapshotSet, multi_rank: bool
+) -> FunctionSide | None:
+    """A folded side, named and placed as its function (not as whichever frame came first)."""
+    side = _side(obs, name, sources, multi_rank)
+    if side is None or source is None:
+        return side
+    return side.model_copy(update={"file": source.rel_path, "line": source.first_line})
+
+
 def comparison_id(*parts: str) -> str:
     digest = hashlib.sha256(f"dynamo-diff comparison {COMPARE_VERSION}\n".encode())
     for part in parts:
@@ -131,8 +209,8 @@ def _compare_captures(
     b_src, c_src = baseline_sources or EMPTY, candidate_sources or EMPTY
     base, cand = observed_functions(baseline), observed_functions(candidate)
     multi_rank = len(baseline.ranks) > 1 or len(candidate.ranks) > 1
-    correspondences = correspond(list(base), b_src, list(cand), c_src, user_map)
-    rows = [_row(corr, base, cand, (b_src, c_src), multi_rank) for corr in correspondences]
+    matches = correspond_functions(list(base), b_src, list(cand), c_src, user_map)
+    rows = [_function_row(match, base, cand, (b_src, c_src), multi_rank) for match in matches]
     notices: list[Notice] = []
     if baseline.capture.id == candidate.capture.id:
         notices.append(
@@ -215,8 +293,8 @@ def compare_ranks(
     ref_capture = _only_rank(capture, reference)
     other_capture = _only_rank(capture, other) if other in by_rank else ref_capture
     base, cand = observed_functions(ref_capture), observed_functions(other_capture)
-    correspondences = correspond(list(base), src, list(cand), src, None)
-    rows = [_row(corr, base, cand, (src, src), False) for corr in correspondences]
+    matches = correspond_functions(list(base), src, list(cand), src, None)
+    rows = [_function_row(match, base, cand, (src, src), False) for match in matches]
     side = side_of(capture)
     return Comparison(
         id=comparison_id(capture.capture.id, "ranks", repr(view.ranks)),

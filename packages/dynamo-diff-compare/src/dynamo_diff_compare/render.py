@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from dynamo_diff_schema.capture import RunStatus
@@ -10,6 +11,7 @@ from dynamo_diff_schema.comparison import (
     Comparability,
     Comparison,
     Difference,
+    FunctionPiece,
     FunctionRow,
     RowStatus,
     Side,
@@ -90,8 +92,43 @@ def _status(row: FunctionRow) -> str:
     return str(row.status).replace("_", " ")
 
 
+_RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
+
+
+def piece_name(name: str) -> str:
+    """`resume at 40` for Dynamo's `torch_dynamo_resume_in_forward_at_40` (inside forward's row)."""
+    match = _RESUME_NAME.match(name)
+    return f"resume at {match.group(2)}" if match else name
+
+
+def _piece_counts(piece: FunctionPiece, row_status: str) -> str:
+    def one(key: str, label: str) -> str | None:
+        b = getattr(piece.baseline.counts, key) if piece.baseline else None
+        c = getattr(piece.candidate.counts, key) if piece.candidate else None
+        if not b and not c:
+            return None
+        if b is None or c is None or b == c:
+            return f"{b if c is None else c} {label}"
+        return f"{b} -> {c} {label}"
+
+    parts = [one("observed_compilation_identities", "compiles"), one("graph_break_records", "breaks")]
+    parts += [one("confirmed_recompilation_identities", "recompiles"), one("failed", "failed")]
+    where = "" if piece.status in (RowStatus.MATCHED, row_status) else f", {str(piece.status).replace('_', ' ')}"
+    return f"{piece_name(piece.name)} ({', '.join(p for p in parts if p)}{where})"
+
+
+def piece_line(row: FunctionRow) -> str | None:
+    """One line naming the frames a row counts, when the function broke into several."""
+    if not row.pieces:
+        return None
+    return f"{len(row.pieces)} frames: " + "; ".join(_piece_counts(p, row.status) for p in row.pieces)
+
+
 def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
     lines = [c.summary for c in row.changes if phases or c.kind != "phase_time"]
+    pieces = piece_line(row)
+    if pieces:
+        lines.append(pieces)
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:
         lines.append("could be: " + ", ".join(row.alternatives[:4]))
     return lines

@@ -2,7 +2,13 @@
 
 from importlib.metadata import version as _version
 
-from dynamo_diff_match.correspond import Correspondence, correspond, qualified_name
+from dynamo_diff_match.correspond import (
+    Correspondence,
+    FunctionMatch,
+    correspond,
+    correspond_functions,
+    qualified_name,
+)
 from dynamo_diff_match.identities import FunctionRef, SourceFunction, function_id, index_functions, structure_hash
 from dynamo_diff_match.linediff import MAX_DIFF_LINES, MAX_DIFF_WORK
 from dynamo_diff_match.snapshots import SnapshotSet, locate
@@ -16,12 +22,14 @@ __all__ = [
     "MAX_DIFF_WORK",
     "MAX_SOURCE_BYTES",
     "Correspondence",
+    "FunctionMatch",
     "FunctionRef",
     "SnapshotSet",
     "SourceFunction",
     "UserMap",
     "__version__",
     "correspond",
+    "correspond_functions",
     "function_id",
     "function_span",
     "index_functions",

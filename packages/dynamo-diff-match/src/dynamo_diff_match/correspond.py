@@ -70,6 +70,25 @@ class Correspondence:
         return None if self.candidate is None else qualified_name(self.candidate, self.candidate_source)
 
 
+@dataclass(frozen=True)
+class FunctionMatch:
+    """One source function of either run with everything compiled from it: its own frame and the resume functions
+    Dynamo made after its graph breaks (`pieces`, each a Correspondence of its own). A comparison shows one row
+    per FunctionMatch, counting all its pieces: the function's story is one row."""
+
+    status: RowStatus
+    method: MatchMethod
+    reason: str
+    baseline_id: str | None
+    candidate_id: str | None
+    baseline_name: str | None  # the function's qualified name (its own, also when only resume functions ran)
+    candidate_name: str | None
+    baseline_source: SourceFunction | None
+    candidate_source: SourceFunction | None
+    alternatives: tuple[str, ...]
+    pieces: tuple[Correspondence, ...]
+
+
 @dataclass(eq=False)
 class _Unit:
     """A source function of one side with the observed function(s) it accounts for."""
@@ -523,6 +542,46 @@ def correspond(
     """Rows pairing the observed functions of two runs: every observed function appears in exactly one row.
     Order: baseline functions in source order (each followed by its resume functions), then the candidate's
     unmatched ones. Raises DynamoDiffError(INVALID_ARGUMENT) when a user-map id names no observed function."""
+    return [
+        piece
+        for match in correspond_functions(baseline, baseline_sources, candidate, candidate_sources, user_map)
+        for piece in match.pieces
+    ]
+
+
+def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondence], others: set[str]) -> FunctionMatch:
+    if b is not None and c is not None:
+        return FunctionMatch(
+            RowStatus.MATCHED, b.method, b.reason, b.id, c.id, b.label, c.label, b.source, c.source, (), tuple(pieces)
+        )
+    unit = b if b is not None else c
+    assert unit is not None
+    own = next((p for p in pieces if (p.baseline if unit.baseline else p.candidate) == unit.ref), pieces[0])
+    status = own.status if unit.ref is not None else pieces[0].status
+    alternatives = own.alternatives
+    return FunctionMatch(
+        status,
+        MatchMethod.NONE,
+        own.reason if unit.ref is not None else f"only resume functions of {unit.label} ran; {pieces[0].reason}",
+        unit.id if unit.baseline else None,
+        None if unit.baseline else unit.id,
+        unit.label if unit.baseline else None,
+        None if unit.baseline else unit.label,
+        unit.source if unit.baseline else None,
+        None if unit.baseline else unit.source,
+        alternatives,
+        tuple(pieces),
+    )
+
+
+def correspond_functions(
+    baseline: Iterable[FunctionRef],
+    baseline_sources: SnapshotSet,
+    candidate: Iterable[FunctionRef],
+    candidate_sources: SnapshotSet,
+    user_map: UserMap | None = None,
+) -> list[FunctionMatch]:
+    """One FunctionMatch per source function, in the order `correspond` gives its rows (its pieces)."""
     base = _units(baseline, baseline_sources, baseline=True)
     cand = _units(candidate, candidate_sources, baseline=False)
     if user_map is not None:
@@ -533,14 +592,15 @@ def correspond(
     _match_name(base, cand)
     unmatched_base = {u.id for u in base if u.match is None}
     unmatched_cand = {u.id for u in cand if u.match is None}
-    rows: list[Correspondence] = []
+    matches: list[FunctionMatch] = []
     for b in base:
-        rows += (
-            _unmatched_rows(b, unmatched_cand, cand)
-            if b.match is None
-            else _pair_rows(b, b.match, baseline_sources, candidate_sources)
-        )
+        if b.match is None:
+            matches.append(_function_match(b, None, _unmatched_rows(b, unmatched_cand, cand), unmatched_cand))
+        else:
+            matches.append(
+                _function_match(b, b.match, _pair_rows(b, b.match, baseline_sources, candidate_sources), set())
+            )
     for c in cand:
         if c.match is None:
-            rows += _unmatched_rows(c, unmatched_base, base)
-    return rows
+            matches.append(_function_match(None, c, _unmatched_rows(c, unmatched_base, base), unmatched_base))
+    return [m for m in matches if m.pieces]

@@ -84,6 +84,11 @@ def shrink_row(row: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[st
         if isinstance(row.get(side), dict):
             _cap_list(row[side], "compile_ids", LIST_ITEMS, f"{side}.compile_ids", notes)
     _cap_list(row, "alternatives", LIST_ITEMS, "alternatives", notes)
+    _cap_list(row, "pieces", LIST_ITEMS, "pieces", notes)
+    for piece in row.get("pieces", []):
+        for side in ("baseline", "candidate"):
+            if isinstance(piece.get(side), dict):
+                _cap_list(piece[side], "compile_ids", 2, "pieces.compile_ids", notes)
     for i, change in enumerate(row.get("changes", [])):
         for side in ("baseline", "candidate"):
             _cap_list(change, f"{side}_evidence", LIST_ITEMS, f"changes[{i}].{side}_evidence", notes)
@@ -113,6 +118,7 @@ def shrink_row(row: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[st
             _cut_text(row[side], "qualified_name", 200, f"{side}.qualified_name", notes)
             _cut_text(row[side], "file", 200, f"{side}.file", notes)
     _cap_list(row, "alternatives", 2, "alternatives", notes)
+    _cap_list(row, "pieces", 0, "pieces", notes)
     _cut_text(row, "reason", 120, "reason", notes)
     return row, notes
 

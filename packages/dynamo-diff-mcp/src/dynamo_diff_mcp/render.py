@@ -135,6 +135,8 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
             for k, label in HEADLINE[:4]
         ]
         changed = [ch.summary for ch in row.changes if ch.kind != "phase_time"][:2]
+        if row.pieces:
+            changed.append(f"{len(row.pieces)} frames counted (the function and its resume functions)")
         cut = " [cut: see truncated]" if entry.truncated else ""
         lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
     for n in page.notices[:3]:

@@ -171,6 +171,19 @@ class Change(Model):
     candidate_evidence: list[str] = Field(default_factory=list)
 
 
+class FunctionPiece(Model):
+    """One compiled frame of a row's function: its own frame, or a resume function Dynamo made after a graph break
+    (`torch_dynamo_resume_in_<fn>_at_<line>`), with its own counts."""
+
+    name: str = Field(description="The frame's name, e.g. 'forward' or 'torch_dynamo_resume_in_forward_at_40'.")
+    status: RowStatus
+    method: MatchMethod
+    reason: str = ""
+    baseline: FunctionSide | None = None
+    candidate: FunctionSide | None = None
+    deltas: dict[str, int] = Field(default_factory=dict)
+
+
 class FunctionRow(Model):
     status: RowStatus
     method: MatchMethod
@@ -184,6 +197,11 @@ class FunctionRow(Model):
     candidate: FunctionSide | None = None
     deltas: dict[str, int] = Field(default_factory=dict, description="candidate - baseline per count key.")
     changes: list[Change] = Field(default_factory=list)
+    pieces: list[FunctionPiece] = Field(
+        default_factory=list,
+        description="The frames counted in this row when the function broke into several: its own and its resume "
+        "functions, each with its counts (empty when it compiled as one frame on both sides).",
+    )
 
 
 class RankDivergence(Model):
