@@ -58,7 +58,11 @@ def main() -> int:
             candidate_sources=user_sources(*store.source_files(cand.capture.id)),
             intended=["command"],  # the change under test is the workload's `lazy` / `early` argument
         )
-        excerpt = store.read_evidence(base.capture.id, "u1-e11").text
+        # The recompile_reasons record of lazy 0/2 (README.md shows it: `dynamo-diff evidence lazy u1-e189`).
+        (lazy_02,) = [c for r in base.ranks for c in r.compilations if c.compile_id == "0/2"]
+        assert lazy_02.recompile is not None
+        evidence_id = lazy_02.recompile.reasons[0].evidence_id or ""
+        excerpt = store.read_evidence(base.capture.id, evidence_id).text
 
     # The two runs differ only in when the cache is allocated.
     check(
@@ -103,7 +107,10 @@ def main() -> int:
         not any(LAZY_GUARD in t for rs in early.values() for _, t in rs),
         "no guard on is_initialized fails in the early run",
     )
-    check("is_initialized == False" in excerpt, "the evidence excerpt u1-e11 shows the is_initialized guard")
+    check(
+        evidence_id == "u1-e189" and "is_initialized == False" in excerpt,
+        "the evidence excerpt u1-e189 (the one README.md shows) has the is_initialized guard",
+    )
     summaries = [c.summary for c in row.changes if c.kind == "recompile_reason"]
 
     # Which specializations remain: prefill (6 keyword arguments) and decode (7) in both runs.

@@ -190,3 +190,17 @@ def test_long_lists_are_summarized_in_runs() -> None:
     many = [n % 2 for n in range(20)]
     assert shown(many) == "[0, 1, 0, 1, 0, 1, 0, 1, ... 20 in all]"
     assert shown(12) == "12"
+
+
+def test_a_backward_that_no_longer_compiles_is_a_change(store) -> None:  # type: ignore[no-untyped-def]
+    """training compiles MLP.forward with a backward graph; stable.py compiles f without one."""
+    base, b_src = captured(store, "training")
+    cand, c_src = captured(store, "stable")
+    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    backward = [c for r in comparison.functions for c in r.changes if c.kind == "backward"]
+    (change,) = backward
+    assert change.baseline["compiled"] == oracle("training")["expect"]["backward_compilations"] == 1
+    assert change.candidate == {"ops": [], "compiled": 0} and change.baseline_evidence
+    assert (
+        comparison.totals.baseline.backward_compilations == 1 and comparison.totals.candidate.backward_compilations == 0
+    )

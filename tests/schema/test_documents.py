@@ -93,4 +93,5 @@ def test_count_keys_are_the_contract() -> None:
         "restarts",
         "cache_hits",
         "cache_misses",
+        "backward_compilations",
     }

@@ -186,3 +186,40 @@ def test_phase_times_are_each_kept_once_with_their_evidence(store: Store) -> Non
     record = json.loads(excerpt[excerpt.index("{") :].split("\n")[0])["compilation_metrics"]
     assert comp.phase_times["entire_frame_compile_time_s"] == record["entire_frame_compile_time_s"]
     assert record["dynamo_cumulative_compile_time_us"] == round(record["entire_frame_compile_time_s"] * 1e6)
+
+
+def _aten_ops(name: str, kind: str) -> int:
+    """Ops of one AOT graph, counted straight from the trace text (`= torch.ops.` lines of its payload)."""
+    (log,) = (CAPTURES / name / "raw").glob("*.log")
+    lines = log.read_text().split("\n")
+    start = next(i for i, line in enumerate(lines) if f'{{"{kind}"' in line and not line.startswith("\t"))
+    payload = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("\t"):
+            break
+        payload.append(line)
+    return sum(1 for line in payload if "= torch.ops." in line)
+
+
+def test_training_counts_the_backward_compilation_and_its_graphs(store: Store) -> None:
+    capture, oracle = load(store, "training")
+    assert capture.counts.backward_compilations == oracle["expect"]["backward_compilations"] == 1
+    (comp,) = [c for r in capture.ranks for c in r.compilations]
+    assert comp.aot is not None and comp.aot.backward_compiled
+    assert comp.aot.forward_op_count == _aten_ops("training", "aot_forward_graph")
+    assert comp.aot.backward_op_count == _aten_ops("training", "aot_backward_graph") > 0
+    assert comp.aot.backward_compile_time_s is not None and comp.aot.backward_compile_time_s > 0
+    kinds = {e.kind for e in capture.evidence if e.id in comp.aot.evidence_ids}
+    assert kinds == {"aot_forward_graph", "aot_backward_graph", "bwd_compilation_metrics"}
+
+
+def test_every_record_kind_a_notice_names_is_listed_as_evidence(store: Store) -> None:
+    """The notice says which kinds are kept but not interpreted; each is reachable through the evidence index."""
+    capture, _ = load(store, "training")
+    (notice,) = [n for n in capture.notices if n.code == "uninterpreted_record_kinds"]
+    for label, count in notice.details["kinds"].items():
+        if label == "chromium_event":
+            continue  # too many to index: the notice says so
+        kind = label.removeprefix("artifact:")
+        found, total = store.evidence_index(capture.capture.id, kind=kind, limit=1)
+        assert total == count and found, label

@@ -30,6 +30,7 @@ SHORT = {
     "restarts": "restarts",
     "cache_hits": "cache hits",
     "cache_misses": "cache misses",
+    "backward_compilations": "backward compiles",
 }
 
 
@@ -121,6 +122,22 @@ def compilation_summary(comp: Compilation) -> str:
         bits.append(f"graph break at {gb.site or '?'}: {what}" + (f" [{gb.gb_id}]" if gb.gb_id else ""))
     if comp.limit_events:
         bits.append("recompile limit hit")
+    if comp.aot is not None:
+        aot = comp.aot
+        graphs = [
+            f"{label} {count} ops"
+            for label, count in (
+                ("forward", aot.forward_op_count),
+                ("backward", aot.backward_op_count),
+                ("inference", aot.inference_op_count),
+            )
+            if count is not None
+        ]
+        compiled = ""
+        if aot.backward_compiled:
+            took = f" in {aot.backward_compile_time_s:g} s" if aot.backward_compile_time_s is not None else ""
+            compiled = f"; backward compiled{took}"
+        bits.append(f"AOTAutograd: {', '.join(graphs) or 'no graph printed'}{compiled}")
     if comp.graph is not None and comp.graph.empty:
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:

@@ -21,7 +21,16 @@ PHASES = (
 )
 # Changes that describe a function present on one side only (the rest are only meaningful between two sides).
 ONE_SIDED_KINDS = frozenset(
-    {"failure_new", "failure_gone", "limit", "recompile_reason", "graph_break_new", "graph_break_gone", "restarts"}
+    {
+        "failure_new",
+        "failure_gone",
+        "limit",
+        "recompile_reason",
+        "graph_break_new",
+        "graph_break_gone",
+        "restarts",
+        "backward",
+    }
 )
 _EXAMPLES = 3
 
@@ -49,6 +58,9 @@ class Digest:
     cache_evidence: dict[str, list[str]] = field(default_factory=dict)
     phases: dict[str, float] = field(default_factory=dict)
     phase_evidence: list[str] = field(default_factory=list)
+    backward_ops: list[int] = field(default_factory=list)  # per compilation whose backward graph was traced
+    backward_compiled: int = 0
+    backward_evidence: list[str] = field(default_factory=list)
 
 
 def digest(comps: Sequence[Compilation]) -> Digest:
@@ -96,6 +108,11 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 d.phases[phase] = d.phases.get(phase, 0.0) + value
         if comp.phase_evidence_id is not None:
             d.phase_evidence.append(comp.phase_evidence_id)
+        if comp.aot is not None:
+            if comp.aot.backward_op_count is not None:
+                d.backward_ops.append(comp.aot.backward_op_count)
+            d.backward_compiled += int(comp.aot.backward_compiled)
+            d.backward_evidence.extend(comp.aot.evidence_ids)
     d.ops.sort()
     return d
 
@@ -224,6 +241,23 @@ def _value(kind: str, label: str, b: object, c: object, b_ev: list[str], c_ev: l
     ]
 
 
+def _backward(b: Digest, c: Digest) -> list[Change]:
+    """The backward graphs AOTAutograd made and compiled (training), when they differ."""
+    if (b.backward_ops, b.backward_compiled) == (c.backward_ops, c.backward_compiled):
+        return []
+    return [
+        Change(
+            kind="backward",
+            summary=f"backward graphs (AOTAutograd): ops {shown(sorted(b.backward_ops))} -> "
+            f"{shown(sorted(c.backward_ops))}, compiled {b.backward_compiled} -> {c.backward_compiled}",
+            baseline={"ops": sorted(b.backward_ops), "compiled": b.backward_compiled},
+            candidate={"ops": sorted(c.backward_ops), "compiled": c.backward_compiled},
+            baseline_evidence=b.backward_evidence,
+            candidate_evidence=c.backward_evidence,
+        )
+    ]
+
+
 def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> list[Change]:
     """Changes between the compilations of one function in the baseline and in the candidate."""
     b, c = digest(base), digest(cand)
@@ -232,6 +266,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
     changes += _recompiles(b, c)
     changes += _breaks(b, c)
     changes += _value("restarts", "restarts", b.restarts, c.restarts, b.graph_evidence, c.graph_evidence)
+    changes += _backward(b, c)
     if not base or not cand:
         return changes  # the rest only means something between two sides
     changes += _value(
@@ -243,11 +278,11 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
             for op in sorted(set(b.histogram) | set(c.histogram))
             if b.histogram.get(op, 0) != c.histogram.get(op, 0)
         }
-        shown = ", ".join(f"{op} {x}->{y}" for op, (x, y) in list(moved.items())[:8])
+        listed = ", ".join(f"{op} {x}->{y}" for op, (x, y) in list(moved.items())[:8])
         changes.append(
             Change(
                 kind="op_histogram",
-                summary="ops: " + shown + (" ..." if len(moved) > 8 else ""),
+                summary="ops: " + listed + (" ..." if len(moved) > 8 else ""),
                 baseline=dict(b.histogram),
                 candidate=dict(c.histogram),
                 baseline_evidence=b.graph_evidence,

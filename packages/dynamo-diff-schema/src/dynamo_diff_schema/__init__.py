@@ -39,6 +39,7 @@ from dynamo_diff_schema.comparison import (
     Verdict,
 )
 from dynamo_diff_schema.compilation import (
+    AotSummary,
     Attempt,
     CacheDecision,
     CacheEvent,
@@ -88,6 +89,7 @@ __all__ = [
     "KINDS",
     "SCHEMA_MAJOR",
     "SCHEMA_VERSION",
+    "AotSummary",
     "Area",
     "ArtifactStructure",
     "Attempt",

@@ -72,6 +72,7 @@ COUNT_AREAS: dict[str, Area] = {
     "restarts": Area.GRAPH_BREAKS,
     "cache_hits": Area.CACHE,
     "cache_misses": Area.CACHE,
+    "backward_compilations": Area.COMPILATIONS,
 }
 # The area of each kind of row change.
 CHANGE_AREAS: dict[str, Area] = {
@@ -86,6 +87,7 @@ CHANGE_AREAS: dict[str, Area] = {
     "op_count": Area.GRAPHS,
     "op_histogram": Area.GRAPHS,
     "guard_count": Area.GUARDS,
+    "backward": Area.GRAPHS,
     "cache": Area.CACHE,
     "phase_time": Area.COMPILE_TIME,
 }

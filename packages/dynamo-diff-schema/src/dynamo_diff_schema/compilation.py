@@ -138,6 +138,20 @@ class GraphSummary(Model):
     evidence_ids: list[str] = Field(default_factory=list)
 
 
+class AotSummary(Model):
+    """What AOTAutograd made of the graph: forward and backward graphs (training) or one inference graph, and the
+    backward's own compilation (compiled lazily, at the first .backward())."""
+
+    forward_op_count: int | None = Field(None, ge=0, description="Ops of aot_forward_graph.")
+    backward_op_count: int | None = Field(None, ge=0, description="Ops of aot_backward_graph.")
+    inference_op_count: int | None = Field(None, ge=0, description="Ops of aot_inference_graph.")
+    backward_compiled: bool = Field(False, description="A bwd_compilation_metrics record: the backward compiled.")
+    backward_compile_time_s: float | None = Field(
+        None, description="inductor_compile_time_s of the backward (bwd_compilation_metrics), when written."
+    )
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
 class GuardSummary(Model):
     count: int = Field(ge=0)
     categories: dict[str, int] = Field(default_factory=dict)
@@ -165,6 +179,7 @@ class Compilation(Model):
     failure: Failure | None = None
     limit_events: list[LimitEvent] = Field(default_factory=list)
     graph: GraphSummary | None = None
+    aot: AotSummary | None = None
     guards: GuardSummary | None = None
     phase_times: dict[str, float] = Field(
         default_factory=dict,

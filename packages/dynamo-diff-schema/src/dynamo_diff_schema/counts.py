@@ -26,6 +26,7 @@ COUNT_KEYS: tuple[str, ...] = (
     "restarts",
     "cache_hits",
     "cache_misses",
+    "backward_compilations",
 )
 
 
@@ -53,6 +54,9 @@ class Counts(Model):
     restarts: int = Field(0, ge=0, description="Restarted analysis attempts.")
     cache_hits: int = Field(0, ge=0, description="FX graph and AOTAutograd cache hits.")
     cache_misses: int = Field(0, ge=0, description="FX graph and AOTAutograd cache misses.")
+    backward_compilations: int = Field(
+        0, ge=0, description="Identities whose backward graph was compiled (a bwd_compilation_metrics record)."
+    )
     incomplete: list[str] = Field(
         default_factory=list, description="Count keys that may be undercounted because evidence was missing."
     )

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dynamo_diff_schema.compilation import (
+    AotSummary,
     Attempt,
     CacheEvent,
     CodeLocation,
@@ -34,7 +35,7 @@ from dynamo_diff_schema.compilation import (
 )
 from dynamo_diff_schema.evidence import Notice, Severity
 
-from dynamo_diff_store.facts import CompileKeyTuple, Fact, extract
+from dynamo_diff_store.facts import AOT_GRAPHS, CompileKeyTuple, Fact, extract
 from dynamo_diff_store.guards import categorize
 from dynamo_diff_store.jsonload import loads_payload
 from dynamo_diff_store.records import Record
@@ -51,8 +52,12 @@ INTERPRETED_KINDS = frozenset(
         "dynamo_cpp_guards_str",
         "artifact",
         "compilation_metrics_runtime",
+        *AOT_GRAPHS,
     }
 )
+# Records too many and too small to index one by one (hundreds per compilation); still counted, still in the
+# stored input. Every other record kind is indexed as evidence, interpreted or not, so it can be listed by kind.
+NOT_INDEXED = frozenset({"chromium_event"})
 INTERPRETED_ARTIFACTS = frozenset(
     {
         "recompile_reasons",
@@ -120,6 +125,7 @@ class _Identity:
     bwd_metrics: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     graphs: list[str] = field(default_factory=list)
     histogram: dict[str, int] | None = None
+    aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
     recompile_entries: list[GuardReason] = field(default_factory=list)
     recompile_evidence: list[str] = field(default_factory=list)
     graph_breaks: list[GraphBreak] = field(default_factory=list)
@@ -244,7 +250,7 @@ class Classifier:
             return
         if fact.key is None:
             if kind not in INTERPRETED_KINDS or (kind == "artifact" and name not in INTERPRETED_ARTIFACTS):
-                self.uninterpreted[f"artifact:{name}" if name else kind] += 1
+                self._uninterpreted(fact, None)
             return
         ident = self._identity(fact, fact.key, starting=kind == "dynamo_start")
         if kind == "dynamo_start":
@@ -273,12 +279,21 @@ class Classifier:
             self._on_artifact(fact, ident, name, data)
         elif kind == "compilation_metrics_runtime":
             self._evidence(fact, kind, ident)
+        elif kind in AOT_GRAPHS:
+            ident.aot_graphs.append((kind, data, self._evidence(fact, kind, ident)))
         elif kind == "describe_tensor":
             if data is not None:
                 self.devices.add(data)
-            self.uninterpreted[kind] += 1
+            self._uninterpreted(fact, ident)
         else:
-            self.uninterpreted[kind] += 1
+            self._uninterpreted(fact, ident)
+
+    def _uninterpreted(self, fact: Fact, ident: _Identity | None) -> None:
+        """Counted for the notice and, unless too many to index, kept as evidence under its kind."""
+        label = f"artifact:{fact.name}" if fact.kind == "artifact" and fact.name else fact.kind
+        self.uninterpreted[label] += 1
+        if fact.kind not in NOT_INDEXED:
+            self._evidence(fact, fact.name if fact.kind == "artifact" and fact.name else fact.kind, ident)
 
     def _on_metrics_config(self, body: dict[str, Any]) -> None:
         if self.python_version is None and isinstance(body.get("python_version"), str):
@@ -321,7 +336,7 @@ class Classifier:
                 CacheEvent(cache=cache, decision=decision, reason=reason, evidence_id=self._evidence(fact, name, ident))
             )
         else:
-            self.uninterpreted[f"artifact:{name}"] += 1
+            self._uninterpreted(fact, ident)
 
     # -- results -------------------------------------------------------------------------------------------
 
@@ -353,13 +368,23 @@ class Classifier:
             self.identities.close()
         if self.uninterpreted:
             kinds = dict(sorted(self.uninterpreted.items()))
+            indexed = {k: n for k, n in kinds.items() if k not in NOT_INDEXED}
+            unindexed = {k: n for k, n in kinds.items() if k in NOT_INDEXED}
+            message = (
+                f"{sum(indexed.values())} records of {len(indexed)} kinds are kept as evidence (list them with "
+                "`dynamo-diff evidence ID --kind KIND`) but not interpreted: "
+                + ", ".join(f"{k.removeprefix('artifact:')} ({n})" for k, n in indexed.items())
+            )
+            if unindexed:
+                message += "; not indexed (in the stored input only): " + ", ".join(
+                    f"{k} ({n})" for k, n in unindexed.items()
+                )
             self.notices.append(
                 Notice(
                     code="uninterpreted_record_kinds",
                     severity=Severity.INFO,
                     rank=self.rank,
-                    message=f"{sum(kinds.values())} records of {len(kinds)} kinds are kept as evidence but not "
-                    "interpreted: " + ", ".join(f"{k} ({n})" for k, n in kinds.items()),
+                    message=message,
                     details={"kinds": kinds},
                 )
             )
@@ -427,6 +452,7 @@ class Classifier:
                 op_histogram=ident.histogram or {},
                 evidence_ids=list(ident.graphs) + ([ident.metrics[-1][2]] if isinstance(op_count, int) else []),
             )
+        aot = _aot_summary(ident)
         guard_count = final.get("guard_count")
         guards = None
         if isinstance(guard_count, int) and guard_count >= 0:
@@ -471,12 +497,29 @@ class Classifier:
             failure=failure,
             limit_events=limits,
             graph=graph,
+            aot=aot,
             guards=guards,
             phase_times=dict(sorted(phases.items())),
             phase_evidence_id=ident.metrics[-1][2] if phases else None,
             cache_events=ident.cache_events,
             evidence_ids=ident.evidence,
         )
+
+
+def _aot_summary(ident: _Identity) -> AotSummary | None:
+    if not ident.aot_graphs and not ident.bwd_metrics:
+        return None
+    ops = {kind: count for kind, count, _ in ident.aot_graphs}
+    times = [body.get("inductor_compile_time_s") for body, _ in ident.bwd_metrics]
+    seconds = [float(t) for t in times if isinstance(t, int | float) and not isinstance(t, bool)]
+    return AotSummary(
+        forward_op_count=ops.get("aot_forward_graph"),
+        backward_op_count=ops.get("aot_backward_graph"),
+        inference_op_count=ops.get("aot_inference_graph"),
+        backward_compiled=bool(ident.bwd_metrics),
+        backward_compile_time_s=sum(seconds) if seconds else None,
+        evidence_ids=[ev for _, _, ev in ident.aot_graphs] + [ev for _, ev in ident.bwd_metrics],
+    )
 
 
 # Records written while a compilation runs, before its compilation_metrics: one of them after the metrics of the

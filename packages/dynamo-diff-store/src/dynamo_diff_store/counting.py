@@ -39,6 +39,7 @@ class CountAccumulator:
         v["compiler_limit_events"] += len(comp.limit_events)
         # A restart is an attempt after the first; torch also lists restart_reasons in the metrics.
         v["restarts"] += max(len(comp.attempts) - 1, len(comp.restarts), 0)
+        v["backward_compilations"] += int(comp.aot is not None and comp.aot.backward_compiled)
         for event in comp.cache_events:
             if event.decision == CacheDecision.HIT:
                 v["cache_hits"] += 1

@@ -27,6 +27,8 @@ _DEVICE_TYPE = re.compile(r"type='([A-Za-z0-9_]+)'|^([A-Za-z0-9_]+)(?::\d+)?$")
 _CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", re.M)
 
 CompileKeyTuple = tuple[int | None, int | None, int | None]
+# AOTAutograd's graphs of a compilation (training: forward and backward; inference: one).
+AOT_GRAPHS = frozenset({"aot_forward_graph", "aot_backward_graph", "aot_inference_graph"})
 
 
 @dataclass(slots=True)
@@ -85,6 +87,8 @@ def extract(rec: Record) -> Fact:
         fact.data = _stack_top(rec.body)
     elif kind == "dynamo_output_graph" and payload is not None:
         fact.data = op_histogram(payload)
+    elif kind in AOT_GRAPHS and payload is not None:
+        fact.data = sum(op_histogram(payload).values())
     elif kind == "dynamo_cpp_guards_str" and payload is not None:
         fact.data = Counter(_CPP_GUARD.findall(payload))
     elif kind == "dynamo_guards" and payload is not None:

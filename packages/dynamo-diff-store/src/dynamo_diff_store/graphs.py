@@ -45,12 +45,17 @@ def op_histogram(graph_text: str) -> dict[str, int]:
     higher-order op is one op, as in torch's `graph_op_count`, which the histogram sums to."""
     counts: Counter[str] = Counter()
     forward_indent: int | None = None
+    in_signature = False  # AOTAutograd's graphs print forward's parameters one per line
     for line in graph_text.splitlines():
         if forward_indent is None:
             if _DEF_FORWARD.match(line):
                 forward_indent = len(line) - len(line.lstrip())
+                in_signature = not line.split("#", 1)[0].rstrip().endswith(":")
             continue
         stripped = line.lstrip()
+        if in_signature:
+            in_signature = not (stripped.startswith(")") and stripped.split("#", 1)[0].rstrip().endswith(":"))
+            continue
         indent = len(line) - len(stripped)
         if stripped and indent <= forward_indent:
             break  # the end of the top-level forward (nested subgraph classes follow)
