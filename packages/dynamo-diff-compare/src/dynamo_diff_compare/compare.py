@@ -25,6 +25,7 @@ from dynamo_diff_schema.comparison import (
     FunctionPiece,
     FunctionRow,
     FunctionSide,
+    MatchMethod,
     RowStatus,
     Side,
     Totals,
@@ -81,15 +82,30 @@ def _row(
     c = cand.get(corr.candidate) if corr.candidate is not None else None
     b_side = _side(b, corr.baseline_qualified_name, sources[0], multi_rank)
     c_side = _side(c, corr.candidate_qualified_name, sources[1], multi_rank)
+    return _assembled(corr.status, corr.method, corr.reason, corr.alternatives, (b, b_side), (c, c_side))
+
+
+def _assembled(
+    status: RowStatus,
+    method: MatchMethod,
+    reason: str,
+    alternatives: Iterable[str],
+    base: tuple[Observed | None, FunctionSide | None],
+    cand: tuple[Observed | None, FunctionSide | None],
+    pieces: list[FunctionPiece] | None = None,
+) -> FunctionRow:
+    """A row from each side's observed compilations and its shown side (validated when rendered as JSON)."""
+    (b, b_side), (c, c_side) = base, cand
     return FunctionRow.model_construct(
-        status=corr.status,
-        method=corr.method,
-        reason=corr.reason,
-        alternatives=list(corr.alternatives),
+        status=status,
+        method=method,
+        reason=reason,
+        alternatives=list(alternatives),
         baseline=b_side,
         candidate=c_side,
         deltas=deltas(b_side.counts if b_side else None, c_side.counts if c_side else None),
         changes=row_changes([x for _, x in b.compilations] if b else [], [x for _, x in c.compilations] if c else []),
+        pieces=pieces or [],
     )
 
 
@@ -137,18 +153,8 @@ def _function_row(
                 deltas=row.deltas,
             )
         )
-    return FunctionRow.model_construct(
-        status=match.status,
-        method=match.method,
-        reason=match.reason,
-        alternatives=list(match.alternatives),
-        baseline=b_side,
-        candidate=c_side,
-        deltas=deltas(b_side.counts if b_side else None, c_side.counts if c_side else None),
-        changes=row_changes(
-            [x for _, x in b_all.compilations] if b_all else [], [x for _, x in c_all.compilations] if c_all else []
-        ),
-        pieces=pieces,
+    return _assembled(
+        match.status, match.method, match.reason, match.alternatives, (b_all, b_side), (c_all, c_side), pieces
     )
 
 
