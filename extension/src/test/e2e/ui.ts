@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The UI test in a real VS Code (code-server) with the packaged .vsix installed, driven like a user would:
 // command palette, the file dialog, quick picks, the Explorer tree, the table webview and read-only documents.
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Frame, Page } from "playwright-core";
@@ -158,6 +158,15 @@ async function shownLines(page: Page): Promise<ShownLine[]> {
   });
 }
 
+/** The id of edit_v1's recompile_reasons record, asked of the CLI (ids are positions in the trace's index). */
+function recompileEvidenceId(env: ReturnType<typeof e2eEnv>): string {
+  const store = tempDir("dd-ev-");
+  const options = { env: { ...process.env, DYNAMO_DIFF_STORE: store }, encoding: "utf8" as const };
+  execFileSync(env.cli, ["import", path.join(env.fixtures, "edit_v1"), "--label", "v1"], options);
+  const page = JSON.parse(execFileSync(env.cli, ["evidence", "v1", "--kind", "recompile_reasons", "--format", "json"], options));
+  return String(page.items[0].id);
+}
+
 function treeRow(page: Page, label: string) {
   return page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dynamo Diff" }) }).locator(".monaco-list-row", { hasText: label }).first();
 }
@@ -284,14 +293,15 @@ async function main(): Promise<void> {
     // away and focus the first child, which scrolls it into view.
     await page.mouse.move(5, 5);
     await page.keyboard.press("ArrowDown");
-    const evidenceRow = treeRow(page, "baseline u1-e10");
+    const evidenceId = recompileEvidenceId(env);
+    const evidenceRow = treeRow(page, `baseline ${evidenceId}`);
     await evidenceRow.waitFor({ state: "visible", timeout: STEP_MS });
     await evidenceRow.click();
-    await page.locator(".tab", { hasText: "u1-e10" }).first().waitFor({ state: "visible", timeout: STEP_MS });
-    await page.waitForFunction(() => /# evidence u1-e10/.test((document.querySelector(".editor-instance .view-lines") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""), undefined, { timeout: STEP_MS });
+    await page.locator(".tab", { hasText: evidenceId }).first().waitFor({ state: "visible", timeout: STEP_MS });
+    await page.waitForFunction((id) => ((document.querySelector(".editor-instance .view-lines") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? "").includes(`# evidence ${id}`), evidenceId, { timeout: STEP_MS });
     const evidence = await editorText(page);
-    check(evidence.includes("# evidence u1-e10 · recompile_reasons · compile 0/1") && evidence.includes('"recompile_reasons"'), `evidence text:\n${evidence}`);
-    console.log("evidence document shows u1-e10 (recompile_reasons)");
+    check(evidence.includes(`# evidence ${evidenceId} · recompile_reasons · compile 0/1`) && evidence.includes('"recompile_reasons"'), `evidence text:\n${evidence}`);
+    console.log(`evidence document shows ${evidenceId} (recompile_reasons)`);
     await shot("evidence.png");
     await runCommand(page, "Dynamo Diff: Show Comparison Table");
     await tableFrame(page);

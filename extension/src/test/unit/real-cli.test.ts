@@ -39,7 +39,9 @@ describe("against the real CLI", { skip: !cli || !fixtures ? "DYNAMO_DIFF_CLI / 
     const change = kids.find((k) => k.kind === "change" && k.change.kind === "recompile_reason")!;
     const [ev] = await childrenOf(change, src);
     assert.match(describeNode(ev).description!, /^recompile_reasons · 0\/1 · raw\//);
-    const excerpt = parseEvidenceExcerpt(await run(args.evidenceExcerpt(v1.id, "u1-e10", 0, 4000)));
+    assert.equal(ev.kind, "evidence");
+    const evidenceId = ev.kind === "evidence" ? ev.evidenceId : "";
+    const excerpt = parseEvidenceExcerpt(await run(args.evidenceExcerpt(v1.id, evidenceId, 0, 4000)));
     assert.match(excerpt.text, /recompile_reasons/);
     const found = parseSource(await run(args.source(v1.id, "gate")));
     const view = sourceView(found, "v1", 21);
