@@ -58,7 +58,7 @@ def main() -> int:
             candidate_sources=user_sources(*store.source_files(cand.capture.id)),
             intended=["command"],  # the change under test is the workload's `lazy` / `early` argument
         )
-        # The recompile_reasons record of lazy 0/2 (README.md shows it: `dynamo-diff evidence lazy u1-e189`).
+        # The recompile_reasons record of lazy 0/2 (README.md shows it: `dynamo-diff evidence lazy u1-e17`).
         (lazy_02,) = [c for r in base.ranks for c in r.compilations if c.compile_id == "0/2"]
         assert lazy_02.recompile is not None
         evidence_id = lazy_02.recompile.reasons[0].evidence_id or ""
@@ -108,8 +108,8 @@ def main() -> int:
         "no guard on is_initialized fails in the early run",
     )
     check(
-        evidence_id == "u1-e189" and "is_initialized == False" in excerpt,
-        "the evidence excerpt u1-e189 (the one README.md shows) has the is_initialized guard",
+        evidence_id == "u1-e17" and "is_initialized == False" in excerpt,
+        "the evidence excerpt u1-e17 (the one README.md shows) has the is_initialized guard",
     )
     summaries = [c.summary for c in row.changes if c.kind == "recompile_reason"]
 

@@ -55,9 +55,11 @@ INTERPRETED_KINDS = frozenset(
         *AOT_GRAPHS,
     }
 )
-# Records too many and too small to index one by one (hundreds per compilation); still counted, still in the
-# stored input. Every other record kind is indexed as evidence, interpreted or not, so it can be listed by kind.
-NOT_INDEXED = frozenset({"chromium_event"})
+# Records too many and too small to index one by one (timing spans, and one description per tensor, storage and
+# source of every graph input: hundreds per compilation); still counted, still in the stored input. Indexing
+# them cost a third of an import (tools/bench/import_scaling.py). Every other record kind is indexed as evidence,
+# interpreted or not, so it can be listed by kind.
+NOT_INDEXED = frozenset({"chromium_event", "describe_tensor", "describe_storage", "describe_source"})
 INTERPRETED_ARTIFACTS = frozenset(
     {
         "recompile_reasons",
