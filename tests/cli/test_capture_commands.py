@@ -58,6 +58,9 @@ def test_unknown_ids_and_taken_labels_are_errors_with_codes(run) -> None:  # typ
     assert code == 2 and err.startswith("error[label_taken]") and first[:12] in err and "--force-label" in err
     code, out, _ = run("show", "same", "--format", "json")
     assert code == 0 and json.loads(out)["capture"]["id"] == first
+    # The same bytes imported again under their own label are not refused.
+    code, out, err = run("import", str(CORPUS / "simple.log"), "--label", "same")
+    assert code == 0 and out.splitlines()[0] == first and "already in the store" in err
     code, out, err = run("import", str(CORPUS / "comp_metrics.log"), "--label", "same", "--force-label")
     second = out.splitlines()[0]
     assert code == 0 and second != first

@@ -159,8 +159,7 @@ def assemble_capture(
     summary = Capture(
         capture=CaptureInfo(
             id=capture_id,
-            # "" : the caller decided this capture has no label (the manifest's is taken).
-            label=(label or None) if label is not None else (manifest.label if manifest is not None else None),
+            label=label,  # the store decides (a bundle's own label unless another capture has it)
             imported_at=imported_at,
             input_kind=InputKind(layout.kind),
             reader_version=reader_version,

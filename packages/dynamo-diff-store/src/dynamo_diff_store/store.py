@@ -157,8 +157,6 @@ class Store:
         to this capture. A bundle's own label that another capture has is not applied (a notice says so).
         A failure to read or write files on the way (a full disk, an I/O error) is `io_error`; as for every
         error, no partial capture is kept."""
-        if label is not None and not force_label:
-            self.check_label(label)
         try:
             return self._import(path, label, manifest, limits or Limits(), progress, workers, force_label)
         except OSError as err:
@@ -196,23 +194,27 @@ class Store:
             try:
                 copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
                 capture_id = _capture_id(copied)
+                if label is not None and not force_label:
+                    # Another capture's label is refused; the same bytes imported again under their label are not.
+                    _refuse_taken(label, _label_owner(conn, label, capture_id))
                 if self.capture_dir(capture_id).is_dir():
                     return self._existing(capture_id)
                 staged_manifest = staging / "input" / MANIFEST_NAME
                 manifest_model = read_manifest(staged_manifest, limits) if staged_manifest.exists() else None
                 notices = layout_notices(layout)
                 if label is None and manifest_model is not None and manifest_model.label is not None:
-                    owner = _label_owner(conn, manifest_model.label, capture_id)
+                    label = manifest_model.label
+                    owner = _label_owner(conn, label, capture_id)
                     if owner is not None:
                         notices.append(
                             Notice(
                                 code="label_taken",
                                 severity=Severity.INFO,
-                                message=f"the bundle's label {manifest_model.label!r} belongs to capture {owner[:12]} "
-                                "in this store, so this capture has no label (import with --label to name it)",
+                                message=f"the bundle's label {label!r} belongs to capture {owner[:12]} in this "
+                                "store, so this capture has no label (import with --label to name it)",
                             )
                         )
-                        label = ""
+                        label = None
                 jobs = plan_jobs(layout, staging / "input", limits)
                 total = len(jobs)
                 if progress is not None:
@@ -412,15 +414,7 @@ class Store:
 
     def check_label(self, label: str) -> None:
         """Refuse a label another capture has (`label_taken`), saying which and how to go on."""
-        owner = self.label_owner(label)
-        if owner is not None:
-            raise DynamoDiffError(
-                ErrorCode.LABEL_TAKEN,
-                f"the label {label!r} already names capture {owner[:12]}: choose another label, or pass "
-                "--force-label to move it to the new capture",
-                label=label,
-                capture=owner,
-            )
+        _refuse_taken(label, self.label_owner(label))
 
     def resolve(self, ref: str) -> str:
         """A full id, a unique prefix (at least 4 hex digits) or a unique label -> the capture id."""
@@ -653,6 +647,17 @@ def _label_owner(conn: sqlite3.Connection, label: str, other_than: str | None) -
         "SELECT id FROM captures WHERE label = ? AND id != ? ORDER BY imported_at DESC", (label, other_than or "")
     ).fetchone()
     return None if row is None else str(row["id"])
+
+
+def _refuse_taken(label: str, owner: str | None) -> None:
+    if owner is not None:
+        raise DynamoDiffError(
+            ErrorCode.LABEL_TAKEN,
+            f"the label {label!r} already names capture {owner[:12]}: choose another label, or pass "
+            "--force-label to move it to the new capture",
+            label=label,
+            capture=owner,
+        )
 
 
 def _lacks_run_status(err: ValidationError) -> bool:
