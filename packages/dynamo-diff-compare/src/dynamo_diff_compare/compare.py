@@ -131,8 +131,10 @@ def _function_row(
 ) -> FunctionRow:
     """The row of one source function: every frame compiled from it counts (its own and its resume functions);
     `pieces` lists them when there is more than one."""
-    if len(match.pieces) == 1 and match.pieces[0].baseline_qualified_name == match.baseline_name:
-        return _row(match.pieces[0], base, cand, sources, multi_rank)
+    (first, *more) = match.pieces
+    frame = first.baseline or first.candidate
+    if not more and frame is not None and frame.resume_parent is None:  # one frame, the function's own
+        return _row(first, base, cand, sources, multi_rank)
     b_obs = [base[p.baseline] for p in match.pieces if p.baseline is not None and p.baseline in base]
     c_obs = [cand[p.candidate] for p in match.pieces if p.candidate is not None and p.candidate in cand]
     b_all, c_all = _merged(b_obs), _merged(c_obs)

@@ -70,8 +70,8 @@ def _regressions(comparison: Comparison, key: str, detail: Callable[[FunctionRow
     rows.sort(key=lambda r: -r.deltas.get(key, 0))
     lines = []
     for row in rows[:SHOWN_FUNCTIONS]:
-        before = row.baseline.counts.model_dump().get(key, 0) if row.baseline else 0
-        after = row.candidate.counts.model_dump().get(key, 0) if row.candidate else 0
+        before = getattr(row.baseline.counts, key) if row.baseline else 0
+        after = getattr(row.candidate.counts, key) if row.candidate else 0
         lines.append(f"       {row_name(row)}: {before} -> {after}{detail(row)}")
     if len(rows) > SHOWN_FUNCTIONS:
         lines.append(f"       ... and {len(rows) - SHOWN_FUNCTIONS} more function(s)")

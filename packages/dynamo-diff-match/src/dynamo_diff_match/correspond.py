@@ -549,7 +549,7 @@ def correspond(
     ]
 
 
-def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondence], others: set[str]) -> FunctionMatch:
+def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondence]) -> FunctionMatch:
     if b is not None and c is not None:
         return FunctionMatch(
             RowStatus.MATCHED, b.method, b.reason, b.id, c.id, b.label, c.label, b.source, c.source, (), tuple(pieces)
@@ -595,12 +595,10 @@ def correspond_functions(
     matches: list[FunctionMatch] = []
     for b in base:
         if b.match is None:
-            matches.append(_function_match(b, None, _unmatched_rows(b, unmatched_cand, cand), unmatched_cand))
+            matches.append(_function_match(b, None, _unmatched_rows(b, unmatched_cand, cand)))
         else:
-            matches.append(
-                _function_match(b, b.match, _pair_rows(b, b.match, baseline_sources, candidate_sources), set())
-            )
+            matches.append(_function_match(b, b.match, _pair_rows(b, b.match, baseline_sources, candidate_sources)))
     for c in cand:
         if c.match is None:
-            matches.append(_function_match(None, c, _unmatched_rows(c, unmatched_base, base), unmatched_base))
+            matches.append(_function_match(None, c, _unmatched_rows(c, unmatched_base, base)))
     return [m for m in matches if m.pieces]
