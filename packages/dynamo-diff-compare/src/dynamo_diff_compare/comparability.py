@@ -177,6 +177,13 @@ def _facts(capture: Capture) -> _Facts:
     return facts
 
 
+def _group(key: str) -> str:
+    """Which source a key comes from, when the whole source can be unavailable on a side."""
+    if key.startswith(("compile.", "env.")) or key in ("seeds", "accelerators"):
+        return "command" if key.startswith("env.") else "observer"
+    return "command" if key == "command" else key
+
+
 def _contradiction(key: str, declared: Any, facts: _Facts) -> Any:
     """The observation a declaration contradicts, or None when they agree (or nothing observed the key)."""
 
@@ -233,7 +240,8 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
         b, c = base.values.get(key), cand.values.get(key)
         if b is None or c is None:
             side = "baseline" if b is None else "candidate"
-            missing.append(f"{side}: {key} not available")
+            if _group(key) not in sides[side].unavailable:  # else one line below says why the whole group is
+                missing.append(f"{side}: {key} not available")
         elif canonical(b[1]) != canonical(c[1]):
             differences.append(Difference(key=key, source=b[0], baseline=b[1], candidate=c[1], affects=affects(key)))
         else:

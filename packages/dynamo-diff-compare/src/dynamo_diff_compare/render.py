@@ -64,12 +64,22 @@ def same_file(a: str | None, b: str | None) -> bool:
     return long[len(long) - len(short) :] == short
 
 
+def same_name(a: str | None, b: str | None) -> bool:
+    """`Block.forward` (read from a snapshot) and `forward` (a bare trace's co_name) name one function."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    return a.endswith("." + b) or b.endswith("." + a)
+
+
 def row_name(row: FunctionRow) -> str:
     b, c = row.baseline, row.candidate
-    if b and c and (b.qualified_name != c.qualified_name or not same_file(b.file, c.file)):
+    if b and c and not (same_name(b.qualified_name, c.qualified_name) and same_file(b.file, c.file)):
         return f"{b.qualified_name} ({_where(b.file, b.line)}) -> {c.qualified_name} ({_where(c.file, c.line)})"
-    side = b or c
-    assert side is not None
+    sides = [s for s in (b, c) if s is not None]
+    assert sides
+    side = max(sides, key=lambda s: len(s.qualified_name or ""))  # the qualified name, when one side knows it
     return f"{side.qualified_name} ({_where(side.file, side.line)})"
 
 
