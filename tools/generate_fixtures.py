@@ -88,6 +88,8 @@ ALL = [
     # A graph-break fix: two print()s removed (run from one fixed path, like the edit pair).
     ("break_fix_v1", "break_fix_v1/model.py"),
     ("break_fix_v2", "break_fix_v2/model.py"),
+    # Frames compiled in torch (wrap_inline's `inner`) and in a site-packages decorator, called from user code.
+    ("library_frames", "library_frames.py"),
 ]
 SCRIPTS = dict(ALL)
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.

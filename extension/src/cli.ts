@@ -39,6 +39,10 @@ export interface Change {
 /** One compiled frame of a row's function: its own or a resume function after a graph break. */
 export interface FunctionPiece {
   name: string;
+  /** A frame of library code counted in the user's function that called it: its file from the package on. */
+  library_file?: string | null;
+  /** The line of the user's call of that library frame. */
+  called_at?: number | null;
   status: string;
   method: string;
   baseline: RowSide | null;

@@ -55,14 +55,19 @@ function describeValue(value: unknown): string {
   return value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** The frames a row counts (the function and its resume functions), with their compile counts on each side. */
+/** The frames a row counts (the function, its resume functions and the library frames Dynamo compiled in its
+ * place), with their compile counts on each side. */
 function framesItem(row: FunctionRow): string {
   if (!row.pieces || row.pieces.length === 0) {
     return "";
   }
   const frames = row.pieces.map((p) => {
     const resume = /^torch_dynamo_resume_in_.+_at_(\d+)$/.exec(p.name);
-    const name = resume ? `resume at ${resume[1]}` : p.name;
+    let name = resume ? `resume at ${resume[1]}` : p.name;
+    if (p.library_file) {
+      const called = p.called_at ? `, called at line ${p.called_at}` : "";
+      name = `${name} (${p.library_file}${called})`;
+    }
     const count = (side: FunctionPiece["baseline"]) => (side ? String(side.counts.observed_compilation_identities ?? 0) : "–");
     return `${name} ${count(p.baseline)} → ${count(p.candidate)}`;
   });

@@ -10,7 +10,8 @@ from dynamo_diff_cli.app import app
 from dynamo_diff_schema import validate
 from typer.testing import CliRunner
 
-CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CORPUS = FIXTURES / "corpus/tlparse-tests"
 
 
 def test_import_prints_id_counts_and_is_idempotent(run) -> None:  # type: ignore[no-untyped-def]
@@ -156,3 +157,16 @@ def test_verify_names_every_damaged_capture(run, tmp_path: Path) -> None:  # typ
     assert any(d["file"].endswith("comp_metrics.log") for d in report["damage"])
     code, _, err = run("--store", str(tmp_path / "nowhere"), "verify")
     assert code == 2 and err.startswith("error[")
+
+
+def test_analyze_counts_library_frames_in_the_users_function(run) -> None:  # type: ignore[no-untyped-def]
+    """A training step calls an nn.Sequential compiled with torch.compile: Dynamo compiles torch's `inner` wrapper.
+    The function table names the user's function (from the stack torch recorded), the compiled frame and the call."""
+    code, text, _ = run("analyze", str(FIXTURES / "captures" / "library_frames"))
+    assert code == 0
+    source = (FIXTURES / "workloads" / "library_frames.py").read_text().splitlines()
+    call = next(i for i, line in enumerate(source, 1) if "loss = torch.nn.functional.mse_loss(model(x), y)" in line)
+    row = next(line for line in text.splitlines() if "train_step (library_frames.py)" in line)
+    assert f"inner (torch/_dynamo/external_utils.py:67, called at line {call})" in row
+    assert "│        2 │          1 │" in row  # compiles, recompiles (the oracle: two graphs from train_step)
+    assert f"inner (external_utils.py:67), called from train_step at line {call}" in text

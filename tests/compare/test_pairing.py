@@ -40,7 +40,7 @@ def first_line(version: str, name: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if re.match(rf"def {name}\(", line))
 
 
-@pytest.mark.parametrize("name", ["graph_break", "observed_on", "two_ranks"])
+@pytest.mark.parametrize("name", ["graph_break", "observed_on", "two_ranks", "library_frames"])
 def test_a_bundle_and_its_own_raw_folder_pair_with_no_deltas(store: Store, tmp_path: Path, name: str) -> None:
     """The bundle names files relative to the project root; its raw folder, imported alone, by absolute path."""
     shutil.copytree(CAPTURES / name / "raw", tmp_path / "raw")
@@ -112,3 +112,41 @@ def test_a_graph_break_fix_is_one_row_counting_every_frame(store: Store) -> None
     # Both breaks are the same kind (print): one change, both sites and both records as evidence.
     (gone,) = [c for c in row.changes if c.kind == "graph_break_gone"]
     assert "model.py:19" in gone.summary and "model.py:21" in gone.summary and len(gone.baseline_evidence) == 2
+
+
+def call_line(script: str, function: str, call: str) -> int:
+    """The line of `call` inside `def function(` of a fixture workload (read from the file, not the trace)."""
+    lines = (FIXTURES / "workloads" / script).read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"def {function}("))
+    return next(i for i in range(start, len(lines)) if call in lines[i]) + 1
+
+
+def test_frames_compiled_in_library_code_are_rows_of_the_users_functions(store: Store, tmp_path: Path) -> None:
+    """torch's `inner` (around an nn.Sequential) and a site-packages decorator are compiled in place of the
+    user's functions: the rows are those functions, each with the compiled frame and the line of the call."""
+    shutil.copytree(CAPTURES / "library_frames" / "raw", tmp_path / "raw")
+    oracle = json.loads((CAPTURES / "library_frames" / "oracle.json").read_text())
+    comparison = compared(store, CAPTURES / "library_frames", tmp_path / "raw")
+    rows = {r.baseline.qualified_name: r for r in comparison.functions if r.baseline is not None}
+    assert {k: r.baseline.counts.observed_compilation_identities for k, r in rows.items()} == oracle[
+        "compilations_by_caller"
+    ]
+    want = {
+        "train_step": (
+            "inner",
+            "torch/_dynamo/external_utils.py",
+            call_line("library_frames.py", "train_step", "model(x)"),
+        ),
+        "evaluate": (
+            "inner",
+            "torch/_dynamo/external_utils.py",
+            call_line("library_frames.py", "evaluate", "model(x)"),
+        ),
+        "predict": ("wrapped", "wraplib/__init__.py", call_line("library_frames.py", "predict", "net(inputs=x)")),
+    }
+    for name, (frame, library_file, line) in want.items():
+        row = rows[name]
+        assert row.baseline.name_from == "source" and row.candidate.name_from == "trace"  # bundle vs bare trace
+        assert row.baseline.file.endswith("library_frames.py") and row.candidate.qualified_name == name
+        (piece,) = row.pieces
+        assert (piece.name, piece.library_file, piece.called_at, piece.status) == (frame, library_file, line, "matched")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dynamo_diff_match import FunctionRef, SnapshotSet, correspond, index_functions
+from dynamo_diff_match import CallSite, FunctionRef, SnapshotSet, correspond, correspond_functions, index_functions
 from dynamo_diff_schema import MatchMethod, RowStatus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -259,6 +259,89 @@ def test_resume_functions_of_a_parent_that_was_not_itself_observed() -> None:
          MatchMethod.RESUME_PARENT),
     ]  # fmt: skip
     assert result[0].baseline_source is not None and result[0].baseline_source.qualified_name == "step"
+
+
+INNER = ".venv/lib/python3.11/site-packages/torch/_dynamo/external_utils.py"
+TRAIN = """import torch
+
+
+def train_step(model, x):
+    return model(x).sum()
+
+
+def evaluate(model, x):
+    with torch.no_grad():
+        return model(x)
+"""
+
+
+def library_frame(root: str, caller: str, line: int, *, name: str = "inner", first_line: int = 67) -> FunctionRef:
+    """A frame of torch's code compiled in place of the user's call at `line` of train.py."""
+    return FunctionRef(f"{root}/{INNER}", first_line, name, CallSite(f"{root}/train.py", line, caller))
+
+
+def test_a_library_frame_is_counted_in_the_users_function_that_called_it() -> None:
+    files = {"train.py": TRAIN}
+    base = [library_frame("/base", "train_step", 5), library_frame("/base", "evaluate", 10)]
+    edited = TRAIN.replace("import torch\n", "import torch\nimport math\n")  # every line one down
+    cand = [library_frame("/cand", "train_step", 6), library_frame("/cand", "evaluate", 11)]
+    matches = correspond_functions(
+        base,
+        SnapshotSet(files, {"/base/train.py": "train.py"}),
+        cand,
+        SnapshotSet({"train.py": edited}, {"/cand/train.py": "train.py"}),
+    )
+    # One row per user function (the shared `inner` code object is two rows), matched by the user's source.
+    assert [(m.baseline_id, m.candidate_id, m.status, m.method) for m in matches] == [
+        ("train.py::train_step", "train.py::train_step", RowStatus.MATCHED, MatchMethod.STRUCTURE),
+        ("train.py::evaluate", "train.py::evaluate", RowStatus.MATCHED, MatchMethod.STRUCTURE),
+    ]
+    for m in matches:
+        (piece,) = m.pieces
+        assert (piece.baseline_id, piece.candidate_id, piece.status) == (
+            "torch/_dynamo/external_utils.py::inner@67",
+            "torch/_dynamo/external_utils.py::inner@67",
+            RowStatus.MATCHED,
+        )
+        # The frame keeps its own name; the row is named after the user's function.
+        assert piece.baseline_qualified_name == "inner" and m.baseline_name in ("train_step", "evaluate")
+
+
+def test_library_frames_without_snapshots_pair_by_the_callers_file_and_name() -> None:
+    """Bare traces: the caller's first line is not known, only its name and the line of the call."""
+    base = [library_frame("/base", "train_step", 5), FunctionRef("/base/train.py", 20, "helper")]
+    cand = [
+        library_frame("/cand", "train_step", 9),
+        library_frame("/cand", "train_step", 9, name="wrapped", first_line=8),
+    ]
+    matches = correspond_functions(base, SnapshotSet({}, {}), cand, SnapshotSet({}, {}))
+    (step,) = [m for m in matches if m.baseline_name == "train_step"]
+    assert (step.status, step.method, step.baseline_id) == (
+        RowStatus.MATCHED,
+        MatchMethod.NAME,
+        "/base/train.py::train_step",
+    )
+    assert step.baseline_location == ("/base/train.py", None)
+    assert "only the library frames it called ran" in step.reason
+    assert [(p.status, p.baseline_qualified_name, p.candidate_qualified_name) for p in step.pieces] == [
+        (RowStatus.MATCHED, "inner", "inner"),
+        (RowStatus.CANDIDATE_ONLY, None, "wrapped"),
+    ]
+    assert "the other side's function did not compile it" in step.pieces[1].reason
+    (helper,) = [m for m in matches if m.baseline_name == "helper"]
+    assert helper.status == RowStatus.BASELINE_ONLY
+
+
+def test_a_library_frame_joins_the_users_function_when_that_function_compiled_too() -> None:
+    own = FunctionRef("/base/train.py", 4, "train_step")
+    matches = correspond_functions(
+        [own, library_frame("/base", "train_step", 5)], SnapshotSet({}, {}), [own], SnapshotSet({}, {})
+    )
+    (m,) = matches
+    assert m.status == RowStatus.MATCHED and [p.status for p in m.pieces] == [
+        RowStatus.MATCHED,
+        RowStatus.BASELINE_ONLY,
+    ]
 
 
 def test_huge_file_falls_back_to_ambiguous_quickly() -> None:

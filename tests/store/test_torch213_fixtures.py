@@ -225,3 +225,19 @@ def test_every_record_kind_a_notice_names_is_listed_as_evidence(store: Store) ->
         kind = label.removeprefix("artifact:")
         found, total = store.evidence_index(capture.capture.id, kind=kind, limit=1)
         assert total == count and found, label
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in NAMES if "compilations_by_caller" in json.loads((CAPTURES / n / "oracle.json").read_text())["expect"]],
+)
+def test_library_frames_are_attributed_to_the_users_calling_function(store: Store, name: str) -> None:
+    """The workload counted, at every graph its backend received, the innermost frame of its own file on the
+    Python stack; each compilation of a library frame must name that function as its caller."""
+    capture, oracle = load(store, name)
+    expect = oracle["expect"]
+    assert oracle["compilations_by_caller"] == expect["compilations_by_caller"]
+    comps = [c for r in capture.ranks for c in r.compilations]
+    callers = Counter(c.code.caller.name for c in comps if c.code.caller is not None)
+    assert dict(callers) == expect["compilations_by_caller"]
+    assert {Path(c.code.caller.filename).name for c in comps if c.code.caller} == {f"{name}.py"}

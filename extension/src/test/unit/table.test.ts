@@ -75,6 +75,25 @@ describe("comparison table", () => {
     assert.ok(body.includes("<li><b>frames</b> 2 counted: gate 2 → 2; resume at 23 2 → –</li>"));
   });
 
+  it("names a library frame counted in the user's function by its file and the line of the call", () => {
+    const c = comparison();
+    const side = c.functions[0].baseline!;
+    c.functions[0].pieces = [
+      {
+        name: "inner",
+        library_file: "torch/_dynamo/external_utils.py",
+        called_at: 76,
+        status: "matched",
+        method: "same_location",
+        baseline: side,
+        candidate: side,
+        deltas: {},
+      },
+    ];
+    const body = renderTable(c, "csp", "n").slice(renderTable(c, "csp", "n").indexOf('<table id="rows">'));
+    assert.ok(body.includes("<li><b>frames</b> 1 counted: inner (torch/_dynamo/external_utils.py, called at line 76) 2 → 2</li>"));
+  });
+
   it("keeps compile-phase timings out of the table's changes", () => {
     const c = comparison();
     c.functions[0].changes.push({

@@ -7,7 +7,7 @@ from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
 from dynamo_diff_compare.gate import GateResult, evaluate
 from dynamo_diff_compare.html_report import comparison_html
-from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text
+from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
 
 __version__ = _version("dynamo-diff-compare")
 
@@ -25,5 +25,6 @@ __all__ = [
     "comparison_markdown",
     "comparison_text",
     "evaluate",
+    "piece_line",
     "user_sources",
 ]

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from dynamo_diff_schema.capture import Capture, Rank
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts, sum_counts
 from rich.console import Group, RenderableType
@@ -154,7 +155,9 @@ def function_label(comp: Compilation) -> str:
     name = code.qualified_name or code.co_name or "?"
     where = code.co_filename.rsplit("/", 1)[-1] if code.co_filename else "?"
     line = f":{code.co_firstlineno}" if code.co_firstlineno is not None else ""
-    return f"{name} ({where}{line})"
+    site = code.caller
+    called = "" if site is None else f", called from {site.name} at line {site.line}"
+    return f"{name} ({where}{line}){called}"
 
 
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
@@ -167,21 +170,26 @@ def _parent(name: str) -> str:
 
 
 def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
-    """One row per source function over every rank: its resume functions fold into it (a function's story is
-    one row). (function label, frames, counts)."""
+    """One row per source function over every rank: its resume functions and the library frames Dynamo compiled
+    in its place fold into it (a function's story is one row). (function label, frames, counts)."""
     groups: dict[tuple[str, str], tuple[list[str], list[Counts], int | None]] = {}
     for rank in capture.ranks:
         for group in rank.functions:
             code = group.code
             name = code.co_name or "?"
-            key = (code.co_filename or "?", _parent(name))
+            site = code.caller
+            # A library frame is counted in the user's function that called it; a resume function in its parent.
+            key = (site.filename, site.name or "?") if site else (code.co_filename or "?", _parent(name))
             frames, counts, line = groups.setdefault(key, ([], [], None))
             match = _RESUME.match(name)
             frame = f"resume at {match.group(2)}" if match else name
+            if site is not None:
+                frame = f"{name} ({library_path(code.co_filename) or code.co_filename}:{code.co_firstlineno or '?'}"
+                frame += f", called at line {site.line})" if site.line is not None else ")"
             if frame not in frames:
                 frames.append(frame)
             counts.append(group.counts)
-            if match is None and code.co_firstlineno is not None:
+            if match is None and site is None and code.co_firstlineno is not None:
                 groups[key] = (frames, counts, code.co_firstlineno)
     out = []
     for (file, name), (frames, counts, line) in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1][2] or 0)):
@@ -191,7 +199,11 @@ def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
 
 
 def functions_table(capture: Capture) -> Table:
-    table = Table(title="functions (resume functions counted in the function they resume)", title_justify="left")
+    table = Table(
+        title="functions (resume functions counted in the function they resume, library frames in the user's "
+        "function that called them)",
+        title_justify="left",
+    )
     for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed"):
         table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
     for label, frames, counts in function_rows(capture):

@@ -20,6 +20,7 @@ from dynamo_diff_match import (
     correspond_functions,
 )
 from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
     Comparison,
     FunctionPiece,
@@ -54,16 +55,20 @@ def deltas(base: Counts | None, cand: Counts | None) -> dict[str, int]:
     return {key: c[key] - b[key] for key in COUNT_KEYS if c[key] != b[key]}
 
 
-def _side(obs: Observed | None, name: str | None, sources: SnapshotSet, multi_rank: bool) -> FunctionSide | None:
+def _side(
+    obs: Observed | None, name: str | None, sources: SnapshotSet, multi_rank: bool, *, from_source: bool = False
+) -> FunctionSide | None:
     if obs is None:
         return None
-    rel = sources.rel_path(obs.ref.file)
+    ref = obs.ref
+    rel = sources.rel_path(ref.file) or (library_path(ref.file) if ref.caller is not None else None)
     ranks = obs.ranks
     # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
     # large comparison (tools/bench/compare_scaling.py). The comparison is validated when it is rendered as JSON.
     return FunctionSide.model_construct(
-        qualified_name=name or obs.ref.name,
-        file=rel or obs.ref.file,
+        qualified_name=name or ref.name,
+        name_from="source" if from_source else "trace",
+        file=rel or ref.file,
         line=obs.ref.first_line or None,
         rank=ranks[0] if len(ranks) == 1 else None,
         compile_ids=obs.compile_ids(multi_rank),
@@ -80,8 +85,11 @@ def _row(
 ) -> FunctionRow:
     b = base.get(corr.baseline) if corr.baseline is not None else None
     c = cand.get(corr.candidate) if corr.candidate is not None else None
-    b_side = _side(b, corr.baseline_qualified_name, sources[0], multi_rank)
-    c_side = _side(c, corr.candidate_qualified_name, sources[1], multi_rank)
+    # A library frame is named by its code object; the source snapshot (when there is one) is its caller's.
+    b_named = corr.baseline_source is not None and corr.baseline is not None and corr.baseline.caller is None
+    c_named = corr.candidate_source is not None and corr.candidate is not None and corr.candidate.caller is None
+    b_side = _side(b, corr.baseline_qualified_name, sources[0], multi_rank, from_source=b_named)
+    c_side = _side(c, corr.candidate_qualified_name, sources[1], multi_rank, from_source=c_named)
     return _assembled(corr.status, corr.method, corr.reason, corr.alternatives, (b, b_side), (c, c_side))
 
 
@@ -129,24 +137,31 @@ def _function_row(
     sources: tuple[SnapshotSet, SnapshotSet],
     multi_rank: bool,
 ) -> FunctionRow:
-    """The row of one source function: every frame compiled from it counts (its own and its resume functions);
-    `pieces` lists them when there is more than one."""
+    """The row of one source function: every frame compiled from it counts (its own, its resume functions and the
+    library frames Dynamo compiled in its place); `pieces` lists them unless the only one is its own frame."""
     (first, *more) = match.pieces
     frame = first.baseline or first.candidate
-    if not more and frame is not None and frame.resume_parent is None:  # one frame, the function's own
+    if not more and frame is not None and frame.resume_parent is None and frame.caller is None:
         return _row(first, base, cand, sources, multi_rank)
     b_obs = [base[p.baseline] for p in match.pieces if p.baseline is not None and p.baseline in base]
     c_obs = [cand[p.candidate] for p in match.pieces if p.candidate is not None and p.candidate in cand]
     b_all, c_all = _merged(b_obs), _merged(c_obs)
-    b_side = _named_side(b_all, match.baseline_name, match.baseline_source, sources[0], multi_rank)
-    c_side = _named_side(c_all, match.candidate_name, match.candidate_source, sources[1], multi_rank)
+    b_side = _named_side(
+        b_all, match.baseline_name, match.baseline_source, match.baseline_location, sources[0], multi_rank
+    )
+    c_side = _named_side(
+        c_all, match.candidate_name, match.candidate_source, match.candidate_location, sources[1], multi_rank
+    )
     pieces = []
     for piece in match.pieces:
         row = _row(piece, base, cand, sources, multi_rank)
         side = piece.baseline or piece.candidate
+        site = side.caller if side is not None else None
         pieces.append(
             FunctionPiece.model_construct(
                 name=side.name if side is not None else "?",
+                library_file=None if side is None or site is None else (library_path(side.file) or side.file),
+                called_at=None if site is None else site.line or None,
                 status=row.status,
                 method=row.method,
                 reason=row.reason,
@@ -161,13 +176,22 @@ def _function_row(
 
 
 def _named_side(
-    obs: Observed | None, name: str | None, source: SourceFunction | None, sources: SnapshotSet, multi_rank: bool
+    obs: Observed | None,
+    name: str | None,
+    source: SourceFunction | None,
+    location: tuple[str, int | None] | None,
+    sources: SnapshotSet,
+    multi_rank: bool,
 ) -> FunctionSide | None:
     """A folded side, named and placed as its function (not as whichever frame came first)."""
-    side = _side(obs, name, sources, multi_rank)
-    if side is None or source is None:
+    side = _side(obs, name, sources, multi_rank, from_source=source is not None)
+    if side is None:
         return side
-    return side.model_copy(update={"file": source.rel_path, "line": source.first_line})
+    if source is not None:
+        return side.model_copy(update={"file": source.rel_path, "line": source.first_line})
+    if location is not None:
+        return side.model_copy(update={"file": location[0], "line": location[1]})
+    return side
 
 
 def comparison_id(*parts: str) -> str:

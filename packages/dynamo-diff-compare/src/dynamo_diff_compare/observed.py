@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dynamo_diff_match import FunctionRef
+from dynamo_diff_match import CallSite, FunctionRef
 from dynamo_diff_schema.capture import Capture, FunctionGroup
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import Counts, sum_counts
@@ -34,7 +34,13 @@ class Observed:
 
 def ref_of(group: FunctionGroup) -> FunctionRef:
     code = group.code
-    return FunctionRef(file=code.co_filename or "?", first_line=code.co_firstlineno or 0, name=code.co_name or "?")
+    site = code.caller
+    return FunctionRef(
+        file=code.co_filename or "?",
+        first_line=code.co_firstlineno or 0,
+        name=code.co_name or "?",
+        caller=None if site is None else CallSite(site.filename, site.line or 0, site.name or "?"),
+    )
 
 
 def observed_functions(capture: Capture) -> dict[FunctionRef, Observed]:

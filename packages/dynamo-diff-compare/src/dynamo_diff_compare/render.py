@@ -124,14 +124,21 @@ def _piece_counts(piece: FunctionPiece, row_status: str) -> str:
     parts = [one("observed_compilation_identities", "compiles"), one("graph_break_records", "breaks")]
     parts += [one("confirmed_recompilation_identities", "recompiles"), one("failed", "failed")]
     where = "" if piece.status in (RowStatus.MATCHED, row_status) else f", {str(piece.status).replace('_', ' ')}"
-    return f"{piece_name(piece.name)} ({', '.join(p for p in parts if p)}{where})"
+    name = piece_name(piece.name)
+    if piece.library_file is not None:
+        side = piece.candidate or piece.baseline
+        line = f":{side.line}" if side is not None and side.line is not None else ""
+        called = f", called at line {piece.called_at}" if piece.called_at is not None else ""
+        name = f"{name} in {piece.library_file}{line}{called}"
+    return f"{name} ({', '.join(p for p in parts if p)}{where})"
 
 
 def piece_line(row: FunctionRow) -> str | None:
     """One line naming the frames a row counts, when the function broke into several."""
     if not row.pieces:
         return None
-    return f"{len(row.pieces)} frames: " + "; ".join(_piece_counts(p, row.status) for p in row.pieces)
+    n = len(row.pieces)
+    return f"{n} frame{'s' if n > 1 else ''}: " + "; ".join(_piece_counts(p, row.status) for p in row.pieces)
 
 
 def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:

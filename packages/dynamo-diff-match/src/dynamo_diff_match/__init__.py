@@ -9,7 +9,14 @@ from dynamo_diff_match.correspond import (
     correspond_functions,
     qualified_name,
 )
-from dynamo_diff_match.identities import FunctionRef, SourceFunction, function_id, index_functions, structure_hash
+from dynamo_diff_match.identities import (
+    CallSite,
+    FunctionRef,
+    SourceFunction,
+    function_id,
+    index_functions,
+    structure_hash,
+)
 from dynamo_diff_match.linediff import MAX_DIFF_LINES, MAX_DIFF_WORK
 from dynamo_diff_match.snapshots import SnapshotSet, locate
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES, function_span
@@ -21,6 +28,7 @@ __all__ = [
     "MAX_DIFF_LINES",
     "MAX_DIFF_WORK",
     "MAX_SOURCE_BYTES",
+    "CallSite",
     "Correspondence",
     "FunctionMatch",
     "FunctionRef",

@@ -15,7 +15,10 @@ file when they are equal, else when they share the longest path suffix (whole co
 name), the best for both and unique (`_file_pairs`).
 What is left is `ambiguous` when some other unmatched function fitted as well (the row's `alternatives`),
 else baseline-only or candidate-only, with likely counterparts (same name, or same file) as `alternatives`.
-Resume functions follow the function they resume (`resume_parent`).
+Resume functions follow the function they resume (`resume_parent`). A frame of library code (torch's `inner`
+wrapper around a torch.nn module, a library's decorator around a forward) follows the user's function that called
+it (`FunctionRef.caller`, found in the stack torch recorded); between matched functions such frames pair by their
+library file, name and first line.
 """
 
 from __future__ import annotations
@@ -24,19 +27,21 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import MatchMethod, RowStatus
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
 from dynamo_diff_match.identities import FunctionRef, SourceFunction, function_id
 from dynamo_diff_match.linediff import DiffLimitError, LineMap, line_map
-from dynamo_diff_match.snapshots import SnapshotSet, locate
+from dynamo_diff_match.snapshots import SnapshotSet, locate, locate_call
 from dynamo_diff_match.usermap import UserMap, split_id
 
 
 def qualified_name(ref: FunctionRef, source: SourceFunction | None) -> str:
     """The `__qualname__`-style name of an observed function; a resume function is named like its parent's
-    sibling (`Net.torch_dynamo_resume_in_forward_at_12`), as Dynamo sets its `co_qualname`."""
-    if source is None:
+    sibling (`Net.torch_dynamo_resume_in_forward_at_12`), as Dynamo sets its `co_qualname`. A library frame keeps
+    its own name (`source` is the user's function that called it)."""
+    if source is None or ref.caller is not None:
         return ref.name
     if ref.resume_parent is None:
         return source.qualified_name
@@ -87,6 +92,10 @@ class FunctionMatch:
     candidate_source: SourceFunction | None
     alternatives: tuple[str, ...]
     pieces: tuple[Correspondence, ...]
+    # Where each side's function is (path, first line; the line is None when only the frames it called ran and
+    # there is no snapshot to read the definition from).
+    baseline_location: tuple[str, int | None] | None = None
+    candidate_location: tuple[str, int | None] | None = None
 
 
 @dataclass(eq=False)
@@ -100,6 +109,7 @@ class _Unit:
     location: tuple[str, int, str]  # (path, first line, name): the key of `same_location`
     missing: str = ""  # why there is no source, if so
     resumes: list[FunctionRef] = field(default_factory=list)
+    calls: list[FunctionRef] = field(default_factory=list)  # library frames compiled in its place
     match: _Unit | None = None
     method: MatchMethod = MatchMethod.NONE
     reason: str = ""
@@ -116,12 +126,18 @@ class _Unit:
     def label(self) -> str:
         return self.source.qualified_name if self.source is not None else self.location[2]
 
+    @property
+    def where(self) -> tuple[str, int | None]:
+        if self.source is not None:
+            return self.source.rel_path, self.source.first_line
+        return self.location[0], self.ref.first_line if self.ref is not None else None
+
 
 def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: bool) -> list[_Unit]:
     by_key: dict[object, _Unit] = {}
     unlocated: list[_Unit] = []
     all_refs = sorted(set(refs))
-    for ref in (r for r in all_refs if r.resume_parent is None):
+    for ref in (r for r in all_refs if r.resume_parent is None and r.caller is None):
         source = locate(ref, snapshots)
         path = snapshots.paths.get(ref.file, ref.file)
         unit = _Unit(
@@ -135,7 +151,34 @@ def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: boo
         by_key[source or ref] = unit
         if source is None:
             unlocated.append(unit)
-    for ref in (r for r in all_refs if r.resume_parent is not None):
+
+    def unlocated_parent(file: str, name: str, line: int) -> _Unit | None:
+        """Without a snapshot: the latest unlocated function of that name in the file starting above the line."""
+        parents = [
+            u for u in unlocated if u.ref and u.ref.file == file and u.ref.name == name and u.ref.first_line <= line
+        ]
+        return max(parents, key=lambda u: u.order) if parents else None
+
+    for ref in (r for r in all_refs if r.caller is not None):
+        site = ref.caller
+        assert site is not None
+        source = locate_call(site, snapshots)
+        parent = by_key.get(source) if source is not None else unlocated_parent(site.file, site.name, site.line)
+        if parent is None:
+            path = snapshots.paths.get(site.file, site.file)
+            key = source if source is not None else ("called from", path, site.name)
+            parent = by_key.get(key)
+            if parent is None:
+                parent = by_key[key] = _Unit(
+                    baseline,
+                    source.id if source is not None else function_id(path, site.name),
+                    None,
+                    source,
+                    (source.rel_path, source.first_line, source.name) if source else (path, site.line, site.name),
+                    "" if source else f"no source snapshot of {site.file}",
+                )
+        parent.calls.append(ref)
+    for ref in (r for r in all_refs if r.resume_parent is not None and r.caller is None):
         source = locate(ref, snapshots)
         if source is not None:
             if source not in by_key:
@@ -144,17 +187,9 @@ def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: boo
                 )
             by_key[source].resumes.append(ref)
             continue
-        # Without a snapshot: the latest unlocated function of the parent's name starting above the resume line.
-        parents = [
-            u
-            for u in unlocated
-            if u.ref
-            and u.ref.file == ref.file
-            and u.ref.name == ref.resume_parent
-            and u.ref.first_line <= ref.first_line
-        ]
-        if parents:
-            max(parents, key=lambda u: u.order).resumes.append(ref)
+        parent = unlocated_parent(ref.file, ref.resume_parent or "", ref.first_line)
+        if parent is not None:
+            parent.resumes.append(ref)
             continue
         path = snapshots.paths.get(ref.file, ref.file)
         by_key[ref] = _Unit(
@@ -181,7 +216,8 @@ def _ambiguous(b: _Unit, c: _Unit) -> None:
 
 def _apply_user_map(user_map: UserMap, base: list[_Unit], cand: list[_Unit]) -> None:
     def lookup(units: list[_Unit], fid: str, side: str) -> _Unit:
-        found = {u.id: u for u in units if u.ref is not None and u.ref.resume_parent is None}
+        # Functions the user can name: not resume functions (they follow their parent) nor library frames.
+        found = {u.id: u for u in units if u.ref is None or u.ref.resume_parent is None}
         found |= {
             function_id(u.source.rel_path, u.source.qualified_name, u.source.first_line): u
             for u in found.values()
@@ -198,7 +234,7 @@ def _apply_user_map(user_map: UserMap, base: list[_Unit], cand: list[_Unit]) -> 
                 for key, u in found.items()
                 if (other := split_id(key)) is not None
                 and other[1] == name
-                and (line is None or line == (u.source.first_line if u.source is not None else u.location[1]))
+                and (line is None or line == u.where[1])
                 and _common_suffix(_path_parts(other[0]), _path_parts(path))
                 == min(len(_path_parts(other[0])), len(_path_parts(path)))
             }
@@ -381,7 +417,7 @@ def _match_location(base: list[_Unit], cand: list[_Unit]) -> None:
     groups: dict[tuple[str, int, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
     for side, units in ((0, base), (1, cand)):
         for u in units:
-            if u.match is None:
+            if u.match is None and u.ref is not None:
                 path, line, name = u.location
                 groups[(as_base.get(path, path) if side else path, line, name)][side].append(u)
     for bs, cs in groups.values():
@@ -396,28 +432,29 @@ def _match_name(base: list[_Unit], cand: list[_Unit]) -> None:
     groups: dict[tuple[str, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
     for side, units in ((0, base), (1, cand)):
         for u in units:
-            if u.match is None and u.ref is not None:
-                path = u.location[0]
-                groups[(as_base.get(path, path) if side else path, u.ref.name)][side].append(u)
+            if u.match is None:
+                path, _, name = u.location
+                groups[(as_base.get(path, path) if side else path, name)][side].append(u)
     for bs, cs in groups.values():
         if len(bs) == 1 and len(cs) == 1 and (bs[0].source is None or cs[0].source is None):
             b, c = bs[0], cs[0]
-            assert b.ref is not None and c.ref is not None
-            moved = (
-                f"moved from line {b.ref.first_line} to {c.ref.first_line}"
-                if b.ref.first_line != c.ref.first_line
-                else f"line {b.ref.first_line}"
-            )
+            (_, b_line), (_, c_line) = b.where, c.where
+            if b_line is None or c_line is None:
+                moved = "only the library frames it called ran"
+            elif b_line != c_line:
+                moved = f"moved from line {b_line} to {c_line}"
+            else:
+                moved = f"line {b_line}"
             missing = b.missing or c.missing
             _pair(b, c, MatchMethod.NAME, f"same file and name, {moved}; {missing}")
 
 
 def _suggest(unit: _Unit, others: list[_Unit]) -> set[str]:
     """Likely counterparts of an unmatched unit: unmatched functions of the same name, else of the same file."""
-    open_others = [o for o in others if o.match is None and o.ref is not None]
-    if unit.ref is None:
+    open_others = [o for o in others if o.match is None and (o.ref is not None or o.calls)]
+    if unit.ref is None and not unit.calls:
         return set()
-    same_name = {o.id for o in open_others if o.ref is not None and o.ref.name == unit.ref.name}
+    same_name = {o.id for o in open_others if o.location[2] == unit.location[2]}
     if same_name:
         return same_name
     name = _path_parts(unit.location[0])[-1:]
@@ -483,7 +520,54 @@ def _resume_rows(b: _Unit, c: _Unit, bsnap: SnapshotSet, csnap: SnapshotSet) -> 
     return rows
 
 
+def _library_frame(ref: FunctionRef) -> tuple[str, str, int]:
+    """A library frame's identity across runs: its file from the package on (the same in any environment)."""
+    return library_path(ref.file) or ref.file, ref.name, ref.first_line
+
+
+def _call_site(ref: FunctionRef) -> int:
+    return ref.caller.line if ref.caller is not None else 0
+
+
+def _call_rows(b: _Unit, c: _Unit) -> list[Correspondence]:
+    """Rows of the library frames two matched functions called: equal frames (file from the package on, name,
+    first line) pair in the order of their call lines; a frame on one side only is that side's."""
+    rb = sorted(b.calls, key=lambda r: (_call_site(r), r))
+    rc = sorted(c.calls, key=lambda r: (_call_site(r), r))
+    rows: list[Correspondence] = []
+    for r in list(rb):
+        s = next((s for s in rc if _library_frame(s) == _library_frame(r)), None)
+        if s is None:
+            continue
+        why = (
+            f"called from {b.label} (line {_call_site(r)} -> {_call_site(s)}); the same frame of {_library_frame(r)[0]}"
+        )
+        rows.append(
+            Correspondence(
+                r,
+                s,
+                RowStatus.MATCHED,
+                MatchMethod.SAME_LOCATION,
+                why,
+                _row_id(b, r),
+                _row_id(c, s),
+                b.source,
+                c.source,
+            )
+        )
+        rb.remove(r)
+        rc.remove(s)
+    for mine, unit, status in ((rb, b, RowStatus.BASELINE_ONLY), (rc, c, RowStatus.CANDIDATE_ONLY)):
+        for r in mine:
+            why = f"called from {unit.label} (line {_call_site(r)}); the other side's function did not compile it"
+            rows.append(_one_sided(unit, r, status, why))
+    return rows
+
+
 def _row_id(unit: _Unit, ref: FunctionRef) -> str:
+    if ref.caller is not None:
+        lib, name, line = _library_frame(ref)
+        return function_id(lib, name, line)
     if ref == unit.ref:
         return unit.id
     if unit.source is None:
@@ -515,6 +599,9 @@ def _unmatched_rows(unit: _Unit, unmatched_others: set[str], others: list[_Unit]
     rows = [] if unit.ref is None else [_one_sided(unit, unit.ref, status, reason, alternatives)]
     for r in sorted(unit.resumes):
         rows.append(_one_sided(unit, r, status, f"follows {unit.label}, which is {status.value}", alternatives))
+    for r in sorted(unit.calls, key=lambda r: (_call_site(r), r)):
+        why = f"called from {unit.label} (line {_call_site(r)}), which is {status.value}"
+        rows.append(_one_sided(unit, r, status, why, alternatives))
     return rows
 
 
@@ -527,9 +614,9 @@ def _pair_rows(b: _Unit, c: _Unit, bsnap: SnapshotSet, csnap: SnapshotSet) -> li
         unit = b if b.ref is not None else c
         status = RowStatus.BASELINE_ONLY if unit.baseline else RowStatus.CANDIDATE_ONLY
         assert unit.ref is not None
-        why = f"its counterpart ({b.method.value}: {b.reason}) ran only as resume functions"
+        why = f"its counterpart ({b.method.value}: {b.reason}) ran only as resume functions or library frames"
         rows.append(_one_sided(unit, unit.ref, status, why))
-    return rows + _resume_rows(b, c, bsnap, csnap)
+    return rows + _resume_rows(b, c, bsnap, csnap) + _call_rows(b, c)
 
 
 def correspond(
@@ -552,17 +639,30 @@ def correspond(
 def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondence]) -> FunctionMatch:
     if b is not None and c is not None:
         return FunctionMatch(
-            RowStatus.MATCHED, b.method, b.reason, b.id, c.id, b.label, c.label, b.source, c.source, (), tuple(pieces)
+            RowStatus.MATCHED,
+            b.method,
+            b.reason,
+            b.id,
+            c.id,
+            b.label,
+            c.label,
+            b.source,
+            c.source,
+            (),
+            tuple(pieces),
+            b.where,
+            c.where,
         )
     unit = b if b is not None else c
     assert unit is not None
     own = next((p for p in pieces if (p.baseline if unit.baseline else p.candidate) == unit.ref), pieces[0])
     status = own.status if unit.ref is not None else pieces[0].status
     alternatives = own.alternatives
+    ran = "library frames it called" if unit.calls and not unit.resumes else "resume functions"
     return FunctionMatch(
         status,
         MatchMethod.NONE,
-        own.reason if unit.ref is not None else f"only resume functions of {unit.label} ran; {pieces[0].reason}",
+        own.reason if unit.ref is not None else f"only {ran} of {unit.label} ran; {pieces[0].reason}",
         unit.id if unit.baseline else None,
         None if unit.baseline else unit.id,
         unit.label if unit.baseline else None,
@@ -571,6 +671,8 @@ def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondenc
         None if unit.baseline else unit.source,
         alternatives,
         tuple(pieces),
+        unit.where if unit.baseline else None,
+        None if unit.baseline else unit.where,
     )
 
 

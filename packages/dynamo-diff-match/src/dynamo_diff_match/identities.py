@@ -29,12 +29,23 @@ _RESUME = re.compile(r"torch_dynamo_resume_in_(?P<parent>.+)_at_(?P<line>\d+)")
 
 
 @dataclass(frozen=True, order=True)
+class CallSite:
+    """A call in the user's code: the frame's file, the line of the call and the function's bare name."""
+
+    file: str
+    line: int
+    name: str
+
+
+@dataclass(frozen=True, order=True)
 class FunctionRef:
-    """A function observed in a trace: the code object's `co_filename`, `co_firstlineno` and `co_name`."""
+    """A function observed in a trace: the code object's `co_filename`, `co_firstlineno` and `co_name`; for a
+    frame of library code, the user's call it is attributed to (`caller`)."""
 
     file: str
     first_line: int
     name: str
+    caller: CallSite | None = None
 
     @property
     def resume_parent(self) -> str | None:

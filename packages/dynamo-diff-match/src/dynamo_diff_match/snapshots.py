@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dynamo_diff_match.identities import FunctionRef, SourceFunction, index_functions
+from dynamo_diff_match.identities import CallSite, FunctionRef, SourceFunction, index_functions
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES
 
 
@@ -79,3 +79,14 @@ def locate(ref: FunctionRef, snapshots: SnapshotSet) -> SourceFunction | None:
         if ref.first_line in (f.first_line, f.def_line):
             return f
     return None
+
+
+def locate_call(site: CallSite, snapshots: SnapshotSet) -> SourceFunction | None:
+    """The definition a call was made in: the innermost function of the frame's name containing the call line."""
+    rel = snapshots.rel_path(site.file)
+    if rel is None:
+        return None
+    containing = [
+        f for f in snapshots.named(rel, site.name) if f.kind != "class" and f.first_line <= site.line <= f.last_line
+    ]
+    return max(containing, key=lambda f: f.first_line, default=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dynamo_diff_compare import piece_line
 from dynamo_diff_schema import Counts, Side
 
 from dynamo_diff_mcp.models import CaptureList, ComparisonPage, EvidenceIndexPage, EvidenceText, ImportSummary
@@ -128,15 +129,17 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     for entry in page.rows:
         row = entry.row
         side = row.baseline or row.candidate
-        name = f"{side.qualified_name} ({(side.file or '?').rsplit('/', 1)[-1]}:{side.line})" if side else "?"
+        line = f":{side.line}" if side is not None and side.line is not None else ""
+        name = f"{side.qualified_name} ({(side.file or '?').rsplit('/', 1)[-1]}{line})" if side else "?"
         status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
         pairs = [
             f"{label} {_pair(getattr(row.baseline.counts, k) if row.baseline else None, getattr(row.candidate.counts, k) if row.candidate else None)}"  # noqa: E501
             for k, label in HEADLINE[:4]
         ]
         changed = [ch.summary for ch in row.changes if ch.kind != "phase_time"][:2]
-        if row.pieces:
-            changed.append(f"{len(row.pieces)} frames counted (the function and its resume functions)")
+        frames = piece_line(row)
+        if frames:
+            changed.append(frames)
         cut = " [cut: see truncated]" if entry.truncated else ""
         lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
     for n in page.notices[:3]:

@@ -16,6 +16,7 @@ from dynamo_diff_schema.capture import (
     Validity,
     WorkloadCompletion,
 )
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
     ALL_AREAS,
     CHANGE_AREAS,
@@ -158,6 +159,7 @@ __all__ = [
     "WorkloadCompletion",
     "__version__",
     "generate_schema",
+    "library_path",
     "render_schema",
     "sum_counts",
     "validate",

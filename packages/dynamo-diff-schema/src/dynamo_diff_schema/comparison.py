@@ -155,6 +155,11 @@ class Totals(Model):
 
 class FunctionSide(Model):
     qualified_name: str | None = None
+    name_from: str | None = Field(
+        None,
+        description="Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, "
+        "e.g. 'Net.forward') or 'trace' (the code object's bare co_name, when there is no snapshot to read).",
+    )
     file: str | None = None
     line: int | None = None
     rank: int | None = None
@@ -174,10 +179,17 @@ class Change(Model):
 
 
 class FunctionPiece(Model):
-    """One compiled frame of a row's function: its own frame, or a resume function Dynamo made after a graph break
-    (`torch_dynamo_resume_in_<fn>_at_<line>`), with its own counts."""
+    """One compiled frame of a row's function, with its own counts: its own frame, a resume function Dynamo made
+    after a graph break (`torch_dynamo_resume_in_<fn>_at_<line>`), or a frame of library code it called that Dynamo
+    compiled in its place (`library_file`, `called_at`)."""
 
     name: str = Field(description="The frame's name, e.g. 'forward' or 'torch_dynamo_resume_in_forward_at_40'.")
+    library_file: str | None = Field(
+        None,
+        description="For a frame compiled in library code (torch, an installed package), counted in the user's "
+        "function that called it: the frame's file from its package on, e.g. 'torch/_dynamo/external_utils.py'.",
+    )
+    called_at: int | None = Field(None, description="For a library frame: the line of the user's call.")
     status: RowStatus
     method: MatchMethod
     reason: str = ""

@@ -55,6 +55,12 @@ class CompileIdentity(Model):
     occurrence: int = Field(0, ge=0, description="0 for the first time this id appears, 1 after a reset, ...")
 
 
+class StackFrame(Model):
+    filename: str
+    line: int | None = None
+    name: str | None = None
+
+
 class CodeLocation(Model):
     co_filename: str | None = None
     co_name: str | None = None
@@ -63,12 +69,12 @@ class CodeLocation(Model):
     source: str | None = Field(
         None, description="Where the location was read: 'compilation_metrics', 'dynamo_start' or 'frame_id'."
     )
-
-
-class StackFrame(Model):
-    filename: str
-    line: int | None = None
-    name: str | None = None
+    caller: StackFrame | None = Field(
+        None,
+        description="When the compiled frame is library code (torch, the standard library, an installed package): "
+        "the nearest user frame of the dynamo_start stack (the call in the user's function; `line` is the line of "
+        "the call). Rows count the compilation in that function.",
+    )
 
 
 class Attempt(Model):

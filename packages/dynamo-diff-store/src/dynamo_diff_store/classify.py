@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import (
     AotSummary,
     Attempt,
@@ -32,10 +33,11 @@ from dynamo_diff_schema.compilation import (
     Outcome,
     RecompileEvidence,
     Restart,
+    StackFrame,
 )
 from dynamo_diff_schema.evidence import Notice, Severity
 
-from dynamo_diff_store.facts import AOT_GRAPHS, CompileKeyTuple, Fact, extract
+from dynamo_diff_store.facts import AOT_GRAPHS, CompileKeyTuple, Fact, StartStack, extract
 from dynamo_diff_store.guards import categorize
 from dynamo_diff_store.jsonload import loads_payload
 from dynamo_diff_store.records import Record
@@ -135,8 +137,9 @@ class _Identity:
     cache_events: list[CacheEvent] = field(default_factory=list)
     guard_categories: Counter[str] = field(default_factory=Counter)
     guard_evidence: list[str] = field(default_factory=list)
-    start_top: tuple[str, int | str | None, str | None] | None = None
+    start_top: tuple[str, StartStack] | None = None  # (the file it was read from, the stack)
     start_code: CodeLocation | None = None
+    start_caller: StackFrame | None = None
     evidence: list[str] = field(default_factory=list)
     incomplete: set[str] = field(default_factory=set)
     # Opened by a record that came before its dynamo_start (see Classifier._identity): that start joins it.
@@ -259,7 +262,7 @@ class Classifier:
             ident.starts += 1
             self._evidence(fact, kind, ident)
             if data is not None:
-                ident.start_top = (fact.file, data[0], data[1])
+                ident.start_top = (fact.file, data)
         elif kind == "compilation_metrics":
             self._on_metrics_config(data)
             # The configuration strings are most of a record (~40 KB in torch 2.13) and are read once per rank
@@ -357,10 +360,15 @@ class Classifier:
                 if ident.starts and not ident.metrics and not ident.bwd_metrics:
                     unfinished.append(ident.compile_id)
                 if ident.start_top is not None:
-                    file, filename, name = ident.start_top
-                    if isinstance(filename, int):
-                        filename = strings_for(file).get(filename, f"<string {filename}>")
-                    ident.start_code = CodeLocation(co_filename=filename, co_name=name, source="dynamo_start")
+                    file, stack = ident.start_top
+                    strings = strings_for(file)
+
+                    def resolve(name: int | str, strings: dict[int, str] = strings) -> str:
+                        return strings.get(name, f"<string {name}>") if isinstance(name, int) else name
+
+                    filename = None if stack.filename is None else resolve(stack.filename)
+                    ident.start_code = CodeLocation(co_filename=filename, co_name=stack.name, source="dynamo_start")
+                    ident.start_caller = _nearest_user_frame(stack, resolve)
                 comp = self._compilation(ident, last_code)
                 if comp.code.co_name is not None:
                     last_code[(ident.key[0], ident.key[1])] = comp.code
@@ -425,6 +433,8 @@ class Classifier:
             code = last_code.get((ident.key[0], ident.key[1]))
             if code is not None:
                 code = code.model_copy(update={"source": "frame_id"})
+        if code is not None and ident.start_caller is not None and library_path(code.co_filename) is not None:
+            code = code.model_copy(update={"caller": ident.start_caller})
         outcome, why, failure, limits = _outcome(ident)
         attempts = sorted(ident.attempts) or [0]
         restart_texts = [str(r) for r in final.get("restart_reasons") or []]
@@ -604,6 +614,16 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
         None,
         limits,
     )
+
+
+def _nearest_user_frame(stack: StartStack, resolve: Callable[[int | str], str]) -> StackFrame | None:
+    """The innermost frame below the compiled one that is the user's code (not torch, the standard library or an
+    installed package; see dynamo_diff_schema.code_paths), or None."""
+    for filename, line, name in reversed(stack.below):
+        path = resolve(filename)
+        if library_path(path) is None and not path.startswith("<string "):
+            return StackFrame(filename=path, line=line, name=name)
+    return None
 
 
 def _metrics_code(body: dict[str, Any]) -> CodeLocation | None:

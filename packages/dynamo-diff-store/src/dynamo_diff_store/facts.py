@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from dynamo_diff_schema.compilation import CacheDecision, CacheName, GraphBreak
 
@@ -29,6 +29,15 @@ _CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", r
 CompileKeyTuple = tuple[int | None, int | None, int | None]
 # AOTAutograd's graphs of a compilation (training: forward and backward; inference: one).
 AOT_GRAPHS = frozenset({"aot_forward_graph", "aot_backward_graph", "aot_inference_graph"})
+
+
+class StartStack(NamedTuple):
+    """A dynamo_start stack, reduced: the compiled frame and the frames below it (filenames may be intern
+    indexes, resolved when the rank's `str` records have all been read)."""
+
+    filename: int | str | None
+    name: str | None
+    below: tuple[tuple[int | str, int | None, str | None], ...]
 
 
 @dataclass(slots=True)
@@ -133,15 +142,27 @@ def _torch_version(payload: str | None) -> tuple[str | None, str | None]:
     return (parsed[:100] if isinstance(parsed, str) else None), None
 
 
-def _stack_top(body: Any) -> tuple[int | str | None, str | None] | None:
-    """(filename or intern index, function name) of the innermost frame of a dynamo_start stack."""
+# Frames kept below the compiled one (the caller search looks at the innermost ones first; deeper ones are rare).
+_CALLER_FRAMES = 64
+
+
+def _stack_top(body: Any) -> StartStack | None:
+    """The innermost frame of a dynamo_start stack (filename or intern index, function name) and the frames
+    below it, innermost last: (filename or intern index, line, name)."""
     stack = body.get("stack") if isinstance(body, dict) else None
     if not (isinstance(stack, list) and stack and isinstance(stack[-1], dict)):
         return None
     top = stack[-1]
     filename = top.get("filename")
     name = top.get("name")
-    return (filename if isinstance(filename, int | str) else None, name if isinstance(name, str) else None)
+    below = []
+    for frame in stack[-1 - _CALLER_FRAMES : -1]:
+        if isinstance(frame, dict) and isinstance(fn := frame.get("filename"), int | str):
+            line, fname = frame.get("line"), frame.get("name")
+            below.append((fn, line if isinstance(line, int) else None, fname if isinstance(fname, str) else None))
+    return StartStack(
+        filename if isinstance(filename, int | str) else None, name if isinstance(name, str) else None, tuple(below)
+    )
 
 
 def _cache_reason(payload: str | None) -> str | None:

@@ -12,8 +12,13 @@ from dynamo_diff_store.counting import CountAccumulator
 
 
 def function_key(code: CodeLocation) -> str:
+    """The code object, and for a library frame the user's call it was attributed to (a frame such as torch's
+    shared `inner` wrapper, called from two user functions, is two groups)."""
     line = code.co_firstlineno if code.co_firstlineno is not None else "?"
-    return f"{code.co_filename or '?'}:{line}:{code.co_name or '?'}"
+    key = f"{code.co_filename or '?'}:{line}:{code.co_name or '?'}"
+    if code.caller is not None:
+        key += f" <- {code.caller.filename}:{code.caller.line}:{code.caller.name}"
+    return key
 
 
 @dataclass
