@@ -24,6 +24,8 @@ export interface RowSide {
   qualified_name: string | null;
   file: string | null;
   line: number | null;
+  /** A library frame's piece: the line of the user's call it was compiled in place of. */
+  called_at?: number | null;
   rank: number | null;
   compile_ids: string[];
   counts: Counts;
@@ -41,8 +43,6 @@ export interface FunctionPiece {
   name: string;
   /** A frame of library code counted in the user's function that called it: its file from the package on. */
   library_file?: string | null;
-  /** The line of the user's call of that library frame. */
-  called_at?: number | null;
   status: string;
   method: string;
   baseline: RowSide | null;

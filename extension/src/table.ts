@@ -65,7 +65,8 @@ function framesItem(row: FunctionRow): string {
     const resume = /^torch_dynamo_resume_in_.+_at_(\d+)$/.exec(p.name);
     let name = resume ? `resume at ${resume[1]}` : p.name;
     if (p.library_file) {
-      const called = p.called_at ? `, called at line ${p.called_at}` : "";
+      const lines = [...new Set([p.baseline?.called_at, p.candidate?.called_at].filter((n): n is number => !!n))];
+      const called = lines.length ? `, called at line ${lines.join(" → ")}` : "";
       name = `${name} (${p.library_file}${called})`;
     }
     const count = (side: FunctionPiece["baseline"]) => (side ? String(side.counts.observed_compilation_identities ?? 0) : "–");

@@ -82,16 +82,15 @@ describe("comparison table", () => {
       {
         name: "inner",
         library_file: "torch/_dynamo/external_utils.py",
-        called_at: 76,
         status: "matched",
         method: "same_location",
-        baseline: side,
-        candidate: side,
+        baseline: { ...side, called_at: 76 },
+        candidate: { ...side, called_at: 80 },
         deltas: {},
       },
     ];
     const body = renderTable(c, "csp", "n").slice(renderTable(c, "csp", "n").indexOf('<table id="rows">'));
-    assert.ok(body.includes("<li><b>frames</b> 1 counted: inner (torch/_dynamo/external_utils.py, called at line 76) 2 → 2</li>"));
+    assert.ok(body.includes("<li><b>frames</b> 1 counted: inner (torch/_dynamo/external_utils.py, called at line 76 → 80) 2 → 2</li>"));
   });
 
   it("keeps compile-phase timings out of the table's changes", () => {

@@ -69,7 +69,8 @@ def _side(
         qualified_name=name or ref.name,
         name_from="source" if from_source else "trace",
         file=rel or ref.file,
-        line=obs.ref.first_line or None,
+        line=ref.first_line or None,
+        called_at=(ref.caller.line or None) if ref.caller is not None else None,
         rank=ranks[0] if len(ranks) == 1 else None,
         compile_ids=obs.compile_ids(multi_rank),
         counts=obs.counts,
@@ -156,12 +157,10 @@ def _function_row(
     for piece in match.pieces:
         row = _row(piece, base, cand, sources, multi_rank)
         side = piece.baseline or piece.candidate
-        site = side.caller if side is not None else None
         pieces.append(
             FunctionPiece.model_construct(
                 name=side.name if side is not None else "?",
-                library_file=None if side is None or site is None else (library_path(side.file) or side.file),
-                called_at=None if site is None else site.line or None,
+                library_file=None if side is None or side.caller is None else (library_path(side.file) or side.file),
                 status=row.status,
                 method=row.method,
                 reason=row.reason,

@@ -13,6 +13,7 @@ from dynamo_diff_schema.comparison import (
     Difference,
     FunctionPiece,
     FunctionRow,
+    MatchMethod,
     RowStatus,
     Side,
 )
@@ -75,7 +76,9 @@ def same_name(a: str | None, b: str | None) -> bool:
 
 def row_name(row: FunctionRow) -> str:
     b, c = row.baseline, row.candidate
-    if b and c and not (same_name(b.qualified_name, c.qualified_name) and same_file(b.file, c.file)):
+    # Paired by file and name: the matcher already found the two paths to be one file (e.g. two checkouts).
+    one_file = row.method in (MatchMethod.NAME, MatchMethod.SAME_LOCATION) or (b and c and same_file(b.file, c.file))
+    if b and c and not (same_name(b.qualified_name, c.qualified_name) and one_file):
         return f"{b.qualified_name} ({_where(b.file, b.line)}) -> {c.qualified_name} ({_where(c.file, c.line)})"
     sides = [s for s in (b, c) if s is not None]
     assert sides
@@ -128,7 +131,8 @@ def _piece_counts(piece: FunctionPiece, row_status: str) -> str:
     if piece.library_file is not None:
         side = piece.candidate or piece.baseline
         line = f":{side.line}" if side is not None and side.line is not None else ""
-        called = f", called at line {piece.called_at}" if piece.called_at is not None else ""
+        calls = [s.called_at for s in (piece.baseline, piece.candidate) if s is not None and s.called_at is not None]
+        called = f", called at line {' -> '.join(str(n) for n in dict.fromkeys(calls))}" if calls else ""
         name = f"{name} in {piece.library_file}{line}{called}"
     return f"{name} ({', '.join(p for p in parts if p)}{where})"
 

@@ -162,6 +162,9 @@ class FunctionSide(Model):
     )
     file: str | None = None
     line: int | None = None
+    called_at: int | None = Field(
+        None, description="A library frame's piece: the line of the user's call it was compiled in place of."
+    )
     rank: int | None = None
     compile_ids: list[str] = Field(default_factory=list)
     counts: Counts
@@ -181,7 +184,7 @@ class Change(Model):
 class FunctionPiece(Model):
     """One compiled frame of a row's function, with its own counts: its own frame, a resume function Dynamo made
     after a graph break (`torch_dynamo_resume_in_<fn>_at_<line>`), or a frame of library code it called that Dynamo
-    compiled in its place (`library_file`, `called_at`)."""
+    compiled in its place (`library_file`; each side's `called_at`)."""
 
     name: str = Field(description="The frame's name, e.g. 'forward' or 'torch_dynamo_resume_in_forward_at_40'.")
     library_file: str | None = Field(
@@ -189,7 +192,6 @@ class FunctionPiece(Model):
         description="For a frame compiled in library code (torch, an installed package), counted in the user's "
         "function that called it: the frame's file from its package on, e.g. 'torch/_dynamo/external_utils.py'.",
     )
-    called_at: int | None = Field(None, description="For a library frame: the line of the user's call.")
     status: RowStatus
     method: MatchMethod
     reason: str = ""
