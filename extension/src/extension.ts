@@ -25,7 +25,7 @@ import {
   resolveUserPath,
   runCli,
   sourceFunctionArg,
-} from "./cli";
+} from "./common/cli";
 import {
   DynamoDiffDocuments,
   EVIDENCE_SCHEME,
@@ -36,11 +36,11 @@ import {
   parseEvidenceUri,
   renderEvidence,
   sourceUri,
-} from "./documents";
-import { SourceEditors } from "./source-editor";
-import { SourceView, matchNote, renderSource, sourceView } from "./source-view";
-import { ComparisonTable } from "./table";
-import { DynamoDiffTree, captureName } from "./tree";
+} from "./views/documents";
+import { SourceEditors } from "./views/source-editor";
+import { SourceView, matchNote, renderSource, sourceView } from "./views/source-view";
+import { ComparisonTable } from "./views/table";
+import { DynamoDiffTree, captureName } from "./views/tree";
 
 type Token = vscode.CancellationToken;
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { CaptureSummary, Comparison } from "../../cli";
+import type { CaptureSummary, Comparison } from "../../common/cli";
 import type { DynamoDiffApi } from "../../extension";
 
 const fixtures = process.env.DYNAMO_DIFF_FIXTURES ?? "";

@@ -19,7 +19,7 @@ import {
   runCli,
   SourceLocation,
   sourceFunctionArg,
-} from "../../cli";
+} from "../../common/cli";
 import { SNAPSHOT, sourceResult } from "./samples";
 
 function discovery(overrides: Partial<Parameters<typeof discoverCli>[0]>, executables: string[]) {

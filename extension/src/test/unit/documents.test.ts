@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { evidenceUri, parseEvidenceUri, parseSourceUri, renderEvidence, sourceUri } from "../../documents";
+import { evidenceUri, parseEvidenceUri, parseSourceUri, renderEvidence, sourceUri } from "../../views/documents";
 import { evidenceItem } from "./samples";
 
 describe("virtual documents", () => {

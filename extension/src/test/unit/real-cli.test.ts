@@ -5,9 +5,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { args, checkVersion, globalArgs, parseAnalysis, parseCaptureList, parseComparison, parseEvidenceExcerpt, parseImport, parseSource, runCli } from "../../cli";
-import { renderSource, sourceView } from "../../source-view";
-import { childrenOf, describe as describeNode } from "../../tree";
+import { args, checkVersion, globalArgs, parseAnalysis, parseCaptureList, parseComparison, parseEvidenceExcerpt, parseImport, parseSource, runCli } from "../../common/cli";
+import { renderSource, sourceView } from "../../views/source-view";
+import { childrenOf, describe as describeNode } from "../../views/tree";
 
 const cli = process.env.DYNAMO_DIFF_CLI;
 const fixtures = process.env.DYNAMO_DIFF_FIXTURES;

@@ -1,5 +1,5 @@
 // Small documents in the shape the CLI prints (trimmed from `dynamo-diff compare edit_v1 edit_v2 --format json`).
-import type { Analysis, Comparison, Counts, EvidenceItem, SourceResult } from "../../cli";
+import type { Analysis, Comparison, Counts, EvidenceItem, SourceResult } from "../../common/cli";
 
 export function counts(partial: Record<string, number>): Counts {
   return {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { lineCount, matchNote, pickLocation, renderSource, sourceHeader, sourceLabel, sourceView } from "../../source-view";
+import { lineCount, matchNote, pickLocation, renderSource, sourceHeader, sourceLabel, sourceView } from "../../views/source-view";
 import { SNAPSHOT, sourceResult } from "./samples";
 
 describe("captured source view", () => {

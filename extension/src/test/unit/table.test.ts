@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { contentSecurityPolicy, escapeHtml, readTableMessage, renderTable } from "../../table";
+import { contentSecurityPolicy, escapeHtml, readTableMessage, renderTable } from "../../views/table";
 import { comparison } from "./samples";
 
 describe("comparison table", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CaptureSummary } from "../../cli";
-import { DynamoDiffTree, Node, TreeSource, childrenOf, describe as describeNode, rowDeltaText } from "../../tree";
+import type { CaptureSummary } from "../../common/cli";
+import { DynamoDiffTree, Node, TreeSource, childrenOf, describe as describeNode, rowDeltaText } from "../../views/tree";
 import { BASE, CAND, analysis, comparison, counts, evidenceItem } from "./samples";
 
 function source(overrides: Partial<TreeSource> = {}): TreeSource {

@@ -13,7 +13,7 @@ import {
   FunctionRow,
   RowSide,
   sourceFunctionArg,
-} from "./cli";
+} from "../common/cli";
 
 export type Side = "baseline" | "candidate";
 

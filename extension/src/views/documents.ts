@@ -2,7 +2,7 @@
 // source-view.ts) and one evidence record, a page at a time. The text comes from the CLI; these documents
 // cannot be edited or saved.
 import * as vscode from "vscode";
-import { EvidenceExcerpt } from "./cli";
+import { EvidenceExcerpt } from "../common/cli";
 
 export const SOURCE_SCHEME = "dynamo-diff-source";
 export const EVIDENCE_SCHEME = "dynamo-diff-evidence";

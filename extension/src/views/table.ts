@@ -2,7 +2,7 @@
 // Everything from the comparison is escaped; the page runs only its own nonce'd script under a strict CSP.
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { Comparison, Counts, FunctionPiece, FunctionRow, RunStatus } from "./cli";
+import { Comparison, Counts, FunctionPiece, FunctionRow, RunStatus } from "../common/cli";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
 
 export function escapeHtml(value: unknown): string {

@@ -1,7 +1,7 @@
 // What a captured source document shows: the whole snapshot file of the chosen location, the function's
 // lines in it, and the words that describe it (kept off the document's lines, so line N stays line N).
 // Nothing here imports `vscode`, so all of it is unit-tested with plain Node.
-import { SourceLocation, SourceResult } from "./cli";
+import { SourceLocation, SourceResult } from "../common/cli";
 
 export interface SourceView {
   captureName: string;
