@@ -18,7 +18,7 @@ SMOKE: dict[str, str] = {
     "dynamo-diff-schema": (
         "import dynamo_diff_schema as s; s.validate(s.Manifest().model_dump(mode='json'), 'manifest')"
     ),
-    "dynamo-diff-store": "import dynamo_diff_store, dynamo_diff_store.records",
+    "dynamo-diff-store": "import dynamo_diff_store, dynamo_diff_store.reading",
     "dynamo-diff-match": "import dynamo_diff_match",
     "dynamo-diff-compare": "import dynamo_diff_compare",
     "dynamo-diff-cli": "from dynamo_diff_cli.app import app",

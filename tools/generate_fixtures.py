@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from dynamo_diff_store.bundle import CachePolicy, CaptureRequest, find_tlparse, parse_declarations, record
+from dynamo_diff_store.recording import CachePolicy, CaptureRequest, find_tlparse, parse_declarations, record
 
 REPO = Path(__file__).resolve().parent.parent
 WORKLOADS = REPO / "fixtures" / "workloads"

@@ -7,10 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dynamo_diff_store.filereport import FileReport
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import read_raw_log
-from dynamo_diff_store.records import Record
+from dynamo_diff_store.reading import FileReport, Record, read_raw_log
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 

@@ -252,8 +252,10 @@ def test_a_full_disk_is_io_error_and_leaves_nothing(
     error, never a traceback, and no capture or staging left behind."""
     import sqlite3
 
-    from dynamo_diff_store import assemble, ingest, staging
-    from dynamo_diff_store import store as store_module
+    from dynamo_diff_store.analysis import _ingest as ingest
+    from dynamo_diff_store.storage import _assemble as assemble
+    from dynamo_diff_store.storage import _staging as staging
+    from dynamo_diff_store.storage import _store as store_module
 
     if where == "copy":
         monkeypatch.setattr(staging._Copier, "copy", _disk_full)

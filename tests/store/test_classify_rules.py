@@ -1,12 +1,11 @@
-"""The counting rules of DESIGN §5, each on a minimal record sequence shaped like torch 2.13 writes it."""
+"""The counting rules of docs/SEMANTICS.md, each on a minimal record sequence shaped like torch 2.13 writes it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dynamo_diff_store.classify import classify_records
-from dynamo_diff_store.counting import count_compilations
-from dynamo_diff_store.records import CompileKey, Record, Span
+from dynamo_diff_store.analysis import classify_records, count_compilations
+from dynamo_diff_store.reading import CompileKey, Record, Span
 
 
 class Log:

@@ -1,7 +1,7 @@
 """Facts about the real corpus (torch 2.6-2.9 logs from tlparse's tests), pinned independently of our code.
 
-Sources of each expected value: fixtures/corpus/tlparse-tests/INDEX-FACTS below quote ../shared/corpus/INDEX.md
-(written from tlparse's own tests); counts marked "grep" were taken with grep on the log, e.g.
+Sources of each expected value: INDEX-FACTS below quote the corpus index that came with these logs
+(fixtures/corpus/README.md; written from tlparse's own tests); counts marked "grep" were taken with grep on the log, e.g.
 `grep -c '"compilation_metrics"' FILE` and `grep -c '"name": "recompile_reasons"' FILE`.
 """
 

@@ -4,7 +4,7 @@ Transformers case study)."""
 from __future__ import annotations
 
 import pytest
-from dynamo_diff_store.guards import categorize
+from dynamo_diff_store.analysis import categorize
 
 
 @pytest.mark.parametrize(

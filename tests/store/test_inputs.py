@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_store.filereport import FileReport
-from dynamo_diff_store.inputs import discover, rank_from_name, read_records
 from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.reading import FileReport, discover, rank_from_name, read_records
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import contextlib
 import json
 
 import pytest
-from dynamo_diff_store.jsonload import StrictJSONError, loads_strict
 from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.reading import StrictJSONError, loads_strict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

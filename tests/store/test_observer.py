@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from dynamo_diff_store import CaptureRequest, record
-from dynamo_diff_store.observe import collect, prepare
+from dynamo_diff_store.recording import collect, prepare
 
 PROGRAM = """
 import json, os, random, sys

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_store import Store
-from dynamo_diff_store.graphs import op_histogram
+from dynamo_diff_store.analysis import op_histogram
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every real trace the repository holds: torch 2.6-2.9 (tlparse's tests), 2.13 (fixtures), 2.14 (0.1 bundles).

@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from dynamo_diff_store import ingest
-from dynamo_diff_store.ingest import RankJob, analyse_rank
-from dynamo_diff_store.rawlog import record_boundaries
+from dynamo_diff_store.analysis import RankJob, analyse_rank
+from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.reading import record_boundaries
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
 CASES = [

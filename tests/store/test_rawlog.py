@@ -19,10 +19,8 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_store.filereport import FileReport
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import read_raw_log
-from dynamo_diff_store.records import Record
+from dynamo_diff_store.reading import FileReport, Record, read_raw_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

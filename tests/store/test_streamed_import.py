@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.documents import validate
-from dynamo_diff_store import Store, classify, ingest
-from dynamo_diff_store.spill import SpillList
+from dynamo_diff_store import Store
+from dynamo_diff_store.analysis import SpillList
+from dynamo_diff_store.analysis import _classify as classify
+from dynamo_diff_store.analysis import _ingest as ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "fixtures/corpus/tlparse-tests"
@@ -135,7 +137,7 @@ def test_load_without_evidence_is_the_capture_minus_its_evidence_list(tmp_path: 
 def test_verify_accepts_captures_made_by_an_earlier_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A capture keeps the id it was imported with (reader version included): upgrading dynamo-diff must not
     make `verify` call every older capture damaged."""
-    from dynamo_diff_store import store as store_module
+    from dynamo_diff_store.storage import _store as store_module
 
     store = Store(tmp_path / "store")
     monkeypatch.setattr(store_module, "READER_VERSION", "0-test")
@@ -170,7 +172,7 @@ def test_import_reports_bytes_copied_then_ranks_done(tmp_path: Path, workers: in
 WORKERS_OF_A_KILLED_IMPORTER = """
 import os, signal, sys
 from concurrent.futures import ProcessPoolExecutor
-from dynamo_diff_store import ingest
+from dynamo_diff_store.analysis import _ingest as ingest
 pool = ProcessPoolExecutor(max_workers=2, initializer=ingest._exit_with_parent, initargs=(os.getpid(),))
 pids = {pool.submit(os.getpid).result() for _ in range(8)} | set(pool._processes)
 print(" ".join(map(str, sorted(pids))), flush=True)

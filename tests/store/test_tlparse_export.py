@@ -16,11 +16,8 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_store.filereport import FileReport
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import read_raw_log
-from dynamo_diff_store.records import Record
-from dynamo_diff_store.tlparse_export import read_tlparse_export
+from dynamo_diff_store.reading import FileReport, Record, read_raw_log, read_tlparse_export
 
 
 def read_export(root: Path, rel: str = "raw.jsonl") -> tuple[list[Record], FileReport]:

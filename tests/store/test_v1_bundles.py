@@ -113,7 +113,7 @@ def test_cli_imports_analyses_and_compares_0_1_bundles(tmp_path: Path) -> None:
 
 def test_every_field_of_the_0_1_template_is_read() -> None:
     """The 0.1 template (docs/manifest.template.json of the 0.1 release), every field given a value."""
-    from dynamo_diff_store.manifests import translate_v1
+    from dynamo_diff_store.reading import translate_v1
 
     template = {
         "schema_version": "1",

@@ -108,7 +108,35 @@ def test_thin_layers_use_public_api_only(package: str) -> None:
 
 def test_the_checker_sees_violations(tmp_path: Path) -> None:
     """Guard against a checker that cannot fail: a lazy import inside a function is found."""
-    src = "def f():\n    from dynamo_diff_store.records import Record\n    return Record\n"
+    src = "def f():\n    from dynamo_diff_store.reading import Record\n    return Record\n"
     tree = ast.parse(src)
     modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-    assert modules == ["dynamo_diff_store.records"]
+    assert modules == ["dynamo_diff_store.reading"]
+
+
+# Inside dynamo_diff_store: one subpackage per job, dependencies pointing one way (docs/ARCHITECTURE.md).
+STORE_LAYERS: dict[str, set[str]] = {
+    "reading": set(),
+    "analysis": {"reading"},
+    "recording": {"reading", "analysis"},
+    "storage": {"reading", "analysis"},
+}
+
+
+def test_store_subpackages_depend_one_way_through_their_public_surface() -> None:
+    root = ROOT / "packages/dynamo-diff-store/src/dynamo_diff_store"
+    assert sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file()) == sorted(STORE_LAYERS)
+    bad = []
+    for path, line, module in imports_of("store"):
+        parts = module.split(".")
+        if parts[0] != "dynamo_diff_store" or len(parts) < 2 or parts[1] not in STORE_LAYERS:
+            continue
+        rel = path.relative_to(root).parts
+        mine = rel[0] if len(rel) > 1 else None
+        if mine == parts[1]:
+            continue
+        if mine is not None and parts[1] not in STORE_LAYERS[mine]:
+            bad.append(f"{path.relative_to(ROOT)}:{line}: {mine} may not import {module}")
+        if len(parts) > 2:
+            bad.append(f"{path.relative_to(ROOT)}:{line}: {module} is internal to {parts[1]}; import from its __init__")
+    assert not bad, "\n".join(bad)

@@ -30,9 +30,9 @@ INGEST_CHILD = r"""
 import json, sys, tempfile, time
 from pathlib import Path
 from dynamo_diff_store import Limits
-from dynamo_diff_store.ingest import analyse_ranks
-from dynamo_diff_store.inputs import discover
-from dynamo_diff_store.staging import plan_jobs
+from dynamo_diff_store.analysis import analyse_ranks
+from dynamo_diff_store.reading import discover
+from dynamo_diff_store.storage import plan_jobs
 layout = discover(Path(sys.argv[1]), Limits())
 jobs = plan_jobs(layout, layout.root, Limits())
 start = time.perf_counter()

@@ -1,6 +1,6 @@
 """Which function of the candidate run is which function of the baseline run.
 
-Stages, each on what the previous ones left unmatched (DESIGN §6):
+Stages, each on what the previous ones left unmatched (docs/COMPARING.md §2, "Rows: one per source function"):
 1. the user map (`usermap.py`);
 2. identical structure hash, when the hash belongs to exactly one unmatched function on each side;
 3. a line diff of the two snapshots of the same relative path: a baseline function matches the candidate

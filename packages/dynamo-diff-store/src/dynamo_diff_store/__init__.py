@@ -2,11 +2,17 @@
 
 from importlib.metadata import version as _version
 
-from dynamo_diff_store.bundle import CaptureRequest, CaptureResult, default_bundle_path, parse_declarations, record
-from dynamo_diff_store.ingest import READER_VERSION
+from dynamo_diff_store.analysis import READER_VERSION
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.snapshots import SourcePolicy
-from dynamo_diff_store.store import CaptureRow, Damage, EvidenceExcerpt, ImportResult, Store, VerifyReport
+from dynamo_diff_store.recording import (
+    CaptureRequest,
+    CaptureResult,
+    SourcePolicy,
+    default_bundle_path,
+    parse_declarations,
+    record,
+)
+from dynamo_diff_store.storage import CaptureRow, Damage, EvidenceExcerpt, ImportResult, Store, VerifyReport
 
 __version__ = _version("dynamo-diff-store")
 

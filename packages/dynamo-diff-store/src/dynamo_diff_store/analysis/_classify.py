@@ -1,4 +1,4 @@
-"""Classify the records of one rank into compilation identities, following the counting rules (DESIGN §5).
+"""Classify the records of one rank into compilation identities, following the counting rules (docs/SEMANTICS.md).
 
 Pure: takes records (in file order) and returns models. Only what the trace shows is claimed; everything
 else stays `unknown`. Each claim keeps the ids of the records it stands on.
@@ -37,11 +37,10 @@ from dynamo_diff_schema.compilation import (
 )
 from dynamo_diff_schema.evidence import Notice, Severity
 
-from dynamo_diff_store.facts import AOT_GRAPHS, CompileKeyTuple, Fact, StartStack, extract
-from dynamo_diff_store.guards import categorize
-from dynamo_diff_store.jsonload import loads_payload
-from dynamo_diff_store.records import Record
-from dynamo_diff_store.spill import SpillList
+from dynamo_diff_store.analysis._facts import AOT_GRAPHS, CompileKeyTuple, Fact, StartStack, extract
+from dynamo_diff_store.analysis._guards import categorize
+from dynamo_diff_store.analysis._spill import SpillList
+from dynamo_diff_store.reading import Record, loads_payload
 
 # Record kinds this module reads. Everything else is listed in an info notice (never rejected).
 INTERPRETED_KINDS = frozenset(
@@ -547,7 +546,7 @@ def _opens(fact: Fact) -> bool:
 
 
 def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[LimitEvent]]:
-    """Outcome of one identity by DESIGN §5; returns (outcome, why, failure, limit events)."""
+    """Outcome of one identity (docs/SEMANTICS.md, "Outcomes"); returns (outcome, why, failure, limit events)."""
     per_attempt = Counter(attempt for attempt, _, _ in ident.metrics)
     failing = [(body, ev) for _, body, ev in ident.metrics if body.get("fail_type")]
     failing += [(body, ev) for body, ev in ident.bwd_metrics if body.get("fail_type")]

@@ -1,4 +1,4 @@
-"""Counts from classified compilations (DESIGN §5): identities, not attempts; confirmed recompiles only.
+"""Counts from classified compilations (docs/SEMANTICS.md): identities, not attempts; confirmed recompiles only.
 
 Counted one compilation at a time, so that an import never needs all of a rank's compilations in memory.
 """

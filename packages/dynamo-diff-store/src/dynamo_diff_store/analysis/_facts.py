@@ -14,11 +14,10 @@ from typing import Any, NamedTuple
 
 from dynamo_diff_schema.compilation import CacheDecision, CacheName, GraphBreak
 
-from dynamo_diff_store.graphbreaks import parse_graph_break
-from dynamo_diff_store.graphs import op_histogram
-from dynamo_diff_store.guards import categorize, split_reason_text
-from dynamo_diff_store.jsonload import loads_payload
-from dynamo_diff_store.records import Record
+from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
+from dynamo_diff_store.analysis._graphs import op_histogram
+from dynamo_diff_store.analysis._guards import categorize, split_reason_text
+from dynamo_diff_store.reading import Record, loads_payload
 
 _CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
 # describe_tensor's device, e.g. "device(type='cuda', index=0)" (torch 2.13) or a plain "cpu".
@@ -80,7 +79,7 @@ def extract(rec: Record) -> Fact:
     kind = rec.kind
     if kind == "artifact":
         if name == "torch_version":
-            fact.data = _torch_version(payload)
+            fact.data = parse_torch_version(payload)
         elif name == "recompile_reasons" and payload is not None:
             fact.data = [(text, categorize(text)) for text in reason_entries(payload)]
         elif name == "dynamo_graph_break_reason" and payload is not None:
@@ -128,7 +127,7 @@ def reason_entries(payload: str) -> list[str]:
     return split_reason_text(payload)
 
 
-def _torch_version(payload: str | None) -> tuple[str | None, str | None]:
+def parse_torch_version(payload: str | None) -> tuple[str | None, str | None]:
     # torch 2.13: {"pytorch_version": "2.13.0+cpu", "commit": "<git sha>", "oss": true}
     if not payload or not payload.strip():
         return None, None

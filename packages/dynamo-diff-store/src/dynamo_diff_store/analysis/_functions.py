@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_schema.capture import FunctionGroup
 from dynamo_diff_schema.compilation import CodeLocation, Compilation
 
-from dynamo_diff_store.counting import CountAccumulator
+from dynamo_diff_store.analysis._counting import CountAccumulator
 
 
 def function_key(code: CodeLocation) -> str:

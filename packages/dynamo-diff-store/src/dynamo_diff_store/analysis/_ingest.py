@@ -24,20 +24,22 @@ from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
 
-from dynamo_diff_store.classify import Classifier, EvidenceRef
-from dynamo_diff_store.counting import CountAccumulator
-from dynamo_diff_store.facts import Fact, extract
-from dynamo_diff_store.filereport import FileReport, merge_reports
-from dynamo_diff_store.functions import FunctionGrouper
+from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
+from dynamo_diff_store.analysis._counting import CountAccumulator
+from dynamo_diff_store.analysis._facts import Fact, extract
+from dynamo_diff_store.analysis._functions import FunctionGrouper
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import read_raw_log, record_boundaries
-from dynamo_diff_store.records import Record
-from dynamo_diff_store.tlparse_export import (
+from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
     PACK_SUFFIX,
+    FileReport,
     PackedPayloads,
+    Record,
     jsonl_boundaries,
+    merge_reports,
+    read_raw_log,
     read_tlparse_export,
+    record_boundaries,
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.

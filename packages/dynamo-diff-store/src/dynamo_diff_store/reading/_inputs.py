@@ -17,11 +17,11 @@ from typing import Literal
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
-from dynamo_diff_store.filereport import FileReport
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import GLOG_PREFIX, open_regular, read_raw_log
-from dynamo_diff_store.records import Record
-from dynamo_diff_store.tlparse_export import read_tlparse_export
+from dynamo_diff_store.reading._filereport import FileReport
+from dynamo_diff_store.reading._rawlog import GLOG_PREFIX, open_regular, read_raw_log
+from dynamo_diff_store.reading._records import Record
+from dynamo_diff_store.reading._tlparse_export import read_tlparse_export
 
 LayoutKind = Literal["raw_log", "raw_directory", "tlparse_export", "bundle"]
 TraceFormat = Literal["raw_log", "tlparse_jsonl"]

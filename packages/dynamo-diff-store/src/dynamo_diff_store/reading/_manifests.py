@@ -16,8 +16,8 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.manifest import Manifest
 from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 
-from dynamo_diff_store.jsonload import JSONRejected, JSONTooDeepError, loads_strict
 from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.reading._jsonload import JSONRejected, JSONTooDeepError, loads_strict
 
 
 def read_manifest(path: Path, limits: Limits) -> Manifest:

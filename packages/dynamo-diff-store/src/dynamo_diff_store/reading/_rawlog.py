@@ -36,10 +36,10 @@ from typing import IO, Any
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
-from dynamo_diff_store.filereport import FileReport
-from dynamo_diff_store.jsonload import JSONTooDeepError, StrictJSONError, loads_strict
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.records import META_KEYS, CompileKey, Record, Span
+from dynamo_diff_store.reading._filereport import FileReport
+from dynamo_diff_store.reading._jsonload import JSONTooDeepError, StrictJSONError, loads_strict
+from dynamo_diff_store.reading._records import META_KEYS, CompileKey, Record, Span
 
 # Optional `[rankN]:` prefix (torch's distributed log formatting; not seen in the tlparse-tests corpus),
 # level letter, MMDD, HH:MM:SS.micro, thread/process id, source path:line, "] ".

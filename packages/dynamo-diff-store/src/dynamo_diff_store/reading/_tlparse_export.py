@@ -24,11 +24,11 @@ from typing import Any, Protocol
 import orjson
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
-from dynamo_diff_store.filereport import FileReport
-from dynamo_diff_store.jsonload import JSONTooDeepError, StrictJSONError, loads_strict
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import envelope, intern_string, open_regular
-from dynamo_diff_store.records import Record, Span
+from dynamo_diff_store.reading._filereport import FileReport
+from dynamo_diff_store.reading._jsonload import JSONTooDeepError, StrictJSONError, loads_strict
+from dynamo_diff_store.reading._rawlog import envelope, intern_string, open_regular
+from dynamo_diff_store.reading._records import Record, Span
 
 # Keys tlparse adds from the glog prefix; they are not part of torch's record.
 TLPARSE_ENVELOPE_KEYS = frozenset({"lineno", "pathname", "thread", "timestamp"})

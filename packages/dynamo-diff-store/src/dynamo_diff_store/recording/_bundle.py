@@ -46,13 +46,11 @@ from dynamo_diff_schema.manifest import (
     Workload,
 )
 
-from dynamo_diff_store.inputs import rank_from_name
-from dynamo_diff_store.jsonload import JSONRejected, JSONTooDeepError, loads_strict
+from dynamo_diff_store.analysis import signal_name
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.manifests import manifest_bytes
-from dynamo_diff_store.observe import ObserverSetup, collect, prepare
-from dynamo_diff_store.run_status import signal_name
-from dynamo_diff_store.snapshots import SourcePolicy, scan_traces, snapshot_sources
+from dynamo_diff_store.reading import JSONRejected, JSONTooDeepError, loads_strict, manifest_bytes, rank_from_name
+from dynamo_diff_store.recording._observe import ObserverSetup, collect, prepare
+from dynamo_diff_store.recording._snapshots import SourcePolicy, scan_traces, snapshot_sources
 
 CachePolicy = Literal["fresh", "warm", "custom"]
 # Variables that decide where the trace and the compile cache go: set by capture, never inherited.

@@ -18,7 +18,7 @@ from typing import Any
 
 from dynamo_diff_schema.manifest import CompileCall, Observations, ObservedProcess, SeedCall
 
-from dynamo_diff_store import observer_site
+from dynamo_diff_store.recording import _observer_site as observer_site
 
 # Bounds on what a manifest keeps, whatever the program did.
 MAX_PROCESSES = 1024
@@ -50,7 +50,7 @@ def prepare(env: MutableMapping[str, str]) -> ObserverSetup:
     setup = ObserverSetup(Path(tempfile.mkdtemp(prefix="dynamo-diff-observer-")))
     setup.site.mkdir()
     setup.out.mkdir()
-    source = files("dynamo_diff_store").joinpath("observer_site.py").read_text(encoding="utf-8")
+    source = files("dynamo_diff_store.recording").joinpath("_observer_site.py").read_text(encoding="utf-8")
     (setup.site / "sitecustomize.py").write_text(source, encoding="utf-8")
     existing = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(setup.site) + (os.pathsep + existing if existing else "")

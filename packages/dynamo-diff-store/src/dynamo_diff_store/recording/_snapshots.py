@@ -19,12 +19,9 @@ from typing import Any
 
 from dynamo_diff_schema.manifest import SourceFile
 
-from dynamo_diff_store.facts import _torch_version
-from dynamo_diff_store.filereport import FileReport
-from dynamo_diff_store.graphbreaks import parse_graph_break
-from dynamo_diff_store.inputs import rank_from_name
+from dynamo_diff_store.analysis import parse_graph_break, parse_torch_version
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import read_raw_log
+from dynamo_diff_store.reading import FileReport, rank_from_name, read_raw_log
 
 # Files torch and Python ship are not the user's code. Globs match the absolute path torch wrote.
 DEFAULT_EXCLUDES = (
@@ -88,7 +85,7 @@ def scan_traces(paths: Iterable[Path], limits: Limits) -> TraceScan:
                 if scan.torch_version is None and isinstance(body.get("pytorch_version"), str):
                     scan.torch_version = body["pytorch_version"]
             elif record.artifact_name == "torch_version":
-                version, commit = _torch_version(record.payload)
+                version, commit = parse_torch_version(record.payload)
                 scan.torch_version = version or scan.torch_version
                 scan.torch_git = commit or scan.torch_git
             elif record.artifact_name == "dynamo_graph_break_reason" and record.payload:

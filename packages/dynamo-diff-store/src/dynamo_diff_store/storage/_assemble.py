@@ -26,11 +26,9 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, Severity
 from dynamo_diff_schema.manifest import Manifest, Producer
 
-from dynamo_diff_store.index import CompilationRow, EvidenceRow
-from dynamo_diff_store.ingest import RankResult
-from dynamo_diff_store.inputs import InputLayout
-from dynamo_diff_store.manifests import judge
-from dynamo_diff_store.run_status import TraceState, run_status
+from dynamo_diff_store.analysis import RankResult, TraceState, run_status
+from dynamo_diff_store.reading import InputLayout, judge
+from dynamo_diff_store.storage._index import CompilationRow, EvidenceRow
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,9 @@ from pathlib import Path
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, Severity
 
-from dynamo_diff_store.ingest import RankJob
-from dynamo_diff_store.inputs import InputLayout, TraceFile
+from dynamo_diff_store.analysis import RankJob
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.rawlog import open_regular
-from dynamo_diff_store.tlparse_export import PACK_INDEX_SUFFIX, PACK_SUFFIX, confine
+from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX, InputLayout, TraceFile, confine, open_regular
 
 MANIFEST_NAME = "manifest.json"
 _CHUNK = 1 << 20

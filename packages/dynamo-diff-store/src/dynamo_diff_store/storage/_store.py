@@ -34,15 +34,12 @@ from dynamo_diff_schema.evidence import Evidence, Notice, Severity
 from dynamo_diff_schema.version import SCHEMA_VERSION
 from pydantic import ValidationError
 
-from dynamo_diff_store import index
-from dynamo_diff_store.assemble import assemble_capture
-from dynamo_diff_store.ingest import READER_VERSION, analyse_ranks
-from dynamo_diff_store.inputs import discover
+from dynamo_diff_store.analysis import READER_VERSION, analyse_ranks, legacy_run_status
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.manifests import read_manifest
-from dynamo_diff_store.run_status import legacy_run_status
-from dynamo_diff_store.staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
-from dynamo_diff_store.tlparse_export import PACK_INDEX_SUFFIX, PACK_SUFFIX
+from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX, discover, read_manifest
+from dynamo_diff_store.storage import _index as index
+from dynamo_diff_store.storage._assemble import assemble_capture
+from dynamo_diff_store.storage._staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
 
 Progress = Callable[[str, int, int], None]
 FILES_NAME = "files.json"

@@ -1,0 +1,35 @@
+"""What the records mean: per-record facts, compilations classified per rank, counts, functions, run status.
+
+`analyse_ranks` streams each rank's records (from `reading`) through `extract` (facts, one record at a time) and
+the classifier (compilations, in file order), writing evidence as it goes. The counting and classification rules
+are documented in docs/SEMANTICS.md.
+"""
+
+from dynamo_diff_store.analysis._classify import classify_records
+from dynamo_diff_store.analysis._counting import count_compilations
+from dynamo_diff_store.analysis._facts import parse_torch_version
+from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
+from dynamo_diff_store.analysis._graphs import op_histogram
+from dynamo_diff_store.analysis._guards import categorize
+from dynamo_diff_store.analysis._ingest import READER_VERSION, RankJob, RankResult, analyse_rank, analyse_ranks
+from dynamo_diff_store.analysis._run_status import TraceState, legacy_run_status, run_status, signal_name
+from dynamo_diff_store.analysis._spill import SpillList
+
+__all__ = [
+    "READER_VERSION",
+    "RankJob",
+    "RankResult",
+    "SpillList",
+    "TraceState",
+    "analyse_rank",
+    "analyse_ranks",
+    "categorize",
+    "classify_records",
+    "count_compilations",
+    "legacy_run_status",
+    "op_histogram",
+    "parse_graph_break",
+    "parse_torch_version",
+    "run_status",
+    "signal_name",
+]
