@@ -1,8 +1,8 @@
 """Facts about the real corpus (torch 2.6-2.9 logs from tlparse's tests), pinned independently of our code.
 
 Sources of each expected value: INDEX-FACTS below quote the corpus index that came with these logs
-(fixtures/corpus/README.md; written from tlparse's own tests); counts marked "grep" were taken with grep on the log, e.g.
-`grep -c '"compilation_metrics"' FILE` and `grep -c '"name": "recompile_reasons"' FILE`.
+(fixtures/corpus/README.md; written from tlparse's own tests); counts marked "grep" were taken with grep on the
+log, e.g. `grep -c '"compilation_metrics"' FILE` and `grep -c '"name": "recompile_reasons"' FILE`.
 """
 
 from __future__ import annotations
