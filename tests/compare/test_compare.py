@@ -7,10 +7,12 @@ between edit_v1 and edit_v2 (fixtures/workloads/edit_v1/model.py vs edit_v2/mode
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from dynamo_diff_compare import compare_captures, compare_ranks, comparison_markdown, evaluate, user_sources
+from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema import Capture, validate
 
@@ -204,3 +206,23 @@ def test_a_backward_that_no_longer_compiles_is_a_change(store) -> None:  # type:
     assert (
         comparison.totals.baseline.backward_compilations == 1 and comparison.totals.candidate.backward_compilations == 0
     )
+
+
+def test_a_restarts_change_counts_like_the_totals_and_cites_the_restarted_attempts(store) -> None:  # type: ignore[no-untyped-def]
+    """graph_break: Dynamo restarts analysis after each graph break. The row's `restarts` change must count as the
+    capture's `restarts` total does, and cite the metrics that list the restart reasons (it cited the output graph)."""
+    capture, _ = captured(store, "graph_break")
+    (log,) = (CAPTURES / "graph_break" / "raw").glob("*.log")
+    # Independent of our reader: the distinct (frame, compile id, attempt) with an attempt after the first (torch
+    # 2.13 writes no new dynamo_start for a restart; the restarted attempt's records carry its number).
+    restarted = len(
+        set(re.findall(r'"frame_id": (\d+), "frame_compile_id": (\d+), "attempt": ([1-9]\d*)', log.read_text()))
+    )
+    assert restarted > 0 and capture.counts.restarts == restarted
+    comps = [c for r in capture.ranks for c in r.compilations]
+    (change,) = [ch for ch in row_changes(comps, []) if ch.kind == "restarts"]
+    assert change.baseline == restarted and change.candidate == 0
+    assert len(change.baseline_evidence) == restarted
+    for evidence_id in change.baseline_evidence:
+        text = store.read_evidence(capture.capture.id, evidence_id).text
+        assert '"compilation_metrics"' in text and '"restart_reasons": ["' in text

@@ -49,6 +49,7 @@ class Digest:
     limits: int = 0
     limit_evidence: list[str] = field(default_factory=list)
     restarts: int = 0
+    restart_evidence: list[str] = field(default_factory=list)
     ops: list[int] = field(default_factory=list)
     histogram: Counter[str] = field(default_factory=Counter)
     graph_evidence: list[str] = field(default_factory=list)
@@ -89,7 +90,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
         if comp.limit_events:
             d.limits += len(comp.limit_events)
             d.limit_evidence.extend(e.evidence_id for e in comp.limit_events if e.evidence_id)
-        d.restarts += max(len(comp.attempts) - 1, 0)
+        d.restarts += comp.restart_count
+        d.restart_evidence.extend(comp.restart_evidence)
         if comp.graph is not None:
             if comp.outcome == Outcome.COMPLETED and comp.graph.op_count is not None:
                 d.ops.append(comp.graph.op_count)  # 0: an empty graph
@@ -265,7 +267,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
     changes += _value("limit", "recompile limit hits", b.limits, c.limits, b.limit_evidence, c.limit_evidence)
     changes += _recompiles(b, c)
     changes += _breaks(b, c)
-    changes += _value("restarts", "restarts", b.restarts, c.restarts, b.graph_evidence, c.graph_evidence)
+    changes += _value("restarts", "restarts", b.restarts, c.restarts, b.restart_evidence, c.restart_evidence)
     changes += _backward(b, c)
     if not base or not cand:
         return changes  # the rest only means something between two sides

@@ -195,3 +195,18 @@ class Compilation(Model):
     phase_evidence_id: str | None = Field(None, description="The compilation_metrics record the phase times are from.")
     cache_events: list[CacheEvent] = Field(default_factory=list)
     evidence_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def restart_count(self) -> int:
+        """Restarts of this compilation's analysis (the `restarts` count): the attempts after the first, or the
+        restart reasons torch listed in its metrics when they are more (one rule for counts and row changes)."""
+        return max(len(self.attempts) - 1, len(self.restarts), 0)
+
+    @property
+    def restart_evidence(self) -> list[str]:
+        """The records behind its restarts: the compilation_metrics that lists the restart reasons, else (no
+        reasons listed) the first record of each later attempt."""
+        ids = [r.evidence_id for r in self.restarts if r.evidence_id]
+        if not ids:
+            ids = [e for a in self.attempts if a.attempt > 0 for e in a.evidence_ids[:1]]
+        return list(dict.fromkeys(ids))

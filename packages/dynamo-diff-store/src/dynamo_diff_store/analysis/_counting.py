@@ -37,8 +37,7 @@ class CountAccumulator:
         v["graph_break_records"] += len(comp.graph_breaks)
         self.sites.update(gb.site for gb in comp.graph_breaks if gb.site is not None)
         v["compiler_limit_events"] += len(comp.limit_events)
-        # A restart is an attempt after the first; torch also lists restart_reasons in the metrics.
-        v["restarts"] += max(len(comp.attempts) - 1, len(comp.restarts), 0)
+        v["restarts"] += comp.restart_count
         v["backward_compilations"] += int(comp.aot is not None and comp.aot.backward_compiled)
         for event in comp.cache_events:
             if event.decision == CacheDecision.HIT:
