@@ -3,9 +3,7 @@
 // cannot be edited or saved.
 import * as vscode from "vscode";
 import { EvidenceExcerpt } from "../common/cli";
-
-export const SOURCE_SCHEME = "dynamo-diff-source";
-export const EVIDENCE_SCHEME = "dynamo-diff-evidence";
+import { EVIDENCE_SCHEME, SOURCE_SCHEME } from "../common/constants";
 
 export interface SourceRef {
   capture: string;

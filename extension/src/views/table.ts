@@ -3,6 +3,7 @@
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { Comparison, Counts, FunctionPiece, FunctionRow, RunStatus } from "../common/cli";
+import { TABLE_PANEL } from "../common/constants";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
 
 export function escapeHtml(value: unknown): string {
@@ -253,7 +254,7 @@ export class ComparisonTable {
   show(comparison: Comparison): void {
     this.comparison = comparison;
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel("dynamoDiff.table", "Dynamo Diff", vscode.ViewColumn.Active, {
+      this.panel = vscode.window.createWebviewPanel(TABLE_PANEL, "Dynamo Diff", vscode.ViewColumn.Active, {
         enableScripts: true,
         localResourceRoots: [],
         retainContextWhenHidden: false,

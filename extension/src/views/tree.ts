@@ -14,6 +14,7 @@ import {
   RowSide,
   sourceFunctionArg,
 } from "../common/cli";
+import { Command } from "../common/constants";
 
 export type Side = "baseline" | "candidate";
 
@@ -190,7 +191,7 @@ export function describe(node: Node): Described {
         expandable: false,
         icon: "file-code",
         command: {
-          command: "dynamoDiff.openSource",
+          command: Command.openSource,
           title: "Open Captured Source",
           arguments: [node.captureId, node.fn, node.line ?? undefined, baseName(node.file) || undefined],
         },
@@ -235,7 +236,7 @@ export function describe(node: Node): Described {
         expandable: false,
         icon: "note",
         command: {
-          command: "dynamoDiff.openEvidence",
+          command: Command.openEvidence,
           title: "Open Evidence",
           arguments: [node.captureId, node.evidenceId],
         },
