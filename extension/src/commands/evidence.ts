@@ -17,7 +17,9 @@ export class EvidenceCommands {
 
   register(): vscode.Disposable[] {
     return [
-      vscode.commands.registerCommand(Command.openEvidence, (capture: string, evidence: string, offset?: number) => this.openEvidence(capture, evidence, offset)),
+      vscode.commands.registerCommand(Command.openEvidence, (capture: string, evidence: string, offset?: number) =>
+        this.openEvidence(capture, evidence, offset),
+      ),
       vscode.commands.registerCommand(Command.evidenceNextPage, (uri?: vscode.Uri) => this.evidencePage(1, uri)),
       vscode.commands.registerCommand(Command.evidencePreviousPage, (uri?: vscode.Uri) => this.evidencePage(-1, uri)),
     ];
