@@ -1,13 +1,12 @@
 """Assemble per-rank results into one Capture document, written to disk piece by piece.
 
 The document's header, counts, functions and notices are built in memory; its compilations and evidence are
-copied from the ranks' work files into capture.json and the index without being held all at once.
+copied from the ranks' work files into capture.json and the index without being held all at once
+(`_capture_file` owns both formats).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from dynamo_diff_schema.manifest import Manifest, Producer
 
 from dynamo_diff_store.analysis import RankResult, TraceState, run_status
 from dynamo_diff_store.reading import InputLayout, judge
-from dynamo_diff_store.storage._index import CompilationRow, EvidenceRow
+from dynamo_diff_store.storage._capture_file import EvidenceRow, evidence_rows, write_capture
 
 
 @dataclass(frozen=True)
@@ -40,60 +39,10 @@ class AssembledCapture:
 
     def write(self, path: Path) -> str:
         """Write the whole Capture document as JSON to `path`; returns its sha256."""
-        digest = hashlib.sha256()
-        with path.open("wb") as out:
-
-            def put(text: str) -> None:
-                data = text.encode()
-                digest.update(data)
-                out.write(data)
-
-            head = self.summary.model_dump_json(exclude={"ranks", "evidence"})
-            put(head[:-1] + ',"ranks":[')
-            for position, (rank, result) in enumerate(zip(self.summary.ranks, self.ranks, strict=True)):
-                put(("," if position else "") + rank.model_dump_json(exclude={"compilations"})[:-1])
-                put(',"compilations":[')
-                for n, text in enumerate(result.iter_compilation_json()):
-                    put("," + text if n else text)
-                put("]}")
-            put('],"evidence":[')
-            n = 0
-            for result in self.ranks:
-                for text in result.iter_evidence_json():
-                    put("," + text if n else text)
-                    n += 1
-            put("]}")
-        return digest.hexdigest()
-
-    def compilation_rows(self) -> Iterator[CompilationRow]:
-        for result in self.ranks:
-            for text in result.iter_compilation_json():
-                comp = json.loads(text)
-                code = comp["code"]
-                yield (
-                    result.rank.rank,
-                    comp["compile_id"],
-                    code.get("co_filename"),
-                    code.get("co_name"),
-                    code.get("co_firstlineno"),
-                    comp["outcome"],
-                )
+        return write_capture(path, self.summary, self.ranks)
 
     def evidence_rows(self) -> Iterator[EvidenceRow]:
-        for result in self.ranks:
-            for text in result.iter_evidence_json():
-                e = json.loads(text)
-                yield (
-                    e["id"],
-                    e["kind"],
-                    e["rank"],
-                    e["compile_id"],
-                    e["file"],
-                    e["line"],
-                    e["offset"],
-                    e["length"],
-                    e["sha256"],
-                )
+        return evidence_rows(self.ranks)
 
 
 def assemble_capture(

@@ -1,4 +1,4 @@
-"""The SQLite index of a store: captures, ranks, functions, compilations and evidence, for fast look-up.
+"""The SQLite index of a store: captures (label, counts, run state) and evidence locations, for fast look-up.
 
 The index is derived data: every row can be rebuilt from the immutable capture directories.
 """
@@ -8,16 +8,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.evidence import Evidence
 
-INDEX_VERSION = 1
+from dynamo_diff_store.storage._capture_file import EvidenceRow, model_evidence_rows
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS captures (
     id TEXT PRIMARY KEY,
     label TEXT,
@@ -28,31 +26,6 @@ CREATE TABLE IF NOT EXISTS captures (
     rank_count INTEGER NOT NULL,
     counts TEXT NOT NULL,
     run_state TEXT
-);
-CREATE TABLE IF NOT EXISTS ranks (
-    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
-    position INTEGER NOT NULL,
-    rank INTEGER,
-    counts TEXT NOT NULL,
-    PRIMARY KEY (capture_id, position)
-);
-CREATE TABLE IF NOT EXISTS functions (
-    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
-    rank INTEGER,
-    key TEXT NOT NULL,
-    co_filename TEXT,
-    co_name TEXT,
-    co_firstlineno INTEGER
-);
-CREATE INDEX IF NOT EXISTS functions_by_name ON functions (capture_id, co_name);
-CREATE TABLE IF NOT EXISTS compilations (
-    capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
-    rank INTEGER,
-    compile_id TEXT NOT NULL,
-    co_filename TEXT,
-    co_name TEXT,
-    co_firstlineno INTEGER,
-    outcome TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS evidence (
     capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
@@ -85,7 +58,6 @@ def connect(path: Path, *, timeout: float = 60.0) -> sqlite3.Connection:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.executescript(_SCHEMA)
             _add_columns(conn)
-            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_version', ?)", (str(INDEX_VERSION),))
             return conn
         except sqlite3.OperationalError as err:
             conn.close()
@@ -99,7 +71,10 @@ def connect(path: Path, *, timeout: float = 60.0) -> sqlite3.Connection:
 
 
 def _add_columns(conn: sqlite3.Connection) -> None:
-    """Columns added after the first release: an index made by an earlier version gets them (rows: NULL)."""
+    """Columns added after the first release: an index made by an earlier version gets them (rows: NULL). Tables
+    earlier versions wrote and nothing read (ranks, functions, compilations, meta) are dropped."""
+    for table in ("compilations", "functions", "ranks", "meta"):
+        conn.execute(f"DROP TABLE IF EXISTS {table}")
     columns = {row["name"] for row in conn.execute("PRAGMA table_info(captures)")}
     if "run_state" not in columns:
         try:
@@ -109,29 +84,9 @@ def _add_columns(conn: sqlite3.Connection) -> None:
                 raise
 
 
-CompilationRow = tuple[int | None, str, str | None, str | None, int | None, str]
-EvidenceRow = tuple[str, str, int | None, str | None, str, int, int, int, str]
-
-
-def compilation_rows(capture: Capture) -> Iterator[CompilationRow]:
-    for rank in capture.ranks:
-        for c in rank.compilations:
-            yield (rank.rank, c.compile_id, c.code.co_filename, c.code.co_name, c.code.co_firstlineno, c.outcome)
-
-
-def evidence_rows(evidence: Iterable[Evidence]) -> Iterator[EvidenceRow]:
-    for e in evidence:
-        yield (e.id, e.kind, e.rank, e.compile_id, e.file, e.line, e.offset, e.length, e.sha256)
-
-
-def insert_capture(
-    conn: sqlite3.Connection,
-    capture: Capture,
-    compilations: Iterable[CompilationRow] | None = None,
-    evidence: Iterable[EvidenceRow] | None = None,
-) -> None:
-    """Insert one capture and everything under it in a single transaction (all or nothing). Compilations and
-    evidence are taken from the capture unless given (as rows, streamed from an import's work files)."""
+def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: Iterable[EvidenceRow] | None = None) -> None:
+    """Insert one capture and its evidence in a single transaction (all or nothing). The evidence is taken from
+    the capture unless given (as rows, streamed from an import's work files)."""
     info = capture.capture
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -152,24 +107,9 @@ def insert_capture(
                 info.run.state,
             ),
         )
-        for position, rank in enumerate(capture.ranks):
-            conn.execute(
-                "INSERT INTO ranks VALUES (?, ?, ?, ?)", (info.id, position, rank.rank, rank.counts.model_dump_json())
-            )
-            conn.executemany(
-                "INSERT INTO functions VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (info.id, rank.rank, f.key, f.code.co_filename, f.code.co_name, f.code.co_firstlineno)
-                    for f in rank.functions
-                ],
-            )
-        conn.executemany(
-            "INSERT INTO compilations VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ((info.id, *row) for row in (compilation_rows(capture) if compilations is None else compilations)),
-        )
         conn.executemany(
             "INSERT INTO evidence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((info.id, *row) for row in (evidence_rows(capture.evidence) if evidence is None else evidence)),
+            ((info.id, *row) for row in (model_evidence_rows(capture.evidence) if evidence is None else evidence)),
         )
         conn.execute("COMMIT")
     except BaseException:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import os
 import shutil
 import sqlite3
@@ -31,19 +30,27 @@ from typing import Any, BinaryIO
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
-from dynamo_diff_schema.version import SCHEMA_VERSION
-from pydantic import ValidationError
 
-from dynamo_diff_store.analysis import READER_VERSION, analyse_ranks, legacy_run_status
+from dynamo_diff_store.analysis import READER_VERSION, analyse_ranks
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX, discover, read_manifest
+from dynamo_diff_store.reading import discover, read_manifest
 from dynamo_diff_store.storage import _index as index
 from dynamo_diff_store.storage._assemble import assemble_capture
+from dynamo_diff_store.storage._capture_file import (
+    CAPTURE_NAME,
+    FILES_NAME,
+    evidence_of,
+    file_sha256,
+    make_capture_id,
+    read_capture,
+    read_files_table,
+    read_with_evidence,
+    stored_hashes,
+    write_files_table,
+)
 from dynamo_diff_store.storage._staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
 
 Progress = Callable[[str, int, int], None]
-FILES_NAME = "files.json"
-"""Beside capture.json: input path -> sha256 of every imported file (the bytes the capture id was made from)."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +197,7 @@ class Store:
             work = Path(tempfile.mkdtemp(prefix=f"import-{os.getpid()}-work-", dir=self.path / "tmp"))
             try:
                 copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
-                capture_id = _capture_id(copied)
+                capture_id = make_capture_id(copied, reader=READER_VERSION)
                 if label is not None and not force_label:
                     # Another capture's label is refused; the same bytes imported again under their label are not.
                     _refuse_taken(label, _label_owner(conn, label, capture_id))
@@ -237,7 +244,7 @@ class Store:
                 # bytes themselves are not fsynced one by one (thousands of small payload files); a capture
                 # damaged by a power loss is caught by the sha256 checks of every evidence read.
                 capture_sha256 = assembled.write(staging / "capture.json")
-                _write_files_table(staging, copied, capture_sha256)
+                write_files_table(staging, copied, capture_sha256)
                 try:
                     staging.rename(self.capture_dir(capture_id))
                 except OSError:
@@ -246,7 +253,7 @@ class Store:
                         raise
                     return self._existing(capture_id)
                 summary = assembled.summary
-                index.insert_capture(conn, summary, assembled.compilation_rows(), assembled.evidence_rows())
+                index.insert_capture(conn, summary, assembled.evidence_rows())
                 if force_label and label:
                     conn.execute("UPDATE captures SET label = NULL WHERE label = ? AND id != ?", (label, capture_id))
                 return ImportResult(summary=summary, created=True, store=self)
@@ -340,7 +347,7 @@ class Store:
         entries: Iterator[Evidence] = iter(())
         try:
             capture: Capture | None
-            capture, entries = _read_with_evidence((root / "capture.json").read_bytes())
+            capture, entries = read_with_evidence((root / "capture.json").read_bytes())
         except (OSError, ValueError) as err:
             bad("capture.json", f"cannot be read ({type(err).__name__})")
             capture = None
@@ -350,17 +357,17 @@ class Store:
         versions = {}
         if capture is not None:
             versions = {"reader": capture.capture.reader_version, "schema": capture.schema_version}
-        actual, unreadable = _stored_hashes(root / "input")
-        table = _read_files_table(root / FILES_NAME)
+        actual, unreadable = stored_hashes(root / "input")
+        table = read_files_table(root / FILES_NAME)
         if isinstance(table, str):
             bad(FILES_NAME, table)
         elif table is not None:
             imported, stored = table
-            if _capture_id(imported, **versions) != capture_id:
+            if make_capture_id(imported, **versions) != capture_id:
                 bad(FILES_NAME, "its hashes do not make the capture id (the table was changed)")
             for rel in sorted(stored):
                 path = root / rel
-                digest = _file_sha256(path) if path.is_file() and not path.is_symlink() else None
+                digest = file_sha256(path) if path.is_file() and not path.is_symlink() else None
                 if digest is None:
                     bad(rel, "missing or not a regular file")
                 elif digest != stored[rel]:
@@ -378,7 +385,7 @@ class Store:
         else:
             for rel, problem in unreadable.items():
                 bad(f"input/{rel}", problem)
-            if not unreadable and _capture_id(actual, **versions) != capture_id:
+            if not unreadable and make_capture_id(actual, **versions) != capture_id:
                 bad("input/", "the imported bytes no longer make the capture id (a file was changed, added or removed)")
         n_evidence = 0
         if capture is not None:
@@ -460,16 +467,9 @@ class Store:
         return self._read_capture_file(self.resolve(ref), evidence=evidence)
 
     def _read_capture_file(self, capture_id: str, *, evidence: bool = True) -> Capture:
-        path = self.capture_dir(capture_id) / "capture.json"
+        path = self.capture_dir(capture_id) / CAPTURE_NAME
         try:
-            data = path.read_bytes()
-            document = data if evidence else _split_evidence(data)[0]
-            try:
-                return Capture.model_validate_json(document)
-            except ValidationError as err:
-                if not _lacks_run_status(err):
-                    raise
-                return _from_earlier_reader(document)
+            return read_capture(path.read_bytes(), evidence=evidence)
         except (OSError, ValueError) as err:
             raise DynamoDiffError(
                 ErrorCode.CORRUPT_STORE,
@@ -534,7 +534,7 @@ class Store:
             rows = conn.execute(
                 f"SELECT * FROM evidence WHERE {where} ORDER BY rowid LIMIT ? OFFSET ?", [*args, limit, offset]
             ).fetchall()
-        return [_evidence_of(r) for r in rows], int(total)
+        return [evidence_of(r) for r in rows], int(total)
 
     def read_evidence(self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000) -> EvidenceExcerpt:
         """The evidence bytes, sha256-checked, decoded, then paged by characters."""
@@ -548,7 +548,7 @@ class Store:
             raise DynamoDiffError(
                 ErrorCode.UNKNOWN_EVIDENCE, f"capture {capture_id[:12]} has no evidence {evidence_id!r}"
             )
-        ev = _evidence_of(row)
+        ev = evidence_of(row)
         path = self.capture_dir(capture_id) / "input" / ev.file
         try:
             with path.open("rb") as handle:
@@ -636,9 +636,6 @@ class Store:
         return files, paths
 
 
-_EVIDENCE_KEY = b',"evidence":['
-
-
 def _label_owner(conn: sqlite3.Connection, label: str, other_than: str | None) -> str | None:
     row = conn.execute(
         "SELECT id FROM captures WHERE label = ? AND id != ? ORDER BY imported_at DESC", (label, other_than or "")
@@ -655,55 +652,6 @@ def _refuse_taken(label: str, owner: str | None) -> None:
             label=label,
             capture=owner,
         )
-
-
-def _lacks_run_status(err: ValidationError) -> bool:
-    """Captures carry `capture.run` since reader version 4; is that all an earlier document lacks?"""
-    problems = err.errors()
-    return bool(problems) and all(p["type"] == "missing" and p["loc"] == ("capture", "run") for p in problems)
-
-
-def _from_earlier_reader(document: bytes) -> Capture:
-    """A capture stored by an earlier reader: its run status is derived from what it holds (read-only; the
-    stored document is not changed, its id stays what it was)."""
-    data = json.loads(document)
-    data["capture"]["run"] = legacy_run_status(data)
-    return Capture.model_validate(data)
-
-
-def _split_evidence(data: bytes) -> tuple[bytes, bytes | None]:
-    """(the document with an empty evidence list, the text of its evidence list), or (data, None) when the list
-    cannot be cut out. Every writer of capture.json puts the evidence list last, and no evidence entry can hold
-    the key's byte sequence (a quote inside a JSON string is escaped), so its last occurrence is the top-level key."""
-    cut = data.rfind(_EVIDENCE_KEY)
-    if cut == -1 or not data.endswith(b"]}"):
-        return data, None
-    return data[:cut] + _EVIDENCE_KEY + b"]}", data[cut + len(_EVIDENCE_KEY) : -2]
-
-
-def _read_with_evidence(data: bytes) -> tuple[Capture, Iterator[Evidence]]:
-    """The capture without its evidence list, and that list read one entry at a time (a large capture's
-    evidence is most of its memory as models). Raises ValueError when the document is not a capture; the
-    iterator raises ValueError at a damaged entry."""
-    head, body = _split_evidence(data)
-    if body is None:
-        capture = Capture.model_validate_json(data)
-        return capture.model_copy(update={"evidence": []}), iter(capture.evidence)
-    capture = Capture.model_validate_json(head)
-    text = body.decode("utf-8")
-
-    def entries() -> Iterator[Evidence]:
-        decoder = json.JSONDecoder()
-        at, end = 0, len(text)
-        while at < end:
-            obj, at = decoder.raw_decode(text, at)
-            yield Evidence.model_validate(obj)
-            if at < end:
-                if text[at] != ",":
-                    raise ValueError(f"expected ',' at character {at} of the evidence list")
-                at += 1
-
-    return capture, entries()
 
 
 def _check_evidence(input_dir: Path, ev: Evidence, handles: dict[str, BinaryIO | OSError]) -> str | None:
@@ -730,134 +678,6 @@ def _summary_of(capture: Capture) -> Capture:
             "evidence": [],
         }
     )
-
-
-def _evidence_of(row: sqlite3.Row) -> Evidence:
-    return Evidence(
-        id=row["id"],
-        kind=row["kind"],
-        rank=row["rank"],
-        compile_id=row["compile_id"],
-        file=row["file"],
-        line=row["line"],
-        offset=row["offset"],
-        length=row["length"],
-        sha256=row["sha256"],
-    )
-
-
-def _capture_id(files: dict[str, str], *, reader: str | None = None, schema: str | None = None) -> str:
-    """The id of the capture made from `files` (rel -> sha256) by that reader and schema version (by default
-    the current ones)."""
-    reader = READER_VERSION if reader is None else reader
-    schema = SCHEMA_VERSION if schema is None else schema
-    digest = hashlib.sha256()
-    digest.update(f"dynamo-diff capture\nreader {reader}\nschema {schema}\n".encode())
-    for rel in sorted(files):
-        digest.update(f"{rel}\0{files[rel]}\n".encode())
-    return digest.hexdigest()
-
-
-def _file_sha256(path: Path) -> str | None:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-    except OSError:
-        return None
-    return digest.hexdigest()
-
-
-def _table_check(imported: dict[str, str], stored: dict[str, str]) -> str:
-    return hashlib.sha256(json.dumps([imported, stored], sort_keys=True).encode()).hexdigest()
-
-
-def _write_files_table(staging: Path, imported: dict[str, str], capture_sha256: str) -> None:
-    """files.json: the imported files' hashes (they make the id) and the stored files' hashes (packs included)."""
-    stored = {"capture.json": capture_sha256}
-    for path in sorted((staging / "input").rglob("*")):
-        rel = path.relative_to(staging / "input").as_posix()
-        if not path.is_file():
-            continue
-        if rel in imported:
-            stored[f"input/{rel}"] = imported[rel]  # hashed once while copying
-        else:
-            stored[f"input/{rel}"] = _file_sha256(path) or ""
-    table = {"imported": imported, "stored": stored, "check": _table_check(imported, stored)}
-    (staging / FILES_NAME).write_text(json.dumps(table, sort_keys=True), encoding="utf-8")
-
-
-def _read_files_table(path: Path) -> tuple[dict[str, str], dict[str, str]] | str | None:
-    """(imported, stored) from files.json; None when the capture predates it; a problem sentence when damaged."""
-    try:
-        table = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as err:
-        return f"cannot be read ({type(err).__name__})"
-    try:
-        imported, stored, check = table["imported"], table["stored"], table["check"]
-        ok = all(isinstance(v, str) for part in (imported, stored) for v in part.values())
-    except (TypeError, KeyError, AttributeError):
-        ok = False
-    if not ok:
-        return "is not the table of imported and stored hashes"
-    if _table_check(imported, stored) != check:
-        return "does not match its own checksum (the table was changed)"
-    return imported, stored
-
-
-def _stored_hashes(input_dir: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """rel -> sha256 of every imported file as stored (payloads packed beside a raw.jsonl are hashed slice by
-    slice under their own names, as at import), and rel -> problem for what cannot be read."""
-    hashes: dict[str, str] = {}
-    problems: dict[str, str] = {}
-    if not input_dir.is_dir():
-        problems["."] = "the input directory is missing"
-        return hashes, problems
-    for dirpath, dirnames, filenames in os.walk(input_dir, followlinks=False):
-        dirnames.sort()
-        for name in sorted(filenames) + [d for d in dirnames if Path(dirpath, d).is_symlink()]:
-            path = Path(dirpath) / name
-            rel = path.relative_to(input_dir).as_posix()
-            if rel.endswith(PACK_SUFFIX):
-                continue
-            if path.is_symlink() or not path.is_file():
-                problems[rel] = "is not a regular file"
-                continue
-            if rel.endswith(PACK_INDEX_SUFFIX):
-                _hash_pack(input_dir, rel, hashes, problems)
-                continue
-            digest = hashlib.sha256()
-            try:
-                with path.open("rb") as handle:
-                    while chunk := handle.read(1 << 20):
-                        digest.update(chunk)
-            except OSError as err:
-                problems[rel] = f"cannot be read ({err.strerror})"
-                continue
-            hashes[rel] = digest.hexdigest()
-    return hashes, problems
-
-
-def _hash_pack(input_dir: Path, index_rel: str, hashes: dict[str, str], problems: dict[str, str]) -> None:
-    trace_rel = index_rel[: -len(PACK_INDEX_SUFFIX)]
-    prefix = trace_rel.rsplit("/", 1)[0] + "/" if "/" in trace_rel else ""
-    pack_rel = trace_rel + PACK_SUFFIX
-    try:
-        table = json.loads((input_dir / index_rel).read_text(encoding="utf-8"))
-        entries = [(str(name), int(span[0]), int(span[1])) for name, span in table.items()]
-    except (OSError, ValueError, TypeError, AttributeError, IndexError) as err:
-        problems[index_rel] = f"the payload pack index cannot be read ({type(err).__name__})"
-        return
-    try:
-        with (input_dir / pack_rel).open("rb") as pack:
-            for name, offset, length in entries:
-                pack.seek(max(offset, 0))
-                hashes[prefix + name] = hashlib.sha256(pack.read(max(length, 0))).hexdigest()
-    except OSError as err:
-        problems[pack_rel] = f"cannot be read ({err.strerror})"
 
 
 def _pid_alive(pid: int) -> bool:
