@@ -19,19 +19,6 @@ PHASES = (
     "inductor_compile_time_s",
     "code_gen_time_s",
 )
-# Changes that describe a function present on one side only (the rest are only meaningful between two sides).
-ONE_SIDED_KINDS = frozenset(
-    {
-        "failure_new",
-        "failure_gone",
-        "limit",
-        "recompile_reason",
-        "graph_break_new",
-        "graph_break_gone",
-        "restarts",
-        "backward",
-    }
-)
 _EXAMPLES = 3
 
 

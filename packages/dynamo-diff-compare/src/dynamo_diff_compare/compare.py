@@ -5,10 +5,8 @@ Works on schema models and source snapshots handed in; never opens the store (th
 
 from __future__ import annotations
 
-import gc
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 
 from dynamo_diff_match import (
     Correspondence,
@@ -33,6 +31,7 @@ from dynamo_diff_schema.comparison import (
 )
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.evidence import Notice, Severity
+from dynamo_diff_schema.gc_pause import collector_paused
 
 from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
@@ -200,20 +199,6 @@ def comparison_id(*parts: str) -> str:
     return digest.hexdigest()
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Comparisons allocate hundreds of thousands of small objects and create no reference cycles worth
-    collecting; Python's cyclic collector rescanning the captures' object graphs cost more than half of the
-    time on large captures (tools/bench/compare_scaling.py), so it is paused for the duration."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def compare_captures(
     baseline: Capture,
     candidate: Capture,
@@ -225,7 +210,7 @@ def compare_captures(
 ) -> Comparison:
     """Comparability first, then one row per source function (matched by source, never by frame id).
     `intended`: the keys whose difference is the change under test (e.g. 'torch_version' for an upgrade)."""
-    with _collector_paused():
+    with collector_paused():
         return _compare_captures(baseline, candidate, baseline_sources, candidate_sources, user_map, list(intended))
 
 

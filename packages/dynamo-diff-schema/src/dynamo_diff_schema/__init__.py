@@ -64,6 +64,7 @@ from dynamo_diff_schema.counts import COUNT_KEYS, Counts, sum_counts
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
+from dynamo_diff_schema.gc_pause import collector_paused
 from dynamo_diff_schema.manifest import (
     CompileCall,
     Declarations,
@@ -158,6 +159,7 @@ __all__ = [
     "Workload",
     "WorkloadCompletion",
     "__version__",
+    "collector_paused",
     "generate_schema",
     "library_path",
     "render_schema",

@@ -121,7 +121,6 @@ class EvidenceRef:
 class _Identity:
     key: tuple[int | None, int | None, int | None]
     occurrence: int
-    order: int
     starts: int = 0
     attempts: dict[int, list[str]] = field(default_factory=dict)
     metrics: list[tuple[int | None, dict[str, Any], str]] = field(default_factory=list)
@@ -237,7 +236,7 @@ class Classifier:
         elif ident is None or reopened or (starting and ident.starts > 0 and not fact.attempt):
             occurrence = self.occurrences[key]
             self.occurrences[key] += 1
-            ident = _Identity(key=key, occurrence=occurrence, order=len(self.identities))
+            ident = _Identity(key=key, occurrence=occurrence)
             ident.starts_pending = reopened and not starting
             self.current[key] = self.identities.append(ident)
         if fact.attempt is not None:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from dynamo_diff_schema.compilation import CacheDecision, CacheName, GraphBreak
+from dynamo_diff_schema.compilation import CacheDecision, CacheName
 
 from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
 from dynamo_diff_store.analysis._graphs import op_histogram
@@ -52,7 +52,6 @@ class Fact:
     file: str
     offset: int
     length: int
-    payload_missing: bool
     rank: int | None = None
     data: Any = None
 
@@ -72,7 +71,6 @@ def extract(rec: Record) -> Fact:
         file=span.file,
         offset=span.offset,
         length=span.length,
-        payload_missing=rec.payload is None,
         rank=rec.rank,
     )
     payload = rec.payload
@@ -190,7 +188,3 @@ def _json_guard_categories(text: str) -> Counter[str]:
             if isinstance(guard, dict) and isinstance(guard.get("type"), str):
                 counts[guard["type"]] += 1
     return counts
-
-
-def graph_break_with_evidence(gb: GraphBreak, evidence_id: str) -> GraphBreak:
-    return gb.model_copy(update={"evidence_id": evidence_id})

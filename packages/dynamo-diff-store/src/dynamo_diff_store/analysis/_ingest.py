@@ -6,7 +6,6 @@ per-function summaries stay in memory), so memory does not grow with the number 
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
@@ -18,11 +17,12 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.evidence import Evidence, Notice, Severity
+from dynamo_diff_schema.gc_pause import collector_paused
 
 from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
 from dynamo_diff_store.analysis._counting import CountAccumulator
@@ -168,16 +168,32 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="dynamo-diff-exit-with-parent", daemon=True).start()
 
 
-def _extract_range(
-    args: tuple[str, str, str, Limits, int, int, int, int | None],
-) -> tuple[list[Fact], FileReport]:
-    """Facts of one byte range of a trace file (run in a worker process for large files)."""
-    gc.disable()  # a short-lived worker: see analyse_rank
-    root, rel, fmt, limits, start, stop, first_line, rank = args
-    report = FileReport(file=rel, rank_from_name=rank)
+class _Range(NamedTuple):
+    """One byte range of a trace file for a worker: [start, stop), whose first record is on `first_line`."""
+
+    root: str
+    rel: str
+    fmt: str
+    limits: Limits
+    start: int
+    stop: int
+    first_line: int
+    rank: int | None
+
+
+def _extract_range(task: _Range) -> tuple[list[Fact], FileReport]:
+    """Facts of one byte range of a trace file (run in a worker process for large files: a short-lived process
+    whose collector stays paused)."""
+    with collector_paused():
+        return _extract_range_facts(task)
+
+
+def _extract_range_facts(task: _Range) -> tuple[list[Fact], FileReport]:
+    report = FileReport(file=task.rel, rank_from_name=task.rank)
     facts = []
     config_kept = False
-    with _records(Path(root), rel, fmt, limits, report, start=start, stop=stop, first_line=first_line) as records:
+    where = {"start": task.start, "stop": task.stop, "first_line": task.first_line}
+    with _records(Path(task.root), task.rel, task.fmt, task.limits, report, **where) as records:
         for record in records:
             fact = extract(record)
             if fact.kind == "compilation_metrics" and isinstance(fact.data, dict):
@@ -230,7 +246,7 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
             # Ranges of at most CHUNK_BYTES, folded as they arrive (in order), so that memory holds the facts of
             # a few ranges at a time rather than of the whole file.
             ranges = split(root / rel, max(job.chunk_workers, -(-size // CHUNK_BYTES)))
-            tasks = [(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
+            tasks = [_Range(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
             parts: list[FileReport] = []
             with ProcessPoolExecutor(
                 max_workers=job.chunk_workers, initializer=_exit_with_parent, initargs=(os.getpid(),)
@@ -253,15 +269,8 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
 
 def analyse_rank(job: RankJob) -> RankResult:
     """Read and classify one rank. Pure with respect to the store: reads files under job.root only."""
-    # Reading allocates millions of short-lived objects and no cycles worth collecting; the cyclic collector's
-    # repeated scans of the growing fact lists cost about a fifth of the import (tools/bench/import_scaling.py).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():  # millions of short-lived objects, no cycles (dynamo_diff_schema.gc_pause)
         return _analyse_rank(job)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _analyse_rank(job: RankJob) -> RankResult:
