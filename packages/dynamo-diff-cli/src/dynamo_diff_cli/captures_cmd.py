@@ -7,13 +7,16 @@ from typing import Annotated
 
 import typer
 from dynamo_diff_compare import capture_markdown, capture_text
-from dynamo_diff_schema import Capture, DynamoDiffError, ErrorCode, validate
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Capture, DynamoDiffError, ErrorCode, short_id, validate
 from dynamo_diff_store import Store
 from rich.table import Table
 
 from dynamo_diff_cli.context import Settings
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, ImportProgress, print_json, stderr, stdout
+
+# The counts `list` shows per capture: the first headline counts.
+LISTED = HEADLINE_COUNTS[:3]
 
 
 def store_of(ctx: typer.Context) -> Store:
@@ -41,7 +44,7 @@ def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Ca
         else:
             if path.exists():
                 stderr().print(
-                    f"note: {ref!r} is both a capture in the store ({capture_id[:12]}) and a path here: using the "
+                    f"note: {ref!r} is both a capture in the store ({short_id(capture_id)}) and a path here: using the "
                     f"capture; write ./{ref} to import the path instead"
                 )
             return store.load(capture_id, evidence=False)
@@ -52,7 +55,7 @@ def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Ca
         finally:
             progress.close()
         verb = "imported" if result.created else "already in the store:"
-        stderr().print(f"{verb} {path} -> {result.summary.capture.id[:12]}")
+        stderr().print(f"{verb} {path} -> {short_id(result.summary.capture.id)}")
         return store.load(result.summary.capture.id, evidence=False)
     try:
         return store.load(ref, evidence=False)
@@ -169,25 +172,21 @@ def list_(
         "input",
         "torch",
         "ranks",
-        "compilations",
-        "recompiles",
-        "breaks",
+        *(COUNT_LABELS[key] for key, _ in LISTED),
         "trace",
     ):
         table.add_column(col)
     for r in rows:
         c = r.counts
         table.add_row(
-            r.id[:12],
+            short_id(r.id),
             r.label or "",
             r.run_state,
             r.imported_at,
             r.input_kind,
             r.torch_version or "?",
             str(r.rank_count),
-            str(c.get("observed_compilation_identities")),
-            str(c.get("confirmed_recompilation_identities")),
-            str(c.get("graph_break_records")),
+            *(str(c.get(key)) for key, _ in LISTED),
             r.artifact_structure,
         )
     stdout().print(table)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from dynamo_diff_compare import user_sources
 from dynamo_diff_match import FunctionRef, function_span, locate, qualified_name
-from dynamo_diff_schema import CodeLocation, DynamoDiffError, ErrorCode
+from dynamo_diff_schema import CodeLocation, DynamoDiffError, ErrorCode, short_id
 from rich.table import Table
 
 from dynamo_diff_cli.captures_cmd import store_of
@@ -130,7 +130,7 @@ def source(
         raise DynamoDiffError(
             ErrorCode.UNKNOWN_FUNCTION,
             f"no compiled function {function!r} in capture "
-            f"{capture.capture.id[:12]} (see `dynamo-diff analyze {capture.capture.id[:12]}`)",
+            f"{short_id(capture.capture.id)} (see `dynamo-diff analyze {short_id(capture.capture.id)}`)",
         )
     found = []
     for co_filename, first_line in locations:

@@ -8,31 +8,11 @@ from collections.abc import Sequence
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import COUNT_KEYS, Counts, sum_counts
+from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
+from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-
-SHORT = {
-    "observed_compilation_identities": "compilations",
-    "observed_attempts": "attempts",
-    "completed": "completed",
-    "failed": "failed",
-    "no_graph_observed": "no graph",
-    "unknown_outcomes": "unknown",
-    "unresolved_outcomes": "unresolved",
-    "confirmed_recompilation_identities": "recompiles (confirmed)",
-    "confirmed_successful_recompilations": "recompiles completed",
-    "additional_frame_compilations": "extra frame compiles",
-    "guard_reason_entries": "failing guards",
-    "graph_break_records": "graph breaks",
-    "unique_graph_break_sites": "break sites",
-    "compiler_limit_events": "limit hits",
-    "restarts": "restarts",
-    "cache_hits": "cache hits",
-    "cache_misses": "cache misses",
-    "backward_compilations": "backward compiles",
-}
 
 
 def rank_name(rank: int | None) -> str:
@@ -92,7 +72,7 @@ def header_lines(capture: Capture) -> list[str]:
     v = info.validity
     lines = [
         *run_lines(capture),
-        f"capture {info.id[:12]}" + (f"  ({info.label})" if info.label else ""),
+        f"capture {short_id(info.id)}" + (f"  ({info.label})" if info.label else ""),
         f"input: {info.input_kind}; torch {info.producer.torch or 'unknown'}; "
         f"{len(capture.ranks)} rank(s); imported {info.imported_at or '?'}",
         f"validity: trace {v.artifact_structure}, workload {v.workload_completion}, provenance {v.provenance}",
@@ -224,7 +204,7 @@ def counts_table(rows: Sequence[tuple[str, Counts]], title: str) -> Table:
     for name, _ in rows:
         table.add_column(name, justify="right")
     for key in COUNT_KEYS:
-        table.add_row(SHORT[key], *(_count(counts, key) for _, counts in rows))
+        table.add_row(COUNT_LABELS[key], *(_count(counts, key) for _, counts in rows))
     return table
 
 
@@ -262,14 +242,14 @@ def _md_cell(text: str) -> str:
 
 def capture_markdown(capture: Capture) -> str:
     info = capture.capture
-    out = [f"# Capture {info.id[:12]}" + (f" ({info.label})" if info.label else ""), ""]
+    out = [f"# Capture {short_id(info.id)}" + (f" ({info.label})" if info.label else ""), ""]
     out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
     names = [rank_name(r.rank) for r in capture.ranks]
     cols = [*names, "total"] if len(names) > 1 else names
     counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) > 1 else [])
     out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
     for key in COUNT_KEYS:
-        out.append(f"| {SHORT[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
+        out.append(f"| {COUNT_LABELS[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
     functions = function_rows(capture)
     if functions:
         out += ["", "## Functions", "", "| function | frames | compiles | recompiles | breaks | failed |"]

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dynamo_diff_schema.comparison import Change
+from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.compilation import Compilation, Outcome
 
 # Compile-time phases shown on rows (torch's own names and units; never presented as a run-time speed-up).
@@ -128,7 +128,7 @@ def _recompiles(b: Digest, c: Digest) -> list[Change]:
         if nb != nc:
             out.append(
                 Change(
-                    kind="recompile_reason",
+                    kind=ChangeKind.RECOMPILE_REASON,
                     summary=f"{cat} guards failing: {nb} -> {nc}",
                     baseline={"category": cat, "failing_guards": nb, "examples": b.reason_examples.get(cat, [])},
                     candidate={"category": cat, "failing_guards": nc, "examples": c.reason_examples.get(cat, [])},
@@ -147,7 +147,7 @@ def _breaks(b: Digest, c: Digest) -> list[Change]:
             sites, ev, what = c.breaks[key]
             out.append(
                 Change(
-                    kind="graph_break_new",
+                    kind=ChangeKind.GRAPH_BREAK_NEW,
                     summary=f"new graph break at {', '.join(sorted(sites))}: {what}",
                     candidate={"key": key, "sites": sorted(sites)},
                     candidate_evidence=ev,
@@ -157,7 +157,7 @@ def _breaks(b: Digest, c: Digest) -> list[Change]:
             sites, ev, what = b.breaks[key]
             out.append(
                 Change(
-                    kind="graph_break_gone",
+                    kind=ChangeKind.GRAPH_BREAK_GONE,
                     summary=f"graph break gone from {', '.join(sorted(sites))}: {what}",
                     baseline={"key": key, "sites": sorted(sites)},
                     baseline_evidence=ev,
@@ -167,7 +167,7 @@ def _breaks(b: Digest, c: Digest) -> list[Change]:
             (b_sites, b_ev, _), (c_sites, c_ev, what) = b.breaks[key], c.breaks[key]
             out.append(
                 Change(
-                    kind="graph_break_moved",
+                    kind=ChangeKind.GRAPH_BREAK_MOVED,
                     summary=f"graph break moved {', '.join(sorted(b_sites))} -> {', '.join(sorted(c_sites))}: {what}",
                     baseline={"key": key, "sites": sorted(b_sites)},
                     candidate={"key": key, "sites": sorted(c_sites)},
@@ -184,8 +184,8 @@ def _failures(b: Digest, c: Digest) -> list[Change]:
         nb, nc = b.failures[fail_type], c.failures[fail_type]
         if nb == nc:
             continue
-        kind = "failure_new" if nc > nb else "failure_gone"
-        reason = (c if kind == "failure_new" else b).failure_reason.get(fail_type)
+        kind = ChangeKind.FAILURE_NEW if nc > nb else ChangeKind.FAILURE_GONE
+        reason = (c if kind == ChangeKind.FAILURE_NEW else b).failure_reason.get(fail_type)
         out.append(
             Change(
                 kind=kind,
@@ -215,7 +215,7 @@ def shown(value: object, *, groups: int = 8) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def _value(kind: str, label: str, b: object, c: object, b_ev: list[str], c_ev: list[str]) -> list[Change]:
+def _value(kind: ChangeKind, label: str, b: object, c: object, b_ev: list[str], c_ev: list[str]) -> list[Change]:
     if b == c:
         return []
     return [
@@ -236,7 +236,7 @@ def _backward(b: Digest, c: Digest) -> list[Change]:
         return []
     return [
         Change(
-            kind="backward",
+            kind=ChangeKind.BACKWARD,
             summary=f"backward graphs (AOTAutograd): ops {shown(sorted(b.backward_ops))} -> "
             f"{shown(sorted(c.backward_ops))}, compiled {b.backward_compiled} -> {c.backward_compiled}",
             baseline={"ops": sorted(b.backward_ops), "compiled": b.backward_compiled},
@@ -251,15 +251,15 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
     """Changes between the compilations of one function in the baseline and in the candidate."""
     b, c = digest(base), digest(cand)
     changes = _failures(b, c)
-    changes += _value("limit", "recompile limit hits", b.limits, c.limits, b.limit_evidence, c.limit_evidence)
+    changes += _value(ChangeKind.LIMIT, "recompile limit hits", b.limits, c.limits, b.limit_evidence, c.limit_evidence)
     changes += _recompiles(b, c)
     changes += _breaks(b, c)
-    changes += _value("restarts", "restarts", b.restarts, c.restarts, b.restart_evidence, c.restart_evidence)
+    changes += _value(ChangeKind.RESTARTS, "restarts", b.restarts, c.restarts, b.restart_evidence, c.restart_evidence)
     changes += _backward(b, c)
     if not base or not cand:
         return changes  # the rest only means something between two sides
     changes += _value(
-        "op_count", "graph ops per completed compilation", b.ops, c.ops, b.graph_evidence, c.graph_evidence
+        ChangeKind.OP_COUNT, "graph ops per completed compilation", b.ops, c.ops, b.graph_evidence, c.graph_evidence
     )
     if b.histogram != c.histogram:
         moved = {
@@ -270,7 +270,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
         listed = ", ".join(f"{op} {x}->{y}" for op, (x, y) in list(moved.items())[:8])
         changes.append(
             Change(
-                kind="op_histogram",
+                kind=ChangeKind.OP_HISTOGRAM,
                 summary="ops: " + listed + (" ..." if len(moved) > 8 else ""),
                 baseline=dict(b.histogram),
                 candidate=dict(c.histogram),
@@ -278,13 +278,15 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
                 candidate_evidence=c.graph_evidence,
             )
         )
-    changes += _value("guard_count", "guards per compilation", b.guards, c.guards, b.guard_evidence, c.guard_evidence)
+    changes += _value(
+        ChangeKind.GUARD_COUNT, "guards per compilation", b.guards, c.guards, b.guard_evidence, c.guard_evidence
+    )
     for cache in sorted(set(b.cache) | set(c.cache)):
         bc, cc = b.cache.get(cache, Counter()), c.cache.get(cache, Counter())
         if bc != cc:
             changes.append(
                 Change(
-                    kind="cache",
+                    kind=ChangeKind.CACHE,
                     summary=f"{cache} cache: {_decisions(bc)} -> {_decisions(cc)}",
                     baseline=dict(bc),
                     candidate=dict(cc),
@@ -296,7 +298,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
         if phase in b.phases and phase in c.phases and b.phases[phase] != c.phases[phase]:
             changes.append(
                 Change(
-                    kind="phase_time",
+                    kind=ChangeKind.PHASE_TIME,
                     summary=f"{phase}: {b.phases[phase]:g} -> {c.phases[phase]:g}",
                     baseline=b.phases[phase],
                     candidate=c.phases[phase],

@@ -30,8 +30,9 @@ from dynamo_diff_schema.comparison import (
     Totals,
 )
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
-from dynamo_diff_schema.evidence import Notice, Severity
+from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
+from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
@@ -231,11 +232,11 @@ def _compare_captures(
     if baseline.capture.id == candidate.capture.id:
         notices.append(
             Notice(
-                code="same_capture",
+                code=NoticeCode.SAME_CAPTURE,
                 severity=Severity.WARNING,
                 message=(
-                    f"the baseline and the candidate are the same capture ({baseline.capture.id[:12]}): every delta "
-                    "is zero by construction; to read one run, use `dynamo-diff analyze`"
+                    f"the baseline and the candidate are the same capture ({short_id(baseline.capture.id)}): every "
+                    "delta is zero by construction; to read one run, use `dynamo-diff analyze`"
                 ),
             )
         )
@@ -243,7 +244,7 @@ def _compare_captures(
         if not src.files:
             notices.append(
                 Notice(
-                    code="no_source_snapshots",
+                    code=NoticeCode.NO_SOURCE_SNAPSHOTS,
                     severity=Severity.WARNING,
                     message=(
                         f"the {side} has no source snapshots: functions are matched by file, line and name only "
@@ -255,7 +256,7 @@ def _compare_captures(
         if run.finished is False:
             notices.append(
                 Notice(
-                    code="run_incomplete",
+                    code=NoticeCode.RUN_INCOMPLETE,
                     severity=Severity.ERROR,
                     message=f"the {side} run did not finish ({run.summary}): its counts may be low",
                 )
@@ -264,7 +265,7 @@ def _compare_captures(
     if ambiguous:
         notices.append(
             Notice(
-                code="ambiguous_rows",
+                code=NoticeCode.AMBIGUOUS_ROWS,
                 message=(
                     f"{ambiguous} function(s) could not be matched unambiguously; they stay in the totals "
                     "(pass --source-map to pair them explicitly)"
@@ -275,7 +276,7 @@ def _compare_captures(
     if rank_counts[0] != rank_counts[1]:
         notices.append(
             Notice(
-                code="rank_count_differs",
+                code=NoticeCode.RANK_COUNT_DIFFERS,
                 message=(
                     f"the baseline has {rank_counts[0]} rank(s) and the candidate {rank_counts[1]}: rows sum over ranks"
                 ),
@@ -315,8 +316,8 @@ def compare_ranks(
     return Comparison(
         id=comparison_id(capture.capture.id, "ranks", repr(view.ranks)),
         kind="ranks",
-        baseline=side.model_copy(update={"label": f"{side.label or capture.capture.id[:12]} rank {reference}"}),
-        candidate=side.model_copy(update={"label": f"{side.label or capture.capture.id[:12]} rank {other}"}),
+        baseline=side.model_copy(update={"label": f"{side.label or short_id(capture.capture.id)} rank {reference}"}),
+        candidate=side.model_copy(update={"label": f"{side.label or short_id(capture.capture.id)} rank {other}"}),
         comparability=check_comparability(capture, capture),
         totals=Totals(
             baseline=by_rank[reference].counts,

@@ -6,9 +6,8 @@ from collections.abc import Mapping
 from html import escape
 
 from dynamo_diff_schema.comparison import Comparison, RowStatus
-from dynamo_diff_schema.counts import COUNT_KEYS
+from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS
 
-from dynamo_diff_compare.capture_view import SHORT
 from dynamo_diff_compare.render import ROW_KEYS, change_lines, changed_first, header, ranks_lines, row_name
 
 _CSS = """
@@ -132,7 +131,7 @@ def comparison_html(comparison: Comparison, excerpts: Mapping[str, str] | None =
     for key in COUNT_KEYS:
         delta = getattr(c, key) - getattr(b, key)
         out.append(
-            f'<tr><td>{escape(SHORT[key])}</td><td class="n">{getattr(b, key)}</td>'
+            f'<tr><td>{escape(COUNT_LABELS[key])}</td><td class="n">{getattr(b, key)}</td>'
             f'<td class="n">{getattr(c, key)}</td><td class="n">{f"{delta:+d}" if delta else ""}</td></tr>'
         )
     out.append("</table></section>")

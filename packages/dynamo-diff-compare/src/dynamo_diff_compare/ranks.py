@@ -11,6 +11,7 @@ from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.comparison import RankDivergence, RankView
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_schema.ids import short_id
 
 
 def describe(comp: Compilation) -> str:
@@ -114,13 +115,13 @@ def rank_view(capture: Capture, ranks: list[int] | None = None) -> tuple[RankVie
     if unknown:
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
-            f"capture {capture.capture.id[:12]} has no rank "
+            f"capture {short_id(capture.capture.id)} has no rank "
             f"{', '.join(str(r) for r in unknown)}; it has {sorted(str(r) for r in by_rank)}",
         )
     if len(chosen) < 2:
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
-            f"a rank view needs at least two ranks (capture {capture.capture.id[:12]} has {len(by_rank)})",
+            f"a rank view needs at least two ranks (capture {short_id(capture.capture.id)} has {len(by_rank)})",
         )
     reference = chosen[0]
     divergences = [d for r in chosen[1:] if (d := first_divergence(by_rank[reference], by_rank[r])) is not None]

@@ -17,27 +17,18 @@ from dynamo_diff_schema.comparison import (
     RowStatus,
     Side,
 )
-from dynamo_diff_schema.counts import COUNT_KEYS
+from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS
+from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from dynamo_diff_compare.capture_view import SHORT
-
-# The counts shown on each row, in the order a PyTorch engineer chasing a recompile reads them.
-ROW_KEYS = (
-    ("observed_compilation_identities", "compiles"),
-    ("confirmed_recompilation_identities", "recompiles"),
-    ("graph_break_records", "breaks"),
-    ("failed", "failed"),
-    ("compiler_limit_events", "limits"),
-    ("cache_hits", "hits"),
-    ("cache_misses", "misses"),
-)
+# The counts shown on each row (dynamo_diff_schema.HEADLINE_COUNTS).
+ROW_KEYS = HEADLINE_COUNTS
 
 
 def side_name(side: Side) -> str:
-    return f"{side.id[:12]}" + (f" ({side.label})" if side.label else "")
+    return f"{short_id(side.id)}" + (f" ({side.label})" if side.label else "")
 
 
 def changed_first(rows: Sequence[FunctionRow]) -> list[FunctionRow]:
@@ -124,8 +115,7 @@ def _piece_counts(piece: FunctionPiece, row_status: str) -> str:
             return f"{b if c is None else c} {label}"
         return f"{b} -> {c} {label}"
 
-    parts = [one("observed_compilation_identities", "compiles"), one("graph_break_records", "breaks")]
-    parts += [one("confirmed_recompilation_identities", "recompiles"), one("failed", "failed")]
+    parts = [one(key, label) for key, label in HEADLINE_COUNTS[:4]]
     where = "" if piece.status in (RowStatus.MATCHED, row_status) else f", {str(piece.status).replace('_', ' ')}"
     name = piece_name(piece.name)
     if piece.library_file is not None:
@@ -230,7 +220,7 @@ def confounded_counts(comparison: Comparison) -> dict[str, list[str]]:
 
 
 def count_label(key: str, confounded: dict[str, list[str]]) -> str:
-    return SHORT[key] + (" (!)" if key in confounded else "")
+    return COUNT_LABELS[key] + (" (!)" if key in confounded else "")
 
 
 def confounded_note(confounded: dict[str, list[str]]) -> str | None:

@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 from dynamo_diff_compare import piece_line
-from dynamo_diff_schema import Counts, Side
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Counts, Side, short_id
 
 from dynamo_diff_mcp.models import CaptureList, ComparisonPage, EvidenceIndexPage, EvidenceText, ImportSummary
 
 LINE_CHARS = 240
-# The counts shown in one-line summaries, in the order someone chasing a recompile reads them.
-HEADLINE = (
-    ("observed_compilation_identities", "compilations"),
-    ("confirmed_recompilation_identities", "confirmed recompiles"),
-    ("graph_break_records", "graph breaks"),
-    ("failed", "failed"),
-    ("compiler_limit_events", "limit events"),
-    ("cache_hits", "cache hits"),
-    ("cache_misses", "cache misses"),
-)
+# The counts shown in one-line summaries (dynamo_diff_schema.HEADLINE_COUNTS), named in full.
+HEADLINE = tuple((key, COUNT_LABELS[key]) for key, _ in HEADLINE_COUNTS)
 
 
 def _line(text: str) -> str:
@@ -26,7 +18,7 @@ def _line(text: str) -> str:
 
 
 def _side(side: Side) -> str:
-    return f"{side.id[:12]}" + (f" ({side.label})" if side.label else "") + f" torch {side.torch or '?'}"
+    return f"{short_id(side.id)}" + (f" ({side.label})" if side.label else "") + f" torch {side.torch or '?'}"
 
 
 def run_text(side: Side) -> str:
@@ -77,7 +69,7 @@ def captures_text(page: CaptureList) -> str:
     for c in page.captures:
         lines.append(
             _line(
-                f"{c.id[:12]} {c.label or '-'} run {c.run} {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
+                f"{short_id(c.id)} {c.label or '-'} run {c.run} {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
                 f"compilations {c.compilations}, confirmed recompiles {c.confirmed_recompilations}, "
                 f"graph breaks {c.graph_breaks}, failed {c.failed}, trace {c.artifact_structure}"
             )
@@ -110,7 +102,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     )
     lines = [
         _line(runs),
-        f"comparison {page.comparison_id[:12]} ({page.kind})",
+        f"comparison {short_id(page.comparison_id)} ({page.kind})",
         f"baseline  {_side(page.baseline)}",
         f"candidate {_side(page.candidate)}",
         _line(verdict),
@@ -149,14 +141,19 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     return "\n".join(lines)
 
 
+_EVIDENCE_LINES = 12  # evidence entries listed in the text; the structured content has the page
+
+
 def evidence_index_text(page: EvidenceIndexPage) -> str:
     what = f" of kind {page.kind}" if page.kind else ""
-    lines = [f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in {page.capture[:12]}"]
-    for e in page.items[:12]:
+    lines = [
+        f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in {short_id(page.capture)}"
+    ]
+    for e in page.items[:_EVIDENCE_LINES]:
         rank = "?" if e.rank is None else e.rank
         lines.append(_line(f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'} {e.file}:{e.line}"))
-    if len(page.items) > 12:
-        lines.append(f"... {len(page.items) - 12} more on this page in the structured result")
+    if len(page.items) > _EVIDENCE_LINES:
+        lines.append(f"... {len(page.items) - _EVIDENCE_LINES} more on this page in the structured result")
     if page.next_offset is not None:
         lines.append(f"more: get_evidence(capture=..., offset={page.next_offset})")
     return "\n".join(lines)

@@ -25,6 +25,7 @@ from dynamo_diff_schema import (
     DynamoDiffError,
     ErrorCode,
     Notice,
+    short_id,
 )
 from dynamo_diff_store import Store
 from mcp.server.mcpserver import MCPServer
@@ -133,11 +134,12 @@ class Tools:
         cid = info.id
         others = [r.id for r in self.store.list_captures() if r.id != cid]
         next_calls = [
-            f'compare_runs(baseline="{others[-1][:12] if others else "<other capture>"}", candidate="{cid[:12]}")',
-            f'get_evidence(capture="{cid[:12]}")',
+            f'compare_runs(baseline="{short_id(others[-1]) if others else "<other capture>"}", '
+            f'candidate="{short_id(cid)}")',
+            f'get_evidence(capture="{short_id(cid)}")',
         ]
         if len(capture.ranks) > 1:
-            next_calls.insert(0, f'compare_ranks(capture="{cid[:12]}")')
+            next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
         all_ranks = [RankCounts(rank=r.rank, counts=r.counts) for r in capture.ranks]
         all_notices = [n.model_dump(mode="json") for n in capture.notices]
         notices, notices_omitted = budget.shrink_notices(all_notices)
@@ -266,7 +268,7 @@ class Tools:
         for i, row in enumerate(window):
             data, notes = budget.shrink_row(row.model_dump(mode="json"), row_share)
             entries.append({"index": offset + i, "row": data, "truncated": notes})
-        side_ids = (comparison.baseline.id[:12], comparison.candidate.id[:12])
+        side_ids = (short_id(comparison.baseline.id), short_id(comparison.candidate.id))
 
         def build(k: int) -> CallToolResult:
             end = offset + k

@@ -23,6 +23,7 @@ from dynamo_diff_schema.comparison import (
     COUNT_AREAS,
     Area,
     Change,
+    ChangeKind,
     Checked,
     Comparability,
     Comparison,
@@ -60,11 +61,12 @@ from dynamo_diff_schema.compilation import (
     Restart,
     StackFrame,
 )
-from dynamo_diff_schema.counts import COUNT_KEYS, Counts, sum_counts
+from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
-from dynamo_diff_schema.evidence import Evidence, Notice, Severity
+from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
+from dynamo_diff_schema.ids import SHORT_ID_LENGTH, short_id
 from dynamo_diff_schema.manifest import (
     CompileCall,
     Declarations,
@@ -88,9 +90,12 @@ __all__ = [
     "CHANGE_AREAS",
     "COUNT_AREAS",
     "COUNT_KEYS",
+    "COUNT_LABELS",
+    "HEADLINE_COUNTS",
     "KINDS",
     "SCHEMA_MAJOR",
     "SCHEMA_VERSION",
+    "SHORT_ID_LENGTH",
     "AotSummary",
     "Area",
     "ArtifactStructure",
@@ -101,6 +106,7 @@ __all__ = [
     "Capture",
     "CaptureInfo",
     "Change",
+    "ChangeKind",
     "Checked",
     "CodeLocation",
     "Comparability",
@@ -131,6 +137,7 @@ __all__ = [
     "Manifest",
     "MatchMethod",
     "Notice",
+    "NoticeCode",
     "Observations",
     "ObservedConfig",
     "ObservedProcess",
@@ -163,6 +170,7 @@ __all__ = [
     "generate_schema",
     "library_path",
     "render_schema",
+    "short_id",
     "sum_counts",
     "validate",
 ]

@@ -170,10 +170,29 @@ class FunctionSide(Model):
     counts: Counts
 
 
+class ChangeKind(StrEnum):
+    """What a row's change is about (docs/COMPARING.md lists each with its meaning)."""
+
+    FAILURE_NEW = "failure_new"
+    FAILURE_GONE = "failure_gone"
+    LIMIT = "limit"
+    RECOMPILE_REASON = "recompile_reason"
+    GRAPH_BREAK_NEW = "graph_break_new"
+    GRAPH_BREAK_GONE = "graph_break_gone"
+    GRAPH_BREAK_MOVED = "graph_break_moved"
+    RESTARTS = "restarts"
+    BACKWARD = "backward"
+    OP_COUNT = "op_count"
+    OP_HISTOGRAM = "op_histogram"
+    GUARD_COUNT = "guard_count"
+    CACHE = "cache"
+    PHASE_TIME = "phase_time"
+
+
 class Change(Model):
     """One thing that changed on a row, with the evidence on each side."""
 
-    kind: str = Field(description="e.g. 'graph_break_new', 'recompile_reason', 'op_count', 'cache', 'phase_time'.")
+    kind: ChangeKind
     summary: str
     baseline: Any = None
     candidate: Any = None

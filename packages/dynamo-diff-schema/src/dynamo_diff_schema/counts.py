@@ -29,6 +29,39 @@ COUNT_KEYS: tuple[str, ...] = (
     "backward_compilations",
 )
 
+# What each count is called where space is short (tables of counts, `analyze`, the comparison's totals).
+COUNT_LABELS: dict[str, str] = {
+    "observed_compilation_identities": "compilations",
+    "observed_attempts": "attempts",
+    "completed": "completed",
+    "failed": "failed",
+    "no_graph_observed": "no graph",
+    "unknown_outcomes": "unknown",
+    "unresolved_outcomes": "unresolved",
+    "confirmed_recompilation_identities": "recompiles (confirmed)",
+    "confirmed_successful_recompilations": "recompiles completed",
+    "additional_frame_compilations": "extra frame compiles",
+    "guard_reason_entries": "failing guards",
+    "graph_break_records": "graph breaks",
+    "unique_graph_break_sites": "break sites",
+    "compiler_limit_events": "limit hits",
+    "restarts": "restarts",
+    "cache_hits": "cache hits",
+    "cache_misses": "cache misses",
+    "backward_compilations": "backward compiles",
+}
+# The headline counts, in the order someone chasing a recompile reads them, with a column label: the columns of
+# every row (text, markdown, HTML, MCP, the editor's tree) and of `dynamo-diff list`, first ones first.
+HEADLINE_COUNTS: tuple[tuple[str, str], ...] = (
+    ("observed_compilation_identities", "compiles"),
+    ("confirmed_recompilation_identities", "recompiles"),
+    ("graph_break_records", "breaks"),
+    ("failed", "failed"),
+    ("compiler_limit_events", "limits"),
+    ("cache_hits", "hits"),
+    ("cache_misses", "misses"),
+)
+
 
 class Counts(Model):
     """What was observed. A key listed in `incomplete` may be an undercount (evidence was missing)."""

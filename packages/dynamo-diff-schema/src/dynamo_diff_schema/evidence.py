@@ -30,10 +30,42 @@ class Severity(StrEnum):
     ERROR = "error"
 
 
+class NoticeCode(StrEnum):
+    """Every notice Dynamo Diff writes (docs/SEMANTICS.md, "Notices", says what each means and what to do)."""
+
+    # Reading one file of a trace.
+    TRUNCATED = "truncated"
+    PAYLOAD_MD5_MISMATCH = "payload_md5_mismatch"
+    MISSING_PAYLOAD = "missing_payload"
+    MALFORMED_RECORDS = "malformed_records"
+    NOISE_LINES = "noise_lines"
+    NON_UTF8_PAYLOAD = "non_utf8_payload"
+    BAD_ID_FIELDS = "bad_id_fields"
+    PAYLOAD_UNVERIFIABLE = "payload_unverifiable"
+    # A rank, and a whole input.
+    MIXED_RANK_FIELDS = "mixed_rank_fields"
+    RANK_FIELD_DISAGREES = "rank_field_disagrees"
+    NO_COMPILE_IDS = "no_compile_ids"
+    UNINTERPRETED_RECORD_KINDS = "uninterpreted_record_kinds"
+    MIXED_TORCH_VERSIONS = "mixed_torch_versions"
+    RAW_TRACE_PREFERRED = "raw_trace_preferred"
+    EXPORT_ONLY = "export_only"
+    IGNORED_FILES = "ignored_files"
+    LABEL_TAKEN = "label_taken"
+    # A comparison.
+    SAME_CAPTURE = "same_capture"
+    NO_SOURCE_SNAPSHOTS = "no_source_snapshots"
+    RUN_INCOMPLETE = "run_incomplete"
+    AMBIGUOUS_ROWS = "ambiguous_rows"
+    RANK_COUNT_DIFFERS = "rank_count_differs"
+
+
 class Notice(Model):
     """Something the reader wants the user to know: partial evidence, unknown kinds, damaged payloads."""
 
-    code: str = Field(description="Stable code, e.g. 'payload_md5_mismatch', 'unknown_record_kinds'.")
+    code: NoticeCode | str = Field(
+        description="A NoticeCode (a capture stored by an earlier version may carry a code no longer written)."
+    )
     severity: Severity = Severity.WARNING
     message: str
     rank: int | None = None

@@ -35,7 +35,7 @@ from dynamo_diff_schema.compilation import (
     Restart,
     StackFrame,
 )
-from dynamo_diff_schema.evidence import Notice, Severity
+from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 
 from dynamo_diff_store.analysis._facts import AOT_GRAPHS, CompileKeyTuple, Fact, StartStack, extract
 from dynamo_diff_store.analysis._guards import categorize
@@ -389,7 +389,7 @@ class Classifier:
                 )
             self.notices.append(
                 Notice(
-                    code="uninterpreted_record_kinds",
+                    code=NoticeCode.UNINTERPRETED_RECORD_KINDS,
                     severity=Severity.INFO,
                     rank=self.rank,
                     message=message,
@@ -399,7 +399,7 @@ class Classifier:
         if not len(self.identities):
             self.notices.append(
                 Notice(
-                    code="no_compile_ids",
+                    code=NoticeCode.NO_COMPILE_IDS,
                     severity=Severity.WARNING,
                     rank=self.rank,
                     message="No record carries a compile id (frame_id / compiled_autograd_id): this looks like "

@@ -21,7 +21,7 @@ from typing import IO, Any, NamedTuple
 
 from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.evidence import Evidence, Notice, Severity
+from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
 
 from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
@@ -308,7 +308,7 @@ def _analyse_rank(job: RankJob) -> RankResult:
         if len(json_ranks) > 1:
             notices.append(
                 Notice(
-                    code="mixed_rank_fields",
+                    code=NoticeCode.MIXED_RANK_FIELDS,
                     rank=rank,
                     message=(
                         f"records in {', '.join(rel for rel, _ in job.files)} carry several rank values "
@@ -319,7 +319,7 @@ def _analyse_rank(job: RankJob) -> RankResult:
     elif job.rank is not None and json_ranks and set(json_ranks) != {job.rank}:
         notices.append(
             Notice(
-                code="rank_field_disagrees",
+                code=NoticeCode.RANK_FIELD_DISAGREES,
                 severity=Severity.INFO,
                 rank=job.rank,
                 message=(
@@ -412,105 +412,67 @@ def _lines(values: Sequence[int]) -> str:
 
 
 def _file_notices(reports: list[FileReport], rank: int | None) -> list[Notice]:
-    notices: list[Notice] = []
-    for r in reports:
-        if r.truncated:
-            notices.append(
-                Notice(
-                    code="truncated",
-                    severity=Severity.ERROR,
-                    rank=rank,
-                    message=(
-                        f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}: the file was cut there, the "
-                        "last record is incomplete and counts may be low"
-                    ),
-                    details={"file": r.file, "line": r.truncated_at},
-                )
-            )
-        if r.payload_mismatches:
-            notices.append(
-                Notice(
-                    code="payload_md5_mismatch",
-                    rank=rank,
-                    message=(
-                        f"{len(r.payload_mismatches)} payload(s) in {r.file} do not match their md5 (records at lines "
-                        f"{_lines(r.payload_mismatches)}); they were read as they are"
-                    ),
-                    details={"file": r.file, "lines": r.payload_mismatches},
-                )
-            )
-        if r.missing_payloads:
-            notices.append(
-                Notice(
-                    code="missing_payload",
-                    rank=rank,
-                    message=(
-                        f"{len(r.missing_payloads)} payload file(s) named in {r.file} are missing (lines "
-                        f"{_lines(r.missing_payloads)}); counts that depend on them are marked incomplete"
-                    ),
-                    details={"file": r.file, "lines": r.missing_payloads},
-                )
-            )
-        if r.bad_records:
-            notices.append(
-                Notice(
-                    code="malformed_records",
-                    rank=rank,
-                    message=(
-                        f"{r.bad_records} record(s) in {r.file} were rejected: "
-                        + "; ".join(f"line {ln}: {why}" for ln, why in r.bad_record_samples[:3])
-                    ),
-                    details={"file": r.file, "samples": [list(s) for s in r.bad_record_samples]},
-                )
-            )
-        if r.noise_lines:
-            notices.append(
-                Notice(
-                    code="noise_lines",
-                    severity=Severity.INFO,
-                    rank=rank,
-                    message=(
-                        f"{r.noise_lines} line(s) in {r.file} are not trace lines and were skipped (e.g. line "
-                        f"{_lines(r.noise_samples)})"
-                    ),
-                    details={"file": r.file, "count": r.noise_lines},
-                )
-            )
-        if r.non_utf8_payloads:
-            notices.append(
-                Notice(
-                    code="non_utf8_payload",
-                    rank=rank,
-                    message=(
-                        f"{len(r.non_utf8_payloads)} payload(s) in {r.file} are not valid UTF-8 (lines "
-                        f"{_lines(r.non_utf8_payloads)})"
-                    ),
-                    details={"file": r.file},
-                )
-            )
-        if r.bad_id_fields:
-            notices.append(
-                Notice(
-                    code="bad_id_fields",
-                    rank=rank,
-                    message=(
-                        f"{len(r.bad_id_fields)} compile-id or rank field(s) in {r.file} are not non-negative integers "
-                        "and were ignored"
-                    ),
-                    details={"file": r.file},
-                )
-            )
-        if r.payload_unverifiable:
-            notices.append(
-                Notice(
-                    code="payload_unverifiable",
-                    severity=Severity.INFO,
-                    rank=rank,
-                    message=(
-                        f"{len(r.payload_unverifiable)} payload(s) in {r.file} cannot be md5-checked (tlparse "
-                        "re-serialized them)"
-                    ),
-                    details={"file": r.file},
-                )
-            )
-    return notices
+    return [notice for report in reports for notice in _report_notices(report, rank)]
+
+
+def _report_notices(r: FileReport, rank: int | None) -> Iterator[Notice]:
+    """What reading one file found, one notice per kind of problem."""
+
+    def notice(code: NoticeCode, message: str, severity: Severity = Severity.WARNING, **details: object) -> Notice:
+        return Notice(code=code, severity=severity, rank=rank, message=message, details={"file": r.file, **details})
+
+    if r.truncated:
+        yield notice(
+            NoticeCode.TRUNCATED,
+            f"PARTIAL: {r.file} ends mid-record at line {r.truncated_at}: the file was cut there, the last record is "
+            "incomplete and counts may be low",
+            Severity.ERROR,
+            line=r.truncated_at,
+        )
+    if r.payload_mismatches:
+        yield notice(
+            NoticeCode.PAYLOAD_MD5_MISMATCH,
+            f"{len(r.payload_mismatches)} payload(s) in {r.file} do not match their md5 (records at lines "
+            f"{_lines(r.payload_mismatches)}); they were read as they are",
+            lines=r.payload_mismatches,
+        )
+    if r.missing_payloads:
+        yield notice(
+            NoticeCode.MISSING_PAYLOAD,
+            f"{len(r.missing_payloads)} payload file(s) named in {r.file} are missing (lines "
+            f"{_lines(r.missing_payloads)}); counts that depend on them are marked incomplete",
+            lines=r.missing_payloads,
+        )
+    if r.bad_records:
+        samples = "; ".join(f"line {ln}: {why}" for ln, why in r.bad_record_samples[:3])
+        yield notice(
+            NoticeCode.MALFORMED_RECORDS,
+            f"{r.bad_records} record(s) in {r.file} were rejected: {samples}",
+            samples=[list(s) for s in r.bad_record_samples],
+        )
+    if r.noise_lines:
+        yield notice(
+            NoticeCode.NOISE_LINES,
+            f"{r.noise_lines} line(s) in {r.file} are not trace lines and were skipped (e.g. line "
+            f"{_lines(r.noise_samples)})",
+            Severity.INFO,
+            count=r.noise_lines,
+        )
+    if r.non_utf8_payloads:
+        yield notice(
+            NoticeCode.NON_UTF8_PAYLOAD,
+            f"{len(r.non_utf8_payloads)} payload(s) in {r.file} are not valid UTF-8 (lines "
+            f"{_lines(r.non_utf8_payloads)})",
+        )
+    if r.bad_id_fields:
+        yield notice(
+            NoticeCode.BAD_ID_FIELDS,
+            f"{len(r.bad_id_fields)} compile-id or rank field(s) in {r.file} are not non-negative integers and "
+            "were ignored",
+        )
+    if r.payload_unverifiable:
+        yield notice(
+            NoticeCode.PAYLOAD_UNVERIFIABLE,
+            f"{len(r.payload_unverifiable)} payload(s) in {r.file} cannot be md5-checked (tlparse re-serialized them)",
+            Severity.INFO,
+        )

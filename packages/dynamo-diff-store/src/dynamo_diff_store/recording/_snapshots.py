@@ -34,6 +34,9 @@ DEFAULT_EXCLUDES = (
 _TRACEBACK_FILE = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line \d+', re.M)
 _SITE_FILE = re.compile(r"^Graph break in user code at (?P<file>.+?):\d+\s*$", re.M)
 
+# A file outside the project root is snapshotted under sources/_external/<tag>/, tag = start of its path's sha256.
+_TAG_CHARS = 12
+
 
 @dataclass
 class TraceScan:
@@ -167,7 +170,7 @@ def snapshot_sources(
         if relative is not None:
             snapshot = f"sources/{relative}"
         else:
-            tag = hashlib.sha256(captured.encode()).hexdigest()[:12]
+            tag = hashlib.sha256(captured.encode()).hexdigest()[:_TAG_CHARS]
             snapshot = f"sources/_external/{tag}/{path.name}"
         target = bundle / snapshot
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ from dynamo_diff_schema.capture import (
 )
 from dynamo_diff_schema.counts import sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_schema.evidence import Notice, Severity
+from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.manifest import Manifest, Producer
 
 from dynamo_diff_store.analysis import RankResult, TraceState, run_status
@@ -84,7 +84,7 @@ def assemble_capture(
     if len(torch_versions) > 1:
         notices.append(
             Notice(
-                code="mixed_torch_versions",
+                code=NoticeCode.MIXED_TORCH_VERSIONS,
                 severity=Severity.WARNING,
                 message=f"ranks report different torch versions: {', '.join(torch_versions)}",
             )

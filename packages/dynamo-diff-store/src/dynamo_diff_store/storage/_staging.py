@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_schema.evidence import Notice, Severity
+from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 
 from dynamo_diff_store.analysis import RankJob
 from dynamo_diff_store.limits import Limits
@@ -203,7 +203,7 @@ def layout_notices(layout: InputLayout) -> list[Notice]:
     if layout.kind == "bundle" and layout.primary == "raw" and layout.export_files:
         notices.append(
             Notice(
-                code="raw_trace_preferred",
+                code=NoticeCode.RAW_TRACE_PREFERRED,
                 severity=Severity.INFO,
                 message=(
                     "the bundle has both raw trace logs and a tlparse export: the raw trace was read (primary "
@@ -214,7 +214,7 @@ def layout_notices(layout: InputLayout) -> list[Notice]:
     if layout.kind == "bundle" and layout.primary == "tlparse_export":
         notices.append(
             Notice(
-                code="export_only",
+                code=NoticeCode.EXPORT_ONLY,
                 severity=Severity.INFO,
                 message=("the bundle has no raw trace logs: its tlparse export was read"),
             )
@@ -223,7 +223,7 @@ def layout_notices(layout: InputLayout) -> list[Notice]:
         shown = "; ".join(f"{i.rel} ({i.reason})" for i in layout.ignored[:10])
         notices.append(
             Notice(
-                code="ignored_files",
+                code=NoticeCode.IGNORED_FILES,
                 severity=Severity.INFO,
                 message=(f"{len(layout.ignored)} file(s) in the input are not traces and were ignored: {shown}"),
                 details={"files": [i.rel for i in layout.ignored]},

@@ -29,7 +29,8 @@ from typing import Any, BinaryIO
 
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_schema.evidence import Evidence, Notice, Severity
+from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
+from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_store.analysis import READER_VERSION, analyse_ranks
 from dynamo_diff_store.limits import Limits
@@ -212,9 +213,9 @@ class Store:
                     if owner is not None:
                         notices.append(
                             Notice(
-                                code="label_taken",
+                                code=NoticeCode.LABEL_TAKEN,
                                 severity=Severity.INFO,
-                                message=f"the bundle's label {label!r} belongs to capture {owner[:12]} in this "
+                                message=f"the bundle's label {label!r} belongs to capture {short_id(owner)} in this "
                                 "store, so this capture has no label (import with --label to name it)",
                             )
                         )
@@ -352,7 +353,7 @@ class Store:
             bad("capture.json", f"cannot be read ({type(err).__name__})")
             capture = None
         if capture is not None and capture.capture.id != capture_id:
-            bad("capture.json", f"names capture {capture.capture.id[:12]}, not its directory")
+            bad("capture.json", f"names capture {short_id(capture.capture.id)}, not its directory")
         # A capture keeps the id it was imported with: made with the reader and schema versions of that time.
         versions = {}
         if capture is not None:
@@ -444,7 +445,7 @@ class Store:
         if len(rows) > 1:
             raise DynamoDiffError(
                 ErrorCode.AMBIGUOUS_PREFIX,
-                f"{ref!r} matches {len(rows)} captures: {', '.join(r[:12] for r in rows[:10])}",
+                f"{ref!r} matches {len(rows)} captures: {', '.join(short_id(r) for r in rows[:10])}",
                 candidates=rows,
             )
         return str(rows[0])
@@ -456,9 +457,11 @@ class Store:
                 return []
             rows = conn.execute("SELECT id, label FROM captures").fetchall()
         labels = {r["label"]: r["id"] for r in rows if r["label"]}
-        out = [f"{lab} ({labels[lab][:12]})" for lab in difflib.get_close_matches(ref, list(labels), n=n, cutoff=0.6)]
+        out = [
+            f"{lab} ({short_id(labels[lab])})" for lab in difflib.get_close_matches(ref, list(labels), n=n, cutoff=0.6)
+        ]
         prefixes = {r["id"][: max(len(ref), 4)]: r["id"] for r in rows}
-        out += [prefixes[p][:12] for p in difflib.get_close_matches(ref, list(prefixes), n=n, cutoff=0.7)]
+        out += [short_id(prefixes[p]) for p in difflib.get_close_matches(ref, list(prefixes), n=n, cutoff=0.7)]
         return out[:n]
 
     def load(self, ref: str, *, evidence: bool = True) -> Capture:
@@ -473,7 +476,7 @@ class Store:
         except (OSError, ValueError) as err:
             raise DynamoDiffError(
                 ErrorCode.CORRUPT_STORE,
-                f"capture {capture_id[:12]} is damaged: {path} cannot be read ({type(err).__name__})",
+                f"capture {short_id(capture_id)} is damaged: {path} cannot be read ({type(err).__name__})",
                 capture=capture_id,
             ) from err
 
@@ -546,7 +549,7 @@ class Store:
             ).fetchone()
         if row is None:
             raise DynamoDiffError(
-                ErrorCode.UNKNOWN_EVIDENCE, f"capture {capture_id[:12]} has no evidence {evidence_id!r}"
+                ErrorCode.UNKNOWN_EVIDENCE, f"capture {short_id(capture_id)} has no evidence {evidence_id!r}"
             )
         ev = evidence_of(row)
         path = self.capture_dir(capture_id) / "input" / ev.file
@@ -557,13 +560,13 @@ class Store:
         except OSError as err:
             raise DynamoDiffError(
                 ErrorCode.CORRUPT_STORE,
-                f"evidence {evidence_id} of capture {capture_id[:12]} cannot be read: {ev.file} ({err.strerror})",
+                f"evidence {evidence_id} of capture {short_id(capture_id)} cannot be read: {ev.file} ({err.strerror})",
                 file=ev.file,
             ) from err
         if len(data) != ev.length or hashlib.sha256(data).hexdigest() != ev.sha256:
             raise DynamoDiffError(
                 ErrorCode.CORRUPT_STORE,
-                f"evidence {evidence_id} of capture {capture_id[:12]} "
+                f"evidence {evidence_id} of capture {short_id(capture_id)} "
                 f"does not match its sha256: {ev.file} was changed after import",
                 file=ev.file,
             )
@@ -582,7 +585,7 @@ class Store:
         base = (self.capture_dir(capture_id) / "input").resolve()
         target = (base / relative).resolve()
         if not target.is_relative_to(base):
-            raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{relative!r} is outside capture {capture_id[:12]}")
+            raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{relative!r} is outside capture {short_id(capture_id)}")
         return target
 
     def source_snapshot(self, ref: str, co_filename: str) -> tuple[str, str]:
@@ -594,7 +597,7 @@ class Store:
         if rel is None:
             raise DynamoDiffError(
                 ErrorCode.MISSING_SNAPSHOT,
-                f"capture {self.resolve(ref)[:12]} has no source "
+                f"capture {short_id(self.resolve(ref))} has no source "
                 f"snapshot of {co_filename} (record runs with `dynamo-diff capture` to keep sources)",
             )
         return rel, files[rel]
@@ -617,7 +620,7 @@ class Store:
                     raise DynamoDiffError(
                         ErrorCode.CORRUPT_STORE,
                         f"snapshot {entry.snapshot} of capture "
-                        f"{capture_id[:12]} does not match the sha256 its manifest records",
+                        f"{short_id(capture_id)} does not match the sha256 its manifest records",
                     )
                 files[entry.path] = data.decode("utf-8", errors="replace")
                 if entry.captured_path:
@@ -647,7 +650,7 @@ def _refuse_taken(label: str, owner: str | None) -> None:
     if owner is not None:
         raise DynamoDiffError(
             ErrorCode.LABEL_TAKEN,
-            f"the label {label!r} already names capture {owner[:12]}: choose another label, or pass "
+            f"the label {label!r} already names capture {short_id(owner)}: choose another label, or pass "
             "--force-label to move it to the new capture",
             label=label,
             capture=owner,
