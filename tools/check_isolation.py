@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DISTS = ["schema", "store", "match", "compare", "cli", "mcp"]
+DISTS = ["schema", "store", "match", "compare", "service", "cli", "mcp"]
 
 # The smallest real call of each distribution, run inside its own venv.
 SMOKE: dict[str, str] = {
@@ -21,6 +21,10 @@ SMOKE: dict[str, str] = {
     "dynamo-diff-store": "import dynamo_diff_store, dynamo_diff_store.reading",
     "dynamo-diff-match": "import dynamo_diff_match",
     "dynamo-diff-compare": "import dynamo_diff_compare",
+    "dynamo-diff-service": (
+        "import tempfile, pathlib, dynamo_diff_service as s, dynamo_diff_store as d;"
+        "assert s.Service(d.Store(pathlib.Path(tempfile.mkdtemp()) / 'store')).list_captures() == []"
+    ),
     "dynamo-diff-cli": "from dynamo_diff_cli.app import app",
     "dynamo-diff-mcp": "import dynamo_diff_mcp.server",
     "dynamo-diff": "from dynamo_diff_cli.app import app",

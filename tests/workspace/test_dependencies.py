@@ -1,6 +1,7 @@
 """The dependency direction of the design, checked on the source (lazy imports included).
 
-schema <- match <- compare <- cli;  schema <- store <- cli, mcp;  compare <- mcp.
+schema <- match <- compare <- service <- cli, mcp;  schema <- store <- service;  cli and mcp render with compare and
+open the store through the service (the CLI's `capture` records with the store directly)
 Every third-party import must be declared in the importing package's pyproject, and cli/mcp may use
 the other packages only through their top-level API (so semantics cannot creep into the thin layers).
 """
@@ -16,15 +17,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = {"schema", "store", "match", "compare", "cli", "mcp"}
+OURS = {"schema", "store", "match", "compare", "service", "cli", "mcp"}
 ALLOWED: dict[str, set[str]] = {
     "schema": set(),
     "match": {"schema"},
     "store": {"schema"},
     "compare": {"schema", "match"},
-    "cli": {"schema", "store", "match", "compare"},
-    # match: only load_user_map/SnapshotSet, to pass an agent's source_map and snapshots to compare.
-    "mcp": {"schema", "store", "match", "compare"},
+    "service": {"schema", "store", "match", "compare"},
+    "cli": {"schema", "store", "compare", "service"},
+    "mcp": {"schema", "store", "compare", "service"},
 }
 # Import name -> distribution name, for third-party packages.
 DISTRIBUTION_OF = {
@@ -101,7 +102,7 @@ def test_thin_layers_use_public_api_only(package: str) -> None:
     for path, line, module in imports_of(package):
         parts = module.split(".")
         other = parts[0].removeprefix("dynamo_diff_")
-        if parts[0].startswith("dynamo_diff_") and other in {"store", "match", "compare"} and len(parts) > 1:
+        if parts[0].startswith("dynamo_diff_") and other in {"store", "match", "compare", "service"} and len(parts) > 1:
             bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert not bad, "use the package's top-level API instead:\n" + "\n".join(bad)
 

@@ -22,6 +22,7 @@ DISTRIBUTIONS = {
     "dynamo-diff-store",
     "dynamo-diff-match",
     "dynamo-diff-compare",
+    "dynamo-diff-service",
     "dynamo-diff-cli",
     "dynamo-diff-mcp",
 }
@@ -33,7 +34,7 @@ def shared_version() -> str:
     return versions.pop()
 
 
-def test_all_seven_distributions_share_one_version() -> None:
+def test_all_eight_distributions_share_one_version() -> None:
     found = versioning.project_versions()
     assert set(found) == DISTRIBUTIONS
     shared_version()
@@ -48,7 +49,7 @@ def test_sibling_pins_are_exact_and_current() -> None:
             assert req.endswith(f"=={v}"), f"{dist} pins {req!r}, expected =={v}"
 
 
-@pytest.mark.parametrize("module", ["schema", "store", "match", "compare", "cli", "mcp"])
+@pytest.mark.parametrize("module", ["schema", "store", "match", "compare", "service", "cli", "mcp"])
 def test_runtime_version_matches(module: str) -> None:
     mod = importlib.import_module(f"dynamo_diff_{module}")
     assert mod.__version__ == shared_version() == version(f"dynamo-diff-{module}")

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 from dynamo_diff_compare import capture_markdown, capture_text
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Capture, DynamoDiffError, ErrorCode, short_id, validate
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Capture, short_id, validate
+from dynamo_diff_service import Service
 from dynamo_diff_store import Store
 from rich.table import Table
 
@@ -19,54 +20,29 @@ from dynamo_diff_cli.output import Format, ImportProgress, print_json, stderr, s
 LISTED = HEADLINE_COUNTS[:3]
 
 
-def store_of(ctx: typer.Context) -> Store:
+def service_of(ctx: typer.Context) -> Service:
     settings = ctx.find_object(Settings) or Settings()
-    return Store(settings.store)
+    return Service(Store(settings.store))
 
 
-def _looks_like_path(ref: str) -> bool:
-    return "/" in ref or "\\" in ref or ref.startswith((".", "~")) or ref.endswith((".log", ".txt", ".json"))
+def store_of(ctx: typer.Context) -> Store:
+    return service_of(ctx).store
 
 
-def import_or_resolve(store: Store, ref: str, *, label: str | None = None) -> Capture:
-    """A capture of the store (id, unique prefix or label), or a path that is imported first.
-
-    A word that names both a capture and a folder here is the capture (the store's names come first) and a note
-    says how to choose the folder (`./NAME`); anything written as a path (with a slash, or starting with '.' or
-    '~') is always the path."""
-    path = Path(ref).expanduser()
-    if not _looks_like_path(ref):
-        try:
-            capture_id = store.resolve(ref)
-        except DynamoDiffError as err:
-            if err.code != ErrorCode.UNKNOWN_CAPTURE or not path.exists():
-                raise
-        else:
-            if path.exists():
-                stderr().print(
-                    f"note: {ref!r} is both a capture in the store ({short_id(capture_id)}) and a path here: using the "
-                    f"capture; write ./{ref} to import the path instead"
-                )
-            return store.load(capture_id, evidence=False)
-    if path.exists():
-        progress = ImportProgress()
-        try:
-            result = store.import_path(path, label=label, progress=progress)
-        finally:
-            progress.close()
-        verb = "imported" if result.created else "already in the store:"
-        stderr().print(f"{verb} {path} -> {short_id(result.summary.capture.id)}")
-        return store.load(result.summary.capture.id, evidence=False)
+def open_capture(service: Service, ref: str, *, label: str | None = None) -> Capture:
+    """A capture of the store (id, unique prefix or label), or a path that is imported first (the rule is the
+    service's, the same as the MCP server's); notes and what was imported go to stderr."""
+    progress = ImportProgress()
     try:
-        return store.load(ref, evidence=False)
-    except DynamoDiffError as err:
-        if err.code == ErrorCode.UNKNOWN_CAPTURE and _looks_like_path(ref):
-            raise DynamoDiffError(
-                ErrorCode.UNREADABLE_INPUT,
-                f"{ref} does not exist (it is written as a path, so it was not looked up as a capture label)",
-                path=ref,
-            ) from None
-        raise
+        opened = service.open(ref, label=label, progress=progress)
+    finally:
+        progress.close()
+    for note in opened.notes:
+        stderr().print(f"note: {note}")
+    if opened.imported is not None:
+        verb = "imported" if opened.imported.created else "already in the store:"
+        stderr().print(f"{verb} {ref} -> {short_id(opened.capture.capture.id)}")
+    return opened.capture
 
 
 def _print_capture(capture: Capture, output_format: Format) -> None:
@@ -132,7 +108,7 @@ def analyze(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
-    _print_capture(import_or_resolve(store_of(ctx), ref), output_format)
+    _print_capture(open_capture(service_of(ctx), ref), output_format)
 
 
 @handles_errors
@@ -141,7 +117,7 @@ def list_(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """List the captures in the store."""
-    rows = store_of(ctx).list_captures()
+    rows = service_of(ctx).list_captures()
     if output_format == Format.JSON:
         print_json(
             [
@@ -199,7 +175,7 @@ def show(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Show one stored capture (like analyze, but never imports)."""
-    _print_capture(store_of(ctx).load(ref, evidence=False), output_format)
+    _print_capture(service_of(ctx).load(ref), output_format)
 
 
 @handles_errors

@@ -9,48 +9,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from dynamo_diff_compare import (
-    compare_captures,
-    compare_ranks,
-    comparison_html,
-    comparison_markdown,
-    comparison_text,
-    evaluate,
-    user_sources,
-)
-from dynamo_diff_match import UserMap, load_user_map
-from dynamo_diff_schema import Capture, Comparison, DynamoDiffError, ErrorCode, validate
+from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text, evaluate
+from dynamo_diff_schema import Comparison, DynamoDiffError, ErrorCode, validate
+from dynamo_diff_service import Service, read_source_map
 from dynamo_diff_store import Store
 from rich.console import Console
 
-from dynamo_diff_cli.captures_cmd import import_or_resolve, store_of
+from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import print_json, stderr, stdout
 
 DEMO_PAIR = ("fixtures/captures/edit_v1", "fixtures/captures/edit_v2")
-
-
-def _user_map(path: Path | None) -> UserMap | None:
-    if path is None:
-        return None
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"cannot read the source map {path}: {err.strerror}") from err
-    return load_user_map(text)
-
-
-def _compare(
-    store: Store, base: Capture, cand: Capture, user_map: UserMap | None, intended: list[str] | None = None
-) -> Comparison:
-    return compare_captures(
-        base,
-        cand,
-        baseline_sources=user_sources(*store.source_files(base)),
-        candidate_sources=user_sources(*store.source_files(cand)),
-        user_map=user_map,
-        intended=intended or (),
-    )
 
 
 CHANGE_HELP = (
@@ -59,23 +28,7 @@ CHANGE_HELP = (
 )
 
 
-def _excerpts(store: Store, comparison: Comparison) -> dict[str, str]:
-    """Hash-checked evidence text for the HTML report (a few per change)."""
-    out: dict[str, str] = {}
-    for row in comparison.functions:
-        for change in row.changes:
-            for side, capture_id, ids in (
-                ("baseline", comparison.baseline.id, change.baseline_evidence),
-                ("candidate", comparison.candidate.id, change.candidate_evidence),
-            ):
-                for ev in ids[:2]:
-                    key = f"{side}:{ev}"
-                    if key not in out:
-                        out[key] = store.read_evidence(capture_id, ev, max_chars=3000).text
-    return out
-
-
-def emit(store: Store, comparison: Comparison, output_format: str, output: Path | None) -> None:
+def emit(service: Service, comparison: Comparison, output_format: str, output: Path | None) -> None:
     if output_format == "json":
         document = comparison.model_dump(mode="json")
         validate(document, "comparison")
@@ -86,7 +39,7 @@ def emit(store: Store, comparison: Comparison, output_format: str, output: Path 
     elif output_format == "markdown":
         text = comparison_markdown(comparison)
     elif output_format == "html":
-        text = comparison_html(comparison, _excerpts(store, comparison))
+        text = comparison_html(comparison, service.evidence_excerpts(comparison))
     else:
         if output is None:
             stdout().print(comparison_text(comparison))
@@ -139,9 +92,9 @@ def compare(
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT, f"unknown format {output_format!r}: use text, markdown, json or html"
         )
-    store = store_of(ctx)
+    service = service_of(ctx)
     if ranks:
-        capture = import_or_resolve(store, refs[0])
+        capture = open_capture(service, refs[0])
         try:
             chosen = [int(r) for r in refs[1:]] or None
         except ValueError:
@@ -149,17 +102,17 @@ def compare(
                 ErrorCode.INVALID_ARGUMENT,
                 f"with --ranks, give one capture then rank numbers, e.g. `compare {refs[0]} --ranks 0 1`",
             ) from None
-        comparison = compare_ranks(capture, chosen, sources=user_sources(*store.source_files(capture)))
+        comparison = service.compare_ranks(capture, chosen)
     else:
         if len(refs) != 2:
             raise DynamoDiffError(
                 ErrorCode.INVALID_ARGUMENT, "give a baseline and a candidate (or one capture with --ranks)"
             )
-        user_map = _user_map(source_map)  # checked before anything is imported
-        base = import_or_resolve(store, refs[0])
-        cand = import_or_resolve(store, refs[1])
-        comparison = _compare(store, base, cand, user_map, change)
-    emit(store, comparison, output_format, output)
+        user_map = read_source_map(source_map)  # checked before anything is imported
+        base = open_capture(service, refs[0])
+        cand = open_capture(service, refs[1])
+        comparison = service.compare(base, cand, source_map=user_map, change=change or ())
+    emit(service, comparison, output_format, output)
 
 
 @handles_errors
@@ -207,11 +160,11 @@ def check(
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.
 
     A run that did not finish fails first (its low counts look like a gain) unless --allow-incomplete."""
-    store = store_of(ctx)
-    user_map = _user_map(source_map)
-    base = import_or_resolve(store, base_ref)
-    cand = import_or_resolve(store, cand_ref)
-    comparison = _compare(store, base, cand, user_map, change)
+    service = service_of(ctx)
+    user_map = read_source_map(source_map)
+    base = open_capture(service, base_ref)
+    cand = open_capture(service, cand_ref)
+    comparison = service.compare(base, cand, source_map=user_map, change=change or ())
     result = evaluate(
         comparison,
         max_new_recompiles=max_new_recompiles,
@@ -243,8 +196,8 @@ def demo(
     """Compare the retained edit pair (an edit that removes a recompile and adds a compiled helper)."""
     base_path, cand_path = _find_demo(Path.cwd())
     with tempfile.TemporaryDirectory(prefix="dynamo-diff-demo-") as tmp:
-        store = Store(Path(tmp) / "store")
-        base = store.import_path(base_path, label="edit_v1").capture
-        cand = store.import_path(cand_path, label="edit_v2").capture
+        service = Service(Store(Path(tmp) / "store"))
+        base = service.open(str(base_path), label="edit_v1").capture
+        cand = service.open(str(cand_path), label="edit_v2").capture
         stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")
-        emit(store, _compare(store, base, cand, None), output_format, None)
+        emit(service, service.compare(base, cand), output_format, None)

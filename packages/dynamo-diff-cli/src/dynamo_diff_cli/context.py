@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_STORE = ".dynamo-diff"
-STORE_ENV = "DYNAMO_DIFF_STORE"
+from dynamo_diff_service import STORE_ENV, default_store_path
+
+__all__ = ["STORE_ENV", "Settings", "default_store"]
 
 
 @dataclass
 class Settings:
-    store: Path = Path(DEFAULT_STORE)
+    store: Path = field(default_factory=default_store_path)
 
 
 def default_store() -> Path:
-    return Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+    return default_store_path()

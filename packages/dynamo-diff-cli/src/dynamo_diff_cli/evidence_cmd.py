@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated
 
 import typer
-from dynamo_diff_compare import user_sources
-from dynamo_diff_match import FunctionRef, function_span, locate, qualified_name
-from dynamo_diff_schema import CodeLocation, DynamoDiffError, ErrorCode, short_id
 from rich.table import Table
 
-from dynamo_diff_cli.captures_cmd import store_of
+from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, print_json, stderr, stdout
 
@@ -33,9 +29,9 @@ def evidence(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """The records behind the numbers: a paged index, or one hash-checked excerpt."""
-    store = store_of(ctx)
+    service = service_of(ctx)
     if evidence_id is None:
-        items, total = store.evidence_index(ref, kind=kind, offset=offset, limit=limit)
+        _, items, total = service.evidence_index(ref, kind=kind, offset=offset, limit=limit)
         next_offset = offset + len(items) if offset + len(items) < total else None
         if output_format == Format.JSON:
             print_json(
@@ -63,7 +59,7 @@ def evidence(
         if next_offset is not None:
             stderr().print(f"more: --offset {next_offset}")
         return
-    excerpt = store.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
+    excerpt = service.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
     if output_format == Format.JSON:
         print_json(
             {
@@ -101,60 +97,30 @@ def source(
     ] = Format.TEXT,
 ) -> None:
     """Print the captured source snapshot of a compiled function (never the working-tree file)."""
-    store = store_of(ctx)
-    capture = store.load(ref, evidence=False)
-    snapshots = user_sources(*store.source_files(capture))
-
-    def names(code: CodeLocation) -> set[str | None]:
-        """What a user may call this function: its co_name, its qualified name (read from the captured snapshot,
-        as compare shows it: `Net.forward`), its file:line."""
-        assert code.co_filename is not None and code.co_firstlineno is not None
-        observed = FunctionRef(code.co_filename, code.co_firstlineno, code.co_name or "?")
-        found = locate(observed, snapshots)
-        return {
-            code.co_name,
-            code.qualified_name,
-            qualified_name(observed, found) if found is not None else None,
-            f"{code.co_filename}:{code.co_firstlineno}",
-            f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}",
-        }
-
-    codes = {
-        (c.code.co_filename, c.code.co_firstlineno): c.code
-        for rank in capture.ranks
-        for c in rank.compilations
-        if c.code.co_filename is not None and c.code.co_firstlineno is not None
-    }
-    locations = sorted(key for key, code in codes.items() if function in names(code))
-    if not locations:
-        raise DynamoDiffError(
-            ErrorCode.UNKNOWN_FUNCTION,
-            f"no compiled function {function!r} in capture "
-            f"{short_id(capture.capture.id)} (see `dynamo-diff analyze {short_id(capture.capture.id)}`)",
-        )
-    found = []
-    for co_filename, first_line in locations:
-        assert co_filename is not None and first_line is not None
-        snapshot, text = store.source_snapshot(capture.capture.id, co_filename)
-        lines = text.splitlines()
-        span = function_span(text, first_line) or (first_line, min(first_line + 39, len(lines)))
-        found.append(
+    capture, locations = service_of(ctx).source(ref, function)
+    if output_format == Format.JSON:
+        print_json(
             {
-                "co_filename": co_filename,
-                "snapshot": snapshot,
-                "first_line": span[0],
-                "last_line": span[1],
-                "co_firstlineno": first_line,
-                "sha256": hashlib.sha256(text.encode()).hexdigest(),
-                "text": text,
+                "capture": capture.capture.id,
+                "function": function,
+                "locations": [
+                    {
+                        "co_filename": loc.co_filename,
+                        "snapshot": loc.snapshot,
+                        "first_line": loc.first_line,
+                        "last_line": loc.last_line,
+                        "co_firstlineno": loc.co_firstlineno,
+                        "sha256": loc.sha256,
+                        "text": loc.text,
+                    }
+                    for loc in locations
+                ],
             }
         )
-        if output_format == Format.JSON:
-            continue
-        stderr().print(f"{co_filename}:{first_line} (captured as {snapshot}, lines {span[0]}-{span[1]})")
-        width = len(str(span[1]))
-        for number in range(span[0], span[1] + 1):
-            if number - 1 < len(lines):
-                typer.echo(f"{number:>{width}} | {lines[number - 1]}")
-    if output_format == Format.JSON:
-        print_json({"capture": capture.capture.id, "function": function, "locations": found})
+        return
+    for loc in locations:
+        lines = f"lines {loc.first_line}-{loc.last_line}"
+        stderr().print(f"{loc.co_filename}:{loc.co_firstlineno} (captured as {loc.snapshot}, {lines})")
+        width = len(str(loc.last_line))
+        for number, line in loc.lines:
+            typer.echo(f"{number:>{width}} | {line}")

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from dynamo_diff_compare import changed_first, compare_captures, compare_ranks, user_sources
-from dynamo_diff_match import SnapshotSet, load_user_map
+from dynamo_diff_compare import changed_first
 from dynamo_diff_schema import (
     Capture,
     Comparison,
@@ -27,6 +25,7 @@ from dynamo_diff_schema import (
     Notice,
     short_id,
 )
+from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
 from dynamo_diff_store import Store
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -46,8 +45,6 @@ from dynamo_diff_mcp.models import (
 )
 from dynamo_diff_mcp.roots import AllowedRoots
 
-STORE_ENV = "DYNAMO_DIFF_STORE"
-DEFAULT_STORE = ".dynamo-diff"
 ERROR_META = "dynamo-diff/error"
 INSTRUCTIONS = (
     "Dynamo Diff compares two recorded torch.compile runs per source function: compilations, confirmed "
@@ -97,38 +94,22 @@ def _guarded(fn: Callable[[], CallToolResult]) -> CallToolResult:
         return error_result(err)
 
 
-def _looks_like_path(ref: str) -> bool:
-    return "/" in ref or "\\" in ref or ref.startswith((".", "~"))
-
-
 class Tools:
     """The tools, bound to one store and one set of allowed roots."""
 
     def __init__(self, store: Store, roots: AllowedRoots) -> None:
+        self.service = Service(store, confine=roots.confine)
         self.store = store
-        self.roots = roots
-
-    # -- helpers ---------------------------------------------------------------------------------------
 
     def _capture(self, ref: str) -> Capture:
-        """A stored capture by id, prefix or label; a path (with a '/') inside an allowed root is imported."""
-        try:
-            return self.store.load(ref, evidence=False)
-        except DynamoDiffError as err:
-            if err.code != ErrorCode.UNKNOWN_CAPTURE or not _looks_like_path(ref):
-                raise
-        imported = self.store.import_path(self.roots.confine(ref))
-        return self.store.load(imported.summary.capture.id, evidence=False)
-
-    def _sources(self, capture: Capture) -> SnapshotSet:
-        return user_sources(*self.store.source_files(capture))
+        """A capture by id, prefix or label, or a path inside an allowed root (imported first): the service's
+        rule, the same as the CLI's."""
+        return self.service.open(ref).capture
 
     # -- import_trace ----------------------------------------------------------------------------------
 
     def import_trace(self, path: str, manifest_path: str | None, label: str | None) -> CallToolResult:
-        trace = self.roots.confine(path)
-        manifest = self.roots.confine(manifest_path, what="manifest_path") if manifest_path else None
-        result = self.store.import_path(trace, label=label, manifest=manifest)
+        result = self.service.import_path(path, label=label, manifest=manifest_path)
         capture = result.summary  # counts, ranks and notices: the compilations are not read back
         info = capture.capture
         cid = info.id
@@ -169,7 +150,7 @@ class Tools:
 
     def list_captures(self, offset: int) -> CallToolResult:
         _check("offset", offset, {"minimum": 0})
-        rows = self.store.list_captures()
+        rows = self.service.list_captures()
         entries = [
             CaptureEntry(
                 id=r.id,
@@ -214,24 +195,17 @@ class Tools:
     ) -> CallToolResult:
         _check("offset", offset, {"minimum": 0})
         _check("page_size", page_size, PAGE_SIZE)
-        user_map = load_user_map(json.dumps(source_map)) if source_map is not None else None
+        user_map = source_map_of(source_map)
         base = self._capture(baseline)
         cand = self._capture(candidate)
-        comparison = compare_captures(
-            base,
-            cand,
-            baseline_sources=self._sources(base),
-            candidate_sources=self._sources(cand),
-            user_map=user_map,
-            intended=change or (),
-        )
+        comparison = self.service.compare(base, cand, source_map=user_map, change=change or ())
         return self._page(comparison, offset, page_size, "compare_runs")
 
     def compare_ranks(self, capture: str, ranks: list[int] | None, offset: int, page_size: int) -> CallToolResult:
         _check("offset", offset, {"minimum": 0})
         _check("page_size", page_size, PAGE_SIZE)
         cap = self._capture(capture)
-        comparison = compare_ranks(cap, ranks or None, sources=self._sources(cap))
+        comparison = self.service.compare_ranks(cap, ranks)
         return self._page(comparison, offset, page_size, "compare_ranks")
 
     def _page(self, comparison: Comparison, offset: int, page_size: int, tool: str) -> CallToolResult:
@@ -304,9 +278,8 @@ class Tools:
     ) -> CallToolResult:
         _check("offset", offset, {"minimum": 0})
         _check("max_chars", max_chars, MAX_CHARS)
-        cid = self.store.resolve(capture)
         if evidence_id is None:
-            items, total = self.store.evidence_index(cid, kind=kind, offset=offset, limit=60)
+            cid, items, total = self.service.evidence_index(capture, kind=kind, offset=offset, limit=60)
 
             def build_index(k: int) -> CallToolResult:
                 end = offset + k
@@ -322,8 +295,10 @@ class Tools:
 
             return budget.largest_fitting(build_index, len(items))[1]
 
+        cid = self.store.resolve(capture)
+
         def build_excerpt(chars: int) -> CallToolResult:
-            ex = self.store.read_evidence(cid, evidence_id, offset=offset, max_chars=max(chars, 1))
+            ex = self.service.read_evidence(cid, evidence_id, offset=offset, max_chars=max(chars, 1))
             page = EvidenceText(
                 capture=cid,
                 evidence=ex.evidence,
@@ -405,7 +380,7 @@ def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
             str,
             Field(
                 description="The run before the change: a capture id, unique prefix (8+ hex digits) or label, or "
-                "a path (containing '/') inside an allowed root, imported first."
+                "a path inside an allowed root, imported first (a word names a capture before a folder)."
             ),
         ],
         candidate: Annotated[str, Field(description="The run after the change, given the same way.")],
@@ -508,8 +483,6 @@ def serve(store_path: Path, roots: Sequence[Path | str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    import os
-
     parser = argparse.ArgumentParser(
         prog="dynamo-diff-mcp",
         description="Serve Dynamo Diff comparisons to coding agents over MCP (stdio).",
@@ -525,11 +498,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--store",
         type=Path,
         default=None,
-        help=f"Store directory (default: ${STORE_ENV} or {DEFAULT_STORE} in the current directory).",
+        help=f"Store directory (default: ${STORE_ENV}, else .dynamo-diff in the current directory).",
     )
     parser.add_argument("--version", action="version", version=f"dynamo-diff-mcp {__version__}")
     args = parser.parse_args(argv)
-    store = args.store or Path(os.environ.get(STORE_ENV) or DEFAULT_STORE)
+    store = args.store or default_store_path()
     try:
         roots = AllowedRoots(args.allow_root)
     except DynamoDiffError as err:

@@ -1,0 +1,100 @@
+"""The service the CLI and the MCP server share: one rule for naming a capture, on a real store and real traces."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from dynamo_diff_schema import DynamoDiffError, ErrorCode
+from dynamo_diff_service import Service, looks_like_path
+from dynamo_diff_store import Store
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CAPTURES = FIXTURES / "captures"
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Service:
+    monkeypatch.chdir(tmp_path)
+    return Service(Store(tmp_path / "store"))
+
+
+@pytest.mark.parametrize(
+    ("ref", "path"),
+    [("run", False), ("3f2a9c1b", False), ("./run", True), ("runs/a", True), ("~/t", True), ("t.log", True)],
+)
+def test_what_is_written_as_a_path(ref: str, path: bool) -> None:
+    assert looks_like_path(ref) is path
+
+
+def test_a_word_is_a_capture_first_and_a_folder_of_that_name_second(service: Service, tmp_path: Path) -> None:
+    shutil.copytree(CAPTURES / "stable" / "raw", tmp_path / "stable")
+    imported = service.open("stable")  # no capture has that name: the folder is imported
+    assert imported.imported is not None and imported.imported.created and imported.notes == []
+    shape = service.open(str(CAPTURES / "shape"), label="stable2")
+    assert shape.imported is not None and shape.capture.capture.label == "stable2"
+    shutil.copytree(CAPTURES / "shape" / "raw", tmp_path / "stable2")
+    both = service.open("stable2")  # a label and a folder: the capture, and a note
+    assert both.capture.capture.id == shape.capture.capture.id and both.imported is None
+    assert "./stable2" in both.notes[0]
+    other = service.open("./stable2")  # written as a path: the folder (its own bytes, another capture)
+    assert other.imported is not None and other.capture.capture.id != shape.capture.capture.id
+
+
+def test_a_path_that_does_not_exist_is_looked_up_as_a_label_then_refused(service: Service) -> None:
+    service.open(str(CAPTURES / "stable"), label="team/stable")
+    assert service.open("team/stable").capture.capture.label == "team/stable"
+    with pytest.raises(DynamoDiffError) as err:
+        service.open("runs/missing")
+    assert err.value.code == ErrorCode.UNREADABLE_INPUT
+    with pytest.raises(DynamoDiffError) as err:
+        service.open("missing")
+    assert err.value.code == ErrorCode.UNKNOWN_CAPTURE
+
+
+def test_a_confined_service_refuses_paths_outside_and_still_finds_captures(tmp_path: Path) -> None:
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    shutil.copytree(CAPTURES / "stable" / "raw", allowed / "stable")
+
+    def confine(given: str, *, what: str = "path") -> Path:
+        path = (allowed / given).resolve()
+        if not path.is_relative_to(allowed):
+            raise DynamoDiffError(ErrorCode.PATH_NOT_ALLOWED, f"{what} {given!r} is outside the allowed roots")
+        return path
+
+    service = Service(Store(tmp_path / "store"), confine=confine)
+    opened = service.open("stable")  # a bare name: the folder under the allowed root
+    assert opened.imported is not None
+    assert service.open(opened.capture.capture.id[:12]).capture.capture.id == opened.capture.capture.id
+    with pytest.raises(DynamoDiffError) as err:
+        service.open("../outside/trace")
+    assert err.value.code == ErrorCode.PATH_NOT_ALLOWED
+    with pytest.raises(DynamoDiffError) as err:
+        service.import_path("stable", manifest="../manifest.json")
+    assert err.value.code == ErrorCode.PATH_NOT_ALLOWED and "manifest_path" in err.value.message
+
+
+def test_compare_uses_the_snapshots_and_excerpts_are_hash_checked(service: Service) -> None:
+    base = service.open(str(CAPTURES / "edit_v1")).capture
+    cand = service.open(str(CAPTURES / "edit_v2")).capture
+    comparison = service.compare(base, cand)
+    assert {r.method for r in comparison.functions} - {"none"} <= {"structure", "line_diff"}
+    excerpts = service.evidence_excerpts(comparison)
+    assert excerpts and all(key.split(":")[0] in ("baseline", "candidate") for key in excerpts)
+    (key, text) = next(iter(excerpts.items()))
+    side, evidence_id = key.split(":", 1)
+    capture_id = comparison.baseline.id if side == "baseline" else comparison.candidate.id
+    assert service.read_evidence(capture_id, evidence_id, max_chars=3000).text == text
+
+
+def test_source_finds_a_function_by_its_qualified_name(service: Service) -> None:
+    capture = service.open(str(CAPTURES / "training")).capture
+    _, (location,) = service.source(capture.capture.id, "MLP.forward")  # the name compare shows
+    workload = (FIXTURES / "workloads" / "training.py").read_text().splitlines()
+    def_line = next(n for n, line in enumerate(workload, 1) if line.strip().startswith("def forward("))
+    assert location.first_line == def_line and location.lines[0] == (def_line, workload[def_line - 1])
+    with pytest.raises(DynamoDiffError) as err:
+        service.source(capture.capture.id, "MLP.backward")
+    assert err.value.code == ErrorCode.UNKNOWN_FUNCTION
