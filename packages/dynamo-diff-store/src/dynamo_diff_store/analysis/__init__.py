@@ -12,6 +12,7 @@ from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
 from dynamo_diff_store.analysis._graphs import op_histogram
 from dynamo_diff_store.analysis._guards import categorize
 from dynamo_diff_store.analysis._ingest import READER_VERSION, RankJob, RankResult, analyse_rank, analyse_ranks
+from dynamo_diff_store.analysis._kinds import files_named
 from dynamo_diff_store.analysis._run_status import TraceState, legacy_run_status, run_status, signal_name
 from dynamo_diff_store.analysis._spill import SpillList
 
@@ -26,6 +27,7 @@ __all__ = [
     "categorize",
     "classify_records",
     "count_compilations",
+    "files_named",
     "legacy_run_status",
     "op_histogram",
     "parse_graph_break",

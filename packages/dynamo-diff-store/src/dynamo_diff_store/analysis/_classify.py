@@ -37,44 +37,12 @@ from dynamo_diff_schema.compilation import (
 )
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 
-from dynamo_diff_store.analysis._facts import AOT_GRAPHS, CompileKeyTuple, Fact, StartStack, extract
+from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
 from dynamo_diff_store.analysis._guards import categorize
+from dynamo_diff_store.analysis._kinds import NOT_INDEXED, RECORD_KINDS, extract, kind_key
 from dynamo_diff_store.analysis._spill import SpillList
 from dynamo_diff_store.reading import Record, loads_payload
 
-# Record kinds this module reads. Everything else is listed in an info notice (never rejected).
-INTERPRETED_KINDS = frozenset(
-    {
-        "dynamo_start",
-        "dynamo_output_graph",
-        "compilation_metrics",
-        "bwd_compilation_metrics",
-        "dynamo_guards",
-        "dynamo_cpp_guards_str",
-        "artifact",
-        "compilation_metrics_runtime",
-        *AOT_GRAPHS,
-    }
-)
-# Records too many and too small to index one by one (timing spans, and one description per tensor, storage and
-# source of every graph input: hundreds per compilation); still counted, still in the stored input. Indexing
-# them cost a third of an import (tools/bench/import_scaling.py). Every other record kind is indexed as evidence,
-# interpreted or not, so it can be listed by kind.
-NOT_INDEXED = frozenset({"chromium_event", "describe_tensor", "describe_storage", "describe_source"})
-INTERPRETED_ARTIFACTS = frozenset(
-    {
-        "recompile_reasons",
-        "dynamo_graph_break_reason",
-        "dynamo_error",
-        "torch_version",
-        "fx_graph_cache_hit",
-        "fx_graph_cache_miss",
-        "fx_graph_cache_bypass",
-        "aotautograd_cache_hit",
-        "aotautograd_cache_miss",
-        "aotautograd_cache_bypass",
-    }
-)
 # How torch words a recompile/cache limit hit: 2.13 fails the identity with fail_type 'Unsupported' and a
 # reason starting "Dynamo recompile limit exceeded"; older torch used CacheLimitExceeded / cache_size_limit.
 _LIMIT = re.compile(
@@ -208,6 +176,10 @@ class Classifier:
         self.torch_git: str | None = None
         self.python_version: str | None = None
         self.devices: set[str] = set()
+        # Each interpreted record kind's fold method, looked up once (RECORD_KINDS names them).
+        self._folds: dict[str, Callable[[Fact, Any], None]] = {
+            key: getattr(self, spec.fold) for key, spec in RECORD_KINDS.items()
+        }
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -244,52 +216,91 @@ class Classifier:
         return ident
 
     def feed(self, fact: Fact) -> None:
-        kind, name, data = fact.kind, fact.name, fact.data
-        if kind == "artifact" and name == "torch_version":
-            self._evidence(fact, name, None)
-            version, commit = data
-            self.torch_version = version or self.torch_version
-            self.torch_git = commit or self.torch_git
+        spec = RECORD_KINDS.get(kind_key(fact.kind, fact.name))
+        fold = self._folds.get(kind_key(fact.kind, fact.name))
+        if spec is not None and fold is not None and spec.run_level:
+            fold(fact, None)
             return
         if fact.key is None:
-            if kind not in INTERPRETED_KINDS or (kind == "artifact" and name not in INTERPRETED_ARTIFACTS):
+            if spec is None or not spec.interpreted:
                 self._uninterpreted(fact, None)
             return
-        ident = self._identity(fact, fact.key, starting=kind == "dynamo_start")
-        if kind == "dynamo_start":
-            ident.starts += 1
-            self._evidence(fact, kind, ident)
-            if data is not None:
-                ident.start_top = (fact.file, data)
-        elif kind == "compilation_metrics":
-            self._on_metrics_config(data)
-            # The configuration strings are most of a record (~40 KB in torch 2.13) and are read once per rank
-            # (above): keeping them per compilation made memory grow with the trace.
-            kept = {k: v for k, v in data.items() if k not in _CONFIG_FIELDS}
-            ident.metrics.append((fact.attempt, kept, self._evidence(fact, kind, ident)))
-        elif kind == "bwd_compilation_metrics":
-            kept = {k: v for k, v in data.items() if k not in _CONFIG_FIELDS}
-            ident.bwd_metrics.append((kept, self._evidence(fact, kind, ident)))
-        elif kind == "dynamo_output_graph":
-            ident.graphs.append(self._evidence(fact, kind, ident))
-            if data is not None and ident.histogram is None:
-                ident.histogram = data
-        elif kind in ("dynamo_cpp_guards_str", "dynamo_guards"):
-            ident.guard_evidence.append(self._evidence(fact, kind, ident))
-            if data is not None and (kind == "dynamo_cpp_guards_str" or not ident.guard_categories):
-                ident.guard_categories = data
-        elif kind == "artifact":
-            self._on_artifact(fact, ident, name, data)
-        elif kind == "compilation_metrics_runtime":
-            self._evidence(fact, kind, ident)
-        elif kind in AOT_GRAPHS:
-            ident.aot_graphs.append((kind, data, self._evidence(fact, kind, ident)))
-        elif kind == "describe_tensor":
-            if data is not None:
-                self.devices.add(data)
+        ident = self._identity(fact, fact.key, starting=fact.kind == "dynamo_start")
+        if fold is None:
             self._uninterpreted(fact, ident)
         else:
-            self._uninterpreted(fact, ident)
+            fold(fact, ident)
+
+    # -- one method per record kind (named in RECORD_KINDS) -------------------------------------------------
+
+    def _fold_torch_version(self, fact: Fact, ident: _Identity | None) -> None:
+        self._evidence(fact, "torch_version", None)
+        version, commit = fact.data
+        self.torch_version = version or self.torch_version
+        self.torch_git = commit or self.torch_git
+
+    def _fold_start(self, fact: Fact, ident: _Identity) -> None:
+        ident.starts += 1
+        self._evidence(fact, fact.kind, ident)
+        if fact.data is not None:
+            ident.start_top = (fact.file, fact.data)
+
+    def _fold_metrics(self, fact: Fact, ident: _Identity) -> None:
+        self._on_metrics_config(fact.data)
+        # The configuration strings are most of a record (~40 KB in torch 2.13) and are read once per rank
+        # (above): keeping them per compilation made memory grow with the trace.
+        kept = {k: v for k, v in fact.data.items() if k not in _CONFIG_FIELDS}
+        ident.metrics.append((fact.attempt, kept, self._evidence(fact, fact.kind, ident)))
+
+    def _fold_bwd_metrics(self, fact: Fact, ident: _Identity) -> None:
+        kept = {k: v for k, v in fact.data.items() if k not in _CONFIG_FIELDS}
+        ident.bwd_metrics.append((kept, self._evidence(fact, fact.kind, ident)))
+
+    def _fold_output_graph(self, fact: Fact, ident: _Identity) -> None:
+        ident.graphs.append(self._evidence(fact, fact.kind, ident))
+        if fact.data is not None and ident.histogram is None:
+            ident.histogram = fact.data
+
+    def _fold_guards(self, fact: Fact, ident: _Identity) -> None:
+        ident.guard_evidence.append(self._evidence(fact, fact.kind, ident))
+        # The C++ guard tree names every guard's kind; the JSON list is read only when there is no tree.
+        if fact.data is not None and (fact.kind == "dynamo_cpp_guards_str" or not ident.guard_categories):
+            ident.guard_categories = fact.data
+
+    def _fold_evidence_only(self, fact: Fact, ident: _Identity) -> None:
+        self._evidence(fact, fact.kind, ident)
+
+    def _fold_aot_graph(self, fact: Fact, ident: _Identity) -> None:
+        ident.aot_graphs.append((fact.kind, fact.data, self._evidence(fact, fact.kind, ident)))
+
+    def _fold_describe_tensor(self, fact: Fact, ident: _Identity) -> None:
+        if fact.data is not None:
+            self.devices.add(fact.data)
+        self._uninterpreted(fact, ident)
+
+    def _fold_recompile_reasons(self, fact: Fact, ident: _Identity) -> None:
+        ev = self._evidence(fact, "recompile_reasons", ident)
+        ident.recompile_evidence.append(ev)
+        if fact.data is None:
+            ident.incomplete.add("guard_reason_entries")
+            return
+        ident.recompile_entries.extend(GuardReason(text=text, category=cat, evidence_id=ev) for text, cat in fact.data)
+
+    def _fold_graph_break(self, fact: Fact, ident: _Identity) -> None:
+        ev = self._evidence(fact, "dynamo_graph_break_reason", ident)
+        if fact.data is None:
+            ident.incomplete.add("unique_graph_break_sites")
+            ident.graph_breaks.append(GraphBreak(reason="(payload missing)", evidence_id=ev))
+        else:
+            ident.graph_breaks.append(fact.data.model_copy(update={"evidence_id": ev}))
+
+    def _fold_error(self, fact: Fact, ident: _Identity) -> None:
+        ident.errors.append((fact.data or "", self._evidence(fact, "dynamo_error", ident)))
+
+    def _fold_cache_event(self, fact: Fact, ident: _Identity) -> None:
+        cache, decision, reason = fact.data
+        ev = self._evidence(fact, fact.name or fact.kind, ident)
+        ident.cache_events.append(CacheEvent(cache=cache, decision=decision, reason=reason, evidence_id=ev))
 
     def _uninterpreted(self, fact: Fact, ident: _Identity | None) -> None:
         """Counted for the notice and, unless too many to index, kept as evidence under its kind."""
@@ -315,31 +326,6 @@ class Classifier:
                 self.config_seen.add(prefix)
                 for key, value in parsed.items():
                     self.config[f"{prefix}.{key}"] = value
-
-    def _on_artifact(self, fact: Fact, ident: _Identity, name: str | None, data: Any) -> None:
-        if name == "recompile_reasons":
-            ev = self._evidence(fact, name, ident)
-            ident.recompile_evidence.append(ev)
-            if data is None:
-                ident.incomplete.add("guard_reason_entries")
-                return
-            ident.recompile_entries.extend(GuardReason(text=text, category=cat, evidence_id=ev) for text, cat in data)
-        elif name == "dynamo_graph_break_reason":
-            ev = self._evidence(fact, name, ident)
-            if data is None:
-                ident.incomplete.add("unique_graph_break_sites")
-                ident.graph_breaks.append(GraphBreak(reason="(payload missing)", evidence_id=ev))
-            else:
-                ident.graph_breaks.append(data.model_copy(update={"evidence_id": ev}))
-        elif name == "dynamo_error":
-            ident.errors.append((data or "", self._evidence(fact, name, ident)))
-        elif data is not None and name is not None and name.endswith(("_hit", "_miss", "_bypass")):
-            cache, decision, reason = data
-            ident.cache_events.append(
-                CacheEvent(cache=cache, decision=decision, reason=reason, evidence_id=self._evidence(fact, name, ident))
-            )
-        else:
-            self._uninterpreted(fact, ident)
 
     # -- results -------------------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """What one record says, extracted on its own (no state): the per-record half of classification.
 
-Extraction reads the payload (graph text, guard tree, reason text) and keeps only the small facts the
-classifier needs, so it can run where the record was read (in a worker process for a large file) and the
-classifier folds the facts in file order.
+Extraction (`_kinds.extract`, one entry per record kind) reads the payload (graph text, guard tree, reason text)
+and keeps only the small `Fact` the classifier needs, so it can run where the record was read (in a worker process
+for a large file) and the classifier folds the facts in file order. This module holds the Fact and the readers
+of torch's payloads the kinds use.
 """
 
 from __future__ import annotations
@@ -12,18 +13,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from dynamo_diff_schema.compilation import CacheDecision, CacheName
+from dynamo_diff_store.analysis._guards import split_reason_text
+from dynamo_diff_store.reading import loads_payload
 
-from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
-from dynamo_diff_store.analysis._graphs import op_histogram
-from dynamo_diff_store.analysis._guards import categorize, split_reason_text
-from dynamo_diff_store.reading import Record, loads_payload
-
-_CACHE_ARTIFACT = re.compile(r"^(fx_graph|aotautograd)_cache_(hit|miss|bypass)$")
 # describe_tensor's device, e.g. "device(type='cuda', index=0)" (torch 2.13) or a plain "cpu".
 _DEVICE_TYPE = re.compile(r"type='([A-Za-z0-9_]+)'|^([A-Za-z0-9_]+)(?::\d+)?$")
 # `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
-_CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", re.M)
+CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", re.M)
 
 CompileKeyTuple = tuple[int | None, int | None, int | None]
 # AOTAutograd's graphs of a compilation (training: forward and backward; inference: one).
@@ -54,54 +50,6 @@ class Fact:
     length: int
     rank: int | None = None
     data: Any = None
-
-
-def extract(rec: Record) -> Fact:
-    span = rec.payload_span or rec.span
-    c = rec.compile
-    name = rec.artifact_name
-    fact = Fact(
-        kind=rec.kind,
-        name=name,
-        # A compilation identity needs a frame id. Records with only a compiled_autograd_id are compiled
-        # autograd's capture of the backward graph (torch 2.13: compiled_autograd_graph*), not a Dynamo frame.
-        key=(c.compiled_autograd_id, c.frame_id, c.frame_compile_id) if c.frame_id is not None else None,
-        attempt=c.attempt,
-        line=rec.line,
-        file=span.file,
-        offset=span.offset,
-        length=span.length,
-        rank=rec.rank,
-    )
-    payload = rec.payload
-    kind = rec.kind
-    if kind == "artifact":
-        if name == "torch_version":
-            fact.data = parse_torch_version(payload)
-        elif name == "recompile_reasons" and payload is not None:
-            fact.data = [(text, categorize(text)) for text in reason_entries(payload)]
-        elif name == "dynamo_graph_break_reason" and payload is not None:
-            fact.data = parse_graph_break(payload, None)
-        elif name == "dynamo_error":
-            fact.data = (payload or "").strip()[-4000:]
-        elif name is not None and (match := _CACHE_ARTIFACT.match(name)):
-            cache = CacheName.FX_GRAPH if match[1] == "fx_graph" else CacheName.AOTAUTOGRAD
-            fact.data = (cache, CacheDecision(match[2]), _cache_reason(payload))
-    elif kind in ("compilation_metrics", "bwd_compilation_metrics"):
-        fact.data = rec.body if isinstance(rec.body, dict) else {}
-    elif kind == "dynamo_start":
-        fact.data = _stack_top(rec.body)
-    elif kind == "dynamo_output_graph" and payload is not None:
-        fact.data = op_histogram(payload)
-    elif kind in AOT_GRAPHS and payload is not None:
-        fact.data = sum(op_histogram(payload).values())
-    elif kind == "dynamo_cpp_guards_str" and payload is not None:
-        fact.data = Counter(_CPP_GUARD.findall(payload))
-    elif kind == "dynamo_guards" and payload is not None:
-        fact.data = _json_guard_categories(payload)
-    elif kind == "describe_tensor":
-        fact.data = device_type(rec.body.get("device") if isinstance(rec.body, dict) else None)
-    return fact
 
 
 def device_type(value: Any) -> str | None:
@@ -143,7 +91,7 @@ def parse_torch_version(payload: str | None) -> tuple[str | None, str | None]:
 _CALLER_FRAMES = 64
 
 
-def _stack_top(body: Any) -> StartStack | None:
+def stack_top(body: Any) -> StartStack | None:
     """The innermost frame of a dynamo_start stack (filename or intern index, function name) and the frames
     below it, innermost last: (filename or intern index, line, name)."""
     stack = body.get("stack") if isinstance(body, dict) else None
@@ -162,7 +110,7 @@ def _stack_top(body: Any) -> StartStack | None:
     )
 
 
-def _cache_reason(payload: str | None) -> str | None:
+def cache_reason(payload: str | None) -> str | None:
     if not payload:
         return None
     try:
@@ -177,7 +125,7 @@ def _cache_reason(payload: str | None) -> str | None:
     return None
 
 
-def _json_guard_categories(text: str) -> Counter[str]:
+def json_guard_categories(text: str) -> Counter[str]:
     counts: Counter[str] = Counter()
     try:
         parsed = loads_payload(text)

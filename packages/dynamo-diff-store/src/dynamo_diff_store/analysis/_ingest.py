@@ -26,8 +26,9 @@ from dynamo_diff_schema.gc_pause import collector_paused
 
 from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
 from dynamo_diff_store.analysis._counting import CountAccumulator
-from dynamo_diff_store.analysis._facts import Fact, extract
+from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._functions import FunctionGrouper
+from dynamo_diff_store.analysis._kinds import extract
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,

@@ -15,11 +15,10 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from dynamo_diff_schema.manifest import SourceFile
 
-from dynamo_diff_store.analysis import parse_graph_break, parse_torch_version
+from dynamo_diff_store.analysis import files_named, parse_torch_version
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import FileReport, rank_from_name, read_raw_log
 
@@ -30,9 +29,6 @@ DEFAULT_EXCLUDES = (
     "*/torch/*",
     "*/lib/python3*/*",  # the standard library of a CPython installation or venv
 )
-# Python traceback frames ('File "...", line N') in failure and graph-break payloads.
-_TRACEBACK_FILE = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line \d+', re.M)
-_SITE_FILE = re.compile(r"^Graph break in user code at (?P<file>.+?):\d+\s*$", re.M)
 
 # A file outside the project root is snapshotted under sources/_external/<tag>/, tag = start of its path's sha256.
 _TAG_CHARS = 12
@@ -49,40 +45,19 @@ class TraceScan:
     filenames: set[str] = field(default_factory=set)  # every source path a stack or code location names
 
 
-def _stack_names(stack: Any, strings: dict[int, str], out: set[str]) -> None:
-    if not isinstance(stack, list):
-        return
-    for frame in stack:
-        if not isinstance(frame, dict):
-            continue
-        name = frame.get("filename")
-        if isinstance(name, int):
-            name = strings.get(name)
-        if isinstance(name, str):
-            out.add(name)
-
-
 def scan_traces(paths: Iterable[Path], limits: Limits) -> TraceScan:
-    """Read every raw trace file once and collect producer versions and the source files it names:
-    dynamo_start stacks and record `stack` fields (filenames interned through `str` records),
-    `compilation_metrics.co_filename` / `fail_user_frame_filename`, and the user frames of graph-break and
-    dynamo_error texts."""
+    """Read every raw trace file once and collect producer versions and the source files its records name
+    (`files_named`: stacks, code locations, the user frames of graph-break and dynamo_error texts)."""
     scan = TraceScan()
     for path in paths:
         report = FileReport(path.name, rank_from_name=rank_from_name(path.name))
         rank = rank_from_name(path.name)
         scan.files[path.name] = -1 if rank is None else rank
-        stacks: list[Any] = []
+        named: set[int | str] = set()
         for record in read_raw_log(path, path.name, limits, report):
+            named.update(files_named(record))
             body = record.body if isinstance(record.body, dict) else {}
-            if record.stack is not None:
-                stacks.append(record.stack)
-            if record.kind == "dynamo_start":
-                stacks.append(body.get("stack"))
-            elif record.kind in ("compilation_metrics", "bwd_compilation_metrics"):
-                for key in ("co_filename", "fail_user_frame_filename"):
-                    if isinstance(body.get(key), str):
-                        scan.filenames.add(body[key])
+            if record.kind in ("compilation_metrics", "bwd_compilation_metrics"):
                 if scan.python_version is None and isinstance(body.get("python_version"), str):
                     scan.python_version = body["python_version"]
                 if scan.torch_version is None and isinstance(body.get("pytorch_version"), str):
@@ -91,17 +66,11 @@ def scan_traces(paths: Iterable[Path], limits: Limits) -> TraceScan:
                 version, commit = parse_torch_version(record.payload)
                 scan.torch_version = version or scan.torch_version
                 scan.torch_git = commit or scan.torch_git
-            elif record.artifact_name == "dynamo_graph_break_reason" and record.payload:
-                gb = parse_graph_break(record.payload, None)
-                if gb.user_file:
-                    scan.filenames.add(gb.user_file)
-                scan.filenames.update(frame.filename for frame in gb.user_stack if frame.filename)
-                scan.filenames.update(m.group("file") for m in _SITE_FILE.finditer(record.payload))
-            elif record.artifact_name == "dynamo_error" and record.payload:
-                scan.filenames.update(m.group("file") for m in _TRACEBACK_FILE.finditer(record.payload))
         # The intern table is complete only after the whole file was read.
-        for stack in stacks:
-            _stack_names(stack, report.strings, scan.filenames)
+        for name in named:
+            resolved = report.strings.get(name) if isinstance(name, int) else name
+            if resolved is not None:
+                scan.filenames.add(resolved)
     return scan
 
 
