@@ -32,7 +32,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
@@ -56,9 +56,16 @@ def _bad_id(obj: dict[str, Any], key: str, line: int, report: FileReport) -> Non
         report.bad_id_fields.append((line, key, repr(value)[:80]))
 
 
-def envelope(
-    obj: dict[str, Any], line: int, report: FileReport, prefix_rank: int | None = None
-) -> tuple[str, tuple[str, ...], CompileKey, int | None] | None:
+class Envelope(NamedTuple):
+    """What a record's metadata object says about the record itself."""
+
+    kind: str
+    extra_kinds: tuple[str, ...]  # further kind keys beside the first (torch writes one)
+    key: CompileKey
+    rank: int | None
+
+
+def envelope(obj: dict[str, Any], line: int, report: FileReport, prefix_rank: int | None = None) -> Envelope | None:
     """Kind, extra kinds, compile key and rank of a parsed metadata object; None when it names no kind.
 
     Id fields must be non-negative integers; null means absent (torch 2.6 writes compiled_autograd_id: null),
@@ -88,7 +95,7 @@ def envelope(
         rank = None
     if rank is None:
         rank = prefix_rank
-    return kinds[0], tuple(kinds[1:]), key, rank
+    return Envelope(kinds[0], tuple(kinds[1:]), key, rank)
 
 
 def intern_string(body: Any, line: int, report: FileReport) -> bool:
@@ -132,7 +139,7 @@ class _Pending:
         self,
         *,
         obj: dict[str, Any],
-        env: tuple[str, tuple[str, ...], CompileKey, int | None],
+        env: Envelope,
         digest: Any,
         line: int,
         offset: int,
@@ -243,9 +250,66 @@ def record_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
     return [(a, b, line) for a, b, line in zip(cuts, cuts[1:], lines, strict=False)]
 
 
+def _metadata(
+    line: bytes, m: re.Match[bytes], lineno: int, limits: Limits, rel: str, report: FileReport
+) -> tuple[dict[str, Any], Envelope] | None:
+    """The JSON object and envelope of a metadata line (after its glog prefix `m`); None, with the reason in the
+    report, when it is not a record."""
+    try:
+        obj = loads_strict(line[m.end() :], limits)
+    except JSONTooDeepError as exc:
+        raise limits.exceeded("max_json_depth", exc.depth, file=rel, line=lineno) from None
+    except StrictJSONError as exc:
+        report.add_bad_record(lineno, exc.reason)
+        return None
+    if type(obj) is not dict:
+        report.add_bad_record(lineno, "metadata is not a JSON object")
+        return None
+    rank_group = m.group(1)
+    env = envelope(obj, lineno, report, int(rank_group) if rank_group is not None else None)
+    if env is None:
+        report.add_bad_record(lineno, "no kind key")
+        return None
+    return obj, env
+
+
+def _last(
+    pending: _Pending | None, rel: str, report: FileReport, *, ends_with_newline: bool, last_complete: bool, lineno: int
+) -> Record | None:
+    """The record still open at the end of the input, and what the end says: cut mid-record, or whole."""
+    if pending is not None:
+        record = _finish(pending, rel, report)
+        if not pending.parts or not record.payload_ok:
+            # The file stops inside (or right before) this record's payload, or at a line end inside it.
+            report.truncated = True
+            report.truncated_at = pending.line
+        elif not ends_with_newline:
+            report.missing_final_newline = True
+        return record
+    if not ends_with_newline:
+        if last_complete:
+            report.missing_final_newline = True
+        else:
+            report.truncated = True
+            report.truncated_at = lineno
+    return None
+
+
 # The end of a run of TAB lines: a newline followed by anything but a TAB.
 _RUN_END = re.compile(rb"\n[^\t]")
 _CHUNK = 1 << 20
+
+
+def _more(read: Any, keep: int, left: int | None, rel: str, lineno: int) -> bytes:
+    """The next bytes of the file: at least as many as the unfinished line kept (amortised growth), never past
+    the end of the range (`left` bytes); b"" at its end."""
+    want = max(_CHUNK, keep) if left is None else min(max(_CHUNK, keep), left)
+    try:
+        return read(want) if want > 0 else b""
+    except OSError as exc:
+        raise DynamoDiffError(
+            ErrorCode.UNREADABLE_INPUT, f"Reading {rel} failed near line {lineno}: {exc.strerror}.", file=rel
+        ) from exc
 
 
 def _read(
@@ -263,7 +327,6 @@ def _read(
     max_line = limits.max_line_bytes
     max_record = limits.max_record_bytes
     max_records = limits.max_records
-    max_total = limits.max_total_bytes
     read = handle.read
     match_prefix = GLOG_PREFIX.match
     run_end = _RUN_END.search
@@ -281,28 +344,16 @@ def _read(
         if i >= len(buf) or (not eof and buf.find(b"\n", i) < 0):
             if eof:
                 break
-            # Need more bytes: keep the unfinished line, read at least as much again (amortised growth).
             keep = len(buf) - i
             if keep > max_line + 2 and buf[i] != 9:
                 raise limits.exceeded("max_line_bytes", keep, file=rel, line=lineno + 1)
-            want = max(_CHUNK, keep)
-            if stop is not None:
-                want = min(want, stop - (base + len(buf)))
-            try:
-                chunk = read(want) if want > 0 else b""
-            except OSError as exc:
-                raise DynamoDiffError(
-                    ErrorCode.UNREADABLE_INPUT, f"Reading {rel} failed near line {lineno}: {exc.strerror}.", file=rel
-                ) from exc
+            chunk = _more(read, keep, None if stop is None else stop - (base + len(buf)), rel, lineno)
             base += i
-            if base + keep + len(chunk) > max_total:
+            if base + keep + len(chunk) > limits.max_total_bytes:
                 raise limits.exceeded("max_total_bytes", base + keep + len(chunk), file=rel, line=lineno)
-            if chunk:
-                buf = buf[i:] + chunk
-                ends_with_newline = chunk[-1] == 10
-            else:
-                buf = buf[i:]
-                eof = True
+            buf = buf[i:] + chunk
+            eof = not chunk
+            ends_with_newline = chunk[-1] == 10 if chunk else ends_with_newline
             i = 0
             continue
 
@@ -359,24 +410,12 @@ def _read(
             report.add_noise(lineno)
             continue
 
-        skipping = True
-        try:
-            obj = loads_strict(line[m.end() :], limits)
-        except JSONTooDeepError as exc:
-            raise limits.exceeded("max_json_depth", exc.depth, file=rel, line=lineno) from None
-        except StrictJSONError as exc:
-            report.add_bad_record(lineno, exc.reason)
+        parsed = _metadata(line, m, lineno, limits, rel, report)
+        skipping = parsed is None  # a bad record's payload lines go with it, not counted as noise
+        if parsed is None:
             continue
-        if type(obj) is not dict:
-            report.add_bad_record(lineno, "metadata is not a JSON object")
-            continue
-        rank_group = m.group(1)
-        env = envelope(obj, lineno, report, int(rank_group) if rank_group is not None else None)
-        if env is None:
-            report.add_bad_record(lineno, "no kind key")
-            continue
-        skipping = False
-        kind = env[0]
+        obj, env = parsed
+        kind = env.kind
         report.record_kinds[kind] += 1
         if kind == "str":
             # Interned strings are not yielded (torch writes no payload for them).
@@ -399,27 +438,15 @@ def _read(
             yield Record(
                 kind=kind,
                 body=obj[kind],
-                compile=env[2],
-                rank=env[3],
+                compile=env.key,
+                rank=env.rank,
                 line=lineno,
                 span=Span(rel, start, length),
-                extra_kinds=env[1],
+                extra_kinds=env.extra_kinds,
                 stack=obj.get("stack"),
             )
 
     report.bytes_read = base + len(buf)
-    if pending is not None:
-        record = _finish(pending, rel, report)
-        if not pending.parts or not record.payload_ok:
-            # The file stops inside (or right before) this record's payload, or at a line end inside it.
-            report.truncated = True
-            report.truncated_at = pending.line
-        elif not ends_with_newline:
-            report.missing_final_newline = True
-        yield record
-    elif not ends_with_newline:
-        if last_complete:
-            report.missing_final_newline = True
-        else:
-            report.truncated = True
-            report.truncated_at = lineno
+    last = _last(pending, rel, report, ends_with_newline=ends_with_newline, last_complete=last_complete, lineno=lineno)
+    if last is not None:
+        yield last
