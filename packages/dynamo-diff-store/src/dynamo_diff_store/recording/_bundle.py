@@ -354,18 +354,63 @@ def record(request: CaptureRequest, *, say: Say | None = None, limits: Limits | 
         ) from err
 
 
+@dataclass(frozen=True)
+class _Recording:
+    """One `capture` in progress: what was asked, where the bundle goes, where the command runs."""
+
+    request: CaptureRequest
+    bundle: Path
+    cwd: Path
+    limits: Limits
+    say: Say
+
+
 def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) -> CaptureResult:
-    say = say or (lambda text: print(f"dynamo-diff: {text}", file=sys.stderr, flush=True))
-    limits = limits or Limits()
     if not request.command:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "no command to run: give it after `--`")
     if request.cache == "custom" and request.cache_dir is None:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "cache policy 'custom' needs a cache directory")
-    bundle = Path(request.bundle).absolute()
-    cwd = Path(request.cwd or Path.cwd()).absolute()
-    _prepare_bundle(bundle)
-    raw = bundle / "raw"
+    rec = _Recording(
+        request=request,
+        bundle=Path(request.bundle).absolute(),
+        cwd=Path(request.cwd or Path.cwd()).absolute(),
+        limits=limits or Limits(),
+        say=say or (lambda text: print(f"dynamo-diff: {text}", file=sys.stderr, flush=True)),
+    )
+    _prepare_bundle(rec.bundle)
+    env, fresh_cache, recorded_env = _environment(request, rec.bundle / "raw")
+    observer: ObserverSetup | None = prepare(env) if request.observe else None
+    started_at = _utc_now()
+    t0 = time.monotonic()
+    try:
+        exit_code, interrupted, pid = _run(rec, env)
+        observations = collect(observer, pid) if observer is not None else None
+    finally:
+        if fresh_cache is not None:
+            shutil.rmtree(fresh_cache, ignore_errors=True)
+        if observer is not None:
+            observer.remove()
+    wall = round(time.monotonic() - t0, 3)
+    if observer is not None and observations is not None and not observations.processes:
+        rec.say(
+            "the observer saw no Python process (the command is not Python, or runs it with -I/-S): torch.compile "
+            "arguments and seeds are not recorded"
+        )
+    workload = _workload(rec, exit_code, interrupted, started_at, wall, recorded_env)
+    deferred = _Deferred()
+    with deferred.active():
+        result = _finish(rec, workload, observations)
+    if deferred.hit:
+        rec.say("interrupted while writing the bundle: it was finished, nothing more is done")
+        result = dataclasses.replace(result, interrupted_late=True)
+    if interrupted is not None:
+        result = dataclasses.replace(result, interrupted=True)
+    return result
 
+
+def _environment(request: CaptureRequest, raw: Path) -> tuple[dict[str, str], str | None, dict[str, str]]:
+    """The command's environment (TORCH_TRACE set, variables we control removed, the Inductor cache by policy),
+    the fresh cache directory to remove afterwards (if any), and the variables recorded in the manifest."""
     base_env = dict(os.environ if request.env is None else request.env)
     env = {k: v for k, v in base_env.items() if k not in _CONTROLLED}
     env["TORCH_TRACE"] = str(raw)
@@ -382,42 +427,44 @@ def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) 
         fresh_cache = tempfile.mkdtemp(prefix="dynamo-diff-inductor-cache-")
         env["TORCHINDUCTOR_CACHE_DIR"] = fresh_cache
     recorded_env = {name: base_env[name] for name in sorted(set(request.environment)) if name in base_env}
+    return env, fresh_cache, recorded_env
 
-    observer: ObserverSetup | None = prepare(env) if request.observe else None
-    started_at = _utc_now()
-    t0 = time.monotonic()
-    interrupted: str | None = None
-    pid: int | None = None
+
+def _run(rec: _Recording, env: dict[str, str]) -> tuple[int | None, str | None, int]:
+    """Run the command to its end: (exit code, why it was interrupted if it was, its pid). Ctrl-C or SIGTERM to
+    capture stop the command and still write the bundle."""
     try:
+        proc = subprocess.Popen(list(rec.request.command), cwd=rec.cwd, env=env)
+    except OSError as err:
+        shutil.rmtree(rec.bundle, ignore_errors=True)
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"cannot run {rec.request.command[0]!r}: {err.strerror or err}"
+        ) from err
+    interrupted: str | None = None
+    with _sigterm_raises():
         try:
-            proc = subprocess.Popen(list(request.command), cwd=cwd, env=env)
-        except OSError as err:
-            shutil.rmtree(bundle, ignore_errors=True)
-            raise DynamoDiffError(
-                ErrorCode.INVALID_ARGUMENT, f"cannot run {request.command[0]!r}: {err.strerror or err}"
-            ) from err
-        pid = proc.pid
-        with _sigterm_raises():
-            try:
-                exit_code: int | None = proc.wait()
-            except KeyboardInterrupt:
-                interrupted = "interrupted (SIGINT, Ctrl-C)"
-                say(f"{interrupted}: waiting for the command to stop, then writing the bundle")
-                exit_code = _stop(proc, say)
-            except _TerminatedError:
-                interrupted = "capture was terminated (SIGTERM)"
-                say(f"{interrupted}: stopping the command, then writing the bundle")
-                proc.terminate()
-                exit_code = _stop(proc, say)
-        observations = collect(observer, pid) if observer is not None else None
-    finally:
-        if fresh_cache is not None:
-            shutil.rmtree(fresh_cache, ignore_errors=True)
-        if observer is not None:
-            observer.remove()
-    wall = round(time.monotonic() - t0, 3)
+            exit_code: int | None = proc.wait()
+        except KeyboardInterrupt:
+            interrupted = "interrupted (SIGINT, Ctrl-C)"
+            rec.say(f"{interrupted}: waiting for the command to stop, then writing the bundle")
+            exit_code = _stop(proc, rec.say)
+        except _TerminatedError:
+            interrupted = "capture was terminated (SIGTERM)"
+            rec.say(f"{interrupted}: stopping the command, then writing the bundle")
+            proc.terminate()
+            exit_code = _stop(proc, rec.say)
+    return exit_code, interrupted, proc.pid
 
-    completed = interrupted is None and exit_code == 0
+
+def _workload(
+    rec: _Recording,
+    exit_code: int | None,
+    interrupted: str | None,
+    started_at: str,
+    wall: float,
+    recorded_env: dict[str, str],
+) -> Workload:
+    """What ran and how it ended, as the manifest records it."""
     reason: str | None = None
     if interrupted is not None:
         reason = interrupted
@@ -425,44 +472,22 @@ def _record(request: CaptureRequest, *, say: Say | None, limits: Limits | None) 
         reason = f"the command was killed by {_signal_name(exit_code)}"
     elif exit_code != 0:
         reason = f"the command exited with code {exit_code}"
-    if observer is not None and observations is not None and not observations.processes:
-        say(
-            "the observer saw no Python process (the command is not Python, or runs it with -I/-S): torch.compile "
-            "arguments and seeds are not recorded"
-        )
-    workload = Workload(
-        command=list(request.command),
-        cwd=str(cwd),
+    return Workload(
+        command=list(rec.request.command),
+        cwd=str(rec.cwd),
         exit_code=exit_code,
         signal=_signal_name(exit_code) if exit_code is not None and exit_code < 0 else None,
         interrupted=interrupted is not None,
         started_at=started_at,
         wall_time_s=wall,
-        completed=completed,
+        completed=interrupted is None and exit_code == 0,
         incomplete_reason=reason,
         environment=recorded_env,
     )
 
-    deferred = _Deferred()
-    with deferred.active():
-        result = _finish(request, bundle, cwd, limits, say, workload, observations)
-    if deferred.hit:
-        say("interrupted while writing the bundle: it was finished, nothing more is done")
-        result = dataclasses.replace(result, interrupted_late=True)
-    if interrupted is not None:
-        result = dataclasses.replace(result, interrupted=True)
-    return result
 
-
-def _finish(
-    request: CaptureRequest,
-    bundle: Path,
-    cwd: Path,
-    limits: Limits,
-    say: Say,
-    workload: Workload,
-    observations: Observations | None,
-) -> CaptureResult:
+def _finish(rec: _Recording, workload: Workload, observations: Observations | None) -> CaptureResult:
+    request, bundle, cwd, limits, say = rec.request, rec.bundle, rec.cwd, rec.limits, rec.say
     raw = bundle / "raw"
     raw_files = sorted(p for p in raw.iterdir() if p.is_file() and not p.is_symlink())
     if not raw_files:
