@@ -410,61 +410,11 @@ class Classifier:
         self, ident: _Identity, last_code: dict[tuple[int | None, int | None], CodeLocation]
     ) -> Compilation:
         final = ident.metrics[-1][1] if ident.metrics else {}
-        code = _metrics_code(final)
-        if code is None:
-            code = ident.start_code
-        if code is None:
-            code = last_code.get((ident.key[0], ident.key[1]))
-            if code is not None:
-                code = code.model_copy(update={"source": "frame_id"})
-        if code is not None and ident.start_caller is not None and library_path(code.co_filename) is not None:
-            code = code.model_copy(update={"caller": ident.start_caller})
+        metrics_ev = ident.metrics[-1][2] if ident.metrics else None
         outcome, why, failure, limits = _outcome(ident)
-        attempts = sorted(ident.attempts) or [0]
         restart_texts = [str(r) for r in final.get("restart_reasons") or []]
-        restarts = [Restart(reason=text, evidence_id=ident.metrics[-1][2]) for text in restart_texts]
-        recompile_reason = final.get("recompile_reason")
-        confirmed = bool(ident.recompile_evidence) or isinstance(recompile_reason, str)
-        entries = list(ident.recompile_entries)
-        if not entries and isinstance(recompile_reason, str) and not ident.recompile_evidence:
-            # Only the metrics field: it carries the first failing guard.
-            entries = [
-                GuardReason(
-                    text=recompile_reason, category=categorize(recompile_reason), evidence_id=ident.metrics[-1][2]
-                )
-            ]
-        recompile = None
-        if confirmed:
-            ev = list(ident.recompile_evidence)
-            if isinstance(recompile_reason, str):
-                ev.append(ident.metrics[-1][2])
-            recompile = RecompileEvidence(confirmed=True, reasons=entries, evidence_ids=ev)
-        op_count = final.get("graph_op_count")
-        graph = None
-        if ident.graphs or isinstance(op_count, int):
-            graph = GraphSummary(
-                op_count=op_count if isinstance(op_count, int) and op_count >= 0 else None,
-                empty=bool(ident.graphs) and op_count == 0 and outcome == Outcome.COMPLETED,
-                op_histogram=ident.histogram or {},
-                evidence_ids=list(ident.graphs) + ([ident.metrics[-1][2]] if isinstance(op_count, int) else []),
-            )
-        aot = _aot_summary(ident)
-        guard_count = final.get("guard_count")
-        guards = None
-        if isinstance(guard_count, int) and guard_count >= 0:
-            guards = GuardSummary(
-                count=guard_count,
-                categories=dict(sorted(ident.guard_categories.items())),
-                evidence_ids=[ident.metrics[-1][2], *ident.guard_evidence],
-            )
-        phases = {
-            k: float(v)
-            for k, v in final.items()
-            if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k) and not _NOT_PHASE.search(k)
-        }
-        for twin, kept in _TWINS.items():
-            if twin in phases and kept in phases:
-                del phases[twin]
+        recompile = _recompile(ident, final, metrics_ev)
+        phases = _phase_times(final)
         fcid = ident.key[2]
         return Compilation(
             compile_id=ident.compile_id,
@@ -475,31 +425,100 @@ class Classifier:
                 frame_compile_id=fcid,
                 occurrence=ident.occurrence,
             ),
-            code=code or CodeLocation(),
+            code=_code(ident, final, last_code) or CodeLocation(),
             attempts=[
                 Attempt(
                     attempt=a,
                     restart_reason=restart_texts[a - 1] if 0 < a <= len(restart_texts) else None,
                     evidence_ids=ident.attempts.get(a, []),
                 )
-                for a in attempts
+                for a in sorted(ident.attempts) or [0]
             ],
             outcome=outcome,
             outcome_reason=why,
             recompile=recompile,
-            additional_frame_compilation=not confirmed and fcid is not None and fcid > 0,
+            additional_frame_compilation=recompile is None and fcid is not None and fcid > 0,
             graph_breaks=ident.graph_breaks,
-            restarts=restarts,
+            restarts=[Restart(reason=text, evidence_id=metrics_ev) for text in restart_texts],
             failure=failure,
             limit_events=limits,
-            graph=graph,
-            aot=aot,
-            guards=guards,
-            phase_times=dict(sorted(phases.items())),
-            phase_evidence_id=ident.metrics[-1][2] if phases else None,
+            graph=_graph(ident, final, metrics_ev, outcome),
+            aot=_aot_summary(ident),
+            guards=_guards(ident, final, metrics_ev),
+            phase_times=phases,
+            phase_evidence_id=metrics_ev if phases else None,
             cache_events=ident.cache_events,
             evidence_ids=ident.evidence,
         )
+
+
+def _code(
+    ident: _Identity, final: dict[str, Any], last_code: dict[tuple[int | None, int | None], CodeLocation]
+) -> CodeLocation | None:
+    """Where the compiled code is: the final metrics, else the dynamo_start stack, else the same frame's last
+    known location; a library frame carries the user's call it is attributed to."""
+    code = _metrics_code(final) or ident.start_code
+    if code is None:
+        code = last_code.get((ident.key[0], ident.key[1]))
+        if code is not None:
+            code = code.model_copy(update={"source": "frame_id"})
+    if code is not None and ident.start_caller is not None and library_path(code.co_filename) is not None:
+        code = code.model_copy(update={"caller": ident.start_caller})
+    return code
+
+
+def _recompile(ident: _Identity, final: dict[str, Any], metrics_ev: str | None) -> RecompileEvidence | None:
+    """Confirmed only by a recompile_reasons artifact or the metrics' recompile_reason."""
+    recompile_reason = final.get("recompile_reason")
+    if not ident.recompile_evidence and not isinstance(recompile_reason, str):
+        return None
+    entries = list(ident.recompile_entries)
+    evidence = list(ident.recompile_evidence)
+    if isinstance(recompile_reason, str):
+        if not entries and not ident.recompile_evidence:
+            # Only the metrics field: it carries the first failing guard.
+            entries = [
+                GuardReason(text=recompile_reason, category=categorize(recompile_reason), evidence_id=metrics_ev)
+            ]
+        if metrics_ev is not None:
+            evidence.append(metrics_ev)
+    return RecompileEvidence(confirmed=True, reasons=entries, evidence_ids=evidence)
+
+
+def _graph(ident: _Identity, final: dict[str, Any], metrics_ev: str | None, outcome: Outcome) -> GraphSummary | None:
+    op_count = final.get("graph_op_count")
+    if not ident.graphs and not isinstance(op_count, int):
+        return None
+    return GraphSummary(
+        op_count=op_count if isinstance(op_count, int) and op_count >= 0 else None,
+        empty=bool(ident.graphs) and op_count == 0 and outcome == Outcome.COMPLETED,
+        op_histogram=ident.histogram or {},
+        evidence_ids=list(ident.graphs) + ([metrics_ev] if isinstance(op_count, int) and metrics_ev else []),
+    )
+
+
+def _guards(ident: _Identity, final: dict[str, Any], metrics_ev: str | None) -> GuardSummary | None:
+    guard_count = final.get("guard_count")
+    if not isinstance(guard_count, int) or guard_count < 0:
+        return None
+    return GuardSummary(
+        count=guard_count,
+        categories=dict(sorted(ident.guard_categories.items())),
+        evidence_ids=[*([metrics_ev] if metrics_ev else []), *ident.guard_evidence],
+    )
+
+
+def _phase_times(final: dict[str, Any]) -> dict[str, float]:
+    """Compile-phase times of the final metrics, each quantity once (in seconds when torch writes two units)."""
+    phases = {
+        k: float(v)
+        for k, v in final.items()
+        if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k) and not _NOT_PHASE.search(k)
+    }
+    for twin, kept in _TWINS.items():
+        if twin in phases and kept in phases:
+            del phases[twin]
+    return dict(sorted(phases.items()))
 
 
 def _aot_summary(ident: _Identity) -> AotSummary | None:
