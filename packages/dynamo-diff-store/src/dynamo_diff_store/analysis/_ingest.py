@@ -21,7 +21,7 @@ from typing import IO, Any, NamedTuple
 
 from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
+from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
 
 from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
@@ -101,10 +101,6 @@ class RankResult:
             for line in lines:
                 yield line.rstrip("\n")
 
-    def iter_compilations(self) -> Iterator[Compilation]:
-        for text in self.iter_compilation_json():
-            yield Compilation.model_validate_json(text)
-
     def iter_evidence_json(self) -> Iterator[str]:
         """Each evidence entry as the JSON text of a schema Evidence (with the rank), in order."""
         rank = json.dumps(self.rank.rank)
@@ -113,10 +109,6 @@ class RankResult:
                 # Stored without the rank (decided only after the last record): spliced in after the id and kind.
                 head, tail = line.rstrip("\n").split("\x1f", 1)
                 yield f'{head},"rank":{rank},{tail}'
-
-    def iter_evidence(self) -> Iterator[Evidence]:
-        for text in self.iter_evidence_json():
-            yield Evidence.model_validate_json(text)
 
 
 class _EvidenceWriter:

@@ -56,19 +56,6 @@ class FileReport:
         if len(self.bad_record_samples) < SAMPLE_LINES:
             self.bad_record_samples.append((line, reason))
 
-    @property
-    def clean(self) -> bool:
-        """True when nothing in the file needs a notice."""
-        return not (
-            self.noise_lines
-            or self.bad_records
-            or self.payload_mismatches
-            or self.missing_payloads
-            or self.non_utf8_payloads
-            or self.truncated
-            or self.bad_id_fields
-        )
-
 
 def merge_reports(parts: list[FileReport]) -> FileReport:
     """One report for a file read as consecutive byte ranges (in order)."""

@@ -31,10 +31,6 @@ class CompileKey:
     frame_compile_id: int | None
     attempt: int | None
 
-    @property
-    def is_compile(self) -> bool:
-        return self.frame_id is not None or self.compiled_autograd_id is not None
-
 
 @dataclass(frozen=True, slots=True)
 class Span:
