@@ -49,6 +49,7 @@ def test_inspector_lists_the_tools(inspector: list[str]) -> None:
     assert {t["name"] for t in listing["tools"]} == {
         "import_trace",
         "list_captures",
+        "analyze_capture",
         "compare_runs",
         "compare_ranks",
         "get_evidence",

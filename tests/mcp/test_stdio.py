@@ -32,7 +32,7 @@ def test_stdio_round_trip_through_the_entry_point(tmp_path: Path) -> None:
         async with Client(params) as client:
             assert client.server_info is not None and client.server_info.name == "dynamo-diff"
             tools = await client.list_tools()
-            assert len(tools.tools) == 5
+            assert len(tools.tools) == 6
             result = await client.call_tool(
                 "compare_runs", {"baseline": "captures/stable", "candidate": "captures/shape"}
             )

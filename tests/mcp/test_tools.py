@@ -13,7 +13,7 @@ from dynamo_diff_schema import validate
 
 from .conftest import CAPTURES, CORPUS, Session, error_code, size_of, text_of
 
-TOOLS = {"import_trace", "list_captures", "compare_runs", "compare_ranks", "get_evidence"}
+TOOLS = {"import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence"}
 
 
 def test_tools_are_listed_with_descriptions_and_the_listing_is_bounded(session: Session) -> None:

@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import FIXTURES, Figures, arguments, finish
 from dynamo_diff_mcp.roots import AllowedRoots
-from dynamo_diff_mcp.server import Tools
+from dynamo_diff_mcp.server import ERROR_META, Tools
 from dynamo_diff_store import Store
+from mcp.types import CallToolResult
 
 SECRET = b"TOP-SECRET-CANARY-7d1f"
 RAW = FIXTURES / "captures" / "stable"
@@ -176,7 +177,10 @@ def run_mcp(figures: Figures, root: Path) -> None:
         for label, call in cases:
 
             def action(call: Callable[[Tools], object] = call) -> str:
-                call(tools)
+                result = call(tools)
+                # A tool answers a refusal with an error result carrying our code (never an exception).
+                if isinstance(result, CallToolResult) and result.is_error and result.meta:
+                    return f"error:{result.meta[ERROR_META]['code']}"
                 return "served"
 
             outcome = figures.run(label, action, bound=20.0)

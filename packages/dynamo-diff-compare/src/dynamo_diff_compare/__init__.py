@@ -8,6 +8,7 @@ from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compa
 from dynamo_diff_compare.gate import GateResult, evaluate
 from dynamo_diff_compare.html_report import comparison_html
 from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
+from dynamo_diff_compare.run_report import run_report
 
 __version__ = _version("dynamo-diff-compare")
 
@@ -26,5 +27,6 @@ __all__ = [
     "comparison_text",
     "evaluate",
     "piece_line",
+    "run_report",
     "user_sources",
 ]

@@ -198,3 +198,32 @@ def shrink_notices(notices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
             break
         kept.append(notice)
     return kept, len(notices) - len(kept)
+
+
+def _eventful(comp: dict[str, Any]) -> bool:
+    return bool(comp.get("recompile") or comp.get("graph_breaks") or comp.get("failure") or comp.get("limit"))
+
+
+def shrink_function(report: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[str]]:
+    """A FunctionReport (as JSON) cut until it is at most `limit` characters: uneventful compilations first, then
+    long guard lists, then the latest compilations (the first ones, which set the story, stay)."""
+    notes: list[str] = []
+    if size(report) <= limit:
+        return report, notes
+    report = json.loads(json.dumps(report))
+    comps = report.get("compilations", [])
+    eventful = [c for c in comps if _eventful(c)]
+    if len(eventful) < len(comps):
+        notes.append(f"compilations: {len(comps) - len(eventful)} without recompile, break or failure left out")
+        report["compilations"] = comps = eventful
+    for comp in comps:
+        _cap_list(comp, "recompile", 3, f"{comp.get('compile_id')}.recompile", notes)
+        _cap_list(comp, "evidence_ids", 1, f"{comp.get('compile_id')}.evidence_ids", notes)
+    if size(report) <= limit:
+        return report, notes
+    keep = len(comps)
+    while keep > 1 and size({**report, "compilations": comps[:keep]}) > limit:
+        keep //= 2
+    notes.append(f"compilations: {keep} of {len(comps)} shown (ask for this function alone to page on)")
+    report["compilations"] = comps[:keep]
+    return report, notes

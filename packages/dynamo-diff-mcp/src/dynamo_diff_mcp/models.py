@@ -6,7 +6,18 @@ Nothing is cut silently: every list that was shortened to keep a response under 
 
 from __future__ import annotations
 
-from dynamo_diff_schema import Comparability, Counts, Evidence, FunctionRow, Notice, RankView, RunStatus, Side, Totals
+from dynamo_diff_schema import (
+    Comparability,
+    Counts,
+    Evidence,
+    FunctionReport,
+    FunctionRow,
+    Notice,
+    RankView,
+    RunStatus,
+    Side,
+    Totals,
+)
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -123,3 +134,24 @@ class EvidenceResult(Out):
 
     index: EvidenceIndexPage | None = None
     excerpt: EvidenceText | None = None
+
+
+class FunctionEntry(Out):
+    index: int = Field(description="Position of the function in the full list (functions with problems first).")
+    report: FunctionReport
+    truncated: list[str] = Field(default_factory=list, description="What was cut to fit (empty: nothing).")
+
+
+class RunPage(Out):
+    """The result of analyze_capture: one run per source function, with evidence ids."""
+
+    capture: str
+    label: str | None = None
+    torch: str | None = None
+    run: RunStatus = Field(description="How the run ended; a run that did not finish has low counts.")
+    counts: dict[str, int] | None = Field(None, description="The run's non-zero counts (first page only).")
+    total_functions: int
+    offset: int
+    next_offset: int | None = Field(None, description="Pass as offset for the next page; None on the last page.")
+    functions: list[FunctionEntry]
+    next_calls: list[str] = Field(default_factory=list)

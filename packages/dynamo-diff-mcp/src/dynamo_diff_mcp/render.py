@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dynamo_diff_compare import piece_line
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Counts, Side, short_id
 
-from dynamo_diff_mcp.models import CaptureList, ComparisonPage, EvidenceIndexPage, EvidenceText, ImportSummary
+from dynamo_diff_mcp.models import (
+    CaptureList,
+    ComparisonPage,
+    EvidenceIndexPage,
+    EvidenceText,
+    ImportSummary,
+    RunPage,
+)
 
 LINE_CHARS = 240
 # The counts shown in one-line summaries (dynamo_diff_schema.HEADLINE_COUNTS), named in full.
@@ -168,3 +177,53 @@ def evidence_text(ex: EvidenceText) -> str:
     )
     tail = f"\n[more: get_evidence(..., offset={ex.next_offset})]" if ex.next_offset is not None else ""
     return head + "\n" + ex.text + tail
+
+
+def _compilation_text(c: dict[str, Any]) -> str | None:
+    """One line for a compilation that has something to say, else None."""
+    parts = []
+    if c.get("recompile"):
+        first = c["recompile"][0]
+        more = f" (+{len(c['recompile']) - 1})" if len(c["recompile"]) > 1 else ""
+        parts.append(f"recompiled [{first['category']}] {first['text']}{more} ev {first.get('evidence_id')}")
+    for gb in c.get("graph_breaks", [])[:2]:
+        parts.append(f"graph break {gb.get('gb_id') or ''} {gb['type']} at {gb.get('site')} ev {gb.get('evidence_id')}")
+    if c.get("failure"):
+        f = c["failure"]
+        ev = (f.get("evidence_ids") or [None])[0]
+        parts.append(f"FAILED {f.get('fail_type')}: {f['message']}; then {f['then']} ev {ev}")
+    if c.get("limit"):
+        parts.append(f"LIMIT {c['limit']}")
+    if not parts:
+        return None
+    frame = "" if c.get("frame") is None else f" {c['frame']}"
+    return f"  {c['compile_id']}{frame} {c['outcome']}: " + "; ".join(parts)
+
+
+def run_page_text(page: RunPage) -> str:
+    lines = [_line(f"capture {short_id(page.capture)} ({page.label or '-'}) torch {page.torch or '?'}")]
+    lines.append(_line(f"run: {page.run.summary}"))
+    if page.counts is not None:
+        lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))
+    first, last = page.offset + 1, page.offset + len(page.functions)
+    lines.append(
+        f"functions {first}-{last} of {page.total_functions} (problems first):" if page.functions else "no functions"
+    )
+    for entry in page.functions:
+        r = entry.report
+        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {r.counts[k]}" for k, _ in HEADLINE_COUNTS if r.counts.get(k))
+        frames = f" frames {', '.join(r.frames)}" if r.frames else ""
+        lines.append(
+            _line(f"[{entry.index}] {r.name} ({(r.file or '?').rsplit('/', 1)[-1]}:{r.line or '?'}): {counts}{frames}")
+        )
+        shown = 0
+        for c in r.model_dump(mode="json")["compilations"]:
+            text = _compilation_text(c)
+            if text is not None and shown < 6:
+                lines.append(_line(text))
+                shown += 1
+        if entry.truncated:
+            lines.append(_line("  cut: " + "; ".join(entry.truncated)))
+    if page.next_offset is not None:
+        lines.append(f'more functions: analyze_capture(capture="{short_id(page.capture)}", offset={page.next_offset})')
+    return "\n".join(lines)

@@ -40,9 +40,11 @@ from dynamo_diff_mcp.models import (
     EvidenceIndexPage,
     EvidenceResult,
     EvidenceText,
+    FunctionEntry,
     ImportSummary,
     RankCounts,
     RowEntry,
+    RunPage,
 )
 from dynamo_diff_mcp.roots import AllowedRoots
 
@@ -106,7 +108,7 @@ def mcp_tool(annotations: ToolAnnotations) -> Callable[[Callable[..., CallToolRe
 
 
 # The tools, in the order tools/list shows them.
-TOOL_NAMES = ("import_trace", "list_captures", "compare_runs", "compare_ranks", "get_evidence")
+TOOL_NAMES = ("import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence")
 
 
 class Tools:
@@ -230,6 +232,72 @@ class Tools:
             return tool_result(page, render.captures_text(page))
 
         return budget.largest_fitting(build, min(len(entries), 100))[1]
+
+    # -- one run --------------------------------------------------------------------------------------
+
+    # structured content: RunPage
+    @mcp_tool(READ_ONLY)
+    def analyze_capture(
+        self,
+        capture: Annotated[
+            str, Field(description="A capture id, unique prefix or label, or a path inside an allowed root.")
+        ],
+        function: Annotated[
+            str | None,
+            Field(description="Only this function (its name as listed, e.g. 'Net.forward' or 'forward')."),
+        ] = None,
+        offset: Annotated[
+            int, Field(json_schema_extra={"minimum": 0}, description="First function to show (from next_offset).")
+        ] = 0,
+        page_size: Annotated[
+            int, Field(json_schema_extra=PAGE_SIZE, description="Functions per page (fewer if they do not fit).")
+        ] = 20,
+    ) -> CallToolResult:
+        """Read one run on its own: why each function recompiled, where it broke, what failed and what happened
+        next, which limit it hit.
+
+        Use it for any question about a single run (no second run needed). Functions with problems come first;
+        each compilation line has the failing guards (with category), graph breaks (type, registry id, user
+        file:line), failure (type, message, then: ran eagerly or raised into the program) and evidence ids for
+        get_evidence.
+        """
+        _check("offset", offset, {"minimum": 0})
+        _check("page_size", page_size, PAGE_SIZE)
+        cap = self._capture(capture)
+        report = self.service.report(cap, function=function)
+        total = len(report.functions)
+        if offset > total:
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last function (the run has {total})"
+            )
+        share = budget.BUDGET - 3_000
+        entries = []
+        for i, fn in enumerate(report.functions[offset : offset + page_size]):
+            data, notes = budget.shrink_function(fn.model_dump(mode="json"), share)
+            entries.append(FunctionEntry.model_validate({"index": offset + i, "report": data, "truncated": notes}))
+
+        def build(k: int) -> CallToolResult:
+            end = offset + k
+            next_offset = end if end < total else None
+            calls = []
+            if next_offset is not None:
+                calls.append(f'analyze_capture(capture="{short_id(report.capture)}", offset={next_offset})')
+            calls.append(f'get_evidence(capture="{short_id(report.capture)}", evidence_id="<id from a line>")')
+            page = RunPage(
+                capture=report.capture,
+                label=report.label,
+                torch=report.torch,
+                run=report.run,
+                counts=report.counts if offset == 0 else None,
+                total_functions=total,
+                offset=offset,
+                next_offset=next_offset,
+                functions=entries[:k],
+                next_calls=calls,
+            )
+            return tool_result(page, render.run_page_text(page))
+
+        return budget.largest_fitting(build, len(entries))[1]
 
     # -- comparisons -----------------------------------------------------------------------------------
 

@@ -81,6 +81,14 @@ from dynamo_diff_schema.manifest import (
     TraceFile,
     Workload,
 )
+from dynamo_diff_schema.run_report import (
+    BreakLine,
+    CompilationLine,
+    FailureLine,
+    FunctionReport,
+    GuardLine,
+    RunReport,
+)
 from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 
 __version__ = _version("dynamo-diff-schema")
@@ -100,6 +108,7 @@ __all__ = [
     "Area",
     "ArtifactStructure",
     "Attempt",
+    "BreakLine",
     "CacheDecision",
     "CacheEvent",
     "CacheName",
@@ -112,6 +121,7 @@ __all__ = [
     "Comparability",
     "Comparison",
     "Compilation",
+    "CompilationLine",
     "CompileCall",
     "CompileIdentity",
     "Contradiction",
@@ -123,13 +133,16 @@ __all__ = [
     "ErrorInfo",
     "Evidence",
     "Failure",
+    "FailureLine",
     "FunctionGroup",
     "FunctionPiece",
+    "FunctionReport",
     "FunctionRow",
     "FunctionSide",
     "GraphBreak",
     "GraphSummary",
     "GuardCategory",
+    "GuardLine",
     "GuardReason",
     "GuardSummary",
     "InputKind",
@@ -150,6 +163,7 @@ __all__ = [
     "RecompileEvidence",
     "Restart",
     "RowStatus",
+    "RunReport",
     "RunState",
     "RunStatus",
     "SeedCall",

@@ -128,6 +128,13 @@ class Failure(Model):
     reason: str | None = None
     user_file: str | None = None
     user_line: int | None = None
+    suppressed: bool | None = Field(
+        None,
+        description="torch's suppress_errors when this compilation failed (config_suppress_errors of its "
+        "compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, the "
+        "exception was raised into the program (unless it was a recompile-limit hit: torch runs those eagerly); "
+        "None, not recorded.",
+    )
     evidence_ids: list[str] = Field(default_factory=list)
 
 

@@ -9,15 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from dynamo_diff_compare import compare_captures, compare_ranks, user_sources
+from dynamo_diff_compare import compare_captures, compare_ranks, run_report, user_sources
 from dynamo_diff_match import SnapshotSet, UserMap, load_user_map
-from dynamo_diff_schema import Capture, Comparison, DynamoDiffError, ErrorCode, Evidence, short_id
+from dynamo_diff_schema import Capture, Comparison, DynamoDiffError, ErrorCode, Evidence, RunReport, short_id
 from dynamo_diff_store import CaptureRow, EvidenceExcerpt, ImportResult, Store
 
 from dynamo_diff_service._refs import looks_like_path
 from dynamo_diff_service._source import SourceLocation, find_source
 
 Progress = Callable[[str, int, int], None]
+# Function names listed when a name is not found.
+_NAMES_LISTED = 12
 
 
 class Confine(Protocol):
@@ -116,6 +118,19 @@ class Service:
 
     def sources(self, capture: Capture) -> SnapshotSet:
         return user_sources(*self.store.source_files(capture))
+
+    def report(self, capture: Capture, *, function: str | None = None) -> RunReport:
+        """One run per source function (problems first), with evidence ids; `function` keeps that function.
+        Raises DynamoDiffError(unknown_function) when no compiled function has that name."""
+        result = run_report(capture, self.sources(capture), function=function)
+        if function is not None and not result.functions:
+            shown = short_id(capture.capture.id)
+            names = sorted({f.name for f in run_report(capture, self.sources(capture)).functions})[:_NAMES_LISTED]
+            raise DynamoDiffError(
+                ErrorCode.UNKNOWN_FUNCTION,
+                f"no compiled function {function!r} in capture {shown}; its functions: {', '.join(names)}",
+            )
+        return result
 
     # -- comparisons ---------------------------------------------------------------------------------
 

@@ -575,6 +575,7 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
             reason=str(reason) if reason is not None else None,
             user_file=user_file if isinstance(user_file, str) else None,
             user_line=user_line if isinstance(user_line, int) else None,
+            suppressed=suppressed if isinstance(suppressed := body.get("config_suppress_errors"), bool) else None,
             evidence_ids=[e for _, e in failing] + [e for _, e in ident.errors],
         )
     duplicated = [a for a, n in per_attempt.items() if n > 1]

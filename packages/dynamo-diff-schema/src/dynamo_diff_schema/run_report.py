@@ -1,0 +1,66 @@
+"""One run read on its own, per source function: what compiled, what recompiled and why, where it broke, what
+failed and what happened next, with the evidence ids behind each line. What `analyze_capture` (MCP) and
+`dynamo-diff analyze --report` (CLI JSON) return; built by dynamo_diff_compare.run_report."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from dynamo_diff_schema.base import Model
+from dynamo_diff_schema.capture import RunStatus
+
+
+class GuardLine(Model):
+    category: str
+    text: str = Field(description="The failing guard as torch printed it (first line, without the user-code comment).")
+    evidence_id: str | None = None
+
+
+class BreakLine(Model):
+    type: str = Field(description="The graph-break type (or the first line of its reason).")
+    gb_id: str | None = Field(None, description="torch's graph-break registry id, e.g. 'gb0059'.")
+    site: str | None = Field(None, description="file:line in the user's code.")
+    evidence_id: str | None = None
+
+
+class FailureLine(Model):
+    fail_type: str | None = None
+    message: str = Field(description="The telling line of torch's failure text.")
+    then: str = Field(
+        description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', "
+        "'raised into the program' or 'unknown'."
+    )
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class CompilationLine(Model):
+    compile_id: str
+    frame: str = Field(description="The compiled frame: the function itself, a resume function or a library frame.")
+    outcome: str
+    recompile: list[GuardLine] = Field(default_factory=list, description="Failing guards that made it recompile.")
+    graph_breaks: list[BreakLine] = Field(default_factory=list)
+    failure: FailureLine | None = None
+    limit: str | None = Field(None, description="The compiler limit it hit, if any.")
+    graph_ops: int | None = None
+    compile_time_s: float | None = None
+    evidence_ids: list[str] = Field(
+        default_factory=list, description="Its main records: dynamo_start, compilation_metrics (list more by id)."
+    )
+
+
+class FunctionReport(Model):
+    name: str = Field(description="Qualified name from the source snapshot, else the code object's name.")
+    file: str | None = None
+    line: int | None = None
+    frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
+    counts: dict[str, int] = Field(description="Its non-zero counts.")
+    compilations: list[CompilationLine] = Field(default_factory=list)
+
+
+class RunReport(Model):
+    capture: str
+    label: str | None = None
+    torch: str | None = None
+    run: RunStatus
+    counts: dict[str, int] = Field(description="The capture's non-zero counts, summed over ranks.")
+    functions: list[FunctionReport] = Field(default_factory=list)

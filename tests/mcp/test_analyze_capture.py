@@ -1,0 +1,67 @@
+"""analyze_capture: one run on its own, answered from the workloads' own records (oracle.json), through the
+in-memory MCP client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from .conftest import CAPTURES, Session, error_code, text_of
+
+
+def oracle(name: str) -> dict:  # type: ignore[type-arg]
+    return json.loads((CAPTURES / name / "oracle.json").read_text())
+
+
+def test_a_failed_compile_says_whether_the_program_went_on(session: Session) -> None:
+    """backend_failure: the backend refuses two graphs; under suppress_errors one frame runs eagerly, the other's
+    exception reaches the workload (which caught exactly one BackendCompilerFailed)."""
+    result = session.call("analyze_capture", capture="captures/backend_failure")
+    page = result.structured_content
+    assert page is not None
+    failed = {f["report"]["name"]: f["report"] for f in page["functions"] if f["report"]["counts"].get("failed")}
+    expect = oracle("backend_failure")
+    assert sorted(failed) == sorted(expect["expect"]["failed_functions"])
+    then = {name: [c["failure"]["then"] for c in r["compilations"] if c["failure"]] for name, r in failed.items()}
+    assert then == {"suppressed": ["ran eagerly (suppress_errors)"], "raised": ["raised into the program"]}
+    assert len(expect["exceptions"]) == 1 and expect["exceptions"][0]["type"] == "BackendCompilerFailed"
+    text = text_of(result)
+    assert "FAILED BackendCompilerFailed" in text and "then raised into the program" in text
+    # Functions with problems come first.
+    assert [f["report"]["name"] for f in page["functions"]][-1] == "ok"
+
+
+def test_why_it_recompiled_and_the_limit(session: Session) -> None:
+    result = session.call("analyze_capture", capture="captures/recompile_limit")
+    (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
+    expect = oracle("recompile_limit")["expect"]
+    assert fn["counts"]["compiler_limit_events"] == expect["recompile_limit_hits"]
+    recompiled = [c for c in fn["compilations"] if c["recompile"]]
+    assert [c["recompile"][0]["category"] for c in recompiled] == ["shape"] * expect["recompiles"]
+    (limited,) = [c for c in fn["compilations"] if c["limit"]]
+    assert limited["failure"]["then"] == "ran eagerly (recompile limit)" and not oracle("recompile_limit")["exceptions"]
+    assert all(g["evidence_id"] for c in recompiled for g in c["recompile"])
+
+
+def test_where_it_broke_one_function_and_errors(session: Session) -> None:
+    result = session.call("analyze_capture", capture="captures/graph_break", function="with_item")
+    (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
+    assert fn["frames"] == ["with_item", "torch_dynamo_resume_in_with_item_at_18"]
+    (gb,) = [b for c in fn["compilations"] for b in c["graph_breaks"]]
+    assert gb["gb_id"] == "gb0124" and gb["site"].endswith("graph_break.py:18") and gb["evidence_id"]
+    assert (
+        error_code(session.call("analyze_capture", capture="captures/graph_break", function="nope"))
+        == "unknown_function"
+    )
+
+
+def test_pages_cover_every_function_once(connect: Callable[..., Session]) -> None:
+    session = connect()
+    seen, offset = [], 0
+    while offset is not None:
+        page = session.call("analyze_capture", capture="captures/guards", page_size=1, offset=offset).structured_content
+        assert page is not None
+        assert (page["counts"] is not None) == (offset == 0)  # the run's totals on the first page only
+        seen += [f["index"] for f in page["functions"]]
+        offset = page["next_offset"]
+    assert seen == list(range(len(seen))) and len(seen) == page["total_functions"]
