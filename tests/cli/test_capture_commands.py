@@ -170,3 +170,18 @@ def test_analyze_counts_library_frames_in_the_users_function(run) -> None:  # ty
     assert f"inner (torch/_dynamo/external_utils.py:67, called at line {call})" in row
     assert "│        2 │          1 │" in row  # compiles, recompiles (the oracle: two graphs from train_step)
     assert f"inner (external_utils.py:67), called from train_step at line {call}" in text
+
+
+def test_analyze_by_function_answers_a_question_about_one_run(run) -> None:  # type: ignore[no-untyped-def]
+    """For an agent with a shell: which guard made `grad_mode` recompile, from the CLI's JSON alone."""
+    code, out, _ = run("analyze", str(FIXTURES / "captures" / "guards"), "--function", "grad_mode", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    validate(report, "run_report")
+    (fn,) = report["functions"]
+    oracle = json.loads((FIXTURES / "captures" / "guards" / "oracle.json").read_text())
+    guards = [g for c in fn["compilations"] for g in c["recompile"]]
+    assert guards and {g["category"] for g in guards} == {"grad_mode"}
+    assert fn["counts"]["observed_compilation_identities"] == oracle["expect"]["compilations_by_function"]["grad_mode"]
+    code, text, _ = run("analyze", str(FIXTURES / "captures" / "guards"), "--by-function")
+    assert code == 0 and "recompiled [grad_mode]" in text

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from dynamo_diff_compare import capture_markdown, capture_text
+from dynamo_diff_compare import capture_markdown, capture_text, run_report_text
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Capture, short_id, validate
 from dynamo_diff_service import Service
 from dynamo_diff_store import Store
@@ -106,9 +106,31 @@ def analyze(
         ),
     ],
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
+    by_function: Annotated[
+        bool,
+        typer.Option(
+            "--by-function",
+            help="Per source function, problems first: why it recompiled, where it broke, what failed and what "
+            "happened next, with evidence ids (JSON: the same report the MCP tool analyze_capture pages).",
+        ),
+    ] = False,
+    function: Annotated[
+        str | None, typer.Option("--function", metavar="NAME", help="Only this function (implies --by-function).")
+    ] = None,
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
-    _print_capture(open_capture(service_of(ctx), ref), output_format)
+    service = service_of(ctx)
+    capture = open_capture(service, ref)
+    if not by_function and function is None:
+        _print_capture(capture, output_format)
+        return
+    report = service.report(capture, function=function)
+    if output_format == Format.JSON:
+        document = report.model_dump(mode="json")
+        validate(document, "run_report")
+        print_json(document)
+        return
+    stdout().print(run_report_text(report))
 
 
 @handles_errors

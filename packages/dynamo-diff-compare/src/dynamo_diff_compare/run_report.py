@@ -6,7 +6,8 @@ from __future__ import annotations
 from dynamo_diff_match import SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import Counts, sum_counts
+from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
+from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
     BreakLine,
     CompilationLine,
@@ -124,3 +125,37 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
         + c.get("compiler_limit_events", 0)
     )
     return -score, report.name
+
+
+def compilation_text(c: CompilationLine, function: str) -> str | None:
+    """One line for a compilation that has something to say (recompile, break, failure, limit), else None."""
+    parts = []
+    if c.recompile:
+        first = c.recompile[0]
+        more = f" (+{len(c.recompile) - 1} more)" if len(c.recompile) > 1 else ""
+        parts.append(f"recompiled [{first.category}] {first.text}{more} (ev {first.evidence_id})")
+    for gb in c.graph_breaks[:2]:
+        parts.append(f"graph break {gb.gb_id or ''} {gb.type} at {gb.site} (ev {gb.evidence_id})".replace("  ", " "))
+    if c.failure is not None:
+        ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
+        parts.append(f"FAILED {c.failure.fail_type}: {c.failure.message}; then {c.failure.then} (ev {ev})")
+    if c.limit:
+        parts.append(f"LIMIT {c.limit}")
+    if not parts:
+        return None
+    frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
+    return f"  {c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+
+
+def run_report_text(report: RunReport) -> str:
+    """The report as plain lines (the CLI's text; the MCP server renders its pages the same way)."""
+    lines = [f"capture {short_id(report.capture)} ({report.label or '-'}) torch {report.torch or '?'}"]
+    lines.append(f"run: {report.run.summary}")
+    lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
+    for fn in report.functions:
+        where = f"{(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'}"
+        frames = f" frames: {', '.join(fn.frames)}" if fn.frames else ""
+        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {fn.counts[k]}" for k, _ in HEADLINE_COUNTS if fn.counts.get(k))
+        lines.append(f"{fn.name} ({where}): {counts or 'compiled'}{frames}")
+        lines += [t for c in fn.compilations if (t := compilation_text(c, fn.name)) is not None]
+    return "\n".join(lines)

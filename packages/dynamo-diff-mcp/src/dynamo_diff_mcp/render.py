@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from dynamo_diff_compare import piece_line
+from dynamo_diff_compare import compilation_text, piece_line
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Counts, Side, short_id
 
 from dynamo_diff_mcp.models import (
@@ -179,27 +177,6 @@ def evidence_text(ex: EvidenceText) -> str:
     return head + "\n" + ex.text + tail
 
 
-def _compilation_text(c: dict[str, Any]) -> str | None:
-    """One line for a compilation that has something to say, else None."""
-    parts = []
-    if c.get("recompile"):
-        first = c["recompile"][0]
-        more = f" (+{len(c['recompile']) - 1})" if len(c["recompile"]) > 1 else ""
-        parts.append(f"recompiled [{first['category']}] {first['text']}{more} ev {first.get('evidence_id')}")
-    for gb in c.get("graph_breaks", [])[:2]:
-        parts.append(f"graph break {gb.get('gb_id') or ''} {gb['type']} at {gb.get('site')} ev {gb.get('evidence_id')}")
-    if c.get("failure"):
-        f = c["failure"]
-        ev = (f.get("evidence_ids") or [None])[0]
-        parts.append(f"FAILED {f.get('fail_type')}: {f['message']}; then {f['then']} ev {ev}")
-    if c.get("limit"):
-        parts.append(f"LIMIT {c['limit']}")
-    if not parts:
-        return None
-    frame = "" if c.get("frame") is None else f" {c['frame']}"
-    return f"  {c['compile_id']}{frame} {c['outcome']}: " + "; ".join(parts)
-
-
 def run_page_text(page: RunPage) -> str:
     lines = [_line(f"capture {short_id(page.capture)} ({page.label or '-'}) torch {page.torch or '?'}")]
     lines.append(_line(f"run: {page.run.summary}"))
@@ -216,12 +193,10 @@ def run_page_text(page: RunPage) -> str:
         lines.append(
             _line(f"[{entry.index}] {r.name} ({(r.file or '?').rsplit('/', 1)[-1]}:{r.line or '?'}): {counts}{frames}")
         )
-        shown = 0
-        for c in r.model_dump(mode="json")["compilations"]:
-            text = _compilation_text(c)
-            if text is not None and shown < 6:
-                lines.append(_line(text))
-                shown += 1
+        texts = [t for c in r.compilations if (t := compilation_text(c, r.name)) is not None]
+        lines += [_line(t) for t in texts[:6]]
+        if len(texts) > 6:
+            lines.append(f"  ... {len(texts) - 6} more lines in the structured result")
         if entry.truncated:
             lines.append(_line("  cut: " + "; ".join(entry.truncated)))
     if page.next_offset is not None:

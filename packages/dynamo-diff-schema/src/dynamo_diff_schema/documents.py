@@ -14,6 +14,7 @@ from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.comparison import Comparison
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.manifest import Manifest
+from dynamo_diff_schema.run_report import RunReport
 from dynamo_diff_schema.version import SCHEMA_MAJOR
 
 DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
@@ -21,6 +22,7 @@ DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
     "comparison": Comparison,
     "manifest": Manifest,
     "error": ErrorInfo,
+    "run_report": RunReport,
 }
 KINDS: Final[tuple[str, ...]] = tuple(DOCUMENT_MODELS)
 _ID_BASE = "https://dynamo-diff.invalid/schema"
