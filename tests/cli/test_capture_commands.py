@@ -185,3 +185,15 @@ def test_analyze_by_function_answers_a_question_about_one_run(run) -> None:  # t
     assert fn["counts"]["observed_compilation_identities"] == oracle["expect"]["compilations_by_function"]["grad_mode"]
     code, text, _ = run("analyze", str(FIXTURES / "captures" / "guards"), "--by-function")
     assert code == 0 and "recompiled [grad_mode]" in text
+
+
+def test_evidence_by_function_and_grep_from_the_cli(run) -> None:  # type: ignore[no-untyped-def]
+    bundle = str(FIXTURES / "captures" / "backend_failure")
+    assert run("import", bundle)[0] == 0
+    code, out, _ = run("evidence", "backend_failure", "--function", "raised", "--format", "json")
+    items = json.loads(out)["items"]
+    assert code == 0 and items and {i["function"] for i in items} == {"raised"}
+    (metrics,) = [i["id"] for i in items if i["kind"] == "compilation_metrics"]
+    code, out, _ = run("evidence", "backend_failure", metrics, "--grep", "config_suppress_errors", "--format", "json")
+    found = json.loads(out)
+    assert code == 0 and '"config_suppress_errors": false' in found["matches"][0]["lines"][0]

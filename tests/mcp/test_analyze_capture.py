@@ -65,3 +65,21 @@ def test_pages_cover_every_function_once(connect: Callable[..., Session]) -> Non
         seen += [f["index"] for f in page["functions"]]
         offset = page["next_offset"]
     assert seen == list(range(len(seen))) and len(seen) == page["total_functions"]
+
+
+def test_evidence_is_found_by_function_with_summaries_and_searched_in_one_call(session: Session) -> None:
+    """Which setting let `suppressed` run eagerly? The function's records name themselves, and one grep call
+    finds the flag inside its 40,000-character compilation_metrics."""
+    index = session.call("get_evidence", capture="captures/backend_failure", function="suppressed")
+    items = index.structured_content["index"]["items"]  # type: ignore[index]
+    assert items and {i["function"] for i in items} == {"suppressed"}
+    (metrics,) = [i for i in items if i["kind"] == "compilation_metrics"]
+    assert "BackendCompilerFailed" in metrics["summary"]
+    found = session.call(
+        "get_evidence", capture="captures/backend_failure", evidence_id=metrics["id"], grep="suppress_errors"
+    )
+    page = found.structured_content["matches"]  # type: ignore[index]
+    assert page["total_matches"] >= 1 and '"config_suppress_errors": true' in page["matches"][0]["lines"][0]
+    assert len(text_of(found)) < 2_000
+    by_kind = session.call("get_evidence", capture="captures/backend_failure", kind="artifact:dynamo_error")
+    assert {i["kind"] for i in by_kind.structured_content["index"]["items"]} == {"dynamo_error"}  # type: ignore[index]

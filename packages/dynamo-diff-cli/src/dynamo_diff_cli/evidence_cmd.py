@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
@@ -23,6 +24,18 @@ def evidence(
         ),
     ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Only this record kind, e.g. recompile_reasons.")] = None,
+    function: Annotated[
+        str | None, typer.Option("--function", metavar="NAME", help="Index: only this function's records.")
+    ] = None,
+    compile_id: Annotated[
+        str | None, typer.Option("--compile-id", metavar="ID", help="Index: only this compilation's records, e.g. 0/1.")
+    ] = None,
+    grep: Annotated[
+        str | None,
+        typer.Option(
+            "--grep", metavar="PATTERN", help="Excerpt: only the parts matching PATTERN (regex or text, any case)."
+        ),
+    ] = None,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Index: first entry. Excerpt: first character.")] = 0,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Excerpt length in characters.")] = 4000,
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
@@ -31,7 +44,9 @@ def evidence(
     """The records behind the numbers: a paged index, or one hash-checked excerpt."""
     service = service_of(ctx)
     if evidence_id is None:
-        _, items, total = service.evidence_index(ref, kind=kind, offset=offset, limit=limit)
+        _, items, total = service.evidence_index(
+            ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit
+        )
         next_offset = offset + len(items) if offset + len(items) < total else None
         if output_format == Format.JSON:
             print_json(
@@ -44,20 +59,42 @@ def evidence(
             )
             return
         table = Table(title=f"evidence {offset + 1}-{offset + len(items)} of {total}", title_justify="left")
-        for col in ("id", "kind", "rank", "compile id", "file:line", "bytes"):
-            table.add_column(col)
+        for col in ("id", "kind", "rank", "compile id", "function", "what it says", "file:line"):
+            table.add_column(col, overflow="fold")
         for e in items:
             table.add_row(
                 e.id,
                 e.kind,
                 "?" if e.rank is None else str(e.rank),
                 e.compile_id or "",
+                Text(e.function or ""),
+                Text(e.summary or ""),
                 f"{e.file}:{e.line}",
-                str(e.length),
             )
         stdout().print(table)
         if next_offset is not None:
             stderr().print(f"more: --offset {next_offset}")
+        return
+    if grep is not None:
+        head, matches, total_matches = service.grep_evidence(ref, evidence_id, grep)
+        if output_format == Format.JSON:
+            print_json(
+                {
+                    "evidence": head.evidence.model_dump(mode="json"),
+                    "pattern": grep,
+                    "total_matches": total_matches,
+                    "matches": [m.model_dump(mode="json") for m in matches],
+                }
+            )
+            return
+        ev = head.evidence
+        stderr().print(
+            f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified: {total_matches} match(es)"
+        )
+        for m in matches:
+            typer.echo(f"line {m.line}:")
+            for text in m.lines:
+                typer.echo(f"  {text}")
         return
     excerpt = service.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
     if output_format == Format.JSON:

@@ -159,3 +159,39 @@ def run_report_text(report: RunReport) -> str:
         lines.append(f"{fn.name} ({where}): {counts or 'compiled'}{frames}")
         lines += [t for c in fn.compilations if (t := compilation_text(c, fn.name)) is not None]
     return "\n".join(lines)
+
+
+def evidence_summaries(capture: Capture) -> dict[str, str]:
+    """Evidence id -> what that record says, in one line, for the records a compilation interprets."""
+    out: dict[str, str] = {}
+
+    def note(evidence_id: str | None, text: str) -> None:
+        if evidence_id and evidence_id not in out:
+            out[evidence_id] = text[:200]
+
+    for rank in capture.ranks:
+        for c in rank.compilations:
+            name = c.code.co_name or "?"
+            for r in c.recompile.reasons if c.recompile is not None else []:
+                note(r.evidence_id, f"{c.compile_id} recompile [{r.category}]: {r.text.split('  #', 1)[0].strip()}")
+            for gb in c.graph_breaks:
+                note(gb.evidence_id, f"{c.compile_id} graph break {gb.gb_id or ''} {gb.key} at {gb.site}")
+            if c.failure is not None:
+                for ev in c.failure.evidence_ids:
+                    note(ev, f"{c.compile_id} {c.failure.fail_type} failure: {gist(c.failure.reason or '')}")
+            for limit in c.limit_events:
+                note(limit.evidence_id, f"{c.compile_id} {limit.kind}")
+            for event in c.cache_events:
+                note(event.evidence_id, f"{c.compile_id} {event.cache} cache {event.decision}")
+            if c.graph is not None and c.graph.evidence_ids:
+                ops = f": {c.graph.op_count} ops" if c.graph.op_count is not None else " (handed to the backend)"
+                note(c.graph.evidence_ids[0], f"{c.compile_id} graph of {name}{ops}")
+            if c.guards is not None and len(c.guards.evidence_ids) > 1:
+                note(c.guards.evidence_ids[1], f"{c.compile_id} guards of {name}: {c.guards.count}")
+            if c.phase_evidence_id is not None:
+                seconds = c.phase_times.get(_COMPILE_TIME)
+                took = f", {seconds:g} s" if seconds is not None else ""
+                note(c.phase_evidence_id, f"{c.compile_id} metrics of {name}: {c.outcome}{took}")
+            if c.evidence_ids:
+                note(c.evidence_ids[0], f"{c.compile_id} first record of {name} ({c.outcome})")
+    return out

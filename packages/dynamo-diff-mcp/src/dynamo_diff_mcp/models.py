@@ -10,8 +10,10 @@ from dynamo_diff_schema import (
     Comparability,
     Counts,
     Evidence,
+    EvidenceEntry,
     FunctionReport,
     FunctionRow,
+    GrepMatch,
     Notice,
     RankView,
     RunStatus,
@@ -114,7 +116,7 @@ class EvidenceIndexPage(Out):
     total: int
     offset: int
     next_offset: int | None = None
-    items: list[Evidence]
+    items: list[EvidenceEntry]
 
 
 class EvidenceText(Out):
@@ -129,11 +131,24 @@ class EvidenceText(Out):
     text: str
 
 
+class EvidenceMatches(Out):
+    """The result of get_evidence with evidence_id and grep: the matching parts of one hash-checked record."""
+
+    capture: str
+    evidence: Evidence
+    sha256_verified: bool = True
+    pattern: str
+    total_matches: int
+    matches: list[GrepMatch]
+    total_chars: int = Field(description="The whole record's length (read it with offset/max_chars).")
+
+
 class EvidenceResult(Out):
-    """The result of get_evidence: `index` without evidence_id, `excerpt` with it."""
+    """The result of get_evidence: `index` without evidence_id, `excerpt` with it, `matches` with it and grep."""
 
     index: EvidenceIndexPage | None = None
     excerpt: EvidenceText | None = None
+    matches: EvidenceMatches | None = None
 
 
 class FunctionEntry(Out):

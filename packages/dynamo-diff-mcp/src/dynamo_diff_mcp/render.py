@@ -9,6 +9,7 @@ from dynamo_diff_mcp.models import (
     CaptureList,
     ComparisonPage,
     EvidenceIndexPage,
+    EvidenceMatches,
     EvidenceText,
     ImportSummary,
     RunPage,
@@ -158,11 +159,27 @@ def evidence_index_text(page: EvidenceIndexPage) -> str:
     ]
     for e in page.items[:_EVIDENCE_LINES]:
         rank = "?" if e.rank is None else e.rank
-        lines.append(_line(f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'} {e.file}:{e.line}"))
+        about = f" {e.function}" if e.function else ""
+        said = f": {e.summary}" if e.summary else ""
+        lines.append(_line(f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'}{about}{said}"))
     if len(page.items) > _EVIDENCE_LINES:
         lines.append(f"... {len(page.items) - _EVIDENCE_LINES} more on this page in the structured result")
     if page.next_offset is not None:
         lines.append(f"more: get_evidence(capture=..., offset={page.next_offset})")
+    return "\n".join(lines)
+
+
+def evidence_matches_text(page: EvidenceMatches) -> str:
+    ev = page.evidence
+    lines = [
+        f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified; {page.total_matches} match(es) of "
+        f"{page.pattern!r} in {page.total_chars} characters"
+    ]
+    for m in page.matches:
+        lines.append(f"line {m.line}:")
+        lines += ["  " + _line(text) for text in m.lines]
+    if page.total_matches > len(page.matches):
+        lines.append(f"... {page.total_matches - len(page.matches)} more matches")
     return "\n".join(lines)
 
 

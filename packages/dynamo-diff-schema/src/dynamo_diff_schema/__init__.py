@@ -64,7 +64,7 @@ from dynamo_diff_schema.compilation import (
 from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
-from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
+from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch, Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
 from dynamo_diff_schema.ids import SHORT_ID_LENGTH, short_id
 from dynamo_diff_schema.manifest import (
@@ -132,6 +132,7 @@ __all__ = [
     "ErrorCode",
     "ErrorInfo",
     "Evidence",
+    "EvidenceEntry",
     "Failure",
     "FailureLine",
     "FunctionGroup",
@@ -141,6 +142,7 @@ __all__ = [
     "FunctionSide",
     "GraphBreak",
     "GraphSummary",
+    "GrepMatch",
     "GuardCategory",
     "GuardLine",
     "GuardReason",

@@ -24,6 +24,20 @@ class Evidence(Model):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
+class EvidenceEntry(Evidence):
+    """An evidence index entry with what it is about: the source function and a one-line summary."""
+
+    function: str | None = Field(None, description="The source function of its compilation, when it has one.")
+    summary: str | None = Field(None, description="What the record says, in one line (None: not interpreted).")
+
+
+class GrepMatch(Model):
+    """Lines of one record that match a pattern, with context."""
+
+    line: int = Field(ge=1, description="Line of the match within the record's text (1-based).")
+    lines: list[str] = Field(description="The matching line with up to `context` lines before and after.")
+
+
 class Severity(StrEnum):
     INFO = "info"
     WARNING = "warning"

@@ -4,14 +4,24 @@ own results); rendering, paging and bounding a response are the caller's."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from dynamo_diff_compare import compare_captures, compare_ranks, run_report, user_sources
+from dynamo_diff_compare import compare_captures, compare_ranks, evidence_summaries, run_report, user_sources
 from dynamo_diff_match import SnapshotSet, UserMap, load_user_map
-from dynamo_diff_schema import Capture, Comparison, DynamoDiffError, ErrorCode, Evidence, RunReport, short_id
+from dynamo_diff_schema import (
+    Capture,
+    Comparison,
+    DynamoDiffError,
+    ErrorCode,
+    EvidenceEntry,
+    GrepMatch,
+    RunReport,
+    short_id,
+)
 from dynamo_diff_store import CaptureRow, EvidenceExcerpt, ImportResult, Store
 
 from dynamo_diff_service._refs import looks_like_path
@@ -20,6 +30,10 @@ from dynamo_diff_service._source import SourceLocation, find_source
 Progress = Callable[[str, int, int], None]
 # Function names listed when a name is not found.
 _NAMES_LISTED = 12
+# grep reads a record whole up to this many characters; a matching line is shown up to this many.
+_GREP_MAX_CHARS = 4_000_000
+_GREP_LINE_CHARS = 300
+_GREP_WINDOW = 120  # characters shown each side of a match inside a long line
 
 
 class Confine(Protocol):
@@ -170,15 +184,74 @@ class Service:
     # -- evidence and source -------------------------------------------------------------------------
 
     def evidence_index(
-        self, ref: str, *, kind: str | None = None, offset: int = 0, limit: int = 50
-    ) -> tuple[str, list[Evidence], int]:
-        """(capture id, one page of its evidence index, the total)."""
+        self,
+        ref: str,
+        *,
+        kind: str | None = None,
+        compile_id: str | None = None,
+        function: str | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> tuple[str, list[EvidenceEntry], int]:
+        """(capture id, one page of its evidence index, the total that matches): each entry with its source
+        function and a one-line summary; filtered by kind, compile id and function."""
         capture_id = self.store.resolve(ref)
-        items, total = self.store.evidence_index(capture_id, kind=kind, offset=offset, limit=limit)
-        return capture_id, items, total
+        capture = self.load(capture_id)
+        report = self.report(capture, function=function)
+        function_of = {c.compile_id: f.name for f in report.functions for c in f.compilations}
+        compile_ids: list[str] | None = None
+        if function is not None:
+            compile_ids = sorted(function_of)
+        if compile_id is not None:
+            compile_ids = [compile_id] if compile_ids is None or compile_id in compile_ids else []
+        items, total = self.store.evidence_index(
+            capture_id, kind=kind, compile_ids=compile_ids, offset=offset, limit=limit
+        )
+        summaries = evidence_summaries(capture)
+        entries = [
+            EvidenceEntry(
+                **e.model_dump(),
+                function=function_of.get(e.compile_id or ""),
+                summary=summaries.get(e.id),
+            )
+            for e in items
+        ]
+        return capture_id, entries, total
 
     def read_evidence(self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000) -> EvidenceExcerpt:
         return self.store.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
+
+    def grep_evidence(
+        self, ref: str, evidence_id: str, pattern: str, *, context: int = 2, max_matches: int = 20
+    ) -> tuple[EvidenceExcerpt, list[GrepMatch], int]:
+        """The lines of one record that match `pattern` (a regular expression, else plain text; case-insensitive),
+        each with `context` lines around it: (the record's first characters, matches, total matches)."""
+        whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
+        try:
+            regex = re.compile(pattern, re.IGNORECASE)
+        except re.error:
+            regex = re.compile(re.escape(pattern), re.IGNORECASE)
+        lines = whole.text.splitlines()
+        matches: list[GrepMatch] = []
+        total = 0
+        for n, line in enumerate(lines):
+            found = list(regex.finditer(line))
+            if not found:
+                continue
+            total += len(found) if len(line) > _GREP_LINE_CHARS else 1
+            if len(matches) >= max_matches:
+                continue
+            if len(line) <= _GREP_LINE_CHARS:
+                around = lines[max(n - context, 0) : n + context + 1]
+                matches.append(GrepMatch(line=n + 1, lines=[text[:_GREP_LINE_CHARS] for text in around]))
+                continue
+            # One long line (a JSON record such as compilation_metrics): the text around each match.
+            for m in found[: max_matches - len(matches)]:
+                start, end = max(m.start() - _GREP_WINDOW, 0), min(m.end() + _GREP_WINDOW, len(line))
+                snippet = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+                matches.append(GrepMatch(line=n + 1, lines=[snippet]))
+        head = self.store.read_evidence(ref, evidence_id, max_chars=200)
+        return head, matches, total
 
     def source(self, ref: str, function: str) -> tuple[Capture, list[SourceLocation]]:
         capture = self.load(ref)

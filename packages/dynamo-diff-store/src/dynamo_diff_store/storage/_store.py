@@ -19,7 +19,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -523,14 +523,25 @@ class Store:
     # -- evidence ----------------------------------------------------------------------------------------
 
     def evidence_index(
-        self, ref: str, *, kind: str | None = None, offset: int = 0, limit: int = 50
+        self,
+        ref: str,
+        *,
+        kind: str | None = None,
+        compile_ids: Sequence[str] | None = None,
+        offset: int = 0,
+        limit: int = 50,
     ) -> tuple[list[Evidence], int]:
-        """A page of the evidence index, and the total number of entries that match."""
+        """A page of the evidence index, and the total number of entries that match. `kind` is a record kind or
+        an artifact name (`artifact:NAME`, as the import notice writes it, works too); `compile_ids` keeps the
+        entries of those compilations."""
         capture_id = self.resolve(ref)
         where, args = "capture_id = ?", [capture_id]
         if kind:
             where += " AND kind = ?"
-            args.append(kind)
+            args.append(kind.removeprefix("artifact:"))
+        if compile_ids is not None:
+            where += f" AND compile_id IN ({', '.join('?' * len(compile_ids))})" if compile_ids else " AND 0"
+            args.extend(compile_ids)
         with self._index(create=False) as conn:
             assert conn is not None
             total = conn.execute(f"SELECT COUNT(*) FROM evidence WHERE {where}", args).fetchone()[0]
