@@ -83,3 +83,17 @@ def test_evidence_is_found_by_function_with_summaries_and_searched_in_one_call(s
     assert len(text_of(found)) < 2_000
     by_kind = session.call("get_evidence", capture="captures/backend_failure", kind="artifact:dynamo_error")
     assert {i["kind"] for i in by_kind.structured_content["index"]["items"]} == {"dynamo_error"}  # type: ignore[index]
+
+
+def test_comparison_rows_carry_only_the_counts_that_say_something(session: Session) -> None:
+    page = session.call(
+        "compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2", page_size=20
+    ).structured_content
+    assert page is not None and len(page["rows"]) == page["total_rows"] == 3 and page["page_note"] is None
+    for entry in page["rows"]:
+        row = entry["row"]
+        for side in (row["baseline"], row["candidate"]):
+            if side is not None:
+                zeros = {k for k, v in side["counts"].items() if v == 0}
+                assert zeros <= set(row["deltas"]), zeros
+        assert all(c["kind"] != "phase_time" for c in row["changes"])

@@ -227,3 +227,26 @@ def shrink_function(report: dict[str, Any], limit: int) -> tuple[dict[str, Any],
     notes.append(f"compilations: {keep} of {len(comps)} shown (ask for this function alone to page on)")
     report["compilations"] = comps[:keep]
     return report, notes
+
+
+def trim_counts(row: dict[str, Any]) -> dict[str, Any]:
+    """A FunctionRow (as JSON) whose sides list only non-zero and changed counts; compile-phase timings left out
+    (they are compile times, shown by analyze_capture)."""
+    changed = set(row.get("deltas") or {})
+
+    def trim(side: Any) -> None:
+        if isinstance(side, dict) and isinstance(side.get("counts"), dict):
+            counts = side["counts"]
+            side["counts"] = {
+                k: v
+                for k, v in counts.items()
+                if (k == "incomplete" and v) or (k != "incomplete" and (v or k in changed))
+            }
+
+    trim(row.get("baseline"))
+    trim(row.get("candidate"))
+    for piece in row.get("pieces") or []:
+        trim(piece.get("baseline"))
+        trim(piece.get("candidate"))
+    row["changes"] = [c for c in row.get("changes") or [] if c.get("kind") != "phase_time"]
+    return row

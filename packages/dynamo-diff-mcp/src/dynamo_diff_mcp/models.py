@@ -87,15 +87,18 @@ class RowEntry(Out):
 
 
 class ComparisonPage(Out):
-    """One page of a comparison (compare_runs or compare_ranks): comparability first, then rows."""
+    """One page of a comparison (compare_runs or compare_ranks): comparability first, then rows.
+
+    In `rows`, each side's `counts` lists only its non-zero counts and the counts that changed (a count not listed
+    is 0). Comparability, totals, the rank view and notices are on the first page (offset 0) only."""
 
     comparison_id: str
     kind: str = Field(description="'captures' (baseline vs candidate) or 'ranks' (within one capture).")
     baseline: Side
     candidate: Side
-    comparability: Comparability
+    comparability: Comparability | None = Field(None, description="First page only.")
     comparability_truncated: list[str] = Field(default_factory=list)
-    totals: Totals
+    totals: Totals | None = Field(None, description="First page only.")
     ranks: RankView | None = None
     ranks_truncated: list[str] = Field(default_factory=list)
     notices: list[Notice] = Field(default_factory=list)
@@ -105,6 +108,7 @@ class ComparisonPage(Out):
     next_offset: int | None = Field(None, description="Pass as offset for the next page; None on the last page.")
     rows: list[RowEntry]
     rows_truncated: bool = Field(False, description="True when any row on this page was cut (see its notes).")
+    page_note: str | None = Field(None, description="Why fewer rows than page_size are shown, when they are.")
     next_calls: list[str] = Field(default_factory=list)
 
 

@@ -89,8 +89,10 @@ def captures_text(page: CaptureList) -> str:
 
 def comparison_text(page: ComparisonPage, tool: str) -> str:
     comp = page.comparability
-    verdict = f"comparability: {str(comp.verdict).upper()}"
-    if comp.differences:
+    verdict = "comparability: on the first page" if comp is None else f"comparability: {str(comp.verdict).upper()}"
+    if comp is None:
+        pass
+    elif comp.differences:
         verdict += (
             " (differs: "
             + ", ".join(
@@ -101,7 +103,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         )
     elif comp.missing:
         verdict += " (not checked: " + "; ".join(comp.missing[:3]) + ")"
-    if comp.intended:
+    if comp is not None and comp.intended:
         verdict += " (the change under test: " + ", ".join(d.key for d in comp.intended[:4]) + ")"
     runs = (
         f"run: {run_text(page.baseline)}"
@@ -115,10 +117,11 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         f"candidate {_side(page.candidate)}",
         _line(verdict),
     ]
-    b, c = page.totals.baseline, page.totals.candidate
-    lines.append(
-        _line("totals: " + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE))
-    )
+    if page.totals is not None:
+        b, c = page.totals.baseline, page.totals.candidate
+        lines.append(
+            _line("totals: " + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE))
+        )
     if page.ranks is not None:
         for d in page.ranks.divergences[:4]:
             lines.append(_line(f"FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}"))
@@ -144,6 +147,8 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
     for n in page.notices[:3]:
         lines.append(_line(f"[{n.severity}] {n.code}: {n.message}"))
+    if page.page_note:
+        lines.append(page.page_note)
     if page.next_offset is not None:
         lines.append(f"more rows: {tool}(..., offset={page.next_offset})")
     return "\n".join(lines)

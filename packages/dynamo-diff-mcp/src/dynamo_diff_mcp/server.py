@@ -392,33 +392,36 @@ class Tools:
             raise DynamoDiffError(
                 ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last row (the comparison has {len(rows)})"
             )
-        comparability, comp_notes = budget.shrink_comparability(comparison.comparability.model_dump(mode="json"))
-        ranks: dict[str, Any] | None = None
-        rank_notes: list[str] = []
-        if comparison.ranks is not None:
-            ranks, rank_notes = budget.shrink_rank_view(comparison.ranks.model_dump(mode="json"))
-        notices, notices_omitted = budget.shrink_notices([n.model_dump(mode="json") for n in comparison.notices])
         header: dict[str, Any] = {
             "comparison_id": comparison.id,
             "kind": comparison.kind,
             "baseline": comparison.baseline.model_dump(mode="json"),
             "candidate": comparison.candidate.model_dump(mode="json"),
-            "comparability": comparability,
-            "comparability_truncated": comp_notes,
-            "totals": comparison.totals.model_dump(mode="json"),
-            "ranks": ranks,
-            "ranks_truncated": rank_notes,
-            "notices": notices,
-            "notices_omitted": notices_omitted,
             "total_rows": len(rows),
             "offset": offset,
         }
+        if offset == 0:  # what the whole comparison says, once
+            comparability, comp_notes = budget.shrink_comparability(comparison.comparability.model_dump(mode="json"))
+            ranks: dict[str, Any] | None = None
+            rank_notes: list[str] = []
+            if comparison.ranks is not None:
+                ranks, rank_notes = budget.shrink_rank_view(comparison.ranks.model_dump(mode="json"))
+            notices, notices_omitted = budget.shrink_notices([n.model_dump(mode="json") for n in comparison.notices])
+            header |= {
+                "comparability": comparability,
+                "comparability_truncated": comp_notes,
+                "totals": comparison.totals.model_dump(mode="json"),
+                "ranks": ranks,
+                "ranks_truncated": rank_notes,
+                "notices": notices,
+                "notices_omitted": notices_omitted,
+            }
         window = rows[offset : offset + page_size]
         # Each row alone must fit beside the header and the text: cut it to its share first.
         row_share = budget.BUDGET - budget.size(header) - 2_500
         entries: list[dict[str, Any]] = []
         for i, row in enumerate(window):
-            data, notes = budget.shrink_row(row.model_dump(mode="json"), row_share)
+            data, notes = budget.shrink_row(budget.trim_counts(row.model_dump(mode="json")), row_share)
             entries.append({"index": offset + i, "row": data, "truncated": notes})
         side_ids = (short_id(comparison.baseline.id), short_id(comparison.candidate.id))
 
@@ -436,16 +439,25 @@ class Tools:
                     calls.append(f'compare_ranks(capture="{side_ids[0]}", ..., offset={next_offset})')
             if any(e["row"].get("changes") for e in shown):
                 calls.append('get_evidence(capture="<side id>", evidence_id="<id from a change>")')
+            note = None
+            if k < min(page_size, len(rows) - offset):
+                note = f"page_size {page_size} asked; {k} rows fit in the response bound (the rest from next_offset)"
             page = ComparisonPage.model_validate(
                 {
                     **header,
                     "next_offset": next_offset,
                     "rows": [RowEntry.model_validate(e) for e in shown],
                     "rows_truncated": any(e["truncated"] for e in shown),
+                    "page_note": note,
                     "next_calls": calls,
                 }
             )
-            return tool_result(page, render.comparison_text(page, tool))
+            structured = page.model_dump(mode="json")
+            structured["rows"] = [{**e, "row": budget.trim_counts(e["row"])} for e in structured["rows"]]
+            return CallToolResult(
+                content=[TextContent(type="text", text=render.comparison_text(page, tool))],
+                structured_content=structured,
+            )
 
         return budget.largest_fitting(build, len(entries))[1]
 
