@@ -226,3 +226,16 @@ def test_a_restarts_change_counts_like_the_totals_and_cites_the_restarted_attemp
     for evidence_id in change.baseline_evidence:
         text = store.read_evidence(capture.capture.id, evidence_id).text
         assert '"compilation_metrics"' in text and '"restart_reasons": ["' in text
+
+
+def test_a_failure_that_went_away_carries_its_reason_on_the_baseline_side(load: Callable[..., Loaded]) -> None:
+    """backend_failure as the baseline, stable as the candidate: the failures are gone; torch's reason text is
+    the baseline's (it was under the candidate, which has no failure)."""
+    base, b_src = load("backend_failure")
+    cand, c_src = load("stable")
+    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    gone = [c for r in comparison.functions for c in r.changes if c.kind == "failure_gone"]
+    assert len(gone) == len(oracle("backend_failure")["expect"]["failed_functions"])
+    for change in gone:
+        assert "counting_backend refuses graph" in change.baseline["reason"]
+        assert "reason" not in change.candidate and change.candidate["count"] == 0

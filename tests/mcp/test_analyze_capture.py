@@ -97,3 +97,23 @@ def test_comparison_rows_carry_only_the_counts_that_say_something(session: Sessi
                 zeros = {k for k, v in side["counts"].items() if v == 0}
                 assert zeros <= set(row["deltas"]), zeros
         assert all(c["kind"] != "phase_time" for c in row["changes"])
+
+
+def test_one_call_imports_a_folder_of_runs_and_suggests_comparing_them(session: Session) -> None:
+    result = session.call("import_trace", path="v1_bundles")
+    page = result.structured_content
+    assert page is not None and page["total"] == 2
+    labels = sorted(r["label"] for r in page["runs"])
+    assert labels == sorted(p.name for p in (CAPTURES.parent / "v1_bundles").iterdir() if p.is_dir())
+    assert page["next_calls"][0].startswith("compare_runs(")
+
+
+def test_errors_and_suggestions_name_tools_not_cli_commands(session: Session) -> None:
+    result = session.call("analyze_capture", capture="no-such-run")
+    assert error_code(result) == "unknown_capture" and "import_trace(path=...)" in text_of(result)
+    first = session.call("import_trace", path="captures/edit_v1").structured_content
+    result = session.call("analyze_capture", capture="no-such-run")
+    assert "list_captures()" in text_of(result) and "dynamo-diff list" not in text_of(result)
+    assert first is not None and first["next_calls"] == [f'analyze_capture(capture="{first["id"][:12]}")']
+    second = session.call("import_trace", path="captures/edit_v2").structured_content
+    assert second is not None and second["next_calls"][0].startswith(f'compare_runs(baseline="{first["id"][:12]}"')

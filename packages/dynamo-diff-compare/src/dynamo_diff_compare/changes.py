@@ -190,8 +190,11 @@ def _failures(b: Digest, c: Digest) -> list[Change]:
             Change(
                 kind=kind,
                 summary=f"{fail_type} failures: {nb} -> {nc}" + (f" ({gist(reason)})" if reason else ""),
-                baseline={"fail_type": fail_type, "count": nb},
-                candidate={"fail_type": fail_type, "count": nc, "reason": reason},
+                # The reason is torch's text on the side that has the failures (the candidate's when they are new).
+                baseline={"fail_type": fail_type, "count": nb}
+                | ({"reason": reason} if kind == ChangeKind.FAILURE_GONE else {}),
+                candidate={"fail_type": fail_type, "count": nc}
+                | ({"reason": reason} if kind == ChangeKind.FAILURE_NEW else {}),
                 baseline_evidence=b.failure_evidence.get(fail_type, []),
                 candidate_evidence=c.failure_evidence.get(fail_type, []),
             )

@@ -51,6 +51,23 @@ class ImportSummary(Out):
     next_calls: list[str] = Field(default_factory=list, description="Calls that usually come next.")
 
 
+class ImportedRun(Out):
+    id: str
+    label: str | None = None
+    created: bool
+    run: str = Field(description="How the run ended, in words.")
+    counts: dict[str, int] = Field(description="Its non-zero headline counts.")
+
+
+class ImportedRuns(Out):
+    """The result of import_trace on a folder of run folders."""
+
+    total: int
+    runs: list[ImportedRun]
+    runs_omitted: int = 0
+    next_calls: list[str] = Field(default_factory=list)
+
+
 class CaptureEntry(Out):
     id: str
     label: str | None = None

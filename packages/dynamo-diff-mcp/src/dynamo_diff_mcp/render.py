@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dynamo_diff_compare import compilation_text, piece_line
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Counts, Side, short_id
 
@@ -11,6 +13,7 @@ from dynamo_diff_mcp.models import (
     EvidenceIndexPage,
     EvidenceMatches,
     EvidenceText,
+    ImportedRuns,
     ImportSummary,
     RunPage,
 )
@@ -18,6 +21,23 @@ from dynamo_diff_mcp.models import (
 LINE_CHARS = 240
 # The counts shown in one-line summaries (dynamo_diff_schema.HEADLINE_COUNTS), named in full.
 HEADLINE = tuple((key, COUNT_LABELS[key]) for key, _ in HEADLINE_COUNTS)
+
+
+# The CLI's commands that messages from the shared layers name, as the tool calls an agent makes instead.
+_FOR_AGENTS = (
+    (re.compile(r"`dynamo-diff list`"), "list_captures()"),
+    (re.compile(r"`dynamo-diff analyze ([^`]+)`"), r'analyze_capture(capture="\1")'),
+    (re.compile(r"`dynamo-diff analyze`"), "analyze_capture"),
+    (re.compile(r"`dynamo-diff evidence ID --kind KIND`"), 'get_evidence(capture=..., kind="KIND")'),
+    (re.compile(r"(the store \S+ is empty)$"), r"\1: import a run first with import_trace(path=...)"),
+)
+
+
+def for_agents(text: str) -> str:
+    """A message with the CLI commands it names replaced by the tool calls that do the same."""
+    for pattern, replacement in _FOR_AGENTS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def _line(text: str) -> str:
@@ -223,4 +243,16 @@ def run_page_text(page: RunPage) -> str:
             lines.append(_line("  cut: " + "; ".join(entry.truncated)))
     if page.next_offset is not None:
         lines.append(f'more functions: analyze_capture(capture="{short_id(page.capture)}", offset={page.next_offset})')
+    return "\n".join(lines)
+
+
+def imported_runs_text(page: ImportedRuns) -> str:
+    lines = [f"imported {page.total} runs:"]
+    for r in page.runs:
+        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in r.counts.items())
+        verb = "new" if r.created else "already stored"
+        lines.append(_line(f"{short_id(r.id)} {r.label or '-'} ({verb}): {r.run}; {counts or 'no compilations'}"))
+    if page.runs_omitted:
+        lines.append(f"... {page.runs_omitted} more: list_captures()")
+    lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 from dynamo_diff_compare import changed_first
 from dynamo_diff_schema import (
+    HEADLINE_COUNTS,
     Capture,
     Comparison,
     DynamoDiffError,
@@ -27,7 +28,7 @@ from dynamo_diff_schema import (
     short_id,
 )
 from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
-from dynamo_diff_store import Store
+from dynamo_diff_store import ImportResult, Store
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
@@ -42,6 +43,8 @@ from dynamo_diff_mcp.models import (
     EvidenceResult,
     EvidenceText,
     FunctionEntry,
+    ImportedRun,
+    ImportedRuns,
     ImportSummary,
     RankCounts,
     RowEntry,
@@ -58,7 +61,11 @@ INSTRUCTIONS = (
     "status first (a run that did not finish has low counts), then the comparability verdict: 'confounded' means "
     "the runs differ in more than your change, and each difference names the counts it can change; name the "
     "change under test with compare_runs(change=[...]) (e.g. 'torch_version' for an upgrade). "
-    "Counts the trace does not support stay unknown; phase times are compile times, never run-time speed-ups."
+    "Counts the trace does not support stay unknown; phase times are compile times, never run-time speed-ups. "
+    "For one run on its own (why it recompiled, where it broke, what failed and whether the program went on) "
+    "use analyze_capture. Compile ids read like tlparse's: '0/1' is frame 0's second compilation (a "
+    "recompilation); '!0/1/0' was compiled under compiled autograd; '0/0#1' is an id seen again after "
+    "torch._dynamo.reset(); 'rank ?' means the trace does not say which rank wrote it."
 )
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -83,7 +90,8 @@ def tool_result(model: BaseModel, text: str) -> CallToolResult:
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
     """`error[code]: message` for the model to read, and the error itself for programs."""
-    message = err.message if len(err.message) <= 2000 else err.message[:2000] + "…"
+    message = render.for_agents(err.message)
+    message = message if len(message) <= 2000 else message[:2000] + "…"
     info = err.info().model_dump(mode="json") | {"message": message}
     if budget.size(info["details"]) > 2000:
         info["details"] = {"omitted": "details too long for this response"}
@@ -108,6 +116,7 @@ def mcp_tool(annotations: ToolAnnotations) -> Callable[[Callable[..., CallToolRe
     return mark
 
 
+HEADLINE_KEYS = {key for key, _ in HEADLINE_COUNTS}
 # The tools, in the order tools/list shows them.
 TOOL_NAMES = ("import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence")
 
@@ -147,24 +156,31 @@ class Tools:
     ) -> CallToolResult:
         """Import a recorded torch.compile run into the store; call this first for a trace the store does not hold.
 
-        Returns the capture id, counts per rank, notices about the input and the calls to make next. Importing
-        the same bytes again is a no-op that returns the same id. Nothing is executed.
+        Returns the capture id, counts per rank, notices about the input and the calls to make next. A folder of
+        run folders imports each run, labelled by its folder name. Importing the same bytes again is a no-op that
+        returns the same id. Nothing is executed.
         """
-        result = self.service.import_path(path, label=label, manifest=manifest_path)
+        if label is None and manifest_path is None:
+            results = self.service.import_runs(path)
+            if len(results) > 1:
+                return self._imported_runs(results)
+            result = results[0]
+        else:
+            result = self.service.import_path(path, label=label, manifest=manifest_path)
         capture = result.summary  # counts, ranks and notices: the compilations are not read back
         info = capture.capture
         cid = info.id
-        others = [r.id for r in self.store.list_captures() if r.id != cid]
-        next_calls = [
-            f'compare_runs(baseline="{short_id(others[-1]) if others else "<other capture>"}", '
-            f'candidate="{short_id(cid)}")',
-            f'get_evidence(capture="{short_id(cid)}")',
-        ]
+        next_calls = [f'analyze_capture(capture="{short_id(cid)}")']
+        related = self.service.related(cid)
+        if related:
+            next_calls.insert(0, f'compare_runs(baseline="{short_id(related[0])}", candidate="{short_id(cid)}")')
         if len(capture.ranks) > 1:
             next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
         all_ranks = [RankCounts(rank=r.rank, counts=r.counts) for r in capture.ranks]
         all_notices = [n.model_dump(mode="json") for n in capture.notices]
-        notices, notices_omitted = budget.shrink_notices(all_notices)
+        notices, notices_omitted = budget.shrink_notices(
+            [n | {"message": render.for_agents(n["message"])} for n in all_notices]
+        )
 
         def build(k: int) -> CallToolResult:
             summary = ImportSummary(
@@ -186,6 +202,31 @@ class Tools:
             return tool_result(summary, render.import_text(summary))
 
         return budget.largest_fitting(build, len(all_ranks))[1]
+
+    def _imported_runs(self, results: list[ImportResult]) -> CallToolResult:
+        """Several runs imported from one folder: one line each, and how to compare them."""
+        runs = [
+            ImportedRun(
+                id=r.summary.capture.id,
+                label=r.summary.capture.label,
+                created=r.created,
+                run=r.summary.capture.run.summary,
+                counts={k: v for k, v in r.summary.counts.values().items() if v and k in HEADLINE_KEYS},
+            )
+            for r in results
+        ]
+        calls = [f'analyze_capture(capture="{r.label or short_id(r.id)}")' for r in runs[:2]]
+        if len(runs) >= 2:
+            a, b = runs[0], runs[1]
+            calls.insert(
+                0, f'compare_runs(baseline="{a.label or short_id(a.id)}", candidate="{b.label or short_id(b.id)}")'
+            )
+
+        def build(k: int) -> CallToolResult:
+            page = ImportedRuns(total=len(runs), runs=runs[:k], runs_omitted=len(runs) - k, next_calls=calls)
+            return tool_result(page, render.imported_runs_text(page))
+
+        return budget.largest_fitting(build, len(runs))[1]
 
     # -- list_captures ---------------------------------------------------------------------------------
 
@@ -406,7 +447,9 @@ class Tools:
             rank_notes: list[str] = []
             if comparison.ranks is not None:
                 ranks, rank_notes = budget.shrink_rank_view(comparison.ranks.model_dump(mode="json"))
-            notices, notices_omitted = budget.shrink_notices([n.model_dump(mode="json") for n in comparison.notices])
+            notices, notices_omitted = budget.shrink_notices(
+                [n.model_dump(mode="json") | {"message": render.for_agents(n.message)} for n in comparison.notices]
+            )
             header |= {
                 "comparability": comparability,
                 "comparability_truncated": comp_notes,

@@ -80,6 +80,39 @@ class Service:
             path, label=label, manifest=manifest_path, force_label=force_label, progress=progress
         )
 
+    def import_runs(self, ref: str) -> list[ImportResult]:
+        """A folder whose sub-folders are runs (bundles, trace folders, tlparse exports), imported one by one and
+        labelled by folder name (a label another capture has is left off). A folder that is itself a run, or a
+        file, is one import."""
+        path = self._confine(ref)
+        try:
+            return [self.store.import_path(path)]
+        except DynamoDiffError as err:
+            if err.code != ErrorCode.UNSUPPORTED_INPUT or not path.is_dir():
+                raise
+            children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+            results = []
+            for child in children:
+                try:
+                    label = child.name if self.store.label_owner(child.name) is None else None
+                    results.append(self.store.import_path(child, label=label))
+                except DynamoDiffError as child_err:
+                    if child_err.code != ErrorCode.UNSUPPORTED_INPUT:
+                        raise
+            if not results:
+                raise
+            return results
+
+    def related(self, capture_id: str) -> list[str]:
+        """Other captures that look like runs of the same workload: a label with the same stem (edit_v1 and
+        edit_v2, lazy and early runs of one script share none; before/after, base/cand, run1/run2 do)."""
+        rows = self.store.list_captures()
+        mine = next((r for r in rows if r.id == capture_id), None)
+        if mine is None or not mine.label:
+            return []
+        stem = label_stem(mine.label)
+        return [r.id for r in rows if r.id != capture_id and r.label and label_stem(r.label) == stem]
+
     def open(self, ref: str, *, label: str | None = None, progress: Progress | None = None) -> Opened:
         """The capture a reference names, imported first when it is a path (see `_refs`)."""
         if not looks_like_path(ref):
@@ -272,3 +305,13 @@ def read_source_map(path: Path | None) -> UserMap | None:
 def source_map_of(pairs: dict[str, str] | None) -> UserMap | None:
     """A source map given as a mapping (an MCP argument)."""
     return None if pairs is None else load_user_map(json.dumps(pairs))
+
+
+_LABEL_VARIANT = re.compile(
+    r"[-_.]?(?:v?\d+|before|after|old|new|base|baseline|cand|candidate|cold|warm|a|b|ref|fix|fixed)$", re.IGNORECASE
+)
+
+
+def label_stem(label: str) -> str:
+    """A label without its variant suffix: `edit_v1` and `edit_v2` -> `edit`, `run-before` -> `run`."""
+    return _LABEL_VARIANT.sub("", label) or label
