@@ -42,6 +42,7 @@ def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
         failure = FailureLine(
             fail_type=comp.failure.fail_type,
             message=gist(comp.failure.reason or ""),
+            site=f"{comp.failure.user_file}:{comp.failure.user_line}" if comp.failure.user_file else None,
             then=_then(comp),
             evidence_ids=comp.failure.evidence_ids,
         )
@@ -138,7 +139,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         parts.append(f"graph break {gb.gb_id or ''} {gb.type} at {gb.site} (ev {gb.evidence_id})".replace("  ", " "))
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
-        parts.append(f"FAILED {c.failure.fail_type}: {c.failure.message}; then {c.failure.then} (ev {ev})")
+        at = f" at {c.failure.site}" if c.failure.site else ""
+        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message}; then {c.failure.then} (ev {ev})")
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if not parts:

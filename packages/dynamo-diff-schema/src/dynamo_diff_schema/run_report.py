@@ -26,6 +26,7 @@ class BreakLine(Model):
 class FailureLine(Model):
     fail_type: str | None = None
     message: str = Field(description="The telling line of torch's failure text.")
+    site: str | None = Field(None, description="file:line of the user's code where it failed, when torch says.")
     then: str = Field(
         description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', "
         "'raised into the program' or 'unknown'."

@@ -1,0 +1,148 @@
+"""The agent task suite: questions a coding agent asks about torch.compile runs, each with the shortest path of
+tool calls (MCP) and of CLI commands (for an agent with a shell) that answers it, and what the answer is.
+
+Every expected answer comes from the fixture workloads' own records (oracle.json), never from our analyser. A
+question is answered when every `expect` pattern appears in what the calls returned (the text an agent reads,
+and the structured result), within `max_calls` calls and `max_chars` characters (the whole results, as JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CAPTURES = FIXTURES / "captures"
+
+
+def oracle(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((CAPTURES / name / "oracle.json").read_text())
+    return data
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    question: str
+    calls: list[tuple[str, dict[str, Any]]]  # MCP tool calls, paths relative to fixtures/
+    cli: list[list[str]]  # the same through the CLI (paths relative to fixtures/), JSON output
+    expect: list[str]  # regular expressions the answer must match
+    max_calls: int = 2
+    max_chars: int = 12_000
+    why: str = ""  # where the expected answer comes from
+    tags: list[str] = field(default_factory=list)
+
+
+def _capture(name: str) -> str:
+    return f"captures/{name}"
+
+
+TASKS: list[Task] = [
+    Task(
+        "limit",
+        "Why did f keep recompiling in recompile_limit, and did it hit the recompile limit?",
+        [("analyze_capture", {"capture": _capture("recompile_limit")})],
+        [["analyze", _capture("recompile_limit"), "--by-function", "--format", "json"]],
+        [r"\[shape\]|\"category\": ?\"shape\"", r"LIMIT|recompile_limit", r"ran eagerly \(recompile limit\)"],
+        why=f"oracle: recompile_limit_hits={oracle('recompile_limit')['expect']['recompile_limit_hits']}, "
+        "guard kinds size",
+    ),
+    Task(
+        "break_site",
+        "Where does with_print break the graph?",
+        [("analyze_capture", {"capture": _capture("graph_break"), "function": "with_print"})],
+        [["analyze", _capture("graph_break"), "--function", "with_print", "--format", "json"]],
+        [re.escape(next(s for s in oracle("graph_break")["expect"]["graph_break_sites"] if s.endswith(":11")))],
+        why="oracle: graph_break_sites",
+    ),
+    Task(
+        "raised",
+        "In backend_failure, which failed compilation reached the program as an exception?",
+        [("analyze_capture", {"capture": _capture("backend_failure")})],
+        [["analyze", _capture("backend_failure"), "--by-function", "--format", "json"]],
+        [
+            # The function `raised` (text: its line, then its compilation's; JSON: before the next function).
+            r"\] raised \([^\n]*\n[^\n]*then raised into the program"
+            r"|\"name\": ?\"raised\"(?:(?!\"name\")[\s\S])*\"then\": ?\"raised into the program\"",
+            r"BackendCompilerFailed",
+        ],
+        why="oracle: exceptions=[BackendCompilerFailed] caught around `raised`",
+    ),
+    Task(
+        "suppressed",
+        "Why did `suppressed` not raise although its compile failed?",
+        [("analyze_capture", {"capture": _capture("backend_failure"), "function": "suppressed"})],
+        [["analyze", _capture("backend_failure"), "--function", "suppressed", "--format", "json"]],
+        [r"ran eagerly \(suppress_errors\)"],
+        why="workload: torch._dynamo.config.suppress_errors=True around `suppressed`",
+    ),
+    Task(
+        "fullgraph",
+        "What failed in fullgraph_error, where in the user's code, and with what type?",
+        [("analyze_capture", {"capture": _capture("fullgraph_error")})],
+        [["analyze", _capture("fullgraph_error"), "--by-function", "--format", "json"]],
+        [
+            r"FAILED Unsupported|\"fail_type\": ?\"Unsupported\"",
+            re.escape(oracle("fullgraph_error")["expect"]["error_site"]),
+            r"raised into the program",
+        ],
+        why="oracle: fail_types=[Unsupported], exceptions=1",
+    ),
+    Task(
+        "guard",
+        "Which guard made grad_mode's f recompile?",
+        [("analyze_capture", {"capture": _capture("grad_mode")})],
+        [["analyze", _capture("grad_mode"), "--by-function", "--format", "json"]],
+        [r"grad_mode\]|\"category\": ?\"grad_mode\"", r"GLOBAL_STATE changed: grad_mode"],
+        why="oracle: recompile_guard_kinds=[grad_mode]",
+    ),
+    Task(
+        "library_caller",
+        "In library_frames, which of the user's functions recompiled because of no_grad?",
+        [("analyze_capture", {"capture": _capture("library_frames")})],
+        [["analyze", _capture("library_frames"), "--by-function", "--format", "json"]],
+        [r"evaluate[^\n]*\n[^\n]*grad_mode|\"name\": ?\"evaluate\"[\s\S]*grad_mode"],
+        why="oracle: compilations_by_caller evaluate=1 (under torch.no_grad)",
+    ),
+    Task(
+        "edit",
+        "Did the edit (edit_v1 -> edit_v2) remove gate's recompilation?",
+        [("compare_runs", {"baseline": _capture("edit_v1"), "candidate": _capture("edit_v2")})],
+        [["compare", _capture("edit_v1"), _capture("edit_v2"), "--format", "json"]],
+        [r"gate[^\n]*recompiles 1 -> 0|\"confirmed_recompilation_identities\": ?-1"],
+        why="oracle: recompiles_by_function gate 1 -> 0",
+    ),
+    Task(
+        "break_fix",
+        "How many graph breaks did the fix in break_fix remove, and in which function?",
+        [("compare_runs", {"baseline": _capture("break_fix_v1"), "candidate": _capture("break_fix_v2")})],
+        [["compare", _capture("break_fix_v1"), _capture("break_fix_v2"), "--format", "json"]],
+        [r"step[^\n]*graph breaks 2 -> 0|\"graph_break_records\": ?-2"],
+        why=f"oracle: graph_breaks {oracle('break_fix_v1')['expect']['graph_breaks']} -> 0",
+    ),
+    Task(
+        "cache",
+        "Did the warm Inductor run hit the FX graph cache?",
+        [("compare_runs", {"baseline": _capture("inductor_cold"), "candidate": _capture("inductor_warm")})],
+        [["compare", _capture("inductor_cold"), _capture("inductor_warm"), "--format", "json"]],
+        [r"cache hits 0 -> 2|fx_graph cache: miss 1 -> hit 1|\"hit\": ?1"],
+        why="oracle: fx_graph_cache_hits 0 -> 2",
+    ),
+    Task(
+        "ranks",
+        "Which rank of two_ranks diverged and recompiled?",
+        [("compare_ranks", {"capture": _capture("two_ranks")})],
+        [["compare", _capture("two_ranks"), "--ranks", "--format", "json"]],
+        [r"rank 1", r"recompile|recompiles"],
+        why=f"oracle: first_divergent_rank={oracle('two_ranks')['expect']['first_divergent_rank']}",
+    ),
+]
+
+
+def answered(task: Task, texts: list[str]) -> list[str]:
+    """The expected patterns that do not appear in what the calls returned."""
+    joined = "\n".join(texts)
+    return [p for p in task.expect if re.search(p, joined) is None]
