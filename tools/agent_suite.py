@@ -38,7 +38,7 @@ def main() -> int:
             finally:
                 manager.__exit__(None, None, None)
             chars = sum(len(r.model_dump_json(by_alias=True, exclude_none=True)) for r in results)
-            texts = [r.content[0].text + json.dumps(r.structured_content or {}) for r in results]  # type: ignore[union-attr]
+            texts = [getattr(r.content[0], "text", "") + json.dumps(r.structured_content or {}) for r in results]
             ok = not answered(task, texts)
             os.chdir(FIXTURES)
             runner = CliRunner(env={"COLUMNS": "200", "DYNAMO_DIFF_STORE": str(Path(tmp) / task.id / "cli")})

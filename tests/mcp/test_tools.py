@@ -34,7 +34,8 @@ def test_import_trace_returns_id_counts_notices_and_next_calls(session: Session)
     summary = ImportSummary.model_validate(result.structured_content)
     assert summary.created and summary.input_kind == "bundle" and summary.label == "two_ranks"
     assert [r.rank for r in summary.ranks] == [0, 1] and summary.ranks_omitted == 0
-    assert summary.counts.confirmed_recompilation_identities == 2
+    assert summary.counts["confirmed_recompilation_identities"] == 2
+    assert all(v for v in summary.counts.values()) and all(v for r in summary.ranks for v in r.counts.values())
     assert any(call.startswith("compare_ranks(") for call in summary.next_calls)
     text = text_of(result)
     assert text.startswith("run: completed (exit code 0)\n") and summary.run.state == "completed"

@@ -8,7 +8,7 @@ from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compa
 from dynamo_diff_compare.gate import GateResult, evaluate
 from dynamo_diff_compare.html_report import comparison_html
 from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
-from dynamo_diff_compare.run_report import compilation_text, evidence_summaries, run_report, run_report_text
+from dynamo_diff_compare.run_report import compilation_text, evidence_summaries, nonzero, run_report, run_report_text
 
 __version__ = _version("dynamo-diff-compare")
 
@@ -28,6 +28,7 @@ __all__ = [
     "compilation_text",
     "evaluate",
     "evidence_summaries",
+    "nonzero",
     "piece_line",
     "run_report",
     "run_report_text",

@@ -66,6 +66,8 @@ def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
         ],
         failure=failure,
         limit=comp.limit_events[0].message.split("\n", 1)[0][:200] if comp.limit_events else None,
+        restarts=comp.restart_count,
+        cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         evidence_ids=comp.evidence_ids[:2],
@@ -143,6 +145,10 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message}; then {c.failure.then} (ev {ev})")
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
+    if c.restarts:
+        parts.append(f"analysis restarted {c.restarts}x")
+    if c.cache:
+        parts.append("cache " + ", ".join(c.cache))
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

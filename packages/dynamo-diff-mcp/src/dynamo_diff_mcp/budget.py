@@ -250,3 +250,13 @@ def trim_counts(row: dict[str, Any]) -> dict[str, Any]:
         trim(piece.get("candidate"))
     row["changes"] = [c for c in row.get("changes") or [] if c.get("kind") != "phase_time"]
     return row
+
+
+def trim_totals(totals: dict[str, Any]) -> dict[str, Any]:
+    """Totals (as JSON) listing only the counts that are non-zero on either side (a count not listed is 0)."""
+    b, c = totals.get("baseline") or {}, totals.get("candidate") or {}
+    keep = {k for side in (b, c) for k, v in side.items() if k != "incomplete" and v}
+    out = {}
+    for name, side in (("baseline", b), ("candidate", c)):
+        out[name] = {k: v for k, v in side.items() if k in keep or (k == "incomplete" and v)}
+    return out

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dynamo_diff_schema import (
     Comparability,
-    Counts,
     Evidence,
     EvidenceEntry,
     FunctionReport,
@@ -29,7 +28,7 @@ class Out(BaseModel):
 
 class RankCounts(Out):
     rank: int | None = Field(description="None when neither the file name nor the records say.")
-    counts: Counts
+    counts: dict[str, int] = Field(description="Its non-zero counts (a count not listed is 0).")
 
 
 class ImportSummary(Out):
@@ -43,7 +42,10 @@ class ImportSummary(Out):
     torch: str | None = None
     artifact_structure: str = Field(description="'partial' when the trace was cut or evidence is missing.")
     workload_completion: str
-    counts: Counts = Field(description="Summed over ranks.")
+    counts: dict[str, int] = Field(description="Non-zero counts summed over ranks (a count not listed is 0).")
+    possibly_undercounted: list[str] = Field(
+        default_factory=list, description="Counts that may be low because evidence was missing."
+    )
     ranks: list[RankCounts] = Field(default_factory=list)
     ranks_omitted: int = Field(0, description="Ranks left out to fit the response; see compare_ranks.")
     notices: list[Notice] = Field(default_factory=list)
@@ -106,8 +108,9 @@ class RowEntry(Out):
 class ComparisonPage(Out):
     """One page of a comparison (compare_runs or compare_ranks): comparability first, then rows.
 
-    In `rows`, each side's `counts` lists only its non-zero counts and the counts that changed (a count not listed
-    is 0). Comparability, totals, the rank view and notices are on the first page (offset 0) only."""
+    In `rows`, each side's `counts` lists only its non-zero counts and the counts that changed, and `totals` only
+    the counts that are non-zero on either side (a count not listed is 0). Comparability, totals, the rank view
+    and notices are on the first page (offset 0) only."""
 
     comparison_id: str
     kind: str = Field(description="'captures' (baseline vs candidate) or 'ranks' (within one capture).")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from dynamo_diff_compare import compilation_text, piece_line
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Counts, Side, short_id
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, short_id
 
 from dynamo_diff_mcp.models import (
     CaptureList,
@@ -56,10 +56,11 @@ def run_text(side: Side) -> str:
     return f"DID NOT FINISH: {run.summary} (counts may be low)" if run.finished is False else run.summary
 
 
-def counts_line(counts: Counts) -> str:
-    parts = [f"{label} {getattr(counts, key)}" for key, label in HEADLINE]
-    if counts.incomplete:
-        parts.append(f"possibly undercounted: {', '.join(counts.incomplete)}")
+def counts_line(counts: dict[str, int]) -> str:
+    """The headline counts (0 shown), then the other non-zero ones (restarts, cache, backward, ...)."""
+    parts = [f"{label} {counts.get(key, 0)}" for key, label in HEADLINE]
+    headline = {key for key, _ in HEADLINE}
+    parts += [f"{COUNT_LABELS.get(k, k)} {v}" for k, v in counts.items() if k not in headline and k in COUNT_LABELS]
     return ", ".join(parts)
 
 
@@ -76,7 +77,8 @@ def import_text(s: ImportSummary) -> str:
         f"{'imported' if s.created else 'already in the store (same bytes)'}: {s.id}"
         + (f" ({s.label})" if s.label else ""),
         f"{s.input_kind}, torch {s.torch or '?'}, trace {s.artifact_structure}, workload {s.workload_completion}",
-        f"total: {counts_line(s.counts)}",
+        f"total: {counts_line(s.counts)}"
+        + (f"; possibly undercounted: {', '.join(s.possibly_undercounted)}" if s.possibly_undercounted else ""),
     ]
     lines += [_line(f"rank {'?' if r.rank is None else r.rank}: {counts_line(r.counts)}") for r in s.ranks[:8]]
     if len(s.ranks) > 8 or s.ranks_omitted:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from dynamo_diff_compare import changed_first
+from dynamo_diff_compare import changed_first, nonzero
 from dynamo_diff_schema import (
     HEADLINE_COUNTS,
     Capture,
@@ -176,7 +176,7 @@ class Tools:
             next_calls.insert(0, f'compare_runs(baseline="{short_id(related[0])}", candidate="{short_id(cid)}")')
         if len(capture.ranks) > 1:
             next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
-        all_ranks = [RankCounts(rank=r.rank, counts=r.counts) for r in capture.ranks]
+        all_ranks = [RankCounts(rank=r.rank, counts=nonzero(r.counts)) for r in capture.ranks]
         all_notices = [n.model_dump(mode="json") for n in capture.notices]
         notices, notices_omitted = budget.shrink_notices(
             [n | {"message": render.for_agents(n["message"])} for n in all_notices]
@@ -192,7 +192,8 @@ class Tools:
                 torch=info.producer.torch,
                 artifact_structure=str(info.validity.artifact_structure),
                 workload_completion=str(info.validity.workload_completion),
-                counts=capture.counts,
+                counts=nonzero(capture.counts),
+                possibly_undercounted=list(capture.counts.incomplete),
                 ranks=all_ranks[:k],
                 ranks_omitted=len(all_ranks) - k,
                 notices=[Notice.model_validate(n) for n in notices],
@@ -497,6 +498,8 @@ class Tools:
             )
             structured = page.model_dump(mode="json")
             structured["rows"] = [{**e, "row": budget.trim_counts(e["row"])} for e in structured["rows"]]
+            if structured.get("totals"):
+                structured["totals"] = budget.trim_totals(structured["totals"])
             return CallToolResult(
                 content=[TextContent(type="text", text=render.comparison_text(page, tool))],
                 structured_content=structured,

@@ -42,6 +42,8 @@ class CompilationLine(Model):
     graph_breaks: list[BreakLine] = Field(default_factory=list)
     failure: FailureLine | None = None
     limit: str | None = Field(None, description="The compiler limit it hit, if any.")
+    restarts: int = Field(0, description="Times Dynamo restarted its analysis (after a graph break).")
+    cache: list[str] = Field(default_factory=list, description="Cache decisions, e.g. 'fx_graph miss'.")
     graph_ops: int | None = None
     compile_time_s: float | None = None
     evidence_ids: list[str] = Field(

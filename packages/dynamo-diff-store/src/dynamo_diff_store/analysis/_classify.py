@@ -364,15 +364,19 @@ class Classifier:
             kinds = dict(sorted(self.uninterpreted.items()))
             indexed = {k: n for k, n in kinds.items() if k not in NOT_INDEXED}
             unindexed = {k: n for k, n in kinds.items() if k in NOT_INDEXED}
-            message = (
-                f"{sum(indexed.values())} records of {len(indexed)} kinds are kept as evidence (list them with "
-                "`dynamo-diff evidence ID --kind KIND`) but not interpreted: "
-                + ", ".join(f"{k.removeprefix('artifact:')} ({n})" for k, n in indexed.items())
-            )
-            if unindexed:
-                message += "; not indexed (in the stored input only): " + ", ".join(
-                    f"{k} ({n})" for k, n in unindexed.items()
+            parts = []
+            if indexed:
+                parts.append(
+                    f"{sum(indexed.values())} records of {len(indexed)} kinds are kept as evidence (list them with "
+                    "`dynamo-diff evidence ID --kind KIND`) but not interpreted: "
+                    + ", ".join(f"{k.removeprefix('artifact:')} ({n})" for k, n in indexed.items())
                 )
+            if unindexed:
+                parts.append(
+                    "not interpreted and not indexed (in the stored input only): "
+                    + ", ".join(f"{k} ({n})" for k, n in unindexed.items())
+                )
+            message = "; ".join(parts)
             self.notices.append(
                 Notice(
                     code=NoticeCode.UNINTERPRETED_RECORD_KINDS,
