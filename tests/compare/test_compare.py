@@ -239,3 +239,15 @@ def test_a_failure_that_went_away_carries_its_reason_on_the_baseline_side(load: 
     for change in gone:
         assert "counting_backend refuses graph" in change.baseline["reason"]
         assert "reason" not in change.candidate and change.candidate["count"] == 0
+
+
+def test_recompile_examples_are_distinct_guard_texts(load: Callable[..., Loaded]) -> None:
+    """A guard that fails the same way on several recompilations is one example, not the same line three times."""
+    from dynamo_diff_compare.changes import digest
+
+    base, _ = load("shape")
+    comps = [c for r in base.ranks for c in r.compilations]
+    repeated = comps + [c.model_copy(update={"compile_id": f"{c.compile_id}x"}) for c in comps]
+    examples = digest(repeated).reason_examples
+    assert examples and all(len(texts) == len(set(texts)) for texts in examples.values())
+    assert all(text == text.rstrip() for texts in examples.values() for text in texts)

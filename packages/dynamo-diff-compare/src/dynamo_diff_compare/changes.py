@@ -59,8 +59,9 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 cat = str(reason.category)
                 d.reasons[cat] += 1
                 examples = d.reason_examples.setdefault(cat, [])
-                if len(examples) < _EXAMPLES:
-                    examples.append(reason.text)
+                text = reason.text.rstrip()
+                if len(examples) < _EXAMPLES and text not in examples:
+                    examples.append(text)
                 if reason.evidence_id:
                     d.reason_evidence.setdefault(cat, []).append(reason.evidence_id)
         for gb in comp.graph_breaks:
