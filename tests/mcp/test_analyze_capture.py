@@ -117,3 +117,14 @@ def test_errors_and_suggestions_name_tools_not_cli_commands(session: Session) ->
     assert first is not None and first["next_calls"] == [f'analyze_capture(capture="{first["id"][:12]}")']
     second = session.call("import_trace", path="captures/edit_v2").structured_content
     assert second is not None and second["next_calls"][0].startswith(f'compare_runs(baseline="{first["id"][:12]}"')
+
+
+def test_the_rank_view_keeps_every_rank_when_counts_are_trimmed(session: Session) -> None:
+    """multi_rank_runtime: 7 ranks (0-4 one run, 5-6 another; corpus index). Every rank's counts fit once zero
+    counts are left out; the view used to drop two ranks to stay within its share."""
+    page = session.call("compare_ranks", capture="corpus/tlparse-tests/multi_rank_runtime").structured_content
+    assert page is not None and page["ranks_truncated"] == []
+    counts = page["ranks"]["counts"]
+    assert sorted(counts, key=int) == [str(r) for r in range(7)]
+    assert [counts[str(r)]["observed_compilation_identities"] for r in range(7)] == [4] * 5 + [2] * 2
+    assert all(v for c in counts.values() for v in c.values())

@@ -153,6 +153,7 @@ def shrink_comparability(comp: dict[str, Any]) -> tuple[dict[str, Any], list[str
 def shrink_rank_view(view: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The rank view within its share: divergent ranks' counts first, then the others, each cut noted."""
     notes: list[str] = []
+    view = trim_rank_view(view)
     if size(view) <= RANKS_CHARS:
         return view, notes
     view = json.loads(json.dumps(view))
@@ -260,3 +261,13 @@ def trim_totals(totals: dict[str, Any]) -> dict[str, Any]:
     for name, side in (("baseline", b), ("candidate", c)):
         out[name] = {k: v for k, v in side.items() if k in keep or (k == "incomplete" and v)}
     return out
+
+
+def nonzero_counts(counts: dict[str, Any]) -> dict[str, Any]:
+    """Counts (as JSON) without the zero ones (a count not listed is 0)."""
+    return {k: v for k, v in counts.items() if v}
+
+
+def trim_rank_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A rank view (as JSON) whose per-rank counts list only non-zero counts."""
+    return {**view, "counts": {rank: nonzero_counts(c) for rank, c in (view.get("counts") or {}).items()}}

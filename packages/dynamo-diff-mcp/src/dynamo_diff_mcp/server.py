@@ -500,6 +500,8 @@ class Tools:
             structured["rows"] = [{**e, "row": budget.trim_counts(e["row"])} for e in structured["rows"]]
             if structured.get("totals"):
                 structured["totals"] = budget.trim_totals(structured["totals"])
+            if structured.get("ranks"):
+                structured["ranks"] = budget.trim_rank_view(structured["ranks"])
             return CallToolResult(
                 content=[TextContent(type="text", text=render.comparison_text(page, tool))],
                 structured_content=structured,
