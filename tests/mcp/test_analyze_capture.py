@@ -128,3 +128,21 @@ def test_the_rank_view_keeps_every_rank_when_counts_are_trimmed(session: Session
     assert sorted(counts, key=int) == [str(r) for r in range(7)]
     assert [counts[str(r)]["observed_compilation_identities"] for r in range(7)] == [4] * 5 + [2] * 2
     assert all(v for c in counts.values() for v in c.values())
+
+
+def test_every_count_someone_acts_on_points_to_its_records(session: Session) -> None:
+    """recompile_limit: the failed compilation, the limit hit and the two recompilations each name evidence, and
+    each id opens (hash-checked) as the record kind that says so."""
+    page = session.call("analyze_capture", capture="captures/recompile_limit").structured_content
+    assert page is not None
+    (fn,) = [f["report"] for f in page["functions"]]
+    evidence = fn["count_evidence"]
+    assert set(evidence) >= {"failed", "compiler_limit_events", "confirmed_recompilation_identities"}
+    assert len(evidence["confirmed_recompilation_identities"]) == fn["counts"]["confirmed_recompilation_identities"]
+    kinds = {}
+    for key, ids in evidence.items():
+        for evidence_id in ids:
+            excerpt = session.call("get_evidence", capture=page["capture"], evidence_id=evidence_id, max_chars=200)
+            kinds.setdefault(key, set()).add(excerpt.structured_content["excerpt"]["evidence"]["kind"])  # type: ignore[index]
+    assert kinds["compiler_limit_events"] == {"compilation_metrics"}
+    assert kinds["confirmed_recompilation_identities"] <= {"recompile_reasons", "compilation_metrics"}

@@ -99,6 +99,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 line=where[1] if where else refs[0].first_line or None,
                 frames=frames if len(frames) > 1 or refs[0].caller is not None else [],
                 counts=nonzero(sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
+                count_evidence=_count_evidence([c for _, c in comps]),
                 compilations=[compilation_line(c, frame) for frame, c in comps],
             )
         )
@@ -112,6 +113,24 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         counts=nonzero(capture.counts),
         functions=functions,
     )
+
+
+# Evidence ids listed per count (the compilation lines have them all).
+_EVIDENCE_PER_COUNT = 5
+
+
+def _count_evidence(comps: list[Compilation]) -> dict[str, list[str]]:
+    """The records behind the counts someone acts on, in compile order."""
+    found: dict[str, list[str]] = {
+        "failed": [e for c in comps if c.failure is not None for e in c.failure.evidence_ids[:1]],
+        "confirmed_recompilation_identities": [
+            e for c in comps if c.recompile is not None for e in c.recompile.evidence_ids[:1]
+        ],
+        "graph_break_records": [gb.evidence_id for c in comps for gb in c.graph_breaks if gb.evidence_id],
+        "compiler_limit_events": [e.evidence_id for c in comps for e in c.limit_events if e.evidence_id],
+        "restarts": [e for c in comps if c.restart_count for e in c.restart_evidence[:1]],
+    }
+    return {key: ids[:_EVIDENCE_PER_COUNT] for key, ids in found.items() if ids}
 
 
 def _order(compile_id: str) -> tuple[int, ...]:

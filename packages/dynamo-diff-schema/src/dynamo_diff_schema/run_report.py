@@ -57,6 +57,11 @@ class FunctionReport(Model):
     line: int | None = None
     frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
     counts: dict[str, int] = Field(description="Its non-zero counts.")
+    count_evidence: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="For the counts someone acts on (failed, confirmed recompilations, graph breaks, limit hits, "
+        "restarts): the evidence ids behind them, at most 5 each.",
+    )
     compilations: list[CompilationLine] = Field(default_factory=list)
 
 
