@@ -90,18 +90,8 @@ def read_with_evidence(data: bytes) -> tuple[Capture, Iterator[Evidence]]:
 
 
 def evidence_of(row: sqlite3.Row) -> Evidence:
-    """An evidence entry from its index row."""
-    return Evidence(
-        id=row["id"],
-        kind=row["kind"],
-        rank=row["rank"],
-        compile_id=row["compile_id"],
-        file=row["file"],
-        line=row["line"],
-        offset=row["offset"],
-        length=row["length"],
-        sha256=row["sha256"],
-    )
+    """An evidence entry from its index row (the columns `evidence_row` writes)."""
+    return Evidence(**{column: row[column] for column in _EVIDENCE_COLUMNS})
 
 
 def make_capture_id(files: dict[str, str], *, reader: str | None = None, schema: str | None = None) -> str:
