@@ -219,3 +219,35 @@ def test_source_finds_a_method_by_the_qualified_name_compare_shows(run) -> None:
     code, out, _ = run("compare", "observed", str(CAPTURES / "observed_off"), "--format", "json")
     names = {(r["baseline"] or r["candidate"])["qualified_name"] for r in json.loads(out)["functions"]}
     assert "Net.forward" in names
+
+
+@pytest.mark.parametrize("pair", [("edit_v1", "edit_v2"), ("break_fix_v1", "break_fix_v2")])
+def test_text_and_markdown_carry_the_guard_text_break_type_and_evidence_the_json_gives(run, pair) -> None:  # type: ignore[no-untyped-def]
+    base, cand = (str(CAPTURES / name) for name in pair)
+    code, out, _ = run("compare", base, cand, "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    changes = [c for row in document["functions"] for c in row["changes"] if c["kind"] != "phase_time"]
+    evidence = {e for c in changes for e in (c["baseline_evidence"][:3] + c["candidate_evidence"][:3])}
+    guards = [
+        ex.split("  #")[0].strip()
+        for c in changes
+        if c["kind"] == "recompile_reason"
+        for side in ("baseline", "candidate")
+        for ex in c[side]["examples"][:1]
+    ]
+    break_types = [
+        side["key"]
+        for c in changes
+        if c["kind"].startswith("graph_break")
+        for side in (c["baseline"], c["candidate"])
+        if side and side["key"].startswith("gb")
+    ]
+    assert evidence and (guards or break_types)
+    for fmt in ("text", "markdown"):
+        code, shown, _ = run("compare", base, cand, "--format", fmt)
+        assert code == 0
+        flat = " ".join(shown.replace("│", " ").split())
+        for item in [*evidence, *guards, *break_types]:
+            assert item in flat or item in shown, (fmt, item)
+        assert "other counts are 0 in both runs" in shown

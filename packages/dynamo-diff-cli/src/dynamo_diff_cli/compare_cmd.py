@@ -28,7 +28,9 @@ CHANGE_HELP = (
 )
 
 
-def emit(service: Service, comparison: Comparison, output_format: str, output: Path | None) -> None:
+def emit(
+    service: Service, comparison: Comparison, output_format: str, output: Path | None, *, all_rows: bool = False
+) -> None:
     if output_format == "json":
         document = comparison.model_dump(mode="json")
         validate(document, "comparison")
@@ -37,15 +39,15 @@ def emit(service: Service, comparison: Comparison, output_format: str, output: P
             return
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     elif output_format == "markdown":
-        text = comparison_markdown(comparison)
+        text = comparison_markdown(comparison, all_rows=all_rows)
     elif output_format == "html":
         text = comparison_html(comparison, service.evidence_excerpts(comparison))
     else:
         if output is None:
-            stdout().print(comparison_text(comparison))
+            stdout().print(comparison_text(comparison, all_rows=all_rows))
             return
         console = Console(record=True, width=160, markup=False, file=io.StringIO())
-        console.print(comparison_text(comparison))
+        console.print(comparison_text(comparison, all_rows=all_rows))
         text = console.export_text()
     if output is None:
         typer.echo(text, nl=False)
@@ -86,6 +88,9 @@ def compare(
     change: Annotated[list[str] | None, typer.Option("--change", metavar="KEY", help=CHANGE_HELP)] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.", dir_okay=False)] = None,
+    all_rows: Annotated[
+        bool, typer.Option("--all", help="Text and markdown: also list the functions in which nothing changed.")
+    ] = False,
 ) -> None:
     """Compare two captures per source function, or the ranks of one capture."""
     if output_format not in ("text", "markdown", "json", "html"):
@@ -112,7 +117,7 @@ def compare(
         base = open_capture(service, refs[0])
         cand = open_capture(service, refs[1])
         comparison = service.compare(base, cand, source_map=user_map, change=change or ())
-    emit(service, comparison, output_format, output)
+    emit(service, comparison, output_format, output, all_rows=all_rows)
 
 
 @handles_errors

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import (
     COUNT_AREAS,
+    Change,
+    ChangeKind,
     Comparability,
     Comparison,
     Difference,
@@ -135,8 +137,43 @@ def piece_line(row: FunctionRow) -> str | None:
     return f"{n} frame{'s' if n > 1 else ''}: " + "; ".join(_piece_counts(p, row.status) for p in row.pieces)
 
 
+# Evidence ids shown per side of a change in text and markdown (JSON has them all).
+_EVIDENCE_SHOWN = 3
+
+
+def _evidence(change: Change) -> str:
+    parts = []
+    for side, ids in (("baseline", change.baseline_evidence), ("candidate", change.candidate_evidence)):
+        if ids:
+            more = f" +{len(ids) - _EVIDENCE_SHOWN}" if len(ids) > _EVIDENCE_SHOWN else ""
+            parts.append(f"{side} {', '.join(ids[:_EVIDENCE_SHOWN])}{more}")
+    return f" [evidence: {'; '.join(parts)}]" if parts else ""
+
+
+def _detail(change: Change) -> str | None:
+    """The compiler's own words behind a change: the first failing guard, the graph break's registry id."""
+    if change.kind == ChangeKind.RECOMPILE_REASON:
+        for side in (change.candidate, change.baseline):
+            examples = side.get("examples") if isinstance(side, dict) else None
+            if examples:
+                return f"    guard: {examples[0].split('  #', 1)[0].strip()}"
+    if change.kind in (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED):
+        side = change.candidate if isinstance(change.candidate, dict) else change.baseline
+        key = side.get("key") if isinstance(side, dict) else None
+        if isinstance(key, str) and key.startswith("gb"):
+            return f"    graph-break type {key} (torch's registry)"
+    return None
+
+
 def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
-    lines = [c.summary for c in row.changes if phases or c.kind != "phase_time"]
+    """What changed on a row, each change with its evidence ids and, under it, the guard text or break type."""
+    lines = []
+    for c in row.changes:
+        if not phases and c.kind == ChangeKind.PHASE_TIME:
+            continue
+        lines.append(c.summary + _evidence(c))
+        if (detail := _detail(c)) is not None:
+            lines.append(detail)
     pieces = piece_line(row)
     if pieces:
         lines.append(pieces)
@@ -236,7 +273,7 @@ def totals_table(comparison: Comparison) -> Table:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     b, c = comparison.totals.baseline, comparison.totals.candidate
     confounded = confounded_counts(comparison)
-    for key in COUNT_KEYS:
+    for key in shown_counts(comparison):
         bv, cv = getattr(b, key), getattr(c, key)
         delta = cv - bv
         table.add_row(
@@ -248,18 +285,47 @@ def totals_table(comparison: Comparison) -> Table:
     return table
 
 
+def shown_counts(comparison: Comparison) -> list[str]:
+    """The totals worth a line: non-zero on either side (the rest are 0 on both and said in one line)."""
+    b, c = comparison.totals.baseline, comparison.totals.candidate
+    return [k for k in COUNT_KEYS if getattr(b, k) or getattr(c, k) or k in b.incomplete or k in c.incomplete]
+
+
+def zero_note(comparison: Comparison) -> str | None:
+    hidden = len(COUNT_KEYS) - len(shown_counts(comparison))
+    return f"{hidden} other counts are 0 in both runs" if hidden else None
+
+
+def folded(rows: list[FunctionRow], all_rows: bool) -> tuple[list[FunctionRow], list[FunctionRow]]:
+    """(rows to show, unchanged rows folded into one line): a matched row with no delta and no change (phase
+    timings aside) says nothing; `all_rows` shows every row."""
+    if all_rows:
+        return rows, []
+    quiet = [
+        r
+        for r in rows
+        if r.status == RowStatus.MATCHED and not r.deltas and all(c.kind == ChangeKind.PHASE_TIME for c in r.changes)
+    ]
+    return [r for r in rows if r not in quiet], quiet
+
+
+def folded_line(quiet: list[FunctionRow]) -> str:
+    names = ", ".join(row_name(r) for r in quiet[:8]) + (" ..." if len(quiet) > 8 else "")
+    return f"{len(quiet)} unchanged function(s) not shown (--all shows them): {names}"
+
+
 def _inc(value: str, key: str, incomplete: list[str]) -> str:
     return value + "+?" if key in incomplete else value
 
 
-def rows_table(comparison: Comparison) -> Table:
+def rows_table(comparison: Comparison, rows: list[FunctionRow]) -> Table:
     table = Table(title="functions (changed first)", title_justify="left")
     table.add_column("match", overflow="fold")
     table.add_column("function", overflow="fold")
     for _, label in ROW_KEYS:
         table.add_column(label, justify="right")
     table.add_column("what changed", overflow="fold")
-    for row in changed_first(comparison.functions):
+    for row in rows:
         match = _status(row)
         table.add_row(
             Text(match),
@@ -290,17 +356,20 @@ def ranks_lines(comparison: Comparison) -> list[str]:
     return lines
 
 
-def comparison_text(comparison: Comparison) -> RenderableType:
+def comparison_text(comparison: Comparison, *, all_rows: bool = False) -> RenderableType:
     parts: list[RenderableType] = [Text("\n".join(header(comparison)))]
     rank_text = ranks_lines(comparison)
     if rank_text:
         parts.append(Text("\n".join(rank_text)))
     parts.append(totals_table(comparison))
-    note = confounded_note(confounded_counts(comparison))
-    if note:
-        parts.append(Text(note))
-    if comparison.functions:
-        parts.append(rows_table(comparison))
+    for note in (zero_note(comparison), confounded_note(confounded_counts(comparison))):
+        if note:
+            parts.append(Text(note))
+    shown, quiet = folded(changed_first(comparison.functions), all_rows)
+    if shown:
+        parts.append(rows_table(comparison, shown))
+    if quiet:
+        parts.append(Text(folded_line(quiet)))
     if comparison.notices:
         parts.append(
             Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}" for n in comparison.notices))
@@ -312,7 +381,7 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def comparison_markdown(comparison: Comparison) -> str:
+def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> str:
     out = ["# Dynamo Diff comparison", ""] + [f"- {_md(line.strip())}" for line in header(comparison)]
     rank_text = ranks_lines(comparison)
     if rank_text:
@@ -320,16 +389,17 @@ def comparison_markdown(comparison: Comparison) -> str:
     out += ["", "## Totals", "", "| count | baseline | candidate | delta |", "|---|---:|---:|---:|"]
     b, c = comparison.totals.baseline, comparison.totals.candidate
     confounded = confounded_counts(comparison)
-    for key in COUNT_KEYS:
+    for key in shown_counts(comparison):
         delta = getattr(c, key) - getattr(b, key)
         out.append(
             f"| {count_label(key, confounded)} | {getattr(b, key)} | {getattr(c, key)} | "
             f"{f'{delta:+d}' if delta else ''} |"
         )
-    note = confounded_note(confounded)
-    if note:
-        out += ["", note]
-    if comparison.functions:
+    for note in (zero_note(comparison), confounded_note(confounded)):
+        if note:
+            out += ["", note]
+    shown, quiet = folded(changed_first(comparison.functions), all_rows)
+    if shown:
         out += [
             "",
             "## Functions",
@@ -337,13 +407,15 @@ def comparison_markdown(comparison: Comparison) -> str:
             "| match | function | " + " | ".join(label for _, label in ROW_KEYS) + " | what changed |",
             "|---|---|" + "---:|" * len(ROW_KEYS) + "---|",
         ]
-        for row in changed_first(comparison.functions):
+        for row in shown:
             match = _status(row)
             out.append(
                 f"| {match} | {_md(row_name(row))} | "
                 + " | ".join(_md(_pair(row, key)) for key, _ in ROW_KEYS)
                 + f" | {_md(chr(10).join(change_lines(row)))} |"
             )
+    if quiet:
+        out += ["", _md(folded_line(quiet))]
     if comparison.notices:
         out += ["", "## Notices", ""] + [f"- **{n.severity}** `{n.code}`: {_md(n.message)}" for n in comparison.notices]
     return "\n".join(out) + "\n"
