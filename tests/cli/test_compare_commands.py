@@ -251,3 +251,4 @@ def test_text_and_markdown_carry_the_guard_text_break_type_and_evidence_the_json
         for item in [*evidence, *guards, *break_types]:
             assert item in flat or item in shown, (fmt, item)
         assert "other counts are 0 in both runs" in shown
+        assert "compile time" in shown and " s -> " in shown  # the run's compile time, each side

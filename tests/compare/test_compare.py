@@ -251,3 +251,16 @@ def test_recompile_examples_are_distinct_guard_texts(load: Callable[..., Loaded]
     examples = digest(repeated).reason_examples
     assert examples and all(len(texts) == len(set(texts)) for texts in examples.values())
     assert all(text == text.rstrip() for texts in examples.values() for text in texts)
+
+
+def test_the_same_workload_recorded_twice_differs_in_compile_time_only_by_noise(load: Callable[..., Loaded]) -> None:
+    from dynamo_diff_schema import compile_time_change
+
+    for pair in (("observed_on", "observed_off"), ("midrun_complete", "midrun_again")):
+        (base, _), (cand, _) = load(pair[0]), load(pair[1])
+        b, c = base.counts.compile_time_s, cand.counts.compile_time_s
+        assert b > 0 and c > 0 and b != c
+        assert compile_time_change(b, c).endswith("(noise)"), pair
+    (cold, _), (warm, _) = load("inductor_cold"), load("inductor_warm")
+    # A warm Inductor cache is a real change (oracle: fx graph cache 0 -> 2 hits).
+    assert not compile_time_change(cold.counts.compile_time_s, warm.counts.compile_time_s).endswith("(noise)")

@@ -75,7 +75,9 @@ def test_unknown_kind_is_an_error_with_a_code() -> None:
 def test_count_keys_are_the_contract() -> None:
     schema = json.loads(committed_schema_text("capture"))
     counts = schema["$defs"]["Counts"]["properties"]
-    assert set(counts) - {"incomplete"} == {
+    # Counts, plus one measurement beside them (compile time, in seconds: never a count, never gated).
+    assert counts["compile_time_s"]["type"] == "number"
+    assert set(counts) - {"incomplete", "compile_time_s"} == {
         "observed_compilation_identities",
         "observed_attempts",
         "completed",

@@ -241,3 +241,21 @@ def test_library_frames_are_attributed_to_the_users_calling_function(store: Stor
     callers = Counter(c.code.caller.name for c in comps if c.code.caller is not None)
     assert dict(callers) == expect["compilations_by_caller"]
     assert {Path(c.code.caller.filename).name for c in comps if c.code.caller} == {f"{name}.py"}
+
+
+@pytest.mark.parametrize("name", ["inductor_cold", "two_ranks", "graph_break"])
+def test_compile_time_is_the_sum_torch_wrote(store: Store, name: str) -> None:
+    """The capture's compile time is torch's entire_frame_compile_time_s summed over its compilation_metrics
+    (read here with a regular expression over the logs, not through our reader)."""
+    import re
+
+    capture, _ = load(store, name)
+    seconds = [
+        float(m)
+        for log in (CAPTURES / name / "raw").glob("*.log")
+        for line in log.read_text().splitlines()
+        if '{"compilation_metrics"' in line
+        for m in re.findall(r'"entire_frame_compile_time_s": ([0-9.]+)', line)
+    ]
+    assert seconds and abs(capture.counts.compile_time_s - sum(seconds)) < 1e-4
+    assert abs(sum(r.counts.compile_time_s for r in capture.ranks) - capture.counts.compile_time_s) < 1e-4

@@ -19,7 +19,7 @@ from dynamo_diff_schema.comparison import (
     RowStatus,
     Side,
 )
-from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS
+from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts, compile_time_change
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -82,6 +82,16 @@ def row_name(row: FunctionRow) -> str:
 def _where(file: str | None, line: int | None) -> str:
     name = (file or "?").rsplit("/", 1)[-1]
     return f"{name}:{line}" if line else name
+
+
+def row_compile_time(row: FunctionRow) -> str:
+    """The row's compile time on each side (one-sided rows: that side's), with noise marked."""
+    b = row.baseline.counts.compile_time_s if row.baseline else None
+    c = row.candidate.counts.compile_time_s if row.candidate else None
+    if b is None or c is None:
+        value = c if b is None else b
+        return f"{value:.2f} s" if value else ""
+    return compile_time_change(b, c) if (b or c) else ""
 
 
 def _pair(row: FunctionRow, key: str) -> str:
@@ -282,7 +292,15 @@ def totals_table(comparison: Comparison) -> Table:
             _inc(str(cv), key, c.incomplete),
             f"{delta:+d}" if delta else "",
         )
+    if b.compile_time_s or c.compile_time_s:
+        table.add_row("compile time", f"{b.compile_time_s:.2f} s", f"{c.compile_time_s:.2f} s", _time_delta(b, c))
     return table
+
+
+def _time_delta(b: Counts, c: Counts) -> str:
+    """The compile-time change as the third column says it: a percentage, or 'noise'."""
+    change = compile_time_change(b.compile_time_s, c.compile_time_s)
+    return "noise" if change.endswith("(noise)") else (change.rsplit("(", 1)[-1].rstrip(")") if "(" in change else "")
 
 
 def shown_counts(comparison: Comparison) -> list[str]:
@@ -324,6 +342,7 @@ def rows_table(comparison: Comparison, rows: list[FunctionRow]) -> Table:
     table.add_column("function", overflow="fold")
     for _, label in ROW_KEYS:
         table.add_column(label, justify="right")
+    table.add_column("compile time", justify="right")
     table.add_column("what changed", overflow="fold")
     for row in rows:
         match = _status(row)
@@ -331,6 +350,7 @@ def rows_table(comparison: Comparison, rows: list[FunctionRow]) -> Table:
             Text(match),
             Text(row_name(row)),
             *(Text(_pair(row, key)) for key, _ in ROW_KEYS),
+            Text(row_compile_time(row)),
             Text("\n".join(change_lines(row))),
         )
     return table
@@ -395,6 +415,8 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> st
             f"| {count_label(key, confounded)} | {getattr(b, key)} | {getattr(c, key)} | "
             f"{f'{delta:+d}' if delta else ''} |"
         )
+    if b.compile_time_s or c.compile_time_s:
+        out.append(f"| compile time | {b.compile_time_s:.2f} s | {c.compile_time_s:.2f} s | {_time_delta(b, c)} |")
     for note in (zero_note(comparison), confounded_note(confounded)):
         if note:
             out += ["", note]
@@ -404,14 +426,15 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> st
             "",
             "## Functions",
             "",
-            "| match | function | " + " | ".join(label for _, label in ROW_KEYS) + " | what changed |",
-            "|---|---|" + "---:|" * len(ROW_KEYS) + "---|",
+            "| match | function | " + " | ".join(label for _, label in ROW_KEYS) + " | compile time | what changed |",
+            "|---|---|" + "---:|" * (len(ROW_KEYS) + 1) + "---|",
         ]
         for row in shown:
             match = _status(row)
             out.append(
                 f"| {match} | {_md(row_name(row))} | "
                 + " | ".join(_md(_pair(row, key)) for key, _ in ROW_KEYS)
+                + f" | {_md(row_compile_time(row))}"
                 + f" | {_md(chr(10).join(change_lines(row)))} |"
             )
     if quiet:

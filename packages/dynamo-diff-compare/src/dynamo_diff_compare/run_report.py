@@ -98,7 +98,8 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 file=where[0] if where else refs[0].file,
                 line=where[1] if where else refs[0].first_line or None,
                 frames=frames if len(frames) > 1 or refs[0].caller is not None else [],
-                counts=nonzero(sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
+                counts=nonzero(summed := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
+                compile_time_s=summed.compile_time_s,
                 count_evidence=_count_evidence([c for _, c in comps]),
                 compilations=[compilation_line(c, frame) for frame, c in comps],
             )
@@ -111,6 +112,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         torch=info.producer.torch,
         run=info.run,
         counts=nonzero(capture.counts),
+        compile_time_s=capture.counts.compile_time_s,
         functions=functions,
     )
 
@@ -177,7 +179,7 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
 def run_report_text(report: RunReport) -> str:
     """The report as plain lines (the CLI's text; the MCP server renders its pages the same way)."""
     lines = [f"capture {short_id(report.capture)} ({report.label or '-'}) torch {report.torch or '?'}"]
-    lines.append(f"run: {report.run.summary}")
+    lines.append(f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s")
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     for fn in report.functions:
         where = f"{(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from dynamo_diff_compare import compilation_text, piece_line
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, short_id
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, compile_time_change, short_id
 
 from dynamo_diff_mcp.models import (
     CaptureList,
@@ -142,7 +142,11 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     if page.totals is not None:
         b, c = page.totals.baseline, page.totals.candidate
         lines.append(
-            _line("totals: " + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE))
+            _line(
+                "totals: "
+                + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE)
+                + f", compile time {compile_time_change(b.compile_time_s, c.compile_time_s)}"
+            )
         )
     if page.ranks is not None:
         for d in page.ranks.divergences[:4]:

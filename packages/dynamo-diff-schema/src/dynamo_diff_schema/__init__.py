@@ -61,7 +61,15 @@ from dynamo_diff_schema.compilation import (
     Restart,
     StackFrame,
 )
-from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
+from dynamo_diff_schema.counts import (
+    COMPILE_TIME_NOISE,
+    COUNT_KEYS,
+    COUNT_LABELS,
+    HEADLINE_COUNTS,
+    Counts,
+    compile_time_change,
+    sum_counts,
+)
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch, Notice, NoticeCode, Severity
@@ -96,6 +104,7 @@ __version__ = _version("dynamo-diff-schema")
 __all__ = [
     "ALL_AREAS",
     "CHANGE_AREAS",
+    "COMPILE_TIME_NOISE",
     "COUNT_AREAS",
     "COUNT_KEYS",
     "COUNT_LABELS",
@@ -183,6 +192,7 @@ __all__ = [
     "WorkloadCompletion",
     "__version__",
     "collector_paused",
+    "compile_time_change",
     "generate_schema",
     "library_path",
     "render_schema",

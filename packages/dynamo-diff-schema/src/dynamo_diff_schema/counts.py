@@ -90,6 +90,13 @@ class Counts(Model):
     backward_compilations: int = Field(
         0, ge=0, description="Identities whose backward graph was compiled (a bwd_compilation_metrics record)."
     )
+    compile_time_s: float = Field(
+        0.0,
+        ge=0,
+        description="Compile time in seconds: torch's entire_frame_compile_time_s summed over the compilations (a "
+        "measurement, not a count: a change within COMPILE_TIME_NOISE is shown as noise; backward compiles are "
+        "timed on their own, see a compilation's aot summary).",
+    )
     incomplete: list[str] = Field(
         default_factory=list, description="Count keys that may be undercounted because evidence was missing."
     )
@@ -105,8 +112,27 @@ def sum_counts(parts: Iterable[Counts]) -> Counts:
         return parts[0]  # immutable: no copy needed
     totals = dict.fromkeys(COUNT_KEYS, 0)
     incomplete: set[str] = set()
+    seconds = 0.0
     for part in parts:
         for key, value in part.values().items():
             totals[key] += value
         incomplete.update(part.incomplete)
-    return Counts(**totals, incomplete=sorted(incomplete))
+        seconds += part.compile_time_s
+    return Counts(**totals, compile_time_s=round(seconds, 6), incomplete=sorted(incomplete))
+
+
+# A compile-time change smaller than this (relative, or under COMPILE_TIME_FLOOR_S seconds) is noise. Measured on
+# the fixtures, the same workload recorded twice: 21.08 s vs 19.38 s (8%; observed_on/off), 0.17 s vs 0.23 s
+# (+34% but 0.06 s; midrun_complete/again).
+COMPILE_TIME_NOISE = 0.25
+COMPILE_TIME_FLOOR_S = 0.1
+
+
+def compile_time_change(before: float, after: float) -> str:
+    """'0.42 s -> 0.31 s (-26%)', or with '(noise)' when the change is within COMPILE_TIME_NOISE."""
+    text = f"{before:.2f} s -> {after:.2f} s"
+    if before == after:
+        return f"{after:.2f} s"
+    if abs(after - before) < COMPILE_TIME_FLOOR_S or (before and abs(after - before) / before < COMPILE_TIME_NOISE):
+        return text + " (noise)"
+    return text + (f" ({(after - before) / before:+.0%})" if before else "")

@@ -57,6 +57,7 @@ class FunctionReport(Model):
     line: int | None = None
     frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
     counts: dict[str, int] = Field(description="Its non-zero counts.")
+    compile_time_s: float = Field(0.0, description="Its compile time (entire_frame_compile_time_s summed).")
     count_evidence: dict[str, list[str]] = Field(
         default_factory=dict,
         description="For the counts someone acts on (failed, confirmed recompilations, graph breaks, limit hits, "
@@ -71,4 +72,5 @@ class RunReport(Model):
     torch: str | None = None
     run: RunStatus
     counts: dict[str, int] = Field(description="The capture's non-zero counts, summed over ranks.")
+    compile_time_s: float = Field(0.0, description="The run's compile time (entire_frame_compile_time_s summed).")
     functions: list[FunctionReport] = Field(default_factory=list)

@@ -23,10 +23,12 @@ class CountAccumulator:
     def __init__(self) -> None:
         self.values = dict.fromkeys(COUNT_KEYS, 0)
         self.sites: set[str] = set()
+        self.compile_time_s = 0.0
 
     def add(self, comp: Compilation) -> None:
         v = self.values
         v["observed_compilation_identities"] += 1
+        self.compile_time_s += comp.phase_times.get("entire_frame_compile_time_s", 0.0)
         v["observed_attempts"] += max(len(comp.attempts), 1)
         v[_OUTCOME_KEYS[Outcome(comp.outcome)]] += 1
         if comp.recompile is not None and comp.recompile.confirmed:
@@ -47,7 +49,9 @@ class CountAccumulator:
 
     def counts(self, incomplete: Iterable[str] = ()) -> Counts:
         return Counts(
-            **{**self.values, "unique_graph_break_sites": len(self.sites)}, incomplete=sorted(set(incomplete))
+            **{**self.values, "unique_graph_break_sites": len(self.sites)},
+            compile_time_s=round(self.compile_time_s, 6),
+            incomplete=sorted(set(incomplete)),
         )
 
 
