@@ -124,6 +124,7 @@ def test_html_report_is_self_contained(run, tmp_path: Path) -> None:  # type: ig
     assert "Content-Security-Policy" in html and "<script" not in html
     assert "http://" not in html and "https://" not in html.replace("https://json-schema.org", "")
     assert "size mismatch" in html  # an evidence excerpt, read hash-checked from the store
+    assert '<tr id="compile-time"><td>compile time</td>' in html and ">None<" not in html
 
 
 def chromium() -> str | None:
