@@ -81,7 +81,7 @@ def test_the_observer_changes_no_graph_live(tmp_path: Path, trace_payloads) -> N
     _, on, oracle, bundle_on = run_capture(tmp_path / "on", "observed.py")
     _, off, _, bundle_off = run_capture(tmp_path / "off", "observed.py", "--no-observe")
     assert trace_payloads(bundle_on / "raw") == trace_payloads(bundle_off / "raw")
-    assert on.counts == off.counts
+    assert on.counts.values() == off.counts.values()  # compile time is a measurement: it varies run to run
     assert on.counts.observed_compilation_identities == oracle["expect"]["compilations"]
     observed = on.capture.manifest.observed
     assert observed is not None and off.capture.manifest.observed is None
