@@ -557,7 +557,7 @@ class Tools:
         """
         _check("offset", offset, {"minimum": 0})
         _check("max_chars", max_chars, MAX_CHARS)
-        capture = self._capture(capture).capture.id
+        capture = self.service.resolve(capture)[0]  # the id: an excerpt needs no capture document
         if evidence_id is not None and grep:
             return self._grep(capture, evidence_id, grep)
         if evidence_id is None:

@@ -115,6 +115,14 @@ class Service:
 
     def open(self, ref: str, *, label: str | None = None, progress: Progress | None = None) -> Opened:
         """The capture a reference names, imported first when it is a path (see `_refs`)."""
+        capture_id, imported, notes = self.resolve(ref, label=label, progress=progress)
+        return Opened(self.store.load(capture_id, evidence=False), imported=imported, notes=notes)
+
+    def resolve(
+        self, ref: str, *, label: str | None = None, progress: Progress | None = None
+    ) -> tuple[str, ImportResult | None, list[str]]:
+        """The id of the capture a reference names (importing a path first), the import if there was one, and
+        notes on how it was found; the capture itself is not read (see `open`)."""
         if not looks_like_path(ref):
             try:
                 capture_id = self.store.resolve(ref)
@@ -128,7 +136,7 @@ class Service:
                         f"{ref!r} is both a capture in the store ({short_id(capture_id)}) and a path here: using the "
                         f"capture; write ./{ref} to import the path instead"
                     )
-                return Opened(self.store.load(capture_id, evidence=False), notes=notes)
+                return capture_id, None, notes
         refused: DynamoDiffError | None = None
         try:
             path: Path | None = self._confine(ref)
@@ -136,7 +144,7 @@ class Service:
             path, refused = None, err
         if path is None or not path.exists():
             try:  # a label may contain a slash
-                return Opened(self.store.load(ref, evidence=False))
+                return self.store.resolve(ref), None, []
             except DynamoDiffError as err:
                 if err.code != ErrorCode.UNKNOWN_CAPTURE:
                     raise
@@ -146,7 +154,7 @@ class Service:
                 path=ref,
             )
         result = self.store.import_path(path, label=label, progress=progress)
-        return Opened(self.store.load(result.summary.capture.id, evidence=False), imported=result)
+        return result.summary.capture.id, result, []
 
     def _existing(self, ref: str) -> Path | None:
         """The path a reference names when it exists and may be read, else None."""
@@ -258,7 +266,7 @@ class Service:
         self, ref: str, evidence_id: str, pattern: str, *, context: int = 2, max_matches: int = 20
     ) -> tuple[EvidenceExcerpt, list[GrepMatch], int]:
         """The lines of one record that match `pattern` (a regular expression, else plain text; case-insensitive),
-        each with `context` lines around it: (the record's first characters, matches, total matches)."""
+        each with `context` lines around it: (the record as read, matches, total matches)."""
         whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
         try:
             regex = re.compile(pattern, re.IGNORECASE)
@@ -283,8 +291,7 @@ class Service:
                 start, end = max(m.start() - _GREP_WINDOW, 0), min(m.end() + _GREP_WINDOW, len(line))
                 snippet = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
                 matches.append(GrepMatch(line=n + 1, lines=[snippet]))
-        head = self.store.read_evidence(ref, evidence_id, max_chars=200)
-        return head, matches, total
+        return whole, matches, total
 
     def source(self, ref: str, function: str) -> tuple[Capture, list[SourceLocation]]:
         capture = self.load(ref)

@@ -216,8 +216,8 @@ class Classifier:
         return ident
 
     def feed(self, fact: Fact) -> None:
-        spec = RECORD_KINDS.get(kind_key(fact.kind, fact.name))
-        fold = self._folds.get(kind_key(fact.kind, fact.name))
+        key = kind_key(fact.kind, fact.name)
+        spec, fold = RECORD_KINDS.get(key), self._folds.get(key)
         if spec is not None and fold is not None and spec.run_level:
             fold(fact, None)
             return

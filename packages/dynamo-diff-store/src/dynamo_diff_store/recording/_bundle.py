@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -50,7 +49,7 @@ from dynamo_diff_store.analysis import signal_name
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import JSONRejected, JSONTooDeepError, loads_strict, manifest_bytes, rank_from_name
 from dynamo_diff_store.recording._observe import ObserverSetup, collect, prepare
-from dynamo_diff_store.recording._snapshots import SourcePolicy, scan_traces, snapshot_sources
+from dynamo_diff_store.recording._snapshots import SourcePolicy, scan_traces, sha256_of, snapshot_sources
 
 CachePolicy = Literal["fresh", "warm", "custom"]
 # Variables that decide where the trace and the compile cache go: set by capture, never inherited.
@@ -317,14 +316,6 @@ def _utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _prepare_bundle(bundle: Path) -> None:
     if bundle.exists() and (not bundle.is_dir() or any(bundle.iterdir())):
         raise DynamoDiffError(
@@ -520,7 +511,7 @@ def _finish(rec: _Recording, workload: Workload, observations: Observations | No
         declarations=declarations,
         workload=workload,
         sources=Sources(root=str(root), revision=revision, dirty=dirty, files=files),
-        raw_traces=[TraceFile(path=f"raw/{p.name}", sha256=_sha256(p)) for p in raw_files],
+        raw_traces=[TraceFile(path=f"raw/{p.name}", sha256=sha256_of(p)) for p in raw_files],
         observed=observations,
         report=report,
         extra={

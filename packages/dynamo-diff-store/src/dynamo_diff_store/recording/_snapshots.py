@@ -98,7 +98,8 @@ class SourcePolicy:
         return None
 
 
-def _sha256(path: Path) -> str:
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file (a snapshot, a raw trace), read in 1 MiB pieces."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         while chunk := handle.read(1 << 20):
@@ -149,7 +150,7 @@ def snapshot_sources(
                 path=relative if relative is not None else captured,
                 captured_path=captured,
                 snapshot=snapshot,
-                sha256=_sha256(target),
+                sha256=sha256_of(target),
             )
         )
     return kept, skipped
