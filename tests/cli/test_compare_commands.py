@@ -253,3 +253,15 @@ def test_text_and_markdown_carry_the_guard_text_break_type_and_evidence_the_json
             assert item in flat or item in shown, (fmt, item)
         assert "other counts are 0 in both runs" in shown
         assert "compile time" in shown and " s -> " in shown  # the run's compile time, each side
+
+
+def test_compile_time_of_a_cut_run_says_it_may_be_low(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """midrun_kill: killed while compiling, so one compilation has no compilation_metrics and no time in the sum."""
+    code, out, _ = run("compare", str(CAPTURES / "midrun_kill"), str(CAPTURES / "midrun_complete"))
+    assert code == 0
+    line = next(line for line in out.splitlines() if "compile time" in line and " s" in line)
+    assert "s+?" in line
+    code, md, _ = run(
+        "compare", str(CAPTURES / "midrun_kill"), str(CAPTURES / "midrun_complete"), "--format", "markdown"
+    )
+    assert "s+? |" in md

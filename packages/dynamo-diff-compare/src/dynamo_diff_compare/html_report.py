@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from html import escape
 
 from dynamo_diff_schema.comparison import Comparison, RowStatus
-from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, compile_time_change
+from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, compile_time_change, compile_time_text
 
 from dynamo_diff_compare.render import ROW_KEYS, change_lines, changed_first, header, ranks_lines, row_name
 
@@ -137,8 +137,8 @@ def comparison_html(comparison: Comparison, excerpts: Mapping[str, str] | None =
     if b.compile_time_s or c.compile_time_s:
         change = compile_time_change(b.compile_time_s, c.compile_time_s)
         out.append(
-            f'<tr id="compile-time"><td>compile time</td><td class="n">{b.compile_time_s:.2f} s</td>'
-            f'<td class="n">{c.compile_time_s:.2f} s</td><td class="n">{escape(change)}</td></tr>'
+            f'<tr id="compile-time"><td>compile time</td><td class="n">{escape(compile_time_text(b))}</td>'
+            f'<td class="n">{escape(compile_time_text(c))}</td><td class="n">{escape(change)}</td></tr>'
         )
     out.append("</table></section>")
     if comparison.functions:

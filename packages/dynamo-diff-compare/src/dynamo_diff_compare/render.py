@@ -19,7 +19,14 @@ from dynamo_diff_schema.comparison import (
     RowStatus,
     Side,
 )
-from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts, compile_time_change
+from dynamo_diff_schema.counts import (
+    COUNT_KEYS,
+    COUNT_LABELS,
+    HEADLINE_COUNTS,
+    Counts,
+    compile_time_change,
+    compile_time_text,
+)
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -91,7 +98,10 @@ def row_compile_time(row: FunctionRow) -> str:
     if b is None or c is None:
         value = c if b is None else b
         return f"{value:.2f} s" if value else ""
-    return compile_time_change(b, c) if (b or c) else ""
+    if not (b or c):
+        return ""
+    unfinished = any(side.counts.unknown_outcomes for side in (row.baseline, row.candidate) if side)
+    return compile_time_change(b, c) + (" +?" if unfinished else "")
 
 
 def _pair(row: FunctionRow, key: str) -> str:
@@ -293,7 +303,7 @@ def totals_table(comparison: Comparison) -> Table:
             f"{delta:+d}" if delta else "",
         )
     if b.compile_time_s or c.compile_time_s:
-        table.add_row("compile time", f"{b.compile_time_s:.2f} s", f"{c.compile_time_s:.2f} s", _time_delta(b, c))
+        table.add_row("compile time", compile_time_text(b), compile_time_text(c), _time_delta(b, c))
     return table
 
 
@@ -416,7 +426,7 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> st
             f"{f'{delta:+d}' if delta else ''} |"
         )
     if b.compile_time_s or c.compile_time_s:
-        out.append(f"| compile time | {b.compile_time_s:.2f} s | {c.compile_time_s:.2f} s | {_time_delta(b, c)} |")
+        out.append(f"| compile time | {compile_time_text(b)} | {compile_time_text(c)} | {_time_delta(b, c)} |")
     for note in (zero_note(comparison), confounded_note(confounded)):
         if note:
             out += ["", note]

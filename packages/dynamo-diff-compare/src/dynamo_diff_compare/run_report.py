@@ -97,7 +97,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 name=name,
                 file=where[0] if where else refs[0].file,
                 line=where[1] if where else refs[0].first_line or None,
-                frames=frames if len(frames) > 1 or refs[0].caller is not None else [],
+                frames=list(dict.fromkeys(frames)) if len(frames) > 1 or refs[0].caller is not None else [],
                 counts=nonzero(summed := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
                 compile_time_s=summed.compile_time_s,
                 count_evidence=_count_evidence([c for _, c in comps]),
@@ -179,7 +179,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
 def run_report_text(report: RunReport) -> str:
     """The report as plain lines (the CLI's text; the MCP server renders its pages the same way)."""
     lines = [f"capture {short_id(report.capture)} ({report.label or '-'}) torch {report.torch or '?'}"]
-    lines.append(f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s")
+    unfinished = "+?" if report.counts.get("unknown_outcomes") else ""
+    lines.append(f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s{unfinished}")
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     for fn in report.functions:
         where = f"{(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'}"

@@ -146,6 +146,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
                 "totals: "
                 + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE)
                 + f", compile time {compile_time_change(b.compile_time_s, c.compile_time_s)}"
+                + (" (+?: a compilation never finished)" if b.unknown_outcomes or c.unknown_outcomes else "")
             )
         )
     if page.ranks is not None:

@@ -68,6 +68,7 @@ from dynamo_diff_schema.counts import (
     HEADLINE_COUNTS,
     Counts,
     compile_time_change,
+    compile_time_text,
     sum_counts,
 )
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
@@ -193,6 +194,7 @@ __all__ = [
     "__version__",
     "collector_paused",
     "compile_time_change",
+    "compile_time_text",
     "generate_schema",
     "library_path",
     "render_schema",

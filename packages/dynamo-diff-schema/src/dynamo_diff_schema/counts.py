@@ -128,6 +128,12 @@ COMPILE_TIME_NOISE = 0.25
 COMPILE_TIME_FLOOR_S = 0.1
 
 
+def compile_time_text(counts: Counts) -> str:
+    """'0.28 s', with '+?' when a compilation has no compilation_metrics (it never finished): its time is not in
+    the sum."""
+    return f"{counts.compile_time_s:.2f} s" + ("+?" if counts.unknown_outcomes else "")
+
+
 def compile_time_change(before: float, after: float) -> str:
     """'0.42 s -> 0.31 s (-26%)', or with '(noise)' when the change is within COMPILE_TIME_NOISE."""
     text = f"{before:.2f} s -> {after:.2f} s"
