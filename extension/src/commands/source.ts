@@ -31,10 +31,10 @@ export class SourceCommands {
 
   /** The table asked for one side of a row. */
   openRow(comparison: Comparison, row: number, side: "baseline" | "candidate"): void {
-    const r = comparison.functions[row];
+    const r = comparison.functions?.[row];
     const rs = r?.[side];
     if (!rs) return;
-    const fn = sourceFunctionArg(rs.file, rs.line, rs.qualified_name);
+    const fn = sourceFunctionArg(rs.file ?? null, rs.line ?? null, rs.qualified_name ?? null);
     const capture = side === "baseline" ? comparison.baseline.id : comparison.candidate.id;
     if (fn) void this.openSource(capture, fn, rs.line ?? undefined, rs.file ? path.basename(rs.file) : undefined);
   }

@@ -5,10 +5,47 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 // ---------------------------------------------------------------------------------------------------------
-// JSON shapes (the subset of the CLI's `--format json` documents the extension reads).
+// JSON shapes. The CLI's documents (a comparison, a capture, a run report, an error) have committed JSON Schemas;
+// their types are generated from them into src/generated/ (`npm run gen:types`; a unit test fails when they
+// differ from the schemas), so they cannot drift. Only the few outputs without a schema are written out here.
 
-export type Counts = Record<string, number | string[]>;
+import type { Capture, Compilation as CaptureCompilation, Evidence } from "../generated/capture";
+import type {
+  Change as ComparisonChange,
+  Comparison as ComparisonDocument,
+  Counts as ComparisonCounts,
+  Difference,
+  FunctionPiece as ComparisonPiece,
+  FunctionRow as ComparisonRow,
+  FunctionSide,
+  RankDivergence as ComparisonDivergence,
+  RankView as ComparisonRankView,
+  RunStatus as ComparisonRunStatus,
+  Side,
+} from "../generated/comparison";
+import type { ErrorInfo } from "../generated/error";
+import type { CompilationLine, FunctionReport, RunReport as RunReportDocument } from "../generated/run_report";
 
+export type Comparison = ComparisonDocument;
+export type Counts = ComparisonCounts;
+export type RowSide = FunctionSide;
+export type Change = ComparisonChange;
+export type FunctionPiece = ComparisonPiece;
+export type FunctionRow = ComparisonRow;
+export type RunStatus = ComparisonRunStatus;
+export type ComparedCapture = Side;
+export type KeyDifference = Difference;
+export type RankDivergence = ComparisonDivergence;
+export type RankView = ComparisonRankView;
+/** `dynamo-diff analyze ID --format json`: the whole capture document. */
+export type Analysis = Capture;
+export type Compilation = CaptureCompilation;
+export type EvidenceItem = Evidence;
+/** `dynamo-diff analyze ID --by-function --format json`. */
+export type RunReport = RunReportDocument;
+export type { CompilationLine, ErrorInfo, FunctionReport };
+
+/** One row of `dynamo-diff list --format json` (no schema: the CLI's own summary of a stored capture). */
 export interface CaptureSummary {
   id: string;
   label: string | null;
@@ -17,132 +54,10 @@ export interface CaptureSummary {
   torch_version: string | null;
   artifact_structure: string;
   ranks: number;
-  counts: Counts;
+  counts: Record<string, number | string[]>;
 }
 
-export interface RowSide {
-  qualified_name: string | null;
-  file: string | null;
-  line: number | null;
-  /** A library frame's piece: the line of the user's call it was compiled in place of. */
-  called_at?: number | null;
-  rank: number | null;
-  compile_ids: string[];
-  counts: Counts;
-}
-
-export interface Change {
-  kind: string;
-  summary: string;
-  baseline_evidence: string[];
-  candidate_evidence: string[];
-}
-
-/** One compiled frame of a row's function: its own or a resume function after a graph break. */
-export interface FunctionPiece {
-  name: string;
-  /** A frame of library code counted in the user's function that called it: its file from the package on. */
-  library_file?: string | null;
-  status: string;
-  method: string;
-  baseline: RowSide | null;
-  candidate: RowSide | null;
-  deltas: Record<string, number>;
-}
-
-export interface FunctionRow {
-  status: string;
-  method: string;
-  reason?: string | null;
-  alternatives?: unknown[];
-  baseline: RowSide | null;
-  candidate: RowSide | null;
-  deltas: Record<string, number>;
-  changes: Change[];
-  /** The frames the row counts when the function broke into several (its resume functions folded in). */
-  pieces?: FunctionPiece[];
-}
-
-/** How a recorded run ended (`capture.run`): a run that did not finish has low counts. */
-export interface RunStatus {
-  state: string;
-  finished: boolean | null;
-  summary: string;
-}
-
-export interface ComparedCapture {
-  id: string;
-  label: string | null;
-  torch?: string | null;
-  imported_at?: string | null;
-  run?: RunStatus | null;
-}
-
-export interface KeyDifference {
-  key: string;
-  source?: string;
-  baseline?: unknown;
-  candidate?: unknown;
-  /** The areas (counts and changes) this difference can explain. */
-  affects?: string[];
-}
-
-export interface RankDivergence {
-  rank: number;
-  reference_rank: number;
-  index: number;
-  compile_id: string | null;
-  reference_compile_id: string | null;
-  reason: string;
-  evidence_ids: string[];
-}
-
-export interface RankView {
-  reference_rank: number;
-  ranks: number[];
-  counts: Record<string, Counts>;
-  divergences: RankDivergence[];
-}
-
-export interface Comparison {
-  schema_version: string;
-  id: string;
-  kind: string;
-  baseline: ComparedCapture;
-  candidate: ComparedCapture;
-  comparability: { verdict: string; differences: KeyDifference[]; missing: string[] };
-  totals: { baseline: Counts; candidate: Counts };
-  functions: FunctionRow[];
-  ranks: RankView | null;
-  notices: unknown[];
-}
-
-export interface Compilation {
-  compile_id: string;
-  identity: { rank: number | null };
-  code: { co_filename: string | null; co_name: string | null; co_firstlineno: number | null; qualified_name: string | null };
-  outcome: string;
-  outcome_reason?: string | null;
-  evidence_ids: string[];
-}
-
-export interface Analysis {
-  capture: { id: string; label: string | null };
-  ranks: { rank: number | null; compilations: Compilation[] }[];
-}
-
-export interface EvidenceItem {
-  id: string;
-  kind: string;
-  rank: number | null;
-  compile_id: string | null;
-  file: string;
-  line: number;
-  offset: number;
-  length: number;
-  sha256: string;
-}
-
+/** `dynamo-diff evidence ID EVIDENCE --format json` (no schema: an Evidence and a slice of its text). */
 export interface EvidenceExcerpt {
   evidence: EvidenceItem;
   offset: number;
@@ -198,7 +113,7 @@ export function parseCliError(stderr: string, exitCode: number | null): CliError
     const line = candidate.trim();
     if (!line.startsWith("{")) continue;
     try {
-      const info = JSON.parse(line) as { code?: unknown; message?: unknown; details?: unknown };
+      const info = JSON.parse(line) as Partial<Record<keyof ErrorInfo, unknown>>;
       if (typeof info.code === "string" && typeof info.message === "string") {
         return new CliError(info.code, info.message, info.details);
       }

@@ -102,7 +102,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
     c.kind === "ranks" && c.ranks
       ? `Ranks of ${c.baseline.label ?? c.baseline.id.slice(0, 12)} (reference rank ${c.ranks.reference_rank})`
       : `${c.baseline.label ?? c.baseline.id.slice(0, 12)} → ${c.candidate.label ?? c.candidate.id.slice(0, 12)}`;
-  const differences = c.comparability.differences
+  const differences = (c.comparability.differences ?? [])
     .map(
       (d) =>
         `<li><code>${escapeHtml(d.key)}</code>${d.source ? ` (${escapeHtml(d.source)})` : ""}: ${escapeHtml(
@@ -112,8 +112,9 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
         }</li>`,
     )
     .join("");
-  const missing = c.comparability.missing.length
-    ? `<p>Not checked: ${c.comparability.missing.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}</p>`
+  const missingKeys = c.comparability.missing ?? [];
+  const missing = missingKeys.length
+    ? `<p>Not checked: ${missingKeys.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}</p>`
     : "";
   const runs = runBanner(c);
   const bannerText =
@@ -122,10 +123,10 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
       : verdict === "confounded"
         ? "Confounded: these settings differ, so the deltas may come from them rather than from your change."
         : "Comparability unknown: some settings could not be checked.";
-  const rows = c.functions
+  const rows = (c.functions ?? [])
     .map((row, index) => {
       // Compile-phase times differ on every row (timing noise); they stay in the tree, not in the table.
-      const shown = row.changes.filter((ch) => ch.kind !== "phase_time");
+      const shown = (row.changes ?? []).filter((ch) => ch.kind !== "phase_time");
       const changes =
         shown.map((ch) => `<li><b>${escapeHtml(ch.kind)}</b> ${escapeHtml(ch.summary)}</li>`).join("") + framesItem(row);
       const open = (side: "baseline" | "candidate"): string =>
@@ -263,7 +264,7 @@ export class ComparisonTable {
       this.panel.webview.onDidReceiveMessage((raw) => {
         const current = this.comparison;
         if (!current) return;
-        const message = readTableMessage(raw, current.functions.length);
+        const message = readTableMessage(raw, (current.functions ?? []).length);
         if (message) this.openSource(current, message.row, message.side);
       });
     } else {

@@ -60,7 +60,7 @@ export const COUNT_COLUMNS: { key: string; title: string }[] = [
 ];
 
 export function countOf(counts: Counts | undefined, key: string): number | undefined {
-  const value = counts?.[key];
+  const value = (counts as Record<string, unknown> | undefined)?.[key];
   return typeof value === "number" ? value : undefined;
 }
 
@@ -73,7 +73,7 @@ export function rowName(row: FunctionRow): string {
   return row.candidate?.qualified_name ?? row.baseline?.qualified_name ?? "(unnamed function)";
 }
 
-export function rowLocation(side: RowSide | null): string {
+export function rowLocation(side: RowSide | null | undefined): string {
   if (!side) return "";
   const where = side.file ? `${side.file}${side.line ? `:${side.line}` : ""}` : "";
   return side.rank !== null && side.rank !== undefined ? `rank ${side.rank} ${where}`.trim() : where;
@@ -90,11 +90,11 @@ export function rowDeltaText(row: FunctionRow): string {
   return parts.length ? parts.join(", ") : "no count changes";
 }
 
-export function captureName(c: { id: string; label: string | null }): string {
+export function captureName(c: { id: string; label?: string | null }): string {
   return c.label ? `${c.label} (${c.id.slice(0, 12)})` : c.id.slice(0, 12);
 }
 
-function shortLabel(c: { id: string; label: string | null }): string {
+function shortLabel(c: { id: string; label?: string | null }): string {
   return c.label ?? c.id.slice(0, 12);
 }
 
@@ -113,7 +113,7 @@ function statusIcon(status: string): string {
   }
 }
 
-function baseName(p: string | null): string {
+function baseName(p: string | null | undefined): string {
   if (!p) return "";
   const parts = p.split(/[\\/]/);
   return parts[parts.length - 1];
@@ -125,14 +125,15 @@ export function describe(node: Node): Described {
       return { label: node.text, tooltip: node.detail ?? node.text, expandable: false, icon: "info", contextValue: "message" };
     case "comparison": {
       const c = node.comparison;
+      const differences = c.comparability.differences ?? [];
       const title =
         c.kind === "ranks" && c.ranks
           ? `Ranks of ${shortLabel(c.baseline)}: ${c.ranks.ranks.join(", ")} against rank ${c.ranks.reference_rank}`
           : `${shortLabel(c.baseline)} → ${shortLabel(c.candidate)}`;
       return {
         label: `Comparison: ${title}`,
-        description: `${c.comparability.verdict} · ${c.functions.length} functions`,
-        tooltip: `${c.comparability.verdict}${c.comparability.differences.length ? ` (differs: ${c.comparability.differences.map((d) => d.key).join(", ")})` : ""}`,
+        description: `${c.comparability.verdict} · ${(c.functions ?? []).length} functions`,
+        tooltip: `${c.comparability.verdict}${differences.length ? ` (differs: ${differences.map((d) => d.key).join(", ")})` : ""}`,
         expandable: true,
         expanded: true,
         icon: c.comparability.verdict === "comparable" ? "git-compare" : "warning",
@@ -142,7 +143,7 @@ export function describe(node: Node): Described {
     case "divergences":
       return {
         label: "Rank divergences",
-        description: String(node.comparison.ranks?.divergences.length ?? 0),
+        description: String(node.comparison.ranks?.divergences?.length ?? 0),
         expandable: true,
         expanded: true,
         icon: "split-horizontal",
@@ -177,7 +178,7 @@ export function describe(node: Node): Described {
           `${row.status} by ${row.method}${row.reason ? `: ${row.reason}` : ""}`,
           `baseline: ${rowLocation(row.baseline) || "—"}`,
           `candidate: ${rowLocation(row.candidate) || "—"}`,
-          ...row.changes.map((ch) => `${ch.kind}: ${ch.summary}`),
+          ...(row.changes ?? []).map((ch) => `${ch.kind}: ${ch.summary}`),
         ].join("\n"),
         expandable: true,
         icon: statusIcon(row.status),
@@ -202,27 +203,28 @@ export function describe(node: Node): Described {
         label: node.change.kind,
         description: node.change.summary,
         tooltip: node.change.summary,
-        expandable: node.change.baseline_evidence.length + node.change.candidate_evidence.length > 0,
+        expandable: (node.change.baseline_evidence ?? []).length + (node.change.candidate_evidence ?? []).length > 0,
         icon: "diff-modified",
         contextValue: "change",
       };
     case "compilations":
       return {
         label: `Compilations (${node.side})`,
-        description: node.rowSide.compile_ids.join(", ") || "none",
-        expandable: node.rowSide.compile_ids.length > 0,
+        description: (node.rowSide.compile_ids ?? []).join(", ") || "none",
+        expandable: (node.rowSide.compile_ids ?? []).length > 0,
         icon: "layers",
         contextValue: "compilations",
       };
     case "compilation": {
       const c = node.compilation;
-      const where = c.code.co_filename ? `${baseName(c.code.co_filename)}:${c.code.co_firstlineno ?? "?"}` : "";
+      const code = c.code ?? {};
+      const where = code.co_filename ? `${baseName(code.co_filename)}:${code.co_firstlineno ?? "?"}` : "";
       const rank = c.identity.rank !== null && c.identity.rank !== undefined ? `rank ${c.identity.rank} ` : "";
       return {
-        label: `${rank}${c.compile_id} ${c.code.qualified_name ?? c.code.co_name ?? ""}`.trim(),
+        label: `${rank}${c.compile_id} ${code.qualified_name ?? code.co_name ?? ""}`.trim(),
         description: `${c.outcome}${where ? ` · ${where}` : ""}`,
         tooltip: c.outcome_reason ?? c.outcome,
-        expandable: c.evidence_ids.length > 0,
+        expandable: (c.evidence_ids ?? []).length > 0,
         icon: c.outcome === "completed" ? "check" : c.outcome === "failed" ? "error" : "circle-outline",
         contextValue: "compilation",
       };
@@ -246,7 +248,7 @@ export function describe(node: Node): Described {
   }
 }
 
-function sideCapture(comparison: Comparison, side: Side): { id: string; label: string | null } {
+function sideCapture(comparison: Comparison, side: Side): { id: string; label?: string | null } {
   return side === "baseline" ? comparison.baseline : comparison.candidate;
 }
 
@@ -279,20 +281,20 @@ export async function childrenOf(node: Node | undefined, source: TreeSource): Pr
   }
   switch (node.kind) {
     case "comparison": {
-      const rows: Node[] = node.comparison.functions.map((row, index) => ({
+      const rows: Node[] = (node.comparison.functions ?? []).map((row, index) => ({
         kind: "row",
         comparison: node.comparison,
         row,
         index,
       }));
-      if (node.comparison.ranks?.divergences.length) rows.unshift({ kind: "divergences", comparison: node.comparison });
+      if (node.comparison.ranks?.divergences?.length) rows.unshift({ kind: "divergences", comparison: node.comparison });
       return rows;
     }
     case "divergences": {
       const out: Node[] = [];
       for (const d of node.comparison.ranks?.divergences ?? []) {
         out.push({ kind: "message", text: `rank ${d.rank} vs ${d.reference_rank} at ${d.compile_id ?? "?"}`, detail: d.reason });
-        out.push(...(await evidenceNodes(source, node.comparison.baseline.id, d.evidence_ids)));
+        out.push(...(await evidenceNodes(source, node.comparison.baseline.id, d.evidence_ids ?? [])));
       }
       return out;
     }
@@ -301,7 +303,7 @@ export async function childrenOf(node: Node | undefined, source: TreeSource): Pr
     case "capture": {
       const analysis = await source.analysis(node.capture.id);
       return analysis.ranks.flatMap((r) =>
-        r.compilations.map((compilation): Node => ({ kind: "compilation", captureId: node.capture.id, compilation })),
+        (r.compilations ?? []).map((compilation): Node => ({ kind: "compilation", captureId: node.capture.id, compilation })),
       );
     }
     case "row": {
@@ -310,31 +312,31 @@ export async function childrenOf(node: Node | undefined, source: TreeSource): Pr
       for (const side of ["baseline", "candidate"] as const) {
         const rs = row[side];
         if (!rs) continue;
-        const fn = sourceFunctionArg(rs.file, rs.line, rs.qualified_name);
+        const fn = sourceFunctionArg(rs.file ?? null, rs.line ?? null, rs.qualified_name ?? null);
         const cap = sideCapture(comparison, side);
-        if (fn) out.push({ kind: "source", captureId: cap.id, captureLabel: shortLabel(cap), side, fn, file: rs.file, line: rs.line });
+        if (fn) out.push({ kind: "source", captureId: cap.id, captureLabel: shortLabel(cap), side, fn, file: rs.file ?? null, line: rs.line ?? null });
       }
-      for (const change of row.changes) out.push({ kind: "change", comparison, change });
+      for (const change of row.changes ?? []) out.push({ kind: "change", comparison, change });
       for (const side of ["baseline", "candidate"] as const) {
         const rs = row[side];
-        if (rs && rs.compile_ids.length) out.push({ kind: "compilations", captureId: sideCapture(comparison, side).id, side, rowSide: rs });
+        if (rs && rs.compile_ids?.length) out.push({ kind: "compilations", captureId: sideCapture(comparison, side).id, side, rowSide: rs });
       }
       return out;
     }
     case "change": {
       const { comparison, change } = node;
       return [
-        ...(await evidenceNodes(source, comparison.baseline.id, change.baseline_evidence, "baseline")),
-        ...(await evidenceNodes(source, comparison.candidate.id, change.candidate_evidence, "candidate")),
+        ...(await evidenceNodes(source, comparison.baseline.id, change.baseline_evidence ?? [], "baseline")),
+        ...(await evidenceNodes(source, comparison.candidate.id, change.candidate_evidence ?? [], "candidate")),
       ];
     }
     case "compilations": {
       const analysis = await source.analysis(node.captureId);
-      const wanted = new Set(node.rowSide.compile_ids);
+      const wanted = new Set(node.rowSide.compile_ids ?? []);
       const rank = node.rowSide.rank;
       const out: Node[] = [];
       for (const r of analysis.ranks) {
-        for (const compilation of r.compilations) {
+        for (const compilation of r.compilations ?? []) {
           const compRank = compilation.identity.rank ?? r.rank ?? null;
           if (!wanted.has(compilation.compile_id)) continue;
           if (rank !== null && rank !== undefined && compRank !== rank) continue;
@@ -344,7 +346,7 @@ export async function childrenOf(node: Node | undefined, source: TreeSource): Pr
       return out;
     }
     case "compilation":
-      return evidenceNodes(source, node.captureId, node.compilation.evidence_ids);
+      return evidenceNodes(source, node.captureId, node.compilation.evidence_ids ?? []);
     default:
       return [];
   }

@@ -68,10 +68,10 @@ describe("Dynamo Diff in the extension host", () => {
     first = (await vscode.commands.executeCommand("dynamoDiff.compareCaptures", v1.id, v2.id)) as Comparison;
     assert.ok(first, "a comparison");
     assert.equal(first.comparability.verdict, "comparable");
-    const names = first.functions.map((f) => f.candidate?.qualified_name ?? f.baseline?.qualified_name).sort();
+    const names = (first.functions ?? []).map((f) => f.candidate?.qualified_name ?? f.baseline?.qualified_name).sort();
     assert.deepEqual(names, ["encoder", "gate", "postprocess"]);
-    const gate = first.functions.find((f) => f.baseline?.qualified_name === "gate")!;
-    assert.equal(gate.deltas.confirmed_recompilation_identities, -1);
+    const gate = (first.functions ?? []).find((f) => f.baseline?.qualified_name === "gate")!;
+    assert.equal(gate.deltas?.confirmed_recompilation_identities, -1);
     assert.equal((await api()).comparison()?.id, first.id);
   });
 
@@ -84,7 +84,7 @@ describe("Dynamo Diff in the extension host", () => {
   });
 
   it("opens the whole captured snapshot with the function selected at its real line numbers", async () => {
-    const gate = first.functions.find((f) => f.baseline?.qualified_name === "gate")!;
+    const gate = (first.functions ?? []).find((f) => f.baseline?.qualified_name === "gate")!;
     assert.equal(gate.baseline!.line, 21);
     const editor = (await vscode.commands.executeCommand(
       "dynamoDiff.openSource",
@@ -129,9 +129,9 @@ describe("Dynamo Diff in the extension host", () => {
   it("opens evidence a page at a time", async () => {
     await vscode.workspace.getConfiguration("dynamoDiff").update("evidencePageChars", 200, vscode.ConfigurationTarget.Workspace);
     try {
-      const gate = first.functions.find((f) => f.baseline?.qualified_name === "gate")!;
-      const change = gate.changes.find((c) => c.kind === "recompile_reason")!;
-      const evidence = change.baseline_evidence[0];
+      const gate = (first.functions ?? []).find((f) => f.baseline?.qualified_name === "gate")!;
+      const change = (gate.changes ?? []).find((c) => c.kind === "recompile_reason")!;
+      const evidence = (change.baseline_evidence ?? [])[0];
       const page1 = (await vscode.commands.executeCommand("dynamoDiff.openEvidence", v1.id, evidence)) as vscode.TextEditor;
       const text1 = lines(page1);
       assert.equal(page1.document.uri.scheme, "dynamo-diff-evidence");
@@ -159,8 +159,8 @@ describe("Dynamo Diff in the extension host", () => {
     assert.equal(ranks.ranks, 2);
     const cmp = (await vscode.commands.executeCommand("dynamoDiff.compareRanks", ranks.id, "")) as Comparison;
     assert.equal(cmp.kind, "ranks");
-    assert.equal(cmp.ranks?.divergences.length, 1);
-    assert.equal(cmp.ranks?.divergences[0].rank, 1);
+    assert.equal(cmp.ranks?.divergences?.length, 1);
+    assert.equal(cmp.ranks?.divergences?.[0].rank, 1);
   });
 
   it("refreshes the capture list", async () => {

@@ -23,7 +23,7 @@ describe("against the real CLI", { skip: !cli || !fixtures ? "DYNAMO_DIFF_CLI / 
     const list = parseCaptureList(await run(args.list()));
     assert.deepEqual(list.map((c) => c.label).sort(), ["v1", "v2"]);
     const cmp = parseComparison(await run(args.compare(v1.id, v2.id)));
-    assert.deepEqual(cmp.functions.map((f) => f.candidate?.qualified_name ?? f.baseline?.qualified_name).sort(), ["encoder", "gate", "postprocess"]);
+    assert.deepEqual((cmp.functions ?? []).map((f) => f.candidate?.qualified_name ?? f.baseline?.qualified_name).sort(), ["encoder", "gate", "postprocess"]);
     const src = {
       captures: () => list,
       comparison: () => cmp,

@@ -1,5 +1,11 @@
 // Small documents in the shape the CLI prints (trimmed from `dynamo-diff compare edit_v1 edit_v2 --format json`).
-import type { Analysis, Comparison, Counts, EvidenceItem, SourceResult } from "../../common/cli";
+import type { Analysis, Change, Comparison, Counts, EvidenceItem, FunctionRow, SourceResult } from "../../common/cli";
+
+/** A comparison whose lists are all there (the CLI always writes them; the schema's types leave them optional). */
+export type SampleComparison = Comparison & {
+  functions: (FunctionRow & { changes: Change[]; deltas: Record<string, number> })[];
+  comparability: Comparison["comparability"] & { differences: NonNullable<Comparison["comparability"]["differences"]> };
+};
 
 export function counts(partial: Record<string, number>): Counts {
   return {
@@ -15,7 +21,7 @@ export function counts(partial: Record<string, number>): Counts {
 export const BASE = "1e62c0af55e8e4c5449d563cf35102fdc3fbd78a8acc382e96d2f071399181e9";
 export const CAND = "7de77b9b97c91d88ed7c5af2f8153e1b5caf9778d2074012d2416b121b69f304";
 
-export function comparison(): Comparison {
+export function comparison(): SampleComparison {
   return {
     schema_version: "2.0",
     id: "abf14c26a3f7",
@@ -81,10 +87,19 @@ export function comparison(): Comparison {
 
 export function analysis(id: string): Analysis {
   return {
-    capture: { id, label: null },
+    capture: {
+      id,
+      label: null,
+      input_kind: "bundle",
+      reader_version: "8",
+      run: { state: "completed", finished: true, summary: "completed (exit code 0)", source: "capture" },
+      validity: { artifact_structure: "complete" },
+    },
+    counts: counts({ observed_compilation_identities: 3 }),
     ranks: [
       {
         rank: null,
+        counts: counts({ observed_compilation_identities: 3 }),
         compilations: [
           {
             compile_id: "0/0",

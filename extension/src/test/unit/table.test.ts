@@ -14,7 +14,7 @@ describe("comparison table", () => {
     c.functions[0].baseline!.qualified_name = '<img src=x onerror="alert(1)">';
     c.functions[0].candidate!.qualified_name = "</script><script>alert(2)</script>";
     c.functions[0].changes[0].summary = "<b>bold</b>";
-    c.comparability = { verdict: "confounded", differences: [{ key: "dynamo.<x>", baseline: "<1>", candidate: "2" }], missing: [] };
+    c.comparability = { verdict: "confounded", differences: [{ key: "dynamo.<x>", source: "declared", baseline: "<1>", candidate: "2" }], missing: [] };
     const html = renderTable(c, "vscode-webview://abc", "NONCE123");
     assert.ok(!html.includes("<img"));
     assert.ok(!html.includes("<script>alert"));
@@ -46,8 +46,8 @@ describe("comparison table", () => {
 
   it("says first how each run ended, loudly when one did not finish", () => {
     const c = comparison();
-    c.baseline.run = { state: "completed", finished: true, summary: "completed (exit code 0)" };
-    c.candidate.run = { state: "killed", finished: false, summary: "killed by SIGKILL" };
+    c.baseline.run = { state: "completed", finished: true, summary: "completed (exit code 0)", source: "capture" };
+    c.candidate.run = { state: "killed", finished: false, summary: "killed by SIGKILL", source: "capture" };
     c.comparability = {
       verdict: "confounded",
       differences: [{ key: "cache_state", source: "observed", baseline: "cold", candidate: "warm", affects: ["cache", "compile_time"] }],

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CaptureSummary } from "../../common/cli";
 import { DynamoDiffTree, Node, TreeSource, childrenOf, describe as describeNode, rowDeltaText } from "../../views/tree";
-import { BASE, CAND, analysis, comparison, counts, evidenceItem } from "./samples";
+import { BASE, CAND, analysis, comparison, evidenceItem } from "./samples";
 
 function source(overrides: Partial<TreeSource> = {}): TreeSource {
   const captures: CaptureSummary[] = [
-    { id: BASE, label: "v1", imported_at: "2026-11-30T05:39:19+00:00", input_kind: "bundle", torch_version: "2.13.0+cpu", artifact_structure: "complete", ranks: 1, counts: counts({}) },
+    { id: BASE, label: "v1", imported_at: "2026-11-30T05:39:19+00:00", input_kind: "bundle", torch_version: "2.13.0+cpu", artifact_structure: "complete", ranks: 1, counts: {} },
   ];
   return {
     captures: () => captures,

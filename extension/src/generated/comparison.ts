@@ -1,0 +1,488 @@
+// Generated from comparison.schema.json by scripts/gen-types.js (npm run gen:types): do not edit.
+// The schema is written by `uv run python tools/write_schemas.py` from the dynamo-diff-schema models.
+/* eslint-disable */
+
+/**
+ * How a recorded run ended, as far as the capture can tell.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "RunState".
+ */
+export type RunState = "completed" | "exited" | "killed" | "interrupted" | "trace_cut" | "partial" | "unknown";
+/**
+ * What a count or a change is about. A comparability difference names the areas it can change, so the rows
+ * and counts outside them stay readable (a cache-state difference does not explain a recompilation).
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Area".
+ */
+export type Area =
+  | "compilations"
+  | "recompilations"
+  | "graph_breaks"
+  | "failures"
+  | "limits"
+  | "guards"
+  | "graphs"
+  | "cache"
+  | "compile_time";
+/**
+ * 'comparable': everything checked is equal and nothing essential is unchecked; 'confounded': something differs (see `differences` and what each affects); 'unknown': something essential could not be checked (see `missing`).
+ */
+export type Verdict = "comparable" | "confounded" | "unknown";
+/**
+ * What a row's change is about (docs/COMPARING.md lists each with its meaning).
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "ChangeKind".
+ */
+export type ChangeKind =
+  | "failure_new"
+  | "failure_gone"
+  | "limit"
+  | "recompile_reason"
+  | "graph_break_new"
+  | "graph_break_gone"
+  | "graph_break_moved"
+  | "restarts"
+  | "backward"
+  | "op_count"
+  | "op_histogram"
+  | "guard_count"
+  | "cache"
+  | "phase_time";
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "MatchMethod".
+ */
+export type MatchMethod = "user_map" | "structure" | "line_diff" | "same_location" | "name" | "resume_parent" | "none";
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "RowStatus".
+ */
+export type RowStatus = "matched" | "baseline_only" | "candidate_only" | "ambiguous";
+/**
+ * Every notice Dynamo Diff writes (docs/SEMANTICS.md, "Notices", says what each means and what to do).
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "NoticeCode".
+ */
+export type NoticeCode =
+  | "truncated"
+  | "payload_md5_mismatch"
+  | "missing_payload"
+  | "malformed_records"
+  | "noise_lines"
+  | "non_utf8_payload"
+  | "bad_id_fields"
+  | "payload_unverifiable"
+  | "mixed_rank_fields"
+  | "rank_field_disagrees"
+  | "no_compile_ids"
+  | "uninterpreted_record_kinds"
+  | "mixed_torch_versions"
+  | "raw_trace_preferred"
+  | "export_only"
+  | "ignored_files"
+  | "label_taken"
+  | "same_capture"
+  | "no_source_snapshots"
+  | "run_incomplete"
+  | "ambiguous_rows"
+  | "rank_count_differs";
+export type Severity = "info" | "warning" | "error";
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Severity".
+ */
+export type Severity1 = "info" | "warning" | "error";
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Verdict".
+ */
+export type Verdict1 = "comparable" | "confounded" | "unknown";
+
+export interface Comparison {
+  baseline: Side;
+  candidate: Side;
+  comparability: Comparability;
+  functions?: FunctionRow[];
+  /**
+   * sha256 of the two capture ids, the user map and the compare version.
+   */
+  id: string;
+  /**
+   * 'captures' (baseline vs candidate) or 'ranks' (within one).
+   */
+  kind?: string;
+  notices?: Notice[];
+  ranks?: RankView | null;
+  schema_version?: string;
+  totals: Totals;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Side".
+ */
+export interface Side {
+  id: string;
+  imported_at?: string | null;
+  label?: string | null;
+  /**
+   * How the run ended (None: not known to this document).
+   */
+  run?: RunStatus | null;
+  torch?: string | null;
+}
+/**
+ * The first thing every view says about a capture: did the run finish? Counts of a run that stopped early
+ * are low, so a run that did not finish must never look like an improvement.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "RunStatus".
+ */
+export interface RunStatus {
+  /**
+   * Payload files are missing or records were rejected.
+   */
+  evidence_missing?: boolean;
+  /**
+   * The uncaught exception the observer saw, e.g. 'RuntimeError: x'.
+   */
+  exception?: string | null;
+  exit_code?: number | null;
+  /**
+   * True: completed with a whole trace. False: it did not finish (or evidence is missing), counts may be low. None: unknown (a bare trace).
+   */
+  finished: boolean | null;
+  /**
+   * The facts behind the state, one per line.
+   */
+  reasons?: string[];
+  /**
+   * The signal that ended the command, e.g. 'SIGKILL'.
+   */
+  signal?: string | null;
+  /**
+   * Where the workload's end is known from: recorded by `dynamo-diff capture` (hash-verified manifest), declared by a manifest that is not hash-verified, or nowhere (a bare trace).
+   */
+  source: "capture" | "manifest" | "none";
+  state: RunState;
+  /**
+   * One line for people, e.g. 'killed by SIGKILL'.
+   */
+  summary: string;
+  /**
+   * A trace file ends mid-record, or a compilation never finished.
+   */
+  trace_cut?: boolean;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Comparability".
+ */
+export interface Comparability {
+  /**
+   * The keys found equal.
+   */
+  checked?: Checked[];
+  contradictions?: Contradiction[];
+  differences?: Difference[];
+  /**
+   * Differences the user named as the change under test (`--change KEY`): they do not confound.
+   */
+  intended?: Difference[];
+  /**
+   * What could not be checked, and on which side.
+   */
+  missing?: string[];
+  verdict: Verdict;
+}
+/**
+ * A key found equal on both sides.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Checked".
+ */
+export interface Checked {
+  key: string;
+  source: string;
+  /**
+   * The shared value (a configuration family shows how many keys it holds).
+   */
+  value?: unknown;
+}
+/**
+ * A declaration that an observation of the same run contradicts (the observation is what is compared).
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Contradiction".
+ */
+export interface Contradiction {
+  declared?: unknown;
+  key: string;
+  observed?: unknown;
+  /**
+   * 'baseline' or 'candidate'.
+   */
+  side: string;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Difference".
+ */
+export interface Difference {
+  /**
+   * The counts and changes this difference can explain.
+   */
+  affects?: Area[];
+  baseline?: unknown;
+  candidate?: unknown;
+  key: string;
+  rank?: number | null;
+  /**
+   * 'observed' (the trace), 'observer' (seen inside the process by capture's observer), 'recorded' (recorded by capture: the command, named environment variables) or 'declared' (manifest).
+   */
+  source: string;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "FunctionRow".
+ */
+export interface FunctionRow {
+  /**
+   * Ambiguous rows: what fitted as well. Unmatched rows: likely counterparts on the other side (same name, or same file), to pair with a source map ('path::name@line' ids).
+   */
+  alternatives?: string[];
+  baseline?: FunctionSide | null;
+  candidate?: FunctionSide | null;
+  changes?: Change[];
+  /**
+   * candidate - baseline per count key.
+   */
+  deltas?: {
+    [k: string]: number;
+  };
+  method: MatchMethod;
+  /**
+   * The frames counted in this row when the function broke into several: its own and its resume functions, each with its counts (empty when it compiled as one frame on both sides).
+   */
+  pieces?: FunctionPiece[];
+  /**
+   * Why the two sides were (or were not) matched, in one line.
+   */
+  reason?: string;
+  status: RowStatus;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "FunctionSide".
+ */
+export interface FunctionSide {
+  /**
+   * A library frame's piece: the line of the user's call it was compiled in place of.
+   */
+  called_at?: number | null;
+  compile_ids?: string[];
+  counts: Counts;
+  file?: string | null;
+  line?: number | null;
+  /**
+   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward') or 'trace' (the code object's bare co_name, when there is no snapshot to read).
+   */
+  name_from?: string | null;
+  qualified_name?: string | null;
+  rank?: number | null;
+}
+/**
+ * What was observed. A key listed in `incomplete` may be an undercount (evidence was missing).
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Counts".
+ */
+export interface Counts {
+  /**
+   * Later frame_compile_ids without recompile evidence.
+   */
+  additional_frame_compilations?: number;
+  /**
+   * Identities whose backward graph was compiled (a bwd_compilation_metrics record).
+   */
+  backward_compilations?: number;
+  /**
+   * FX graph and AOTAutograd cache hits.
+   */
+  cache_hits?: number;
+  /**
+   * FX graph and AOTAutograd cache misses.
+   */
+  cache_misses?: number;
+  /**
+   * Compile time in seconds: torch's entire_frame_compile_time_s summed over the compilations (a measurement, not a count: a change within COMPILE_TIME_NOISE is shown as noise; backward compiles are timed on their own, see a compilation's aot summary).
+   */
+  compile_time_s?: number;
+  /**
+   * Recompile/cache limit hits.
+   */
+  compiler_limit_events?: number;
+  /**
+   * Identities with success metrics, a graph record and ops > 0.
+   */
+  completed?: number;
+  /**
+   * Identities with explicit recompile evidence (recompile_reasons / recompile_reason).
+   */
+  confirmed_recompilation_identities?: number;
+  /**
+   * Confirmed recompilations that completed.
+   */
+  confirmed_successful_recompilations?: number;
+  /**
+   * Identities whose compilation failed (limit hits included).
+   */
+  failed?: number;
+  /**
+   * Graph-break records (one record = one break event).
+   */
+  graph_break_records?: number;
+  /**
+   * Failing-guard entries over all recompile reasons.
+   */
+  guard_reason_entries?: number;
+  /**
+   * Count keys that may be undercounted because evidence was missing.
+   */
+  incomplete?: string[];
+  /**
+   * Guarded code but no graph and no ops (skipped frame).
+   */
+  no_graph_observed?: number;
+  /**
+   * Attempts over all identities (restarts add attempts).
+   */
+  observed_attempts?: number;
+  /**
+   * Distinct compile identities, not attempts.
+   */
+  observed_compilation_identities?: number;
+  /**
+   * Restarted analysis attempts.
+   */
+  restarts?: number;
+  /**
+   * Distinct user file:line of graph breaks.
+   */
+  unique_graph_break_sites?: number;
+  /**
+   * Identities without terminal evidence.
+   */
+  unknown_outcomes?: number;
+  /**
+   * Identities with conflicting terminal evidence.
+   */
+  unresolved_outcomes?: number;
+}
+/**
+ * One thing that changed on a row, with the evidence on each side.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Change".
+ */
+export interface Change {
+  baseline?: unknown;
+  baseline_evidence?: string[];
+  candidate?: unknown;
+  candidate_evidence?: string[];
+  kind: ChangeKind;
+  summary: string;
+}
+/**
+ * One compiled frame of a row's function, with its own counts: its own frame, a resume function Dynamo made
+ * after a graph break (`torch_dynamo_resume_in_<fn>_at_<line>`), or a frame of library code it called that Dynamo
+ * compiled in its place (`library_file`; each side's `called_at`).
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "FunctionPiece".
+ */
+export interface FunctionPiece {
+  baseline?: FunctionSide | null;
+  candidate?: FunctionSide | null;
+  deltas?: {
+    [k: string]: number;
+  };
+  /**
+   * For a frame compiled in library code (torch, an installed package), counted in the user's function that called it: the frame's file from its package on, e.g. 'torch/_dynamo/external_utils.py'.
+   */
+  library_file?: string | null;
+  method: MatchMethod;
+  /**
+   * The frame's name, e.g. 'forward' or 'torch_dynamo_resume_in_forward_at_40'.
+   */
+  name: string;
+  reason?: string;
+  status: RowStatus;
+}
+/**
+ * Something the reader wants the user to know: partial evidence, unknown kinds, damaged payloads.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Notice".
+ */
+export interface Notice {
+  /**
+   * A NoticeCode (a capture stored by an earlier version may carry a code no longer written).
+   */
+  code: NoticeCode | string;
+  details?: {
+    [k: string]: unknown;
+  };
+  evidence_ids?: string[];
+  message: string;
+  rank?: number | null;
+  severity?: Severity;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "RankView".
+ */
+export interface RankView {
+  /**
+   * Rank (as text) -> counts.
+   */
+  counts?: {
+    [k: string]: Counts;
+  };
+  divergences?: RankDivergence[];
+  ranks: (number | null)[];
+  reference_rank: number | null;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "RankDivergence".
+ */
+export interface RankDivergence {
+  /**
+   * The rank's compilation at that position (None: it has none).
+   */
+  compile_id?: string | null;
+  evidence_ids?: string[];
+  /**
+   * Position in the compile order where the ranks first differ.
+   */
+  index?: number | null;
+  rank: number | null;
+  reason: string;
+  /**
+   * The reference rank's compilation there.
+   */
+  reference_compile_id?: string | null;
+  reference_rank: number | null;
+}
+/**
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Totals".
+ */
+export interface Totals {
+  baseline: Counts;
+  candidate: Counts;
+}

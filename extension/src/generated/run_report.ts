@@ -1,0 +1,192 @@
+// Generated from run_report.schema.json by scripts/gen-types.js (npm run gen:types): do not edit.
+// The schema is written by `uv run python tools/write_schemas.py` from the dynamo-diff-schema models.
+/* eslint-disable */
+
+/**
+ * How a recorded run ended, as far as the capture can tell.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "RunState".
+ */
+export type RunState = "completed" | "exited" | "killed" | "interrupted" | "trace_cut" | "partial" | "unknown";
+
+export interface RunReport {
+  capture: string;
+  /**
+   * The run's compile time (entire_frame_compile_time_s summed).
+   */
+  compile_time_s?: number;
+  /**
+   * The capture's non-zero counts, summed over ranks.
+   */
+  counts: {
+    [k: string]: number;
+  };
+  functions?: FunctionReport[];
+  label?: string | null;
+  run: RunStatus;
+  torch?: string | null;
+}
+/**
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "FunctionReport".
+ */
+export interface FunctionReport {
+  compilations?: CompilationLine[];
+  /**
+   * Its compile time (entire_frame_compile_time_s summed).
+   */
+  compile_time_s?: number;
+  /**
+   * For the counts someone acts on (failed, confirmed recompilations, graph breaks, limit hits, restarts): the evidence ids behind them, at most 5 each.
+   */
+  count_evidence?: {
+    [k: string]: string[];
+  };
+  /**
+   * Its non-zero counts.
+   */
+  counts: {
+    [k: string]: number;
+  };
+  file?: string | null;
+  /**
+   * Frames counted in it (resume and library frames).
+   */
+  frames?: string[];
+  line?: number | null;
+  /**
+   * Qualified name from the source snapshot, else the code object's name.
+   */
+  name: string;
+}
+/**
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "CompilationLine".
+ */
+export interface CompilationLine {
+  /**
+   * Cache decisions, e.g. 'fx_graph miss'.
+   */
+  cache?: string[];
+  compile_id: string;
+  compile_time_s?: number | null;
+  /**
+   * Its main records: dynamo_start, compilation_metrics (list more by id).
+   */
+  evidence_ids?: string[];
+  failure?: FailureLine | null;
+  /**
+   * The compiled frame: the function itself, a resume function or a library frame.
+   */
+  frame: string;
+  graph_breaks?: BreakLine[];
+  graph_ops?: number | null;
+  /**
+   * The compiler limit it hit, if any.
+   */
+  limit?: string | null;
+  outcome: string;
+  /**
+   * Failing guards that made it recompile.
+   */
+  recompile?: GuardLine[];
+  /**
+   * Times Dynamo restarted its analysis (after a graph break).
+   */
+  restarts?: number;
+}
+/**
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "FailureLine".
+ */
+export interface FailureLine {
+  evidence_ids?: string[];
+  fail_type?: string | null;
+  /**
+   * The telling line of torch's failure text.
+   */
+  message: string;
+  /**
+   * file:line of the user's code where it failed, when torch says.
+   */
+  site?: string | null;
+  /**
+   * What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', 'raised into the program' or 'unknown'.
+   */
+  then: string;
+}
+/**
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "BreakLine".
+ */
+export interface BreakLine {
+  evidence_id?: string | null;
+  /**
+   * torch's graph-break registry id, e.g. 'gb0059'.
+   */
+  gb_id?: string | null;
+  /**
+   * file:line in the user's code.
+   */
+  site?: string | null;
+  /**
+   * The graph-break type (or the first line of its reason).
+   */
+  type: string;
+}
+/**
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "GuardLine".
+ */
+export interface GuardLine {
+  category: string;
+  evidence_id?: string | null;
+  /**
+   * The failing guard as torch printed it (first line, without the user-code comment).
+   */
+  text: string;
+}
+/**
+ * The first thing every view says about a capture: did the run finish? Counts of a run that stopped early
+ * are low, so a run that did not finish must never look like an improvement.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "RunStatus".
+ */
+export interface RunStatus {
+  /**
+   * Payload files are missing or records were rejected.
+   */
+  evidence_missing?: boolean;
+  /**
+   * The uncaught exception the observer saw, e.g. 'RuntimeError: x'.
+   */
+  exception?: string | null;
+  exit_code?: number | null;
+  /**
+   * True: completed with a whole trace. False: it did not finish (or evidence is missing), counts may be low. None: unknown (a bare trace).
+   */
+  finished: boolean | null;
+  /**
+   * The facts behind the state, one per line.
+   */
+  reasons?: string[];
+  /**
+   * The signal that ended the command, e.g. 'SIGKILL'.
+   */
+  signal?: string | null;
+  /**
+   * Where the workload's end is known from: recorded by `dynamo-diff capture` (hash-verified manifest), declared by a manifest that is not hash-verified, or nowhere (a bare trace).
+   */
+  source: "capture" | "manifest" | "none";
+  state: RunState;
+  /**
+   * One line for people, e.g. 'killed by SIGKILL'.
+   */
+  summary: string;
+  /**
+   * A trace file ends mid-record, or a compilation never finished.
+   */
+  trace_cut?: boolean;
+}
