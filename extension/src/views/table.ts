@@ -4,6 +4,7 @@ import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { Comparison, Counts, FunctionPiece, FunctionRow, RunStatus } from "../common/cli";
 import { TABLE_PANEL } from "../common/constants";
+import { compileTimeChange, compileTimeText } from "./compile-time";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
 
 export function escapeHtml(value: unknown): string {
@@ -46,10 +47,17 @@ function countCell(row: FunctionRow, key: string): string {
   return `<td class="num ${cls}" data-sort="${delta}">${escapeHtml(text)}</td>`;
 }
 
+/** Compile time, a measurement: a change within the noise rule is marked "(noise)" and not coloured. */
+function compileTimeCell(row: FunctionRow): string {
+  const change = compileTimeChange(row.baseline?.counts, row.candidate?.counts);
+  const cls = change.noise ? "same" : change.delta > 0 ? "up" : "down";
+  return `<td class="num ${cls} time" data-sort="${change.delta}">${escapeHtml(change.text)}</td>`;
+}
+
 function totalsRow(title: string, counts: Counts | undefined): string {
   return `<tr><th scope="row">${escapeHtml(title)}</th>${COUNT_COLUMNS.map(
     ({ key }) => `<td class="num">${escapeHtml(countOf(counts, key) ?? "–")}</td>`,
-  ).join("")}</tr>`;
+  ).join("")}<td class="num">${escapeHtml(compileTimeText(counts) ?? "–")}</td></tr>`;
 }
 
 function describeValue(value: unknown): string {
@@ -143,6 +151,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
         `<td data-sort="${escapeHtml(rowLocation(row.baseline))}">${open("baseline")}</td>` +
         `<td data-sort="${escapeHtml(rowLocation(row.candidate))}">${open("candidate")}</td>` +
         COUNT_COLUMNS.map(({ key }) => countCell(row, key)).join("") +
+        compileTimeCell(row) +
         `<td data-sort="${shown.length}"><ul class="changes">${changes}</ul></td>` +
         `</tr>`
       );
@@ -150,7 +159,8 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
     .join("\n");
   const countHeads = COUNT_COLUMNS.map(
     ({ title: t }, i) => `<th scope="col" data-col="${5 + i}" data-type="num" aria-sort="none">${escapeHtml(t)}</th>`,
-  ).join("");
+  ).join("") +
+    `<th scope="col" data-col="${5 + COUNT_COLUMNS.length}" data-type="num" aria-sort="none" title="Dynamo's whole-frame compile time, summed; a change under 25% or 0.1 s is noise">compile time</th>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -183,7 +193,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
 ${runs}
 <div class="banner ${escapeHtml(verdict)}" id="comparability" role="status"><b>${escapeHtml(bannerText)}</b>
 ${differences ? `<ul>${differences}</ul>` : ""}${missing}</div>
-<table class="totals" id="totals"><thead><tr><th></th>${COUNT_COLUMNS.map(({ title: t }) => `<th scope="col">${escapeHtml(t)}</th>`).join("")}</tr></thead>
+<table class="totals" id="totals"><thead><tr><th></th>${COUNT_COLUMNS.map(({ title: t }) => `<th scope="col">${escapeHtml(t)}</th>`).join("")}<th scope="col">compile time</th></tr></thead>
 <tbody>${totalsRow(`baseline (${c.baseline.label ?? c.baseline.id.slice(0, 12)})`, c.totals.baseline)}${totalsRow(
     `candidate (${c.candidate.label ?? c.candidate.id.slice(0, 12)})`,
     c.totals.candidate,
@@ -193,7 +203,7 @@ ${differences ? `<ul>${differences}</ul>` : ""}${missing}</div>
 <th scope="col" data-col="0" aria-sort="none">function</th><th scope="col" data-col="1" aria-sort="none">status</th>
 <th scope="col" data-col="2" aria-sort="none">method</th><th scope="col" data-col="3" aria-sort="none">baseline</th>
 <th scope="col" data-col="4" aria-sort="none">candidate</th>${countHeads}
-<th scope="col" data-col="${5 + COUNT_COLUMNS.length}" data-type="num" aria-sort="none">changes</th>
+<th scope="col" data-col="${6 + COUNT_COLUMNS.length}" data-type="num" aria-sort="none">changes</th>
 </tr></thead>
 <tbody>
 ${rows}
