@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,17 @@ def test_evidence_by_function_and_grep_from_the_cli(run) -> None:  # type: ignor
     code, out, _ = run("evidence", "backend_failure", metrics, "--grep", "config_suppress_errors", "--format", "json")
     found = json.loads(out)
     assert code == 0 and '"config_suppress_errors": false' in found["matches"][0]["lines"][0]
+
+
+def test_analyze_shows_the_counts_that_are_not_zero_and_the_compile_time_split(run) -> None:  # type: ignore[no-untyped-def]
+    """inductor_cold: two functions compiled by Inductor, every cache lookup missed (its oracle). The zero counts are
+    said in one line; compile time and its phases follow the counts, each function has its time."""
+    oracle = json.loads((FIXTURES / "captures/inductor_cold/oracle.json").read_text())
+    for fmt in ("text", "markdown"):
+        code, out, _ = run("analyze", str(FIXTURES / "captures/inductor_cold"), "--format", fmt)
+        assert code == 0
+        flat = " ".join(out.replace("│", " ").replace("|", " ").split())
+        assert f"compilations {oracle['expect']['compilations']}" in flat
+        assert "graph breaks" not in flat and re.search(r"\d+ other counts are 0", flat)
+        assert re.search(r"compile time \d+\.\d\d s", flat) and "code gen" in flat
+        assert re.search(r"mlp \(_inductor_workload\.py:10\) .* \d+\.\d\d s", flat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -265,3 +266,21 @@ def test_compile_time_of_a_cut_run_says_it_may_be_low(run, tmp_path: Path) -> No
         "compare", str(CAPTURES / "midrun_kill"), str(CAPTURES / "midrun_complete"), "--format", "markdown"
     )
     assert "s+? |" in md
+
+
+def test_compile_phases_under_the_total_and_on_the_rows_that_changed_with_their_metrics(run) -> None:  # type: ignore[no-untyped-def]
+    """inductor_cold vs inductor_warm: code generation disappears on a warm cache. The totals split the compile
+    time into phases; a row's phase change beyond the noise names the compilation_metrics records it is from."""
+    cold, warm = str(CAPTURES / "inductor_cold"), str(CAPTURES / "inductor_warm")
+    code, md, _ = run("compare", cold, warm, "--format", "markdown")
+    assert code == 0
+    assert re.search(r"\| &nbsp;&nbsp;code gen \| [1-9][0-9.]* s \| 0\.00 s \| -100% \|", md), md
+    assert re.search(r"\| &nbsp;&nbsp;Dynamo \| [0-9.]+ s \| [0-9.]+ s \| noise \|", md)
+    line = next(part for part in md.split("<br>") if part.startswith("code gen compile time:")).split(" |")[0]
+    evidence = re.findall(r"(u\d+-e\d+)", line)
+    assert len(evidence) == 2
+    for side, ev in zip(("inductor_cold", "inductor_warm"), evidence, strict=True):
+        code, record, _ = run("evidence", side, ev, "--format", "json")
+        assert code == 0 and json.loads(record)["evidence"]["kind"] == "compilation_metrics"
+    code, text, _ = run("compare", cold, warm)
+    assert "code gen" in text and "AOT/backend" in text

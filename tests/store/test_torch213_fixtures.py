@@ -259,3 +259,43 @@ def test_compile_time_is_the_sum_torch_wrote(store: Store, name: str) -> None:
     ]
     assert seconds and abs(capture.counts.compile_time_s - sum(seconds)) < 1e-4
     assert abs(sum(r.counts.compile_time_s for r in capture.ranks) - capture.counts.compile_time_s) < 1e-4
+
+
+def _metrics_lines(name: str) -> list[dict[str, Any]]:
+    """Every compilation_metrics payload of a fixture's logs, parsed here with json, not through our reader."""
+    found = []
+    for log in sorted((CAPTURES / name / "raw").glob("*.log")):
+        for line in log.read_text().splitlines():
+            start = line.find('{"compilation_metrics"')
+            if start >= 0:
+                found.append(json.loads(line[start:])["compilation_metrics"])
+    return found
+
+
+@pytest.mark.parametrize("name", ["inductor_cold", "inductor_warm", "graph_break"])
+def test_compile_phases_split_torchs_nested_timers(store: Store, name: str) -> None:
+    """Dynamo = entire - backend, AOT/backend = backend - inductor, Inductor = inductor - code gen, code gen, each
+    summed over the metrics records; together they are the compile time."""
+    capture, _ = load(store, name)
+    expected = dict.fromkeys(("dynamo", "aot_backend", "inductor", "code_gen"), 0.0)
+    for m in _metrics_lines(name):
+        levels = [m.get(k) for k in ("entire_frame_compile_time_s", "backend_compile_time_s")]
+        levels += [m.get(k) for k in ("inductor_compile_time_s", "code_gen_time_s")]
+        for key, outer, inner in zip(expected, levels, [*levels[1:], None], strict=True):
+            if outer is None:
+                break
+            expected[key] += outer - (inner or 0.0)
+    phases = capture.counts.phase_times_s
+    assert set(phases) == {k for k, v in expected.items() if v > 0}
+    assert all(abs(phases[k] - expected[k]) < 1e-4 for k in phases)
+    assert abs(sum(phases.values()) - capture.counts.compile_time_s) < 1e-4
+    if name == "inductor_cold":  # Inductor compiled: code generation is most of it
+        assert phases["code_gen"] > phases["dynamo"]
+
+
+def test_each_compilation_says_when_it_started(store: Store) -> None:
+    """start_time is the compilation_metrics start_time, in the order torch wrote the records."""
+    capture, _ = load(store, "graph_break")
+    comps = [c for r in capture.ranks for c in r.compilations]
+    written = {m["compile_id"]: m["start_time"] for m in _metrics_lines("graph_break")}
+    assert written and {c.compile_id: c.start_time for c in comps if c.start_time is not None} == written

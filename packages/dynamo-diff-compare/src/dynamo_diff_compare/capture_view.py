@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
+from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, compile_time_text, sum_counts
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -184,7 +184,7 @@ def functions_table(capture: Capture) -> Table:
         "function that called them)",
         title_justify="left",
     )
-    for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed"):
+    for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed", "compile time"):
         table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
     for label, frames, counts in function_rows(capture):
         table.add_row(
@@ -194,17 +194,41 @@ def functions_table(capture: Capture) -> Table:
             str(counts.confirmed_recompilation_identities),
             str(counts.graph_break_records),
             str(counts.failed),
+            compile_time_text(counts),
         )
     return table
 
 
+def shown_keys(columns: Sequence[Counts]) -> list[str]:
+    """The counts worth a line: non-zero (or possibly undercounted) in some column; the rest are said in one line."""
+    return [k for k in COUNT_KEYS if any(getattr(c, k) or k in c.incomplete for c in columns)]
+
+
+def zero_line(columns: Sequence[Counts]) -> str | None:
+    hidden = len(COUNT_KEYS) - len(shown_keys(columns))
+    return f"{hidden} other counts are 0" if hidden else None
+
+
+def time_lines(columns: Sequence[Counts]) -> list[tuple[str, list[str]]]:
+    """Compile time and its phases that took time, one value per column: (label, values)."""
+    if not any(c.compile_time_s for c in columns):
+        return []
+    lines = [("compile time", [compile_time_text(c) for c in columns])]
+    for key, label, _ in COMPILE_PHASES:
+        if any(c.phase_times_s.get(key) for c in columns):
+            lines.append((f"  {label}", [f"{c.phase_times_s.get(key, 0.0):.2f} s" for c in columns]))
+    return lines
+
+
 def counts_table(rows: Sequence[tuple[str, Counts]], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", caption=zero_line([c for _, c in rows]), caption_justify="left")
     table.add_column("count")
     for name, _ in rows:
         table.add_column(name, justify="right")
-    for key in COUNT_KEYS:
+    for key in shown_keys([c for _, c in rows]):
         table.add_row(COUNT_LABELS[key], *(_count(counts, key) for _, counts in rows))
+    for label, values in time_lines([c for _, c in rows]):
+        table.add_row(label, *values)
     return table
 
 
@@ -248,16 +272,27 @@ def capture_markdown(capture: Capture) -> str:
     cols = [*names, "total"] if len(names) > 1 else names
     counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) > 1 else [])
     out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
-    for key in COUNT_KEYS:
+    for key in shown_keys(counts):
         out.append(f"| {COUNT_LABELS[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
+    for label, values in time_lines(counts):
+        shown = f"&nbsp;&nbsp;{label.strip()}" if label.startswith(" ") else label
+        out.append(f"| {shown} | " + " | ".join(values) + " |")
+    if (zeros := zero_line(counts)) is not None:
+        out += ["", zeros]
     functions = function_rows(capture)
     if functions:
-        out += ["", "## Functions", "", "| function | frames | compiles | recompiles | breaks | failed |"]
-        out.append("|---|---|---:|---:|---:|---:|")
+        out += [
+            "",
+            "## Functions",
+            "",
+            "| function | frames | compiles | recompiles | breaks | failed | compile time |",
+        ]
+        out.append("|---|---|---:|---:|---:|---:|---:|")
         for label, frames, c in functions:
             out.append(
                 f"| {_md_cell(label)} | {_md_cell(', '.join(frames))} | {c.observed_compilation_identities} | "
-                f"{c.confirmed_recompilation_identities} | {c.graph_break_records} | {c.failed} |"
+                f"{c.confirmed_recompilation_identities} | {c.graph_break_records} | {c.failed} | "
+                f"{compile_time_text(c)} |"
             )
     for rank in capture.ranks:
         if not rank.compilations:

@@ -11,14 +11,11 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.compilation import Compilation, Outcome
+from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases, compile_time_change
 
-# Compile-time phases shown on rows (torch's own names and units; never presented as a run-time speed-up).
-PHASES = (
-    "entire_frame_compile_time_s",
-    "backend_compile_time_s",
-    "inductor_compile_time_s",
-    "code_gen_time_s",
-)
+# Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
+# run-time speed-up).
+_PHASE_LABELS = {key: label for key, label, _ in COMPILE_PHASES}
 _EXAMPLES = 3
 
 
@@ -92,10 +89,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
             d.cache.setdefault(str(event.cache), Counter())[str(event.decision)] += 1
             if event.evidence_id:
                 d.cache_evidence.setdefault(str(event.cache), []).append(event.evidence_id)
-        for phase in PHASES:
-            value = comp.phase_times.get(phase)
-            if value is not None:
-                d.phases[phase] = d.phases.get(phase, 0.0) + value
+        for phase, value in compilation_phases(comp.phase_times).items():
+            d.phases[phase] = d.phases.get(phase, 0.0) + value
         if comp.phase_evidence_id is not None:
             d.phase_evidence.append(comp.phase_evidence_id)
         if comp.aot is not None:
@@ -298,14 +293,15 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
                     candidate_evidence=c.cache_evidence.get(cache, []),
                 )
             )
-    for phase in PHASES:
-        if phase in b.phases and phase in c.phases and b.phases[phase] != c.phases[phase]:
+    for phase, label in _PHASE_LABELS.items():
+        bt, ct = round(b.phases.get(phase, 0.0), 6), round(c.phases.get(phase, 0.0), 6)
+        if (bt or ct) and bt != ct:
             changes.append(
                 Change(
                     kind=ChangeKind.PHASE_TIME,
-                    summary=f"{phase}: {b.phases[phase]:g} -> {c.phases[phase]:g}",
-                    baseline=b.phases[phase],
-                    candidate=c.phases[phase],
+                    summary=f"{label} compile time: {compile_time_change(bt, ct)}",
+                    baseline=bt,
+                    candidate=ct,
                     baseline_evidence=b.phase_evidence,
                     candidate_evidence=c.phase_evidence,
                 )

@@ -20,11 +20,13 @@ from dynamo_diff_schema.comparison import (
     Side,
 )
 from dynamo_diff_schema.counts import (
+    COMPILE_PHASES,
     COUNT_KEYS,
     COUNT_LABELS,
     HEADLINE_COUNTS,
     Counts,
     compile_time_change,
+    compile_time_noise,
     compile_time_text,
 )
 from dynamo_diff_schema.ids import short_id
@@ -45,10 +47,18 @@ def changed_first(rows: Sequence[FunctionRow]) -> list[FunctionRow]:
     return sorted(rows, key=interest)
 
 
+def timing_noise(change: Change) -> bool:
+    """A compile-phase timing that moved within the noise rule (JSON keeps it; the views fold it)."""
+    if change.kind != ChangeKind.PHASE_TIME:
+        return False
+    b, c = change.baseline, change.candidate
+    return not isinstance(b, int | float) or not isinstance(c, int | float) or compile_time_noise(b, c)
+
+
 def interest(row: FunctionRow) -> tuple[int, int, str]:
     """Rows with changes first (largest count change first), then by name."""
     weight = sum(abs(v) for v in row.deltas.values())
-    meaningful = [c for c in row.changes if c.kind != "phase_time"]
+    meaningful = [c for c in row.changes if not timing_noise(c)]
     side = row.baseline or row.candidate
     name = side.qualified_name if side is not None else ""
     return (0 if (weight or meaningful or row.status != RowStatus.MATCHED) else 1, -weight, name or "")
@@ -189,7 +199,7 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
     """What changed on a row, each change with its evidence ids and, under it, the guard text or break type."""
     lines = []
     for c in row.changes:
-        if not phases and c.kind == ChangeKind.PHASE_TIME:
+        if not phases and timing_noise(c):
             continue
         lines.append(c.summary + _evidence(c))
         if (detail := _detail(c)) is not None:
@@ -302,14 +312,27 @@ def totals_table(comparison: Comparison) -> Table:
             _inc(str(cv), key, c.incomplete),
             f"{delta:+d}" if delta else "",
         )
-    if b.compile_time_s or c.compile_time_s:
-        table.add_row("compile time", compile_time_text(b), compile_time_text(c), _time_delta(b, c))
+    for row in time_rows(b, c):
+        table.add_row(*row)
     return table
 
 
-def _time_delta(b: Counts, c: Counts) -> str:
+def time_rows(b: Counts, c: Counts) -> list[tuple[str, str, str, str]]:
+    """Compile time under the totals, then its phases that took time: (label, baseline, candidate, change)."""
+    if not (b.compile_time_s or c.compile_time_s):
+        return []
+    total = _time_delta(b.compile_time_s, c.compile_time_s)
+    rows = [("compile time", compile_time_text(b), compile_time_text(c), total)]
+    for key, label, _ in COMPILE_PHASES:
+        bt, ct = b.phase_times_s.get(key, 0.0), c.phase_times_s.get(key, 0.0)
+        if bt or ct:
+            rows.append((f"  {label}", f"{bt:.2f} s", f"{ct:.2f} s", _time_delta(bt, ct)))
+    return rows
+
+
+def _time_delta(before: float, after: float) -> str:
     """The compile-time change as the third column says it: a percentage, or 'noise'."""
-    change = compile_time_change(b.compile_time_s, c.compile_time_s)
+    change = compile_time_change(before, after)
     return "noise" if change.endswith("(noise)") else (change.rsplit("(", 1)[-1].rstrip(")") if "(" in change else "")
 
 
@@ -325,14 +348,12 @@ def zero_note(comparison: Comparison) -> str | None:
 
 
 def folded(rows: list[FunctionRow], all_rows: bool) -> tuple[list[FunctionRow], list[FunctionRow]]:
-    """(rows to show, unchanged rows folded into one line): a matched row with no delta and no change (phase
-    timings aside) says nothing; `all_rows` shows every row."""
+    """(rows to show, unchanged rows folded into one line): a matched row with no delta and no change (compile
+    phase timings within the noise rule aside) says nothing; `all_rows` shows every row."""
     if all_rows:
         return rows, []
     quiet = [
-        r
-        for r in rows
-        if r.status == RowStatus.MATCHED and not r.deltas and all(c.kind == ChangeKind.PHASE_TIME for c in r.changes)
+        r for r in rows if r.status == RowStatus.MATCHED and not r.deltas and all(timing_noise(c) for c in r.changes)
     ]
     return [r for r in rows if r not in quiet], quiet
 
@@ -425,8 +446,9 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> st
             f"| {count_label(key, confounded)} | {getattr(b, key)} | {getattr(c, key)} | "
             f"{f'{delta:+d}' if delta else ''} |"
         )
-    if b.compile_time_s or c.compile_time_s:
-        out.append(f"| compile time | {compile_time_text(b)} | {compile_time_text(c)} | {_time_delta(b, c)} |")
+    for label, bt, ct, delta in time_rows(b, c):
+        indented = f"&nbsp;&nbsp;{label.strip()}" if label.startswith(" ") else label
+        out.append(f"| {indented} | {bt} | {ct} | {delta} |")
     for note in (zero_note(comparison), confounded_note(confounded)):
         if note:
             out += ["", note]

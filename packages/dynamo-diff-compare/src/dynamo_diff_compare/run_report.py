@@ -6,7 +6,7 @@ from __future__ import annotations
 from dynamo_diff_match import SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
+from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, phase_times_text, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
     BreakLine,
@@ -113,6 +113,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         run=info.run,
         counts=nonzero(capture.counts),
         compile_time_s=capture.counts.compile_time_s,
+        phase_times_s=capture.counts.phase_times_s,
         functions=functions,
     )
 
@@ -180,7 +181,11 @@ def run_report_text(report: RunReport) -> str:
     """The report as plain lines (the CLI's text; the MCP server renders its pages the same way)."""
     lines = [f"capture {short_id(report.capture)} ({report.label or '-'}) torch {report.torch or '?'}"]
     unfinished = "+?" if report.counts.get("unknown_outcomes") else ""
-    lines.append(f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s{unfinished}")
+    phases = phase_times_text(report.phase_times_s)
+    lines.append(
+        f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s{unfinished}"
+        + (f" ({phases})" if phases else "")
+    )
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     for fn in report.functions:
         where = f"{(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'}"

@@ -230,6 +230,10 @@ def shrink_function(report: dict[str, Any], limit: int) -> tuple[dict[str, Any],
     return report, notes
 
 
+# Left out of rows: the compile-phase split (the totals carry it; analyze_capture has each compilation's time).
+_TIMINGS = frozenset({"incomplete", "phase_times_s"})
+
+
 def trim_counts(row: dict[str, Any]) -> dict[str, Any]:
     """A FunctionRow (as JSON) whose sides list only non-zero and changed counts; compile-phase timings left out
     (they are compile times, shown by analyze_capture)."""
@@ -241,7 +245,7 @@ def trim_counts(row: dict[str, Any]) -> dict[str, Any]:
             side["counts"] = {
                 k: v
                 for k, v in counts.items()
-                if (k == "incomplete" and v) or (k != "incomplete" and (v or k in changed))
+                if (k == "incomplete" and v) or (k not in _TIMINGS and (v or k in changed))
             }
 
     trim(row.get("baseline"))
@@ -264,8 +268,9 @@ def trim_totals(totals: dict[str, Any]) -> dict[str, Any]:
 
 
 def nonzero_counts(counts: dict[str, Any]) -> dict[str, Any]:
-    """Counts (as JSON) without the zero ones (a count not listed is 0)."""
-    return {k: v for k, v in counts.items() if v}
+    """Counts (as JSON) without the zero ones (a count not listed is 0) and without the compile-phase split (in
+    the totals)."""
+    return {k: v for k, v in counts.items() if v and k != "phase_times_s"}
 
 
 def trim_rank_view(view: dict[str, Any]) -> dict[str, Any]:

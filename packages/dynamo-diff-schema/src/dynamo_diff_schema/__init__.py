@@ -62,14 +62,19 @@ from dynamo_diff_schema.compilation import (
     StackFrame,
 )
 from dynamo_diff_schema.counts import (
+    COMPILE_PHASES,
     COMPILE_TIME_NOISE,
     COUNT_KEYS,
     COUNT_LABELS,
     HEADLINE_COUNTS,
     Counts,
+    compilation_phases,
     compile_time_change,
+    compile_time_noise,
     compile_time_text,
+    phase_times_text,
     sum_counts,
+    sum_phases,
 )
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
@@ -105,6 +110,7 @@ __version__ = _version("dynamo-diff-schema")
 __all__ = [
     "ALL_AREAS",
     "CHANGE_AREAS",
+    "COMPILE_PHASES",
     "COMPILE_TIME_NOISE",
     "COUNT_AREAS",
     "COUNT_KEYS",
@@ -193,12 +199,16 @@ __all__ = [
     "WorkloadCompletion",
     "__version__",
     "collector_paused",
+    "compilation_phases",
     "compile_time_change",
+    "compile_time_noise",
     "compile_time_text",
     "generate_schema",
     "library_path",
+    "phase_times_text",
     "render_schema",
     "short_id",
     "sum_counts",
+    "sum_phases",
     "validate",
 ]

@@ -200,6 +200,11 @@ class Compilation(Model):
         "(entire_frame_compile_time_s and dynamo_cumulative_compile_time_us) is kept once, in seconds.",
     )
     phase_evidence_id: str | None = Field(None, description="The compilation_metrics record the phase times are from.")
+    start_time: float | None = Field(
+        None,
+        description="When the compilation started, in seconds since the epoch on the recording machine's clock "
+        "(compilation_metrics start_time); None when the trace has no metrics for it.",
+    )
     cache_events: list[CacheEvent] = Field(default_factory=list)
     evidence_ids: list[str] = Field(default_factory=list)
 

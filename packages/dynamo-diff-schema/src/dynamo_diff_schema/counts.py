@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pydantic import Field
 
@@ -97,6 +97,13 @@ class Counts(Model):
         "measurement, not a count: a change within COMPILE_TIME_NOISE is shown as noise; backward compiles are "
         "timed on their own, see a compilation's aot summary).",
     )
+    phase_times_s: dict[str, float] = Field(
+        default_factory=dict,
+        description="compile_time_s split into its phases (COMPILE_PHASES), derived from torch's nested timers of "
+        "each compilation_metrics: dynamo = entire_frame - backend_compile, aot_backend = backend_compile - "
+        "inductor_compile, inductor = inductor_compile - code_gen, code_gen = code_gen_time_s. Phases with no time "
+        "are left out.",
+    )
     incomplete: list[str] = Field(
         default_factory=list, description="Count keys that may be undercounted because evidence was missing."
     )
@@ -118,7 +125,54 @@ def sum_counts(parts: Iterable[Counts]) -> Counts:
             totals[key] += value
         incomplete.update(part.incomplete)
         seconds += part.compile_time_s
-    return Counts(**totals, compile_time_s=round(seconds, 6), incomplete=sorted(incomplete))
+    return Counts(
+        **totals,
+        compile_time_s=round(seconds, 6),
+        phase_times_s=sum_phases(part.phase_times_s for part in parts),
+        incomplete=sorted(incomplete),
+    )
+
+
+# The phases of a compilation's time, in the order they nest in torch: Dynamo's own work (tracing, guards,
+# bytecode) calls the backend; the backend (AOTAutograd, then the backend compiler) calls Inductor; Inductor ends
+# in code generation. torch times each level including the levels inside it; a phase is its level minus the next.
+COMPILE_PHASES: tuple[tuple[str, str, str], ...] = (
+    ("dynamo", "Dynamo", "entire_frame_compile_time_s"),
+    ("aot_backend", "AOT/backend", "backend_compile_time_s"),
+    ("inductor", "Inductor", "inductor_compile_time_s"),
+    ("code_gen", "code gen", "code_gen_time_s"),
+)
+
+
+def compilation_phases(phase_times: Mapping[str, float]) -> dict[str, float]:
+    """One compilation's time split into COMPILE_PHASES from its metrics' nested timers (in seconds). A level torch
+    did not time (no backend, a backend other than Inductor) contributes nothing; a level timed longer than its
+    outer level (clock noise) gives a phase of 0."""
+    phases: dict[str, float] = {}
+    levels = [(key, phase_times.get(metric)) for key, _, metric in COMPILE_PHASES]
+    for i, (key, outer) in enumerate(levels):
+        if outer is None:
+            break
+        inner = levels[i + 1][1] if i + 1 < len(levels) else None
+        inner = inner or 0.0
+        if outer - inner > 0:
+            phases[key] = outer - inner
+    return phases
+
+
+def sum_phases(parts: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    """Phase-wise sum, in COMPILE_PHASES order, rounded to the microsecond; phases with no time left out."""
+    totals: dict[str, float] = {}
+    for part in parts:
+        for key, value in part.items():
+            totals[key] = totals.get(key, 0.0) + value
+    return {key: round(totals[key], 6) for key, _, _ in COMPILE_PHASES if totals.get(key)}
+
+
+def phase_times_text(phases: Mapping[str, float]) -> str:
+    """'Dynamo 0.12 s, AOT/backend 0.40 s, Inductor 1.10 s, code gen 2.00 s' (the phases that took time)."""
+    labels = {key: label for key, label, _ in COMPILE_PHASES}
+    return ", ".join(f"{labels[key]} {value:.2f} s" for key, value in phases.items() if key in labels)
 
 
 # A compile-time change smaller than this (relative, or under COMPILE_TIME_FLOOR_S seconds) is noise. Measured on
@@ -134,11 +188,18 @@ def compile_time_text(counts: Counts) -> str:
     return f"{counts.compile_time_s:.2f} s" + ("+?" if counts.unknown_outcomes else "")
 
 
+def compile_time_noise(before: float, after: float) -> bool:
+    """A compile-time change within COMPILE_TIME_NOISE (relative) or under COMPILE_TIME_FLOOR_S seconds."""
+    return abs(after - before) < COMPILE_TIME_FLOOR_S or bool(
+        before and abs(after - before) / before < COMPILE_TIME_NOISE
+    )
+
+
 def compile_time_change(before: float, after: float) -> str:
     """'0.42 s -> 0.31 s (-26%)', or with '(noise)' when the change is within COMPILE_TIME_NOISE."""
     text = f"{before:.2f} s -> {after:.2f} s"
     if before == after:
         return f"{after:.2f} s"
-    if abs(after - before) < COMPILE_TIME_FLOOR_S or (before and abs(after - before) / before < COMPILE_TIME_NOISE):
+    if compile_time_noise(before, after):
         return text + " (noise)"
     return text + (f" ({(after - before) / before:+.0%})" if before else "")

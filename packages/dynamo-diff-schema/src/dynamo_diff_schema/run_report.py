@@ -73,4 +73,7 @@ class RunReport(Model):
     run: RunStatus
     counts: dict[str, int] = Field(description="The capture's non-zero counts, summed over ranks.")
     compile_time_s: float = Field(0.0, description="The run's compile time (entire_frame_compile_time_s summed).")
+    phase_times_s: dict[str, float] = Field(
+        default_factory=dict, description="That time split into phases (Counts.phase_times_s, COMPILE_PHASES)."
+    )
     functions: list[FunctionReport] = Field(default_factory=list)

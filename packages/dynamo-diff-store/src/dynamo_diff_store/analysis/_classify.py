@@ -451,6 +451,7 @@ class Classifier:
             guards=_guards(ident, final, metrics_ev),
             phase_times=phases,
             phase_evidence_id=metrics_ev if phases else None,
+            start_time=_start_time(final),
             cache_events=ident.cache_events,
             evidence_ids=ident.evidence,
         )
@@ -523,6 +524,13 @@ def _phase_times(final: dict[str, Any]) -> dict[str, float]:
         if twin in phases and kept in phases:
             del phases[twin]
     return dict(sorted(phases.items()))
+
+
+def _start_time(final: dict[str, Any]) -> float | None:
+    value = final.get("start_time")
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    return None
 
 
 def _aot_summary(ident: _Identity) -> AotSummary | None:

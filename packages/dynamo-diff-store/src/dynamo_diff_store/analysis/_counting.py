@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dynamo_diff_schema.compilation import CacheDecision, Compilation, Outcome
-from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts, compilation_phases, sum_phases
 
 _OUTCOME_KEYS = {
     Outcome.COMPLETED: "completed",
@@ -24,11 +24,14 @@ class CountAccumulator:
         self.values = dict.fromkeys(COUNT_KEYS, 0)
         self.sites: set[str] = set()
         self.compile_time_s = 0.0
+        self.phases: dict[str, float] = {}
 
     def add(self, comp: Compilation) -> None:
         v = self.values
         v["observed_compilation_identities"] += 1
         self.compile_time_s += comp.phase_times.get("entire_frame_compile_time_s", 0.0)
+        for phase, seconds in compilation_phases(comp.phase_times).items():
+            self.phases[phase] = self.phases.get(phase, 0.0) + seconds
         v["observed_attempts"] += max(len(comp.attempts), 1)
         v[_OUTCOME_KEYS[Outcome(comp.outcome)]] += 1
         if comp.recompile is not None and comp.recompile.confirmed:
@@ -51,6 +54,7 @@ class CountAccumulator:
         return Counts(
             **{**self.values, "unique_graph_break_sites": len(self.sites)},
             compile_time_s=round(self.compile_time_s, 6),
+            phase_times_s=sum_phases([self.phases]),
             incomplete=sorted(set(incomplete)),
         )
 
