@@ -23,7 +23,7 @@ def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  #
     gate = next(line for line in out.splitlines() if " gate (model.py" in line)
     assert "matched (line_diff)" in gate and "2 -> 1" in gate and "1 -> 0" in gate
     assert "value guards failing: 1 -> 0" in gate
-    post = next(line for line in out.splitlines() if "postprocess" in line)
+    post = next(line for line in out.splitlines() if "postprocess (model.py" in line)
     assert "candidate only" in post
 
 

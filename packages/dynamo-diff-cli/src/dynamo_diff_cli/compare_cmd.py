@@ -14,6 +14,7 @@ from dynamo_diff_schema import Comparison, DynamoDiffError, ErrorCode, validate
 from dynamo_diff_service import Service, read_source_map
 from dynamo_diff_store import Store
 from rich.console import Console
+from rich.text import Text
 
 from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
@@ -205,4 +206,34 @@ def demo(
         base = service.open(str(base_path), label="edit_v1").capture
         cand = service.open(str(cand_path), label="edit_v2").capture
         stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")
-        emit(service, service.compare(base, cand), output_format, None)
+        comparison = service.compare(base, cand)
+        if output_format in ("text", "markdown"):
+            _print_edit(service, comparison, markdown=output_format == "markdown")
+        emit(service, comparison, output_format, None)
+
+
+def _line_style(line: str) -> str:
+    if line.startswith(("---", "+++")):
+        return "bold"
+    if line.startswith("@@"):
+        return "cyan"
+    return "green" if line.startswith("+") else "red" if line.startswith("-") else ""
+
+
+def _print_edit(service: Service, comparison: Comparison, *, markdown: bool) -> None:
+    """The code change between the two runs (the compiled functions whose source differs, from the runs' source
+    snapshots), before the rows it explains."""
+    changes = service.source_changes(comparison)
+    if not changes:
+        return
+    names = ", ".join(change.qualified_name for change in changes)
+    title = f"the edit: {len(changes)} compiled function(s) differ between the runs' source snapshots ({names})"
+    if markdown:
+        body = "\n".join(line for change in changes for line in change.lines)
+        typer.echo(f"## The edit\n\n{title}\n\n```diff\n{body}\n```\n")
+        return
+    out = Text(title + "\n")
+    for change in changes:
+        for line in change.lines:
+            out.append(line + "\n", style=_line_style(line))
+    stdout().print(out)

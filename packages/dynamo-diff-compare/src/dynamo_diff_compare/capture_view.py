@@ -215,7 +215,7 @@ def time_lines(columns: Sequence[Counts]) -> list[tuple[str, list[str]]]:
         return []
     lines = [("compile time", [compile_time_text(c) for c in columns])]
     for key, label, _ in COMPILE_PHASES:
-        if any(c.phase_times_s.get(key) for c in columns):
+        if any(round(c.phase_times_s.get(key, 0.0), 2) for c in columns):  # not 0.00 s everywhere
             lines.append((f"  {label}", [f"{c.phase_times_s.get(key, 0.0):.2f} s" for c in columns]))
     return lines
 

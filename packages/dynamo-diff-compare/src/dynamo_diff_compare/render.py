@@ -325,7 +325,7 @@ def time_rows(b: Counts, c: Counts) -> list[tuple[str, str, str, str]]:
     rows = [("compile time", compile_time_text(b), compile_time_text(c), total)]
     for key, label, _ in COMPILE_PHASES:
         bt, ct = b.phase_times_s.get(key, 0.0), c.phase_times_s.get(key, 0.0)
-        if bt or ct:
+        if round(bt, 2) or round(ct, 2):  # a phase under 5 ms on both sides would read 0.00 s
             rows.append((f"  {label}", f"{bt:.2f} s", f"{ct:.2f} s", _time_delta(bt, ct)))
     return rows
 

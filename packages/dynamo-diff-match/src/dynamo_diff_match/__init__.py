@@ -19,6 +19,7 @@ from dynamo_diff_match.identities import (
 )
 from dynamo_diff_match.linediff import MAX_DIFF_LINES, MAX_DIFF_WORK
 from dynamo_diff_match.snapshots import SnapshotSet, locate
+from dynamo_diff_match.sourcediff import FunctionDiff, source_diff
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES, function_span
 from dynamo_diff_match.usermap import UserMap, load_user_map
 
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_SOURCE_BYTES",
     "CallSite",
     "Correspondence",
+    "FunctionDiff",
     "FunctionMatch",
     "FunctionRef",
     "SnapshotSet",
@@ -44,5 +46,6 @@ __all__ = [
     "load_user_map",
     "locate",
     "qualified_name",
+    "source_diff",
     "structure_hash",
 ]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from dynamo_diff_compare import compare_captures, compare_ranks, evidence_summaries, run_report, user_sources
-from dynamo_diff_match import SnapshotSet, UserMap, load_user_map
+from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
 from dynamo_diff_schema import (
     Capture,
     Comparison,
@@ -173,6 +173,18 @@ class Service:
 
     def sources(self, capture: Capture) -> SnapshotSet:
         return user_sources(*self.store.source_files(capture))
+
+    def source_changes(self, comparison: Comparison) -> list[FunctionDiff]:
+        """The code change behind a comparison: for each of its functions whose definition differs between the two
+        runs' source snapshots, a unified diff (empty when a run has no snapshots, e.g. a bare trace)."""
+        names = {
+            side.qualified_name
+            for row in comparison.functions
+            for side in (row.baseline, row.candidate)
+            if side is not None and side.qualified_name
+        }
+        base, cand = self.load(comparison.baseline.id), self.load(comparison.candidate.id)
+        return source_diff(self.sources(base), self.sources(cand), names)
 
     def report(self, capture: Capture, *, function: str | None = None) -> RunReport:
         """One run per source function (problems first), with evidence ids; `function` keeps that function.
