@@ -150,4 +150,4 @@ def test_every_format_says_the_run_status_first(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     assert run.invoke(app, ["compare", base, "kill", "--format", "html", "-o", str(page)]).exit_code == 0
     html = page.read_text()
-    assert html.index("runs: baseline completed") < html.index("comparability")
+    assert html.index("completed (exit code 0)") < html.index("DID NOT FINISH") < html.index('class="verdict ')

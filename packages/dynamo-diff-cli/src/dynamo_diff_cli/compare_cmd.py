@@ -42,7 +42,7 @@ def emit(
     elif output_format == "markdown":
         text = comparison_markdown(comparison, all_rows=all_rows)
     elif output_format == "html":
-        text = comparison_html(comparison, service.evidence_excerpts(comparison))
+        text = comparison_html(comparison, material=service.report_material(comparison))
     else:
         if output is None:
             stdout().print(comparison_text(comparison, all_rows=all_rows))

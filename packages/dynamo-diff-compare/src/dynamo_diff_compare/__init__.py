@@ -6,7 +6,7 @@ from dynamo_diff_compare.capture_view import capture_markdown, capture_text
 from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
 from dynamo_diff_compare.gate import GateResult, evaluate
-from dynamo_diff_compare.html_report import comparison_html
+from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
 from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
 from dynamo_diff_compare.run_report import compilation_text, evidence_summaries, nonzero, run_report, run_report_text
 
@@ -15,6 +15,8 @@ __version__ = _version("dynamo-diff-compare")
 __all__ = [
     "COMPARE_VERSION",
     "GateResult",
+    "ReportMaterial",
+    "RunMaterial",
     "__version__",
     "capture_markdown",
     "capture_text",

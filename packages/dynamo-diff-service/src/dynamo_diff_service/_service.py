@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from dynamo_diff_compare import compare_captures, compare_ranks, evidence_summaries, run_report, user_sources
+from dynamo_diff_compare import (
+    ReportMaterial,
+    RunMaterial,
+    compare_captures,
+    compare_ranks,
+    evidence_summaries,
+    run_report,
+    user_sources,
+)
 from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
 from dynamo_diff_schema import (
     Capture,
@@ -233,6 +241,31 @@ class Service:
                         if key not in out:
                             out[key] = self.store.read_evidence(capture_id, ev, max_chars=max_chars).text
         return out
+
+    def report_material(self, comparison: Comparison) -> ReportMaterial:
+        """What the HTML report shows beside the comparison: evidence excerpts, and each side's compilations (its
+        timeline) and source snapshots (a rank view: the two ranks its rows compare, one capture's sources)."""
+        excerpts = self.evidence_excerpts(comparison)
+        if comparison.kind != "ranks":
+            sides = []
+            for side in (comparison.baseline, comparison.candidate):
+                capture = self.load(side.id)
+                compilations = [c for rank in capture.ranks for c in rank.compilations]
+                sides.append(RunMaterial(compilations, self.sources(capture)))
+            return ReportMaterial(excerpts, sides[0], sides[1])
+        capture = self.load(comparison.baseline.id)
+        sources = self.sources(capture)
+        view = comparison.ranks
+        reference = view.reference_rank if view is not None else None
+        others = [r for r in (view.ranks if view is not None else []) if r != reference]
+        shown = [row.candidate.rank for row in comparison.functions if row.candidate is not None]
+        other = shown[0] if shown else (others[0] if others else reference)
+        by_rank = {r.rank: r.compilations for r in capture.ranks}
+        return ReportMaterial(
+            excerpts,
+            RunMaterial(by_rank.get(reference, []), sources),
+            RunMaterial(by_rank.get(other, []), sources),
+        )
 
     # -- evidence and source -------------------------------------------------------------------------
 

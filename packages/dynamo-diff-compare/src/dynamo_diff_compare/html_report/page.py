@@ -1,0 +1,326 @@
+"""The page: a header with the verdict, both runs' status and the headline deltas; the compile-time chart; the
+timelines; the functions table; per-row details; comparability, totals and notices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dynamo_diff_schema.capture import RunStatus
+from dynamo_diff_schema.comparison import ChangeKind, Comparison, FunctionRow, RowStatus, Side
+from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS, compile_time_change, compile_time_text
+from dynamo_diff_schema.ids import short_id
+
+from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
+from dynamo_diff_compare.html_report.details import row_details, status_text
+from dynamo_diff_compare.html_report.inputs import ReportMaterial
+from dynamo_diff_compare.html_report.style import CSS
+from dynamo_diff_compare.html_report.text import esc, row_anchor, value_text
+from dynamo_diff_compare.html_report.timeline import timelines
+from dynamo_diff_compare.render import (
+    changed_first,
+    confounded_counts,
+    count_label,
+    folded,
+    ranks_lines,
+    row_compile_time,
+    row_name,
+    shown_counts,
+)
+
+# The report is a static document: nothing may run and nothing may be fetched.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
+# Headline tiles: the headline counts that changed (at most this many), then compile time; at least _MIN_TILES.
+_MAX_COUNT_TILES = 4
+_MIN_TILES = 3
+# Counts where fewer is better (a drop is good news when the run finished); cache hits are the other way round.
+_FEWER_IS_BETTER = {
+    "observed_compilation_identities",
+    "confirmed_recompilation_identities",
+    "graph_break_records",
+    "failed",
+    "compiler_limit_events",
+    "cache_misses",
+}
+
+
+def _run_card(name: str, side: Side) -> str:
+    run: RunStatus | None = side.run
+    if run is None:
+        state, cls, summary = "status not known", "unknown", "this document does not say how the run ended"
+    elif run.finished is False:
+        state, cls, summary = "DID NOT FINISH", "bad", f"{run.summary}; its counts may be low"
+    elif run.finished is None:
+        state, cls, summary = "status unknown", "unknown", run.summary
+    else:
+        state, cls, summary = "finished", "good", run.summary
+    label = f"{side.label} " if side.label else ""
+    reasons = ""
+    if run is not None and run.finished is False and run.reasons:
+        reasons = '<ul class="reasons">' + "".join(f"<li>{esc(r)}</li>" for r in run.reasons[:4]) + "</ul>"
+    return (
+        f'<div class="run-card run-{cls}" data-side="{name}"><div class="side-name">{name}</div>'
+        f'<div class="run-label">{esc(label)}<code>{esc(short_id(side.id))}</code></div>'
+        f'<div class="run-state">{esc(state)}</div><div class="run-summary">{esc(summary)}</div>'
+        f'<div class="run-torch">torch {esc(side.torch or "version not recorded")}</div>{reasons}</div>'
+    )
+
+
+def _verdict(comparison: Comparison) -> str:
+    if comparison.kind == "ranks":
+        view = comparison.ranks
+        n = len(view.divergences) if view else 0
+        text = f"{n} rank(s) diverge from the reference rank" if n else "every rank compiled the same sequence"
+        return (
+            f'<div class="verdict verdict-ranks"><div class="side-name">rank view</div>'
+            f'<div class="verdict-word">ranks of one run</div><div class="verdict-why">{esc(text)}</div></div>'
+        )
+    comp = comparison.comparability
+    verdict = str(comp.verdict)
+    if comp.differences:
+        keys = ", ".join(d.key for d in comp.differences[:4]) + (" …" if len(comp.differences) > 4 else "")
+        why = (
+            f"{len(comp.differences)} difference(s) between the runs: {keys}; counts in the areas they affect may "
+            "come from them"
+        )
+    elif verdict == "unknown":
+        why = f"{len(comp.checked)} key(s) checked equal, but essentials could not be checked"
+    else:
+        why = f"{len(comp.checked)} key(s) checked equal"
+    if comp.intended:
+        why += "; the change under test: " + ", ".join(d.key for d in comp.intended)
+    return (
+        f'<div class="verdict verdict-{esc(verdict)}"><div class="side-name">comparability</div>'
+        f'<div class="verdict-word">{esc(verdict)}</div><div class="verdict-why">{esc(why)}</div></div>'
+    )
+
+
+def _tiles(comparison: Comparison) -> str:
+    """3 to 5 headline deltas: the headline counts that changed, then compile time, filled with the first headline
+    counts when fewer changed."""
+    b, c = comparison.totals.baseline, comparison.totals.candidate
+    unfinished = any(s.run is not None and s.run.finished is False for s in (comparison.baseline, comparison.candidate))
+    confounded = confounded_counts(comparison)
+    changed = [(k, label) for k, label in HEADLINE_COUNTS if getattr(b, k) != getattr(c, k)][:_MAX_COUNT_TILES]
+    timed = bool(b.compile_time_s or c.compile_time_s)
+    filler = [(k, label) for k, label in HEADLINE_COUNTS if (k, label) not in changed]
+    while len(changed) + timed < _MIN_TILES and filler:
+        changed.append(filler.pop(0))
+    order = {k: n for n, (k, _) in enumerate(HEADLINE_COUNTS)}
+    changed.sort(key=lambda kl: order[kl[0]])
+    out = ['<div class="tiles">']
+    for key, label in changed:
+        bv, cv = getattr(b, key), getattr(c, key)
+        delta = cv - bv
+        if delta == 0:
+            tone = "same"
+        elif unfinished or key in confounded or key not in _FEWER_IS_BETTER | {"cache_hits"}:
+            tone = "neutral"
+        else:
+            better = delta < 0 if key in _FEWER_IS_BETTER else delta > 0
+            tone = "good" if better else "bad"
+        note = " (!)" if key in confounded else ""
+        inc = ["+?" if key in s.incomplete else "" for s in (b, c)]
+        out.append(
+            f'<div class="tile tile-{tone}" data-count="{key}"><div class="tile-label">{esc(label + note)}</div>'
+            f'<div class="tile-value">{bv}{inc[0]} → {cv}{inc[1]}</div>'
+            f'<div class="tile-delta">{f"{delta:+d}" if delta else "no change"}</div></div>'
+        )
+    if timed:
+        short = short_change(b.compile_time_s, c.compile_time_s)
+        tone = "same" if short in ("noise", "no change") else "neutral"
+        out.append(
+            f'<div class="tile tile-{tone}" data-count="compile_time_s"><div class="tile-label">compile time</div>'
+            f'<div class="tile-value">{esc(compile_time_text(b))} → {esc(compile_time_text(c))}</div>'
+            f'<div class="tile-delta">{esc(short)}</div></div>'
+        )
+    out.append("</div>")
+    if unfinished:
+        out.append(
+            '<p class="warn">A run did not finish: its counts may be low, so a drop is not shown as good news.</p>'
+        )
+    return "\n".join(out)
+
+
+def _header(comparison: Comparison) -> str:
+    b, c = comparison.baseline, comparison.candidate
+    title = f"{b.label or short_id(b.id)} → {c.label or short_id(c.id)}"
+    # How each run ended comes first (docs/COMPARING.md), then whether the two are comparable.
+    return (
+        f'<header id="summary"><h1>Dynamo Diff <span class="pair-name">{esc(title)}</span></h1>'
+        f'<div class="runs">{_run_card("baseline", b)}{_run_card("candidate", c)}{_verdict(comparison)}</div>'
+        f"{_tiles(comparison)}</header>"
+    )
+
+
+def _comparability(comparison: Comparison) -> str:
+    comp = comparison.comparability
+    out = [f'<section id="comparability"><h2>Comparability: {esc(str(comp.verdict))}</h2>']
+    for title, diffs in (("Differences", comp.differences), ("The change under test", comp.intended)):
+        if not diffs:
+            continue
+        out.append(
+            f"<h3>{title}</h3><table><tr><th>key</th><th>from</th><th>baseline</th><th>candidate</th>"
+            "<th>can change</th></tr>"
+        )
+        out += [
+            f"<tr><td><code>{esc(d.key)}</code></td><td>{esc(d.source)}</td><td>{esc(value_text(d.baseline))}</td>"
+            f"<td>{esc(value_text(d.candidate))}</td><td>{esc(', '.join(str(a) for a in d.affects))}</td></tr>"
+            for d in diffs
+        ]
+        out.append("</table>")
+    if comp.contradictions:
+        out.append("<h3>Declarations the runs contradict (the observation is compared)</h3><ul>")
+        out += [
+            f"<li>{esc(x.side)}: declared <code>{esc(x.key)}</code> = {esc(value_text(x.declared))}, observed "
+            f"{esc(value_text(x.observed))}</li>"
+            for x in comp.contradictions
+        ]
+        out.append("</ul>")
+    if comp.missing:
+        out.append("<h3>Not checked</h3><ul>" + "".join(f"<li>{esc(m)}</li>" for m in comp.missing) + "</ul>")
+    if comp.checked:
+        out.append(f"<details><summary>{len(comp.checked)} key(s) checked and equal</summary><table>")
+        out += [
+            f"<tr><td><code>{esc(x.key)}</code></td><td>{esc(x.source)}</td>"
+            f"<td>{esc(value_text(x.value, 200))}</td></tr>"
+            for x in comp.checked
+        ]
+        out.append("</table></details>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _totals(comparison: Comparison) -> str:
+    b, c = comparison.totals.baseline, comparison.totals.candidate
+    confounded = confounded_counts(comparison)
+    out = [
+        '<section id="totals"><h2>Totals</h2><table class="totals"><tr><th>count</th><th>baseline</th>'
+        "<th>candidate</th><th>change</th></tr>"
+    ]
+    shown = shown_counts(comparison)
+    for key in shown:
+        bv, cv = getattr(b, key), getattr(c, key)
+        delta = cv - bv
+        inc = ["+?" if key in s.incomplete else "" for s in (b, c)]
+        out.append(
+            f'<tr class="{"changed" if delta else ""}"><td>{esc(count_label(key, confounded))}</td>'
+            f'<td class="n">{bv}{inc[0]}</td><td class="n">{cv}{inc[1]}</td>'
+            f'<td class="n">{f"{delta:+d}" if delta else ""}</td></tr>'
+        )
+    if b.compile_time_s or c.compile_time_s:
+        out.append(
+            f'<tr id="compile-time"><td>compile time</td><td class="n">{esc(compile_time_text(b))}</td>'
+            f'<td class="n">{esc(compile_time_text(c))}</td>'
+            f'<td class="n">{esc(compile_time_change(b.compile_time_s, c.compile_time_s))}</td></tr>'
+        )
+    out.append("</table>")
+    hidden = len(COUNT_KEYS) - len(shown)
+    if hidden:
+        out.append(f'<p class="note">{hidden} other counts are 0 in both runs.</p>')
+    if confounded:
+        keys = sorted({k for ks in confounded.values() for k in ks})
+        out.append(f'<p class="note">(!) may be changed by a comparability difference: {esc(", ".join(keys))}</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _what_changed(row: FunctionRow) -> str:
+    items = [c.summary for c in row.changes if c.kind != ChangeKind.PHASE_TIME]
+    if not items:
+        return "" if row.status == RowStatus.MATCHED else '<span class="none">only in one run</span>'
+    return "<ul>" + "".join(f"<li>{esc(s)}</li>" for s in items) + "</ul>"
+
+
+def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping[int, str]) -> str:
+    index = {id(r): n for n, r in enumerate(comparison.functions)}
+    shown, quiet = folded(rows, False)
+    out = [
+        '<table id="functions"><thead><tr><th>function</th><th>match</th>'
+        + "".join(f'<th class="n">{esc(label)}</th>' for _, label in HEADLINE_COUNTS)
+        + '<th class="n">compile time</th><th>what changed</th></tr></thead><tbody>'
+    ]
+    for row in shown + quiet:
+        cells = []
+        for key, _ in HEADLINE_COUNTS:
+            b = getattr(row.baseline.counts, key) if row.baseline else None
+            c = getattr(row.candidate.counts, key) if row.candidate else None
+            text = str(c if b is None else b) if b is None or c is None or b == c else f"{b} → {c}"
+            cells.append(f'<td class="n{" changed" if b is not None and c is not None and b != c else ""}">{text}</td>')
+        anchor = anchors[index[id(row)]]
+        out.append(
+            f'<tr class="{"quiet" if row in quiet else "loud"}"><td><a href="#{anchor}">{esc(row_name(row))}</a></td>'
+            f'<td><span class="badge status-{esc(row.status)}">{esc(status_text(row))}</span></td>{"".join(cells)}'
+            f'<td class="n">{esc(row_compile_time(row).replace(" -> ", " → "))}</td><td>{_what_changed(row)}</td></tr>'
+        )
+    out.append("</tbody></table>")
+    if quiet:
+        out.append(f'<p class="note">{len(quiet)} function(s) in which nothing changed are listed last, dimmed.</p>')
+    return "\n".join(out)
+
+
+def comparison_html(
+    comparison: Comparison, excerpts: Mapping[str, str] | None = None, *, material: ReportMaterial | None = None
+) -> str:
+    """The report as one self-contained page. `excerpts` maps 'baseline:<evidence id>' / 'candidate:<evidence id>'
+    to evidence text that the caller read (hash-checked) from the store; `material` adds each run's compilations
+    (the timeline) and source snapshots (the source of both versions); its excerpts are used when `excerpts` is
+    not given."""
+    material = material or ReportMaterial()
+    if excerpts is not None:
+        material = ReportMaterial(excerpts=excerpts, baseline=material.baseline, candidate=material.candidate)
+    rows = changed_first(comparison.functions)
+    anchors = {n: row_anchor(n) for n in range(len(comparison.functions))}
+    b, c = comparison.baseline, comparison.candidate
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="color-scheme" content="light dark">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Dynamo Diff: {esc(b.label or short_id(b.id))} → {esc(c.label or short_id(c.id))}</title>",
+        f"<style>{CSS}</style></head><body><main>",
+        _header(comparison),
+    ]
+    rank_text = ranks_lines(comparison)
+    if rank_text:
+        out.append('<section id="ranks"><h2>Ranks</h2><pre>' + esc("\n".join(rank_text)) + "</pre></section>")
+    out.append(
+        '<section id="chart"><h2>Compile time per function</h2>'
+        '<p class="legend"><span class="key"><span class="swatch bar-baseline"></span>baseline</span>'
+        '<span class="key"><span class="swatch bar-candidate"></span>candidate</span>'
+        "<span class=\"key\">change: as in the totals; 'noise' is a change under 25% or 0.1 s</span></p>"
+        f"{compile_time_chart(comparison, anchors)}"
+    )
+    phases = phase_chart([("baseline", comparison.totals.baseline), ("candidate", comparison.totals.candidate)])
+    if phases:
+        out.append(f"<h3>Where the compile time went</h3>{phases}")
+    out.append("</section>")
+    out.append(
+        '<section id="timeline"><h2>Compilations over time</h2>'
+        + timelines(comparison, rows, material, anchors)
+        + "</section>"
+    )
+    if comparison.functions:
+        out.append(f'<section id="rows"><h2>Functions</h2>{_functions(comparison, rows, anchors)}</section>')
+        shown, _ = folded(rows, False)
+        out.append('<section id="details"><h2>Details, evidence and source</h2>')
+        out += [
+            row_details(
+                comparison.functions.index(r), anchors[comparison.functions.index(r)], r, material, open_=r in shown
+            )
+            for r in rows
+        ]
+        out.append("</section>")
+    out.append(_totals(comparison))
+    if comparison.kind == "captures":
+        out.append(_comparability(comparison))
+    if comparison.notices:
+        out.append('<section id="notices"><h2>Notices</h2><ul>')
+        out += [
+            f'<li><span class="badge sev-{esc(str(n.severity))}">{esc(str(n.severity))}</span> <code>{esc(n.code)}'
+            f"</code>: {esc(n.message)}</li>"
+            for n in comparison.notices
+        ]
+        out.append("</ul></section>")
+    out.append("</main></body></html>")
+    return "\n".join(out) + "\n"
