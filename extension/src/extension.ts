@@ -12,12 +12,14 @@ import { pinnedVersion } from "./common/settings";
 import { CaptureCommands } from "./commands/captures";
 import { ComparisonCommands } from "./commands/comparison";
 import { EvidenceCommands } from "./commands/evidence";
+import { FindingsCommands } from "./commands/findings";
 import { SourceCommands } from "./commands/source";
 import { DocumentContent } from "./views/document-content";
 import { DynamoDiffDocuments } from "./views/documents";
 import { SourceEditors } from "./views/source-editor";
 import { ComparisonTable } from "./views/table";
 import { DynamoDiffTree } from "./views/tree";
+import { FindingsState, WorkspaceFindings } from "./views/workspace-findings";
 
 /** What `activate` returns; the extension-host tests read the state through it. */
 export interface DynamoDiffApi {
@@ -25,6 +27,8 @@ export interface DynamoDiffApi {
   comparison(): Comparison | undefined;
   lastError(): CliError | undefined;
   cliPath(): Promise<string>;
+  /** The capture whose graph breaks and failures are shown in the workspace files, and where. */
+  findings(): FindingsState | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): DynamoDiffApi {
@@ -44,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): DynamoDiffApi {
   const captures = new CaptureCommands(cli, session, errors);
   const comparisons = new ComparisonCommands(cli, session, errors, table, context.globalStorageUri);
   const evidence = new EvidenceCommands(session, errors, content);
+  const findings = new WorkspaceFindings(session, log);
+  const findingsCommands = new FindingsCommands(session, errors, log, findings);
 
   context.subscriptions.push(
     vscode.window.createTreeView(CAPTURES_VIEW, { treeDataProvider: tree, showCollapseAll: true }),
@@ -52,6 +58,9 @@ export function activate(context: vscode.ExtensionContext): DynamoDiffApi {
     ...comparisons.register(),
     ...source.register(),
     ...evidence.register(),
+    ...findingsCommands.register(),
+    findings,
+    vscode.languages.registerCodeLensProvider({ language: "python", scheme: "file" }, findings),
     log,
     table,
     sourceEditors,
@@ -69,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): DynamoDiffApi {
     comparison: () => session.comparison(),
     lastError: () => errors.last(),
     cliPath: () => cli.resolve(),
+    findings: () => findings.state(),
   };
 }
 

@@ -256,6 +256,7 @@ export const args = {
     "json",
   ],
   analyze: (capture: string): string[] => ["analyze", capture, "--format", "json"],
+  runReport: (capture: string): string[] => ["analyze", capture, "--by-function", "--format", "json"],
   compare: (baseline: string, candidate: string): string[] => ["compare", baseline, candidate, "--format", "json"],
   compareRanks: (capture: string, ranks: number[] = []): string[] => [
     "compare",
@@ -360,6 +361,16 @@ export function parseComparison(stdout: string): Comparison {
 export function parseAnalysis(stdout: string): Analysis {
   const value = parseJson<Analysis>(stdout, "analyze");
   expectObject(value, ["capture", "ranks"], "analyze");
+  return value;
+}
+
+/** `dynamo-diff analyze ID --by-function --format json` (kind run_report). */
+export function parseRunReport(stdout: string): RunReport {
+  const value = parseJson<RunReport>(stdout, "analyze --by-function");
+  expectObject(value, ["capture", "run", "counts"], "analyze --by-function");
+  if (value.functions !== undefined && !Array.isArray(value.functions)) {
+    throw new CliError("bad_output", "dynamo-diff analyze --by-function: functions is not a list");
+  }
   return value;
 }
 

@@ -12,6 +12,8 @@ export const Setting = {
   pythonPath: "pythonPath",
   storePath: "storePath",
   evidencePageChars: "evidencePageChars",
+  diagnosticsFollowComparison: "diagnosticsFollowComparison",
+  codeLens: "codeLens",
 } as const;
 
 export const Command = {
@@ -25,6 +27,8 @@ export const Command = {
   openEvidence: "dynamoDiff.openEvidence",
   evidenceNextPage: "dynamoDiff.evidenceNextPage",
   evidencePreviousPage: "dynamoDiff.evidencePreviousPage",
+  showCaptureDiagnostics: "dynamoDiff.showCaptureDiagnostics",
+  clearDiagnostics: "dynamoDiff.clearDiagnostics",
 } as const;
 
 /** The tree in the Explorer. */

@@ -3,7 +3,7 @@
 // so far (captures never change, so these are kept until a refresh). Views listen to `onDidChange`.
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { Analysis, CaptureSummary, Comparison, EvidenceItem, args, parseAnalysis, parseCaptureList } from "./cli";
+import { Analysis, CaptureSummary, Comparison, EvidenceItem, RunReport, SourceResult, args, parseAnalysis, parseCaptureList, parseRunReport, parseSource } from "./cli";
 import { toCliError } from "./errors";
 import { Log } from "./log";
 import { CliRunner, Token } from "./runner";
@@ -25,6 +25,8 @@ export class Session implements vscode.Disposable {
   private problemText: string | undefined;
   private analyses = new Map<string, Promise<Analysis>>();
   private indexes = new Map<string, Promise<Map<string, EvidenceItem>>>();
+  private reports = new Map<string, Promise<RunReport>>();
+  private sources = new Map<string, Promise<SourceResult>>();
 
   constructor(
     private readonly cli: CliRunner,
@@ -67,6 +69,26 @@ export class Session implements vscode.Disposable {
     return p;
   }
 
+  /** The capture per source function (`analyze --by-function`): what diagnostics and CodeLens show. */
+  runReport(id: string, token?: Token): Promise<RunReport> {
+    return this.cached(this.reports, id, () => this.cli.run(args.runReport(id), token).then((r) => parseRunReport(r.stdout)));
+  }
+
+  /** `dynamo-diff source ID FUNCTION`: where the function was and the whole snapshot of its file. */
+  source(id: string, fn: string, token?: Token): Promise<SourceResult> {
+    return this.cached(this.sources, `${id}\n${fn}`, () => this.cli.run(args.source(id, fn), token).then((r) => parseSource(r.stdout)));
+  }
+
+  private cached<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    let p = map.get(key);
+    if (!p) {
+      p = load();
+      p.catch(() => map.delete(key));
+      map.set(key, p);
+    }
+    return p;
+  }
+
   evidenceIndex(id: string): Promise<Map<string, EvidenceItem>> {
     let p = this.indexes.get(id);
     if (!p) {
@@ -93,6 +115,8 @@ export class Session implements vscode.Disposable {
   forget(): void {
     this.analyses.clear();
     this.indexes.clear();
+    this.reports.clear();
+    this.sources.clear();
   }
 
   /**

@@ -45,6 +45,16 @@ export function pageChars(): number {
   return Math.max(100, config().get<number>(Setting.evidencePageChars, 20000));
 }
 
+/** Whether each new comparison's candidate feeds the diagnostics and CodeLens. */
+export function diagnosticsFollowComparison(): boolean {
+  return config().get<boolean>(Setting.diagnosticsFollowComparison, true);
+}
+
+/** Whether CodeLens show each function's compile counts on its definition. */
+export function codeLensEnabled(): boolean {
+  return config().get<boolean>(Setting.codeLens, true);
+}
+
 /** The CLI version this build is for: package.json's `dynamoDiff.cliVersion`, else the extension's version. */
 export function pinnedVersion(context: vscode.ExtensionContext): string {
   const pkg = context.extension.packageJSON as { dynamoDiff?: { cliVersion?: string }; version: string };

@@ -148,3 +148,20 @@ export function writeJson(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(value, null, 2));
 }
+
+/**
+ * The user's own files in the test workspace: fixture workloads laid out as the traces' path suffixes need
+ * (fixtures/workloads/graph_break.py was recorded at <somewhere>/fixtures/workloads/graph_break.py, break_fix's model
+ * at <somewhere>/break_fix/model.py), plus a namesake elsewhere that shares only the file name.
+ */
+export function layWorkspace(ws: string, fixtures: string): void {
+  const workloads = path.join(fixtures, "..", "workloads");
+  const copy = (from: string, to: string): void => {
+    fs.mkdirSync(path.dirname(path.join(ws, to)), { recursive: true });
+    fs.copyFileSync(path.join(workloads, from), path.join(ws, to));
+  };
+  copy("graph_break.py", path.join("fixtures", "workloads", "graph_break.py"));
+  copy("recompile_limit.py", path.join("fixtures", "workloads", "recompile_limit.py"));
+  copy("graph_break.py", path.join("scratch", "graph_break.py"));
+  copy(path.join("break_fix_v1", "model.py"), path.join("break_fix", "model.py"));
+}

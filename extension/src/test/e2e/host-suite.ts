@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { format } from "node:util";
-import { EXTENSION_DIR, e2eEnv, editorEnv, fail, freePort, launchBrowser, start, tail, tempDir, waitForHttp, writeJson } from "./common";
+import { EXTENSION_DIR, e2eEnv, editorEnv, fail, freePort, launchBrowser, layWorkspace, start, tail, tempDir, waitForHttp, writeJson } from "./common";
 
 async function main(): Promise<void> {
   const env = e2eEnv();
@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const ws = path.join(root, "workspace");
   const store = path.join(root, "store");
   writeJson(path.join(ws, ".vscode", "settings.json"), { "dynamoDiff.cliPath": env.cli, "dynamoDiff.storePath": store });
+  layWorkspace(ws, env.fixtures);
   const port = await freePort();
   const log = path.join(env.artifacts, "host-suite-server.log");
   const server = start(
