@@ -6,6 +6,7 @@ The page in a real browser (chart, timeline, screenshots) is tests/cli/test_html
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -115,3 +116,14 @@ def test_without_material_the_page_still_has_the_chart_and_says_why_there_is_no_
     assert 'id="compile-time-chart"' in page and 'class="timeline"' not in page
     assert "compilations of the runs were not given to the report" in own_words(page)
     assert "<script" not in page and 'href="http' not in page
+
+
+def test_a_warning_is_said_in_the_header(tmp_path: Path) -> None:
+    """Comparing a capture with itself makes every delta zero: the header says so, not only the notices."""
+    store = Store(tmp_path / "store")
+    capture, run = captured(store, "stable")
+    comparison = compare_captures(capture, capture, baseline_sources=run.sources, candidate_sources=run.sources)
+    (notice,) = [n for n in comparison.notices if n.code == "same_capture"]
+    page = comparison_html(comparison, material=ReportMaterial({}, run, run))
+    header = page[page.index('<header id="summary">') : page.index("</header>")]
+    assert notice.message in unescape(header)

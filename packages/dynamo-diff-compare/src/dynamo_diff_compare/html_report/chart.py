@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dynamo_diff_schema.comparison import Comparison, FunctionRow
 from dynamo_diff_schema.counts import COMPILE_PHASES, Counts, compile_time_change
 
-from dynamo_diff_compare.html_report.text import MINUS, esc, function_label, seconds, where
+from dynamo_diff_compare.html_report.text import MINUS, esc, seconds
+from dynamo_diff_compare.render import row_name
 
 # Functions charted (the ones with the most compile time); the rest are counted under the chart.
 CHART_ROWS = 24
@@ -102,10 +103,7 @@ def compile_time_chart(comparison: Comparison, anchors: dict[int, str]) -> str:
     index = {id(r): n for n, r in enumerate(comparison.functions)}
     for g, row in enumerate(shown):
         y = _AXIS_H + g * _GROUP_H + 6
-        name = function_label(row)
-        side = row.candidate or row.baseline
-        assert side is not None
-        full = f"{name} ({where(side)})"
+        full = row_name(row)  # as the table names it
         href = anchors.get(index[id(row)])
         label = (
             f'<text class="fn" x="{_LABEL_W}" y="{y + _BAR_H + 4}" text-anchor="end">{esc(_short(full))}'

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import ChangeKind, Comparison, FunctionRow, RowStatus, Side
-from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS, compile_time_change, compile_time_text
+from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS, compile_time_text
+from dynamo_diff_schema.evidence import NoticeCode, Severity
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
@@ -29,6 +30,8 @@ from dynamo_diff_compare.render import (
 
 # The report is a static document: nothing may run and nothing may be fetched.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
+# Warning and error notices repeated in the header.
+_HEADER_NOTICES = 3
 # Headline tiles: the headline counts that changed (at most this many), then compile time; at least _MIN_TILES.
 _MAX_COUNT_TILES = 4
 _MIN_TILES = 3
@@ -144,11 +147,16 @@ def _tiles(comparison: Comparison) -> str:
 def _header(comparison: Comparison) -> str:
     b, c = comparison.baseline, comparison.candidate
     title = f"{b.label or short_id(b.id)} → {c.label or short_id(c.id)}"
+    # Warnings and errors are said up front too (the run cards already say that a run did not finish).
+    loud = [n for n in comparison.notices if n.severity != Severity.INFO and n.code != NoticeCode.RUN_INCOMPLETE]
+    notes = "".join(f'<p class="warn">{esc(n.message)}</p>' for n in loud[:_HEADER_NOTICES])
+    if len(loud) > _HEADER_NOTICES:
+        notes += f'<p class="note">{len(loud) - _HEADER_NOTICES} more notice(s) at the end of the page.</p>'
     # How each run ended comes first (docs/COMPARING.md), then whether the two are comparable.
     return (
         f'<header id="summary"><h1>Dynamo Diff <span class="pair-name">{esc(title)}</span></h1>'
         f'<div class="runs">{_run_card("baseline", b)}{_run_card("candidate", c)}{_verdict(comparison)}</div>'
-        f"{_tiles(comparison)}</header>"
+        f"{_tiles(comparison)}{notes}</header>"
     )
 
 
@@ -211,7 +219,7 @@ def _totals(comparison: Comparison) -> str:
         out.append(
             f'<tr id="compile-time"><td>compile time</td><td class="n">{esc(compile_time_text(b))}</td>'
             f'<td class="n">{esc(compile_time_text(c))}</td>'
-            f'<td class="n">{esc(compile_time_change(b.compile_time_s, c.compile_time_s))}</td></tr>'
+            f'<td class="n">{esc(short_change(b.compile_time_s, c.compile_time_s))}</td></tr>'
         )
     out.append("</table>")
     hidden = len(COUNT_KEYS) - len(shown)

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from html import escape
 
-from dynamo_diff_schema.comparison import FunctionRow, FunctionSide
+from dynamo_diff_schema.comparison import FunctionSide
 
 # What the page says where a value is missing (an unset option, a side a row does not have).
 NOT_SET = "not set"
@@ -53,21 +53,10 @@ def seconds(value: float) -> str:
     return f"{value:.2f} s"
 
 
-def arrow(before: object, after: object) -> str:
-    """'3 → 1', or the one value when both are equal."""
-    return f"{before}" if before == after else f"{before} → {after}"
-
-
 def where(side: FunctionSide) -> str:
     """'model.py:21' (the file's last component)."""
     name = (side.file or "").rsplit("/", 1)[-1] or "file not known"
     return f"{name}:{side.line}" if side.line else name
-
-
-def function_label(row: FunctionRow) -> str:
-    """A short name for charts and lanes: the qualified name (both when they differ)."""
-    names = [s.qualified_name or "?" for s in (row.baseline, row.candidate) if s is not None]
-    return " → ".join(dict.fromkeys(names))
 
 
 def row_anchor(index: int) -> str:

@@ -8,12 +8,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dynamo_diff_schema.comparison import Comparison, FunctionRow, FunctionSide
+from dynamo_diff_schema.comparison import Comparison, FunctionRow
 from dynamo_diff_schema.compilation import Compilation, Outcome
 
 from dynamo_diff_compare.html_report.chart import nice_step
 from dynamo_diff_compare.html_report.inputs import ReportMaterial
-from dynamo_diff_compare.html_report.text import esc, function_label, seconds, where
+from dynamo_diff_compare.html_report.text import esc, seconds
+from dynamo_diff_compare.render import row_name
 
 # Lanes drawn (functions with compilations, in the order of the table); the rest share one lane.
 MAX_LANES = 30
@@ -66,12 +67,6 @@ def _place(compilations: Sequence[Compilation], lanes: dict[str, int], other: in
         cursor = max(cursor, x + duration)
         marks.append(_Mark(c, lanes.get(c.compile_id, other), x, duration, estimated))
     return marks, True
-
-
-def _side(row: FunctionRow) -> FunctionSide:
-    side = row.candidate or row.baseline
-    assert side is not None
-    return side
 
 
 def _lanes(comparison: Comparison, rows: Sequence[FunctionRow]) -> tuple[list[FunctionRow], dict[str, dict[str, int]]]:
@@ -197,7 +192,7 @@ def timelines(
         )
     laned, maps = _lanes(comparison, rows)
     index = {id(r): n for n, r in enumerate(comparison.functions)}
-    lane_names = [f"{function_label(r)} ({where(_side(r))})" for r in laned]
+    lane_names = [row_name(r) for r in laned]  # as the table names it
     lane_anchors: list[str | None] = [anchors.get(index[id(r)]) for r in laned]
     other = len(laned)
     lane_names.append("other functions")
