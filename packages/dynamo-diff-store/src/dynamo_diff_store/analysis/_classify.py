@@ -305,7 +305,7 @@ class Classifier:
     def _uninterpreted(self, fact: Fact, ident: _Identity | None) -> None:
         """Counted for the notice and, unless too many to index, kept as evidence under its kind."""
         label = f"artifact:{fact.name}" if fact.kind == "artifact" and fact.name else fact.kind
-        self.uninterpreted[label] += 1
+        self.uninterpreted[label] += fact.repeat
         if fact.kind not in NOT_INDEXED:
             self._evidence(fact, fact.name if fact.kind == "artifact" and fact.name else fact.kind, ident)
 

@@ -50,6 +50,9 @@ class Fact:
     length: int
     rank: int | None = None
     data: Any = None
+    # How many records in a row this fact stands for: consecutive records of a kind that is counted but not
+    # indexed (timing spans, tensor descriptions) with the same compile id, attempt and data are folded once.
+    repeat: int = 1
 
 
 def device_type(value: Any) -> str | None:

@@ -28,7 +28,7 @@ from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
 from dynamo_diff_store.analysis._counting import CountAccumulator
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._functions import FunctionGrouper
-from dynamo_diff_store.analysis._kinds import extract
+from dynamo_diff_store.analysis._kinds import collapse_repeats, extract
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
@@ -187,8 +187,7 @@ def _extract_range_facts(task: _Range) -> tuple[list[Fact], FileReport]:
     config_kept = False
     where = {"start": task.start, "stop": task.stop, "first_line": task.first_line}
     with _records(Path(task.root), task.rel, task.fmt, task.limits, report, **where) as records:
-        for record in records:
-            fact = extract(record)
+        for fact in collapse_repeats(map(extract, records)):
             if fact.kind == "compilation_metrics" and isinstance(fact.data, dict):
                 # Only the first configuration of a rank is read; later copies need not cross processes.
                 if config_kept:
@@ -256,8 +255,7 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
         report = FileReport(file=rel, rank_from_name=job.rank)
         reports.append(report)
         with _records(root, rel, fmt, job.limits, report) as records:
-            for record in records:
-                yield extract(record)
+            yield from collapse_repeats(map(extract, records))
 
 
 def analyse_rank(job: RankJob) -> RankResult:
@@ -286,7 +284,7 @@ def _analyse_rank(job: RankJob) -> RankResult:
     try:
         for fact in _facts(job, reports):
             if fact.rank is not None:
-                json_ranks[fact.rank] += 1
+                json_ranks[fact.rank] += fact.repeat
             classifier.feed(fact)
     except BaseException:
         classifier.identities.close()  # finish() closes it otherwise

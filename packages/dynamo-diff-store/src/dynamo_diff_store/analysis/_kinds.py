@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,3 +181,30 @@ def files_named(rec: Record) -> Iterable[int | str]:
         for frame in rec.stack:
             if isinstance(frame, dict) and isinstance(name := frame.get("filename"), int | str):
                 yield name
+
+
+def collapse_repeats(facts: Iterable[Fact]) -> Iterator[Fact]:
+    """Facts with each run of alike NOT_INDEXED facts (same kind, compile id, attempt, rank and data, one after
+    another) folded into its first, whose `repeat` says how many: such a fact makes no evidence, and folding it
+    again into the same compilation changes nothing but its count (three in four records of an Inductor trace
+    are chromium_event spans)."""
+    run: Fact | None = None
+    for fact in facts:
+        if run is not None:
+            if (
+                fact.kind == run.kind
+                and fact.key == run.key
+                and fact.attempt == run.attempt
+                and fact.rank == run.rank
+                and fact.data == run.data
+            ):
+                run.repeat += 1
+                continue
+            yield run
+            run = None
+        if fact.kind in NOT_INDEXED:
+            run = fact
+        else:
+            yield fact
+    if run is not None:
+        yield run

@@ -128,8 +128,13 @@ def _loads(data: bytes, limits: Limits) -> Any:
 
 
 def loads_payload(text: str | bytes) -> Any:
-    """Plain `json.loads` for payload text that is only mined for facts (NaN allowed, as torch may write it);
+    """JSON for payload text that is only mined for facts: orjson (several times faster on the large cache
+    and metrics payloads), and `json.loads` for what orjson refuses but torch may write (NaN, Infinity);
     nesting too deep for the parser is a ValueError like any other unreadable payload, not a RecursionError."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(text)
     except RecursionError:
