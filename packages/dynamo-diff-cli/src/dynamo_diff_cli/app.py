@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from dynamo_diff_cli import __version__
 from dynamo_diff_cli.capture_cmd import CAPTURE_CONTEXT, capture
 from dynamo_diff_cli.captures_cmd import analyze, import_, list_, rm, show
 from dynamo_diff_cli.compare_cmd import check, compare, demo
@@ -24,11 +23,15 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help text: rich's help panels import a Markdown renderer, which tripled the time `--help` takes.
+    rich_markup_mode=None,
 )
 
 
 def _version_callback(value: bool) -> None:
     if value:
+        from dynamo_diff_cli import __version__
+
         typer.echo(f"dynamo-diff {__version__}")
         raise typer.Exit()
 
@@ -70,4 +73,5 @@ app.command("verify")(verify)
 
 
 def main() -> None:
+    """The executable's entry is dynamo_diff_cli.entry.main (a faster `--version`); this runs the app as is."""
     app()

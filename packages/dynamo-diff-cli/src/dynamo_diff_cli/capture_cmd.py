@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
 
 from dynamo_diff_cli.captures_cmd import store_of
 from dynamo_diff_cli.errors import handles_errors
@@ -77,6 +75,9 @@ def capture(
 
     Prints the capture id. The command's own output is shown as it runs. A failed or interrupted run still
     leaves a bundle, marked incomplete; the exit status is then the command's (130 after Ctrl-C)."""
+    from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+    from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
+
     if warm_cache and cache_dir is not None:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--warm-cache and --cache-dir exclude each other")
     if label is not None and not force_label and not no_import:

@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from dynamo_diff_compare import capture_markdown, capture_text, run_report_text
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Capture, short_id, validate
-from dynamo_diff_service import Service
-from dynamo_diff_store import Store
-from rich.table import Table
 
 from dynamo_diff_cli.context import Settings
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, ImportProgress, print_json, stderr, stdout
 
-# The counts `list` shows per capture: the first headline counts.
-LISTED = HEADLINE_COUNTS[:3]
+# The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
+if TYPE_CHECKING:
+    from dynamo_diff_schema import Capture
+    from dynamo_diff_service import Service
+    from dynamo_diff_store import Store
+
+# How many headline counts `list` shows per capture.
+LISTED_COUNTS = 3
 
 
 def service_of(ctx: typer.Context) -> Service:
+    from dynamo_diff_service import Service
+    from dynamo_diff_store import Store
+
     settings = ctx.find_object(Settings) or Settings()
     return Service(Store(settings.store))
 
@@ -32,6 +36,8 @@ def store_of(ctx: typer.Context) -> Store:
 def open_capture(service: Service, ref: str, *, label: str | None = None) -> Capture:
     """A capture of the store (id, unique prefix or label), or a path that is imported first (the rule is the
     service's, the same as the MCP server's); notes and what was imported go to stderr."""
+    from dynamo_diff_schema import short_id
+
     progress = ImportProgress()
     try:
         opened = service.open(ref, label=label, progress=progress)
@@ -46,6 +52,9 @@ def open_capture(service: Service, ref: str, *, label: str | None = None) -> Cap
 
 
 def _print_capture(capture: Capture, output_format: Format) -> None:
+    from dynamo_diff_compare import capture_markdown, capture_text
+    from dynamo_diff_schema import validate
+
     if output_format == Format.JSON:
         document = capture.model_dump(mode="json", exclude={"evidence"})
         validate(document, "capture")
@@ -76,6 +85,8 @@ def import_(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Import a recorded run into the store and print its id, per-rank counts and notices."""
+    from dynamo_diff_compare import capture_markdown, capture_text
+
     store = store_of(ctx)
     progress = ImportProgress()
     try:
@@ -119,6 +130,9 @@ def analyze(
     ] = None,
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
+    from dynamo_diff_compare import run_report_text
+    from dynamo_diff_schema import validate
+
     service = service_of(ctx)
     capture = open_capture(service, ref)
     if not by_function and function is None:
@@ -139,6 +153,10 @@ def list_(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """List the captures in the store."""
+    from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, short_id
+    from rich.table import Table
+
+    listed = HEADLINE_COUNTS[:LISTED_COUNTS]
     rows = service_of(ctx).list_captures()
     if output_format == Format.JSON:
         print_json(
@@ -170,7 +188,7 @@ def list_(
         "input",
         "torch",
         "ranks",
-        *(COUNT_LABELS[key] for key, _ in LISTED),
+        *(COUNT_LABELS[key] for key, _ in listed),
         "trace",
     ):
         table.add_column(col)
@@ -184,7 +202,7 @@ def list_(
             r.input_kind,
             r.torch_version or "?",
             str(r.rank_count),
-            *(str(c.get(key)) for key, _ in LISTED),
+            *(str(c.get(key)) for key, _ in listed),
             r.artifact_structure,
         )
     stdout().print(table)

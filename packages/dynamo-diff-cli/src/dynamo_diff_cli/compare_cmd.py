@@ -6,19 +6,18 @@ import io
 import json
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text, evaluate
-from dynamo_diff_schema import Comparison, DynamoDiffError, ErrorCode, validate
-from dynamo_diff_service import Service, read_source_map
-from dynamo_diff_store import Store
-from rich.console import Console
-from rich.text import Text
 
 from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import print_json, stderr, stdout
+
+# The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
+if TYPE_CHECKING:
+    from dynamo_diff_schema import Comparison
+    from dynamo_diff_service import Service
 
 DEMO_PAIR = ("fixtures/captures/edit_v1", "fixtures/captures/edit_v2")
 
@@ -32,6 +31,10 @@ CHANGE_HELP = (
 def emit(
     service: Service, comparison: Comparison, output_format: str, output: Path | None, *, all_rows: bool = False
 ) -> None:
+    from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text
+    from dynamo_diff_schema import validate
+    from rich.console import Console
+
     if output_format == "json":
         document = comparison.model_dump(mode="json")
         validate(document, "comparison")
@@ -94,6 +97,9 @@ def compare(
     ] = False,
 ) -> None:
     """Compare two captures per source function, or the ranks of one capture."""
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+    from dynamo_diff_service import read_source_map
+
     if output_format not in ("text", "markdown", "json", "html"):
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT, f"unknown format {output_format!r}: use text, markdown, json or html"
@@ -166,6 +172,9 @@ def check(
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.
 
     A run that did not finish fails first (its low counts look like a gain) unless --allow-incomplete."""
+    from dynamo_diff_compare import evaluate
+    from dynamo_diff_service import read_source_map
+
     service = service_of(ctx)
     user_map = read_source_map(source_map)
     base = open_capture(service, base_ref)
@@ -184,6 +193,8 @@ def check(
 
 
 def _find_demo(start: Path) -> tuple[Path, Path]:
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+
     for folder in [start, *start.parents]:
         base, cand = folder / DEMO_PAIR[0], folder / DEMO_PAIR[1]
         if base.is_dir() and cand.is_dir():
@@ -200,6 +211,9 @@ def demo(
     output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
 ) -> None:
     """Compare the retained edit pair (an edit that removes a recompile and adds a compiled helper)."""
+    from dynamo_diff_service import Service
+    from dynamo_diff_store import Store
+
     base_path, cand_path = _find_demo(Path.cwd())
     with tempfile.TemporaryDirectory(prefix="dynamo-diff-demo-") as tmp:
         service = Service(Store(Path(tmp) / "store"))
@@ -223,6 +237,8 @@ def _line_style(line: str) -> str:
 def _print_edit(service: Service, comparison: Comparison, *, markdown: bool) -> None:
     """The code change between the two runs (the compiled functions whose source differs, from the runs' source
     snapshots), before the rows it explains."""
+    from rich.text import Text
+
     changes = service.source_changes(comparison)
     if not changes:
         return

@@ -6,10 +6,12 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import typer
-from dynamo_diff_schema.errors import DynamoDiffError
+
+if TYPE_CHECKING:
+    from dynamo_diff_schema.errors import DynamoDiffError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -29,6 +31,8 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from dynamo_diff_schema.errors import DynamoDiffError  # here, not at start-up: `--help` stays fast
+
         try:
             return func(*args, **kwargs)
         except DynamoDiffError as err:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
@@ -42,6 +40,9 @@ def evidence(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """The records behind the numbers: a paged index, or one hash-checked excerpt."""
+    from rich.table import Table
+    from rich.text import Text
+
     service = service_of(ctx)
     if evidence_id is None:
         _, items, total = service.evidence_index(

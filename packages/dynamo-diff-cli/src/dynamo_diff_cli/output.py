@@ -6,12 +6,13 @@ import json
 import os
 import sys
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.filesize import decimal
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 # Inputs smaller than this import too fast for a progress bar to help.
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
@@ -31,10 +32,14 @@ def _width(stream: object) -> int | None:
 
 
 def stdout() -> Console:
+    from rich.console import Console
+
     return Console(soft_wrap=False, highlight=False, markup=False, width=_width(sys.stdout))
 
 
 def stderr() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, markup=False, width=_width(sys.stderr))
 
 
@@ -58,6 +63,8 @@ class ImportProgress:
         if self.bar is None:
             if phase != "copy" or total < PROGRESS_MIN_BYTES:
                 return
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
@@ -69,6 +76,8 @@ class ImportProgress:
             self.bar.start()
             self.task = self.bar.add_task("reading trace", total=total, detail="")
         if phase == "copy":
+            from rich.filesize import decimal
+
             left = f"{decimal(done)}/{decimal(total)}"
             self.bar.update(self.task, completed=done, detail=left)
         elif self.analysis is None:

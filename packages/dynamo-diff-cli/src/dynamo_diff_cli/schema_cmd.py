@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from dynamo_diff_schema.documents import committed_schema_text
 
 from dynamo_diff_cli.errors import handles_errors
 
@@ -27,6 +26,8 @@ def schema(
     ] = None,
 ) -> None:
     """Print the JSON Schema (draft 2020-12) of a capture, comparison or manifest document."""
+    from dynamo_diff_schema.documents import committed_schema_text
+
     text = committed_schema_text(kind.value)
     if output is None:
         typer.echo(text, nl=False)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from dynamo_diff_schema import DynamoDiffError, ErrorCode
 
 from dynamo_diff_cli.context import Settings
 from dynamo_diff_cli.errors import ERROR_EXIT, handles_errors, report_error
@@ -34,6 +33,8 @@ def serve_mcp(
     ] = None,
 ) -> None:
     """Serve the comparison model to coding agents over MCP (stdio); reads traces only below --allow-root."""
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+
     if not allow_root:
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,

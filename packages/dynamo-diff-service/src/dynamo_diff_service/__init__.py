@@ -1,14 +1,45 @@
 """The operations the Dynamo Diff CLI and MCP server share (open, compare, evidence, source, the store's default
-location), returning schema models; the CLI and the MCP server only parse arguments and render."""
+location), returning schema models; the CLI and the MCP server only parse arguments and render.
 
-from importlib.metadata import version as _version
+The store's default location is importable without the rest (the CLI reads it at start-up, before it knows
+which command runs); the other names load their modules on first use."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from dynamo_diff_service._defaults import DEFAULT_STORE, STORE_ENV, default_store_path
-from dynamo_diff_service._refs import looks_like_path
-from dynamo_diff_service._service import Opened, Progress, Service, read_source_map, source_map_of
-from dynamo_diff_service._source import SourceLocation
 
-__version__ = _version("dynamo-diff-service")
+if TYPE_CHECKING:
+    from dynamo_diff_service._refs import looks_like_path
+    from dynamo_diff_service._service import Opened, Progress, Service, read_source_map, source_map_of
+    from dynamo_diff_service._source import SourceLocation
+
+_LAZY = {
+    "looks_like_path": "_refs",
+    "Opened": "_service",
+    "Progress": "_service",
+    "Service": "_service",
+    "read_source_map": "_service",
+    "source_map_of": "_service",
+    "SourceLocation": "_source",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        globals()[name] = version("dynamo-diff-service")
+        return globals()[name]
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_STORE",
