@@ -160,6 +160,11 @@ export class WorkspaceFindings implements vscode.CodeLensProvider, vscode.Dispos
     for (const file of files.values()) this.publish(file);
     this.lensCache.clear();
     this.lensesChanged.fire();
+    // Seen in code-server 4.139: an editor whose CodeLens request was in flight while this load ran sometimes did
+    // not ask again after the first event; a second one a moment later makes it.
+    setTimeout(() => {
+      if (generation === this.generation) this.lensesChanged.fire();
+    }, 750);
     this.updateStatus();
     const state = this.state()!;
     this.log.line(

@@ -167,6 +167,105 @@ function recompileEvidenceId(env: ReturnType<typeof e2eEnv>): string {
   return String(page.items[0].id);
 }
 
+/** The line numbers (in the gutter) of the lines the editor draws a warning squiggle on. */
+async function squiggleLines(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const editor = document.querySelector(".editor-instance .monaco-editor");
+    if (!editor) return [];
+    const top = (el: Element | null): string => (el as HTMLElement | null)?.style.top ?? "";
+    const numbers = new Map<string, number>();
+    for (const n of Array.from(editor.querySelectorAll(".margin-view-overlays .line-numbers"))) numbers.set(top(n.parentElement), Number(n.textContent));
+    const lines = Array.from(editor.querySelectorAll(".view-overlays .squiggly-warning")).map((el) => numbers.get(top(el.parentElement)) ?? 0);
+    return [...new Set(lines)].sort((a, b) => a - b);
+  });
+}
+
+/** The CodeLens texts the editor shows above the lines. */
+async function codeLensTexts(page: Page): Promise<string[]> {
+  return page.locator(".editor-instance .monaco-editor .codelens-decoration").evaluateAll((els) =>
+    els.map((el) => (el as HTMLElement).innerText.replace(/\u00a0/g, " ").trim()).filter(Boolean),
+  );
+}
+
+/**
+ * A fixture workload laid into the workspace as the user's own file: the capture's graph breaks show as warnings at
+ * its lines, in the Problems panel, in a hover and as CodeLens on the function definitions.
+ */
+async function diagnosticsInWorkspaceFile(page: Page, env: ReturnType<typeof e2eEnv>, ws: string, shot: (name: string) => Promise<unknown>): Promise<void> {
+  const file = path.join(ws, "fixtures", "workloads", "graph_break.py");
+  const source = fs.readFileSync(file, "utf8").split("\n");
+  // Expected lines read from the workload itself: its print() call is the graph break, with_print its function.
+  const breakLine = source.findIndex((l) => l.includes('print("dynamo-diff fixture')) + 1;
+  const defLine = source.findIndex((l) => l.startsWith("def with_print(")) + 1;
+  check(breakLine > 0 && defLine > 0, "the workload has its print() break and with_print");
+
+  await importCapture(page, path.join(env.fixtures, "graph_break"), "graph_break");
+  console.log("imported graph_break");
+  // Open the workspace file the way a user does: Go to File.
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: STEP_MS });
+  await input.fill("fixtures/workloads/graph_break.py");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "graph_break.py" }).first().waitFor({ state: "visible", timeout: STEP_MS });
+  await page.keyboard.press("Enter");
+  await page.locator(".tab", { hasText: "graph_break.py" }).first().waitFor({ state: "visible", timeout: STEP_MS });
+
+  await runCommand(page, "Dynamo Diff: Show Capture Diagnostics in Workspace Files");
+  await answer(page, "Capture whose graph breaks and failures", "graph_break", "graph_break");
+  await notification(page, "Dynamo Diff: graph_break: 2 graph break(s) and failure(s) in 1 workspace file(s)");
+  await page.waitForFunction(() => document.querySelectorAll(".editor-instance .view-overlays .squiggly-warning").length > 0, undefined, { timeout: STEP_MS });
+  const squiggles = await squiggleLines(page);
+  check(squiggles.includes(breakLine), `a warning squiggle on line ${breakLine} (the print() break): ${squiggles}`);
+  console.log(`warning squiggles on lines ${squiggles.join(", ")}; the workload's print() is line ${breakLine}`);
+
+  // The Problems panel lists it with the graph-break id and the line.
+  await page.keyboard.press("Control+Shift+M");
+  const problem = page.locator(".markers-panel .monaco-list-row", { hasText: "graph break" }).first();
+  await problem.waitFor({ state: "visible", timeout: STEP_MS });
+  const problems = await page.locator(".markers-panel .monaco-list-row").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.replace(/\s+/g, " ").trim()));
+  console.log(`Problems panel:\n  ${problems.join("\n  ")}`);
+  check(
+    problems.some((p) => p.includes("dynamo-diff") && p.includes("gb0059") && p.includes(`[Ln ${breakLine},`)),
+    `the Problems panel lists the print() break as gb0059 at line ${breakLine}: ${problems.join(" | ")}`,
+  );
+
+  // CodeLens on the function definitions, read back from the editor.
+  await page.waitForFunction(() => document.querySelectorAll(".editor-instance .codelens-decoration").length >= 2, undefined, { timeout: STEP_MS });
+  const lenses = await codeLensTexts(page);
+  console.log(`CodeLens: ${lenses.join(" | ")}`);
+  check(lenses.some((t) => /^dynamo-diff: \d+ compiles, 0 recompiles, 1 graph break · \d+\.\d\d s$/.test(t)), `CodeLens with the counts: ${lenses.join(" | ")}`);
+
+  // Hover the break's line: the message names the evidence and the recorded path it was mapped from.
+  const lines = await shownLines(page);
+  check(lines.some((l) => l.number === breakLine), `line ${breakLine} is in view`);
+  const lineBox = await page.evaluate((n) => {
+    const editor = document.querySelector(".editor-instance .monaco-editor")!;
+    const top = (el: Element | null): string => (el as HTMLElement | null)?.style.top ?? "";
+    const gutter = Array.from(editor.querySelectorAll(".margin-view-overlays .line-numbers")).find((x) => Number(x.textContent) === n);
+    const line = Array.from(editor.querySelectorAll(".view-lines .view-line")).find((x) => top(x) === top(gutter?.parentElement ?? null));
+    const span = line?.querySelector("span span");
+    const r = (span ?? line)?.getBoundingClientRect();
+    return r ? { x: r.left + Math.min(60, r.width / 2), y: r.top + r.height / 2 } : undefined;
+  }, breakLine);
+  check(lineBox, `the text of line ${breakLine} is drawn`);
+  // Put the cursor on the break's line, then "Show or Focus Hover" (what the mouse shows after a pause).
+  await page.mouse.click(lineBox.x, lineBox.y);
+  // Home: to the first character after the indentation (where the diagnostic starts), then into the call.
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  await page.locator(".statusbar", { hasText: `Ln ${breakLine}, Col 8` }).first().waitFor({ state: "visible", timeout: STEP_MS });
+  await runCommand(page, "Show or Focus Hover");
+  const hover = page.locator(".monaco-hover", { hasText: "graph break" }).first();
+  await hover.waitFor({ state: "visible", timeout: STEP_MS });
+  const hoverText = (await hover.innerText()).replace(/\s+/g, " ");
+  console.log(`hover: ${hoverText.slice(0, 400)}`);
+  check(/recorded at \S*graph_break\.py:\d+ in capture graph_break; mapped onto this file by 3 trailing path components/.test(hoverText), `the hover says which recorded path it maps: ${hoverText}`);
+  check(/evidence u\d+-e\d+/.test(hoverText), `the hover names the evidence: ${hoverText}`);
+  await page.waitForTimeout(500); // the command palette fades out
+  await shot("diagnostics.png");
+}
+
 function treeRow(page: Page, label: string) {
   return page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Dynamo Diff" }) }).locator(".monaco-list-row", { hasText: label }).first();
 }
@@ -177,7 +276,9 @@ async function main(): Promise<void> {
   if (!fs.existsSync(vsix)) fail(`no .vsix at ${vsix}: run npm run package first`);
   const root = tempDir("dd-ui-");
   const ws = path.join(root, "workspace");
-  fs.mkdirSync(ws, { recursive: true });
+  fs.mkdirSync(path.join(ws, "fixtures", "workloads"), { recursive: true });
+  // The user's own file: the graph_break workload, where its trace recorded it (…/fixtures/workloads/graph_break.py).
+  fs.copyFileSync(path.join(env.fixtures, "..", "workloads", "graph_break.py"), path.join(ws, "fixtures", "workloads", "graph_break.py"));
   const userData = path.join(root, "user-data");
   const extensions = path.join(root, "extensions");
   const settings = {
@@ -215,6 +316,9 @@ async function main(): Promise<void> {
   await waitForHttp(`${base}/healthz`, 60000, server.child, log);
   const browser = await launchBrowser(env.chromium, path.join(root, "chromium"));
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  // The workbench's console (the extension host's messages included) goes to a file next to the screenshots.
+  const consoleLog = fs.openSync(path.join(env.artifacts, "ui-console.log"), "w");
+  page.on("console", (m) => fs.writeSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
   let passed = false;
   const shot = (name: string) => page.screenshot({ path: path.join(env.artifacts, name) });
   try {
@@ -307,6 +411,8 @@ async function main(): Promise<void> {
     await tableFrame(page);
     await page.waitForTimeout(500);
     await shot("screenshot.png");
+
+    await diagnosticsInWorkspaceFile(page, env, ws, shot);
     console.log(`UI test passed; screenshots in ${env.artifacts}`);
     passed = true;
   } catch (err) {
