@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from jsonschema import Draft202012Validator
 from pydantic import BaseModel
 
 from dynamo_diff_schema.capture import Capture
@@ -16,6 +15,9 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.manifest import Manifest
 from dynamo_diff_schema.run_report import RunReport
 from dynamo_diff_schema.version import SCHEMA_MAJOR
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
     "capture": Capture,
@@ -63,6 +65,8 @@ def committed_schema_text(kind: str) -> str:
 
 @cache
 def _validator(kind: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # on first use: importing it costs more than a small import
+
     return Draft202012Validator(json.loads(committed_schema_text(kind)))
 
 

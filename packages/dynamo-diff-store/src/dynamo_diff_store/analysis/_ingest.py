@@ -46,8 +46,8 @@ from dynamo_diff_store.reading import (
 # Part of every capture id: bump when reading or classification changes what a capture says.
 READER_VERSION = "9"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
-CHUNK_MIN_BYTES = 32 * 1024 * 1024
-CHUNK_BYTES = 64 * 1024 * 1024
+CHUNK_MIN_BYTES = 16 * 1024 * 1024
+CHUNK_BYTES = 12 * 1024 * 1024
 # Compilation identities a rank keeps in memory while it is read; older ones wait in a private SQLite file.
 IDENTITIES_IN_MEMORY = 2048
 
