@@ -544,6 +544,12 @@ export interface Counts {
    */
   observed_compilation_identities?: number;
   /**
+   * compile_time_s split into its phases (COMPILE_PHASES), derived from torch's nested timers of each compilation_metrics: dynamo = entire_frame - backend_compile, aot_backend = backend_compile - inductor_compile, inductor = inductor_compile - code_gen, code_gen = code_gen_time_s. Phases with no time are left out.
+   */
+  phase_times_s?: {
+    [k: string]: number;
+  };
+  /**
    * Restarted analysis attempts.
    */
   restarts?: number;
@@ -669,6 +675,10 @@ export interface Compilation {
   };
   recompile?: RecompileEvidence | null;
   restarts?: Restart[];
+  /**
+   * When the compilation started, in seconds since the epoch on the recording machine's clock (compilation_metrics start_time); None when the trace has no metrics for it.
+   */
+  start_time?: number | null;
 }
 /**
  * What AOTAutograd made of the graph: forward and backward graphs (training) or one inference graph, and the
@@ -939,6 +949,12 @@ export interface Counts1 {
    * Distinct compile identities, not attempts.
    */
   observed_compilation_identities?: number;
+  /**
+   * compile_time_s split into its phases (COMPILE_PHASES), derived from torch's nested timers of each compilation_metrics: dynamo = entire_frame - backend_compile, aot_backend = backend_compile - inductor_compile, inductor = inductor_compile - code_gen, code_gen = code_gen_time_s. Phases with no time are left out.
+   */
+  phase_times_s?: {
+    [k: string]: number;
+  };
   /**
    * Restarted analysis attempts.
    */

@@ -366,6 +366,12 @@ export interface Counts {
    */
   observed_compilation_identities?: number;
   /**
+   * compile_time_s split into its phases (COMPILE_PHASES), derived from torch's nested timers of each compilation_metrics: dynamo = entire_frame - backend_compile, aot_backend = backend_compile - inductor_compile, inductor = inductor_compile - code_gen, code_gen = code_gen_time_s. Phases with no time are left out.
+   */
+  phase_times_s?: {
+    [k: string]: number;
+  };
+  /**
    * Restarted analysis attempts.
    */
   restarts?: number;

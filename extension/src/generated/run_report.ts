@@ -24,6 +24,12 @@ export interface RunReport {
   };
   functions?: FunctionReport[];
   label?: string | null;
+  /**
+   * That time split into phases (Counts.phase_times_s, COMPILE_PHASES).
+   */
+  phase_times_s?: {
+    [k: string]: number;
+  };
   run: RunStatus;
   torch?: string | null;
 }
