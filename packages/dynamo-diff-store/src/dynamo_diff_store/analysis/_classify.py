@@ -83,6 +83,7 @@ class EvidenceRef:
     line: int
     offset: int
     length: int
+    sha256: str | None = None  # when the reading worker already hashed the bytes
 
 
 @dataclass
@@ -188,7 +189,14 @@ class Classifier:
         ev_id = f"{self.prefix}-e{self.evidence_count}"
         self.on_evidence(
             EvidenceRef(
-                ev_id, kind, ident.compile_id if ident else None, fact.file, fact.line, fact.offset, fact.length
+                ev_id,
+                kind,
+                ident.compile_id if ident else None,
+                fact.file,
+                fact.line,
+                fact.offset,
+                fact.length,
+                fact.sha256,
             )
         )
         if ident is not None:

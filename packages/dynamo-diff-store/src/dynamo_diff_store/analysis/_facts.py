@@ -53,6 +53,9 @@ class Fact:
     # How many records in a row this fact stands for: consecutive records of a kind that is counted but not
     # indexed (timing spans, tensor descriptions) with the same compile id, attempt and data are folded once.
     repeat: int = 1
+    # sha256 of the bytes at file/offset/length, when the worker that read the record hashed them (a record
+    # that may become evidence): the importing process then need not read them again.
+    sha256: str | None = None
 
 
 def device_type(value: Any) -> str | None:

@@ -28,7 +28,7 @@ from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
 from dynamo_diff_store.analysis._counting import CountAccumulator
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._functions import FunctionGrouper
-from dynamo_diff_store.analysis._kinds import collapse_repeats, extract
+from dynamo_diff_store.analysis._kinds import NOT_INDEXED, collapse_repeats, extract
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
@@ -124,19 +124,22 @@ class _EvidenceWriter:
         self.handles: dict[str, IO[bytes]] = {}
 
     def add(self, ref: EvidenceRef) -> None:
-        handle = self.handles.get(ref.file)
-        if handle is None:
-            if len(self.handles) >= self.OPEN_FILES:
-                self.handles.pop(next(iter(self.handles))).close()  # the longest open
-            handle = self.handles[ref.file] = (self.root / ref.file).open("rb")
-        handle.seek(ref.offset)
-        digest = hashlib.sha256(handle.read(ref.length)).hexdigest()
+        digest = ref.sha256 or self._digest(ref)
         # Field order as in the Evidence model; \x1f marks where the rank goes (JSON never holds it raw).
         self.out.write(
             f'{{"id":{json.dumps(ref.id)},"kind":{json.dumps(ref.kind)}\x1f"compile_id":{json.dumps(ref.compile_id)},'
             f'"file":{json.dumps(ref.file)},"line":{ref.line},"offset":{ref.offset},"length":{ref.length},'
             f'"sha256":"{digest}"}}\n'
         )
+
+    def _digest(self, ref: EvidenceRef) -> str:
+        handle = self.handles.get(ref.file)
+        if handle is None:
+            if len(self.handles) >= self.OPEN_FILES:
+                self.handles.pop(next(iter(self.handles))).close()  # the longest open
+            handle = self.handles[ref.file] = (self.root / ref.file).open("rb")
+        handle.seek(ref.offset)
+        return hashlib.sha256(handle.read(ref.length)).hexdigest()
 
     def close(self) -> None:
         self.out.close()
@@ -181,13 +184,31 @@ def _extract_range(task: _Range) -> tuple[list[Fact], FileReport]:
         return _extract_range_facts(task)
 
 
+def _hashed(facts: Iterator[Fact], root: Path) -> Iterator[Fact]:
+    """The facts, each that may become evidence with the sha256 of its bytes (read again from the page cache:
+    in a worker, this runs in parallel rather than in the importing process)."""
+    files: dict[str, int] = {}
+    try:
+        for fact in facts:
+            if fact.kind not in NOT_INDEXED:
+                fd = files.get(fact.file)
+                if fd is None:
+                    fd = files[fact.file] = os.open(root / fact.file, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                fact.sha256 = hashlib.sha256(os.pread(fd, fact.length, fact.offset)).hexdigest()
+            yield fact
+    finally:
+        for fd in files.values():
+            os.close(fd)
+
+
 def _extract_range_facts(task: _Range) -> tuple[list[Fact], FileReport]:
     report = FileReport(file=task.rel, rank_from_name=task.rank)
     facts = []
     config_kept = False
     where = {"start": task.start, "stop": task.stop, "first_line": task.first_line}
-    with _records(Path(task.root), task.rel, task.fmt, task.limits, report, **where) as records:
-        for fact in collapse_repeats(map(extract, records)):
+    root = Path(task.root)
+    with _records(root, task.rel, task.fmt, task.limits, report, **where) as records:
+        for fact in _hashed(collapse_repeats(map(extract, records)), root):
             if fact.kind == "compilation_metrics" and isinstance(fact.data, dict):
                 # Only the first configuration of a rank is read; later copies need not cross processes.
                 if config_kept:
