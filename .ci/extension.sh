@@ -93,9 +93,9 @@ npm_config_cache="$cache/npm" npm ci --no-audit --no-fund
 step "compile"
 npm run -s compile
 
-step "unit tests"
+step "unit tests (npm test: compile, then node:test; includes the check that src/generated matches the schemas)"
 export DYNAMO_DIFF_CLI="$cli" DYNAMO_DIFF_FIXTURES="$here/fixtures/captures"
-npm run -s test:unit
+npm test
 
 step "package"
 rm -f dynamo-diff.vsix
@@ -114,5 +114,6 @@ npm run -s test:host
 step "UI test: the .vsix in code-server, driven through Chromium"
 npm run -s test:e2e
 ls "$artifacts"/*.png >/dev/null 2>&1 || fail "the UI test saved no screenshot in $artifacts"
+[ -f "$artifacts/diagnostics.png" ] || fail "the UI test saved no diagnostics.png (a graph break at its line in a workspace file)"
 
 step "done"

@@ -235,6 +235,7 @@ async function diagnosticsInWorkspaceFile(page: Page, env: ReturnType<typeof e2e
   const lenses = await codeLensTexts(page);
   console.log(`CodeLens: ${lenses.join(" | ")}`);
   check(lenses.some((t) => /^dynamo-diff: \d+ compiles, 0 recompiles, 1 graph break · \d+\.\d\d s$/.test(t)), `CodeLens with the counts: ${lenses.join(" | ")}`);
+  await shot("codelens.png");
 
   // Hover the break's line: the message names the evidence and the recorded path it was mapped from.
   const lines = await shownLines(page);
