@@ -65,6 +65,33 @@ def test_compare_ranks(run) -> None:  # type: ignore[no-untyped-def]
     assert code == 2 and "has no rank 7" in err
 
 
+def test_compare_ranks_of_a_64_rank_job_shows_two_groups(run, rank_job, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Ranks 0-31 copied from two_ranks' rank 0 log, 32-63 from its rank 1 log: two groups in every format."""
+    job = rank_job(tmp_path / "job64", {r: 0 if r < 32 else 1 for r in range(64)})
+    code, out, err = run("import", str(job), "--label", "job64")
+    assert code == 0, err
+    code, out, err = run("compare", "job64", "--ranks")
+    assert code == 0, err
+    assert "rank view: 64 ranks in 2 behaviour group(s); reference rank 0" in out
+    assert re.search(r"group 1 \(reference\): ranks 0-31 \(32 rank\(s\)\), representative rank 0", out)
+    assert re.search(r"group 2: ranks 32-63 \(32 rank\(s\)\), representative rank 32", out)
+    assert "FIRST DIVERGENCE rank 32 vs rank 0" in out and "rank 7:" not in out
+    code, out, err = run("compare", "job64", "--ranks", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    validate(doc, "comparison")
+    groups = doc["ranks"]["groups"]
+    assert [(g["ranks"], g["representative"]) for g in groups] == [(list(range(32)), 0), (list(range(32, 64)), 32)]
+    code, out, err = run("compare", "job64", "--ranks", "--format", "markdown")
+    assert code == 0, err
+    assert "## Ranks" in out and "group 2: ranks 32-63 (32 rank(s))" in out
+    code, _, err = run("compare", "job64", "--ranks", "--format", "html", "-o", str(tmp_path / "ranks.html"))
+    assert code == 0, err
+    page = (tmp_path / "ranks.html").read_text(encoding="utf-8")
+    assert page.count('<tr data-group="') == 2 and 'data-ranks="32-63"' in page
+    assert "64 ranks in 2 behaviour groups" in page
+
+
 def test_source_map_pairs_functions_by_hand(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     source_map = tmp_path / "map.json"
     source_map.write_text(json.dumps({"model.py::gate": "model.py::postprocess"}))

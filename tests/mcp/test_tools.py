@@ -201,6 +201,46 @@ def test_compare_ranks_shows_the_first_divergence(session: Session) -> None:
     assert error_code(session.call("compare_ranks", capture="two_ranks", page_size=500)) == "invalid_argument"
 
 
+def test_compare_ranks_of_4096_ranks_stays_small(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 4,096-rank job made from two_ranks' two rank models (each copied under a new rank number): ranks 1000-1999
+    and every rank 7 mod 64 outside them behave like rank 1, the rest like rank 0. The page shows the two groups
+    with their ranges, fits the response bound, and says what it cut."""
+    from dynamo_diff_schema import Capture
+    from dynamo_diff_service import Service
+
+    other = {r for r in range(4096) if 1000 <= r < 2000 or r % 64 == 7}
+    real = Service.compare_ranks
+
+    def inflated(self: Service, capture: Capture, ranks: list[int] | None = None):  # type: ignore[no-untyped-def]
+        by_rank = {r.rank: r for r in capture.ranks}
+        job = [by_rank[1 if r in other else 0].model_copy(update={"rank": r}) for r in range(4096)]
+        return real(self, capture.model_copy(update={"ranks": job}), ranks)
+
+    monkeypatch.setattr(Service, "compare_ranks", inflated)
+    result = session.call("compare_ranks", capture="captures/two_ranks")  # the session checks the bound
+    page = ComparisonPage.model_validate(result.structured_content)
+    assert page.ranks is not None and page.ranks.reference_rank == 0
+    majority = sorted(set(range(4096)) - other)
+    expected_other = [7, 71, *range(135, 1000, 64), *range(1000, 2000), *range(2055, 4096, 64)]
+    assert sorted(other) == sorted(set(expected_other))
+    assert [(g.size, g.representative, g.reference) for g in page.ranks.groups] == [
+        (len(majority), 0, True),
+        (len(other), 7, False),
+    ]
+    assert page.ranks.groups[1].rank_ranges == ", ".join(
+        [*(str(r) for r in range(7, 1000, 64)), "1000-1999", *(str(r) for r in range(2055, 4096, 64))]
+    )
+    majority_ranges = page.ranks.groups[0].rank_ranges
+    assert majority_ranges.startswith("0-6, 8-70, 72-134, ") and majority_ranges.endswith("…")
+    assert page.ranks.groups[0].ranks == majority[:32]
+    assert any(n.startswith("groups[0].rank_ranges: first 300") for n in page.ranks_truncated)
+    assert any(n.startswith("ranks: first 32 of 4096") for n in page.ranks_truncated)
+    (divergence,) = page.ranks.divergences
+    assert divergence.rank == 7 and "recompile [shape]" in divergence.reason
+    text = text_of(result)
+    assert "rank view: 4096 ranks in 2 behaviour group(s)" in text and "FIRST DIVERGENCE rank 7 vs rank 0" in text
+
+
 def test_get_evidence_index_pages_and_kind(session: Session) -> None:
     cid = ImportSummary.model_validate(
         session.call("import_trace", path="corpus/tlparse-tests/multi_rank_logs").structured_content

@@ -458,7 +458,14 @@ export interface RankView {
   counts?: {
     [k: string]: Counts;
   };
+  /**
+   * For each group but the reference group, where its representative first diverges from the reference rank (in the order of `groups`).
+   */
   divergences?: RankDivergence[];
+  /**
+   * Ranks grouped by behaviour: the reference rank's group first, then the others by size (largest first), then lowest rank.
+   */
+  groups?: RankGroup[];
   ranks: (number | null)[];
   reference_rank: number | null;
 }
@@ -483,6 +490,130 @@ export interface RankDivergence {
    */
   reference_compile_id?: string | null;
   reference_rank: number | null;
+}
+/**
+ * Ranks with identical behaviour: the same behaviour signature (docs/COMPARING.md, "The rank view").
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "RankGroup".
+ */
+export interface RankGroup {
+  /**
+   * Short sha256 of the behaviour signature the group's ranks share.
+   */
+  behaviour: string;
+  counts: Counts1;
+  /**
+   * The same ranks written compactly, e.g. '0-3, 5, 7-4095'.
+   */
+  rank_ranges: string;
+  /**
+   * The ranks of the group, ascending (None: a rank not named).
+   */
+  ranks: (number | null)[];
+  /**
+   * The group of the reference rank (listed first).
+   */
+  reference?: boolean;
+  /**
+   * The rank that stands for the group: the reference rank in the reference group, else the lowest rank; divergences and rows name it.
+   */
+  representative: number | null;
+  /**
+   * How many ranks the group holds.
+   */
+  size: number;
+}
+/**
+ * What was observed. A key listed in `incomplete` may be an undercount (evidence was missing).
+ */
+export interface Counts1 {
+  /**
+   * Later frame_compile_ids without recompile evidence.
+   */
+  additional_frame_compilations?: number;
+  /**
+   * Identities whose backward graph was compiled (a bwd_compilation_metrics record).
+   */
+  backward_compilations?: number;
+  /**
+   * FX graph and AOTAutograd cache hits.
+   */
+  cache_hits?: number;
+  /**
+   * FX graph and AOTAutograd cache misses.
+   */
+  cache_misses?: number;
+  /**
+   * Compile time in seconds: torch's entire_frame_compile_time_s summed over the compilations (a measurement, not a count: a change within COMPILE_TIME_NOISE is shown as noise; backward compiles are timed on their own, see a compilation's aot summary).
+   */
+  compile_time_s?: number;
+  /**
+   * Recompile/cache limit hits.
+   */
+  compiler_limit_events?: number;
+  /**
+   * Identities with success metrics, a graph record and ops > 0.
+   */
+  completed?: number;
+  /**
+   * Identities with explicit recompile evidence (recompile_reasons / recompile_reason).
+   */
+  confirmed_recompilation_identities?: number;
+  /**
+   * Confirmed recompilations that completed.
+   */
+  confirmed_successful_recompilations?: number;
+  /**
+   * Identities whose compilation failed (limit hits included).
+   */
+  failed?: number;
+  /**
+   * Graph-break records (one record = one break event).
+   */
+  graph_break_records?: number;
+  /**
+   * Failing-guard entries over all recompile reasons.
+   */
+  guard_reason_entries?: number;
+  /**
+   * Count keys that may be undercounted because evidence was missing.
+   */
+  incomplete?: string[];
+  /**
+   * Guarded code but no graph and no ops (skipped frame).
+   */
+  no_graph_observed?: number;
+  /**
+   * Attempts over all identities (restarts add attempts).
+   */
+  observed_attempts?: number;
+  /**
+   * Distinct compile identities, not attempts.
+   */
+  observed_compilation_identities?: number;
+  /**
+   * compile_time_s split into its phases (COMPILE_PHASES), derived from torch's nested timers of each compilation_metrics: dynamo = entire_frame - backend_compile, aot_backend = backend_compile - inductor_compile, inductor = inductor_compile - code_gen, code_gen = code_gen_time_s. Phases with no time are left out.
+   */
+  phase_times_s?: {
+    [k: string]: number;
+  };
+  /**
+   * Restarted analysis attempts.
+   */
+  restarts?: number;
+  /**
+   * Distinct user file:line of graph breaks.
+   */
+  unique_graph_break_sites?: number;
+  /**
+   * Identities without terminal evidence.
+   */
+  unknown_outcomes?: number;
+  /**
+   * Identities with conflicting terminal evidence.
+   */
+  unresolved_outcomes?: number;
 }
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema

@@ -40,7 +40,7 @@ from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
 
 # Part of every comparison id: bump when rows or changes are computed differently.
-COMPARE_VERSION = "1"
+COMPARE_VERSION = "2"
 EMPTY = SnapshotSet(files={}, paths={})
 
 

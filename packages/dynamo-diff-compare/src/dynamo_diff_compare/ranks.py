@@ -1,17 +1,40 @@
-"""The rank view: ranks of one run side by side, and where each first diverges from the reference rank.
+"""The rank view: the ranks of one run grouped by behaviour, and where each group first diverges from the
+reference rank.
 
 Ranks that compile differently are what hangs distributed jobs (one rank recompiles, the others wait in a
-collective), so the view walks the compile order of each rank against the reference and names the first
+collective). A job of thousands of ranks usually shows a handful of behaviours, so ranks whose behaviour
+signature is equal form one group (shown once, with its rank ranges and a representative rank), and the view
+walks the compile order of each group's representative against the reference rank and names the first
 compilation that differs, with its evidence.
+
+A rank's behaviour signature (docs/COMPARING.md, "The rank view"): per compiled function (its file name, first
+line and name), in compile order, each compilation's outcome, its recompile evidence (confirmed or not, the
+failing guards' categories and texts with numbers blanked), its graph breaks (registry id or type, user file
+name and line), its failure type and its limit hits. Not part of it: timings, evidence ids, compile ids, cache
+decisions, directories, failure messages, and the numbers in guard text (a rank number, a rank-dependent shape,
+an object address).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+
 from dynamo_diff_schema.capture import Capture, Rank
-from dynamo_diff_schema.comparison import RankDivergence, RankView
+from dynamo_diff_schema.comparison import RankDivergence, RankGroup, RankView
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.ids import short_id
+
+_NUMBER = re.compile(r"(?<!\w)(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:e[+-]?\d+)?)")
+
+
+def blank_numbers(text: str) -> str:
+    """Text with each number (decimal, hexadecimal, an address) replaced by '#': guard text names rank-dependent
+    values (a shard's size, the rank itself, an object's address) that do not change what the guard checks."""
+    return _NUMBER.sub("#", text.strip())
 
 
 def describe(comp: Compilation) -> str:
@@ -25,16 +48,82 @@ def describe(comp: Compilation) -> str:
         bits.append(f"recompile [{reason.category}]: {reason.text.strip().splitlines()[0][:140]}")
     elif comp.recompile is not None:
         bits.append("recompile")
+    for brk in comp.graph_breaks[:2]:
+        bits.append(f"graph break {brk.key.splitlines()[0][:80]} at {_site(brk.user_file, brk.user_line)}")
     if comp.failure is not None:
         bits.append(f"failure {comp.failure.fail_type or ''}".strip())
-    for event in comp.cache_events:
-        bits.append(f"{event.cache} cache {event.decision}")
+    bits += [f"limit {limit.kind}" for limit in comp.limit_events[:1]]
+    bits += [f"{event.cache} cache {event.decision}" for event in comp.cache_events]
     return "; ".join(bits)
 
 
-def _key(comp: Compilation) -> tuple[object, ...]:
+def _site(file: str | None, line: int | None) -> str:
+    if file is None:
+        return "?"
+    return f"{file.rsplit('/', 1)[-1]}:{line if line is not None else '?'}"
+
+
+def function_key(comp: Compilation) -> str:
+    """The compiled function, by file name (not directory: nodes may run from different checkouts), first line
+    and name."""
     code = comp.code
-    return (comp.compile_id, code.co_filename, code.co_firstlineno, code.co_name)
+    return f"{(code.co_filename or '?').rsplit('/', 1)[-1]}:{code.co_firstlineno or '?'}:{code.co_name or '?'}"
+
+
+def _recompile(comp: Compilation) -> object:
+    if comp.recompile is None:
+        return None
+    return [comp.recompile.confirmed, [[r.category, blank_numbers(r.text)] for r in comp.recompile.reasons]]
+
+
+def _breaks(comp: Compilation) -> list[list[object]]:
+    return [
+        [b.gb_id or b.gb_type or blank_numbers(b.reason.split("\n", 1)[0]), _site(b.user_file, b.user_line)]
+        for b in comp.graph_breaks
+    ]
+
+
+def compilation_behaviour(comp: Compilation) -> list[object]:
+    """What one compilation contributes to its rank's behaviour signature."""
+    return [
+        str(comp.outcome),
+        _recompile(comp),
+        _breaks(comp),
+        None if comp.failure is None else (comp.failure.fail_type or "?"),
+        [e.kind for e in comp.limit_events],
+    ]
+
+
+def behaviour_signature(rank: Rank) -> str:
+    """A short hash of the rank's behaviour: per function, its compilations' behaviours in compile order."""
+    per_function: dict[str, list[list[object]]] = {}
+    for comp in rank.compilations:
+        per_function.setdefault(function_key(comp), []).append(compilation_behaviour(comp))
+    text = json.dumps(sorted(per_function.items()), separators=(",", ":"), sort_keys=True)
+    return short_id(hashlib.sha256(text.encode()).hexdigest())
+
+
+def rank_ranges(ranks: Iterable[int | None]) -> str:
+    """'0-3, 5, 7-4095' (a rank not named reads '?')."""
+    numbers = sorted({r for r in ranks if r is not None})
+    parts: list[str] = []
+    start = prev = None
+    for n in numbers:
+        if prev is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = n
+    if start is not None:
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+    if any(r is None for r in ranks):
+        parts.append("?")
+    return ", ".join(parts)
+
+
+def _key(comp: Compilation) -> tuple[object, ...]:
+    return (comp.compile_id, function_key(comp))
 
 
 def _what_differs(ref: Compilation, other: Compilation) -> str:
@@ -42,14 +131,19 @@ def _what_differs(ref: Compilation, other: Compilation) -> str:
         return "a different compilation"
     if ref.outcome != other.outcome:
         return f"outcome {ref.outcome} vs {other.outcome}"
-    ref_cats = sorted(r.category for r in ref.recompile.reasons) if ref.recompile else None
-    other_cats = sorted(r.category for r in other.recompile.reasons) if other.recompile else None
-    if ref_cats != other_cats:
-        return "different recompile evidence"
-    ref_cache = [(e.cache, e.decision) for e in ref.cache_events]
-    other_cache = [(e.cache, e.decision) for e in other.cache_events]
-    if ref_cache != other_cache:
-        return "a different cache decision"
+    ref_rec, other_rec = _recompile(ref), _recompile(other)
+    if ref_rec != other_rec:
+        if (ref.recompile is None) != (other.recompile is None):
+            return "a recompilation on one rank only"
+        ref_cats = sorted(r.category for r in ref.recompile.reasons) if ref.recompile else []
+        other_cats = sorted(r.category for r in other.recompile.reasons) if other.recompile else []
+        return "different recompile evidence" if ref_cats != other_cats else "different failing guards"
+    if _breaks(ref) != _breaks(other):
+        return "different graph breaks"
+    if compilation_behaviour(ref)[3] != compilation_behaviour(other)[3]:
+        return "a different failure"
+    if [e.kind for e in ref.limit_events] != [e.kind for e in other.limit_events]:
+        return "different limit hits"
     return ""
 
 
@@ -57,7 +151,9 @@ def _evidence(comp: Compilation) -> list[str]:
     ids = list(comp.recompile.evidence_ids) if comp.recompile else []
     if comp.failure is not None:
         ids += comp.failure.evidence_ids
-    return ids or comp.evidence_ids[:3]
+    ids += [b.evidence_id for b in comp.graph_breaks if b.evidence_id]
+    ids += [e.evidence_id for e in comp.limit_events if e.evidence_id]
+    return list(dict.fromkeys(ids)) or comp.evidence_ids[:3]
 
 
 def first_divergence(reference: Rank, other: Rank) -> RankDivergence | None:
@@ -102,21 +198,53 @@ def first_divergence(reference: Rank, other: Rank) -> RankDivergence | None:
                     f"compilation #{index + 1} differs ({what}): {name} has "
                     f"{describe(oth[index])}; {ref_name} has {describe(ref[index])}"
                 ),
-                evidence_ids=_evidence(oth[index]) + _evidence(ref[index]),
+                evidence_ids=list(dict.fromkeys(_evidence(oth[index]) + _evidence(ref[index]))),
             )
     return None
 
 
+def _sort_key(rank: int | None) -> tuple[bool, int]:
+    return (rank is None, rank or 0)
+
+
+def group_ranks(ranks: list[Rank], reference: int | None) -> list[RankGroup]:
+    """Ranks grouped by behaviour signature: the reference rank's group first, then by size (largest first),
+    then by lowest rank."""
+    members: dict[str, list[Rank]] = {}
+    for rank in ranks:
+        members.setdefault(behaviour_signature(rank), []).append(rank)
+    groups: list[RankGroup] = []
+    for behaviour, group in members.items():
+        numbers = sorted((r.rank for r in group), key=_sort_key)
+        is_reference = any(r.rank == reference for r in group)
+        representative = reference if is_reference else numbers[0]
+        rep = next(r for r in group if r.rank == representative)
+        groups.append(
+            RankGroup(
+                behaviour=behaviour,
+                ranks=numbers,
+                rank_ranges=rank_ranges(numbers),
+                size=len(numbers),
+                representative=representative,
+                reference=is_reference,
+                counts=rep.counts,
+            )
+        )
+    groups.sort(key=lambda g: (not g.reference, -g.size, _sort_key(g.ranks[0])))
+    return groups
+
+
 def rank_view(capture: Capture, ranks: list[int] | None = None) -> tuple[RankView, int | None, int | None]:
-    """(view, reference rank, the rank the rows compare against)."""
+    """(view, reference rank, the rank the rows compare against: the representative of the first group after the
+    reference group, else the second rank)."""
     by_rank = {r.rank: r for r in capture.ranks}
-    chosen: list[int | None] = list(ranks) if ranks else sorted(by_rank, key=lambda r: (r is None, r or 0))
+    chosen: list[int | None] = list(dict.fromkeys(ranks)) if ranks else sorted(by_rank, key=_sort_key)
     unknown = [r for r in chosen if r not in by_rank]
     if unknown:
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
             f"capture {short_id(capture.capture.id)} has no rank "
-            f"{', '.join(str(r) for r in unknown)}; it has {sorted(str(r) for r in by_rank)}",
+            f"{', '.join(str(r) for r in unknown)}; it has {rank_ranges(by_rank)}",
         )
     if len(chosen) < 2:
         raise DynamoDiffError(
@@ -124,11 +252,25 @@ def rank_view(capture: Capture, ranks: list[int] | None = None) -> tuple[RankVie
             f"a rank view needs at least two ranks (capture {short_id(capture.capture.id)} has {len(by_rank)})",
         )
     reference = chosen[0]
-    divergences = [d for r in chosen[1:] if (d := first_divergence(by_rank[reference], by_rank[r])) is not None]
-    other = divergences[0].rank if divergences else chosen[1]
+    groups = group_ranks([by_rank[r] for r in chosen], reference)
+    divergences: list[RankDivergence] = []
+    for group in groups[1:]:
+        divergence = first_divergence(by_rank[reference], by_rank[group.representative])
+        if divergence is None:  # equal compile order, unequal signatures: say so rather than hide the group
+            divergence = RankDivergence(
+                rank=group.representative,
+                reference_rank=reference,
+                reason=(
+                    f"rank {group.representative} compiles the same sequence as rank {reference} with a different "
+                    f"behaviour signature ({group.behaviour} vs {groups[0].behaviour})"
+                ),
+            )
+        divergences.append(divergence)
+    other = groups[1].representative if len(groups) > 1 else chosen[1]
     view = RankView(
         reference_rank=reference,
         ranks=chosen,
+        groups=groups,
         counts={str(r): by_rank[r].counts for r in chosen},
         divergences=divergences,
     )

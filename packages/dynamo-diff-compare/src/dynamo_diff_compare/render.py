@@ -387,23 +387,38 @@ def rows_table(comparison: Comparison, rows: list[FunctionRow]) -> Table:
     return table
 
 
+def rank_counts_line(counts: Counts) -> str:
+    return (
+        f"{counts.observed_compilation_identities} compilation(s), "
+        f"{counts.confirmed_recompilation_identities} confirmed recompile(s), {counts.graph_break_records} "
+        f"graph break(s), {counts.failed} failed, {counts.compiler_limit_events} limit hit(s)"
+    )
+
+
 def ranks_lines(comparison: Comparison) -> list[str]:
+    """The rank view: one line per behaviour group (its ranks, representative and counts), each group's first
+    divergence from the reference rank under it."""
     view = comparison.ranks
     if view is None:
         return []
-    lines = [f"rank view: reference rank {view.reference_rank}; ranks {', '.join(str(r) for r in view.ranks)}"]
-    for rank, counts in view.counts.items():
+    groups = view.groups
+    lines = [
+        f"rank view: {len(view.ranks)} ranks in {len(groups)} behaviour group(s); reference rank {view.reference_rank}"
+    ]
+    divergence_of = {d.rank: d for d in view.divergences}
+    for number, group in enumerate(groups, 1):
+        tag = " (reference)" if group.reference else ""
         lines.append(
-            f"  rank {rank}: {counts.observed_compilation_identities} compilation(s), "
-            f"{counts.confirmed_recompilation_identities} confirmed recompile(s), "
-            f"{counts.failed} failed, {counts.cache_hits} cache hit(s), {counts.cache_misses} miss(es)"
+            f"  group {number}{tag}: ranks {group.rank_ranges} ({group.size} rank(s)), representative rank "
+            f"{group.representative}, behaviour {group.behaviour}: {rank_counts_line(group.counts)}"
         )
-    if not view.divergences:
-        lines.append("  no divergence: every rank compiled the same sequence")
-    for d in view.divergences:
-        lines.append(f"  FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}")
-        if d.evidence_ids:
-            lines.append(f"    evidence: {', '.join(d.evidence_ids[:6])}")
+        d = divergence_of.get(group.representative)
+        if d is not None and not group.reference:
+            lines.append(f"    FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}")
+            if d.evidence_ids:
+                lines.append(f"      evidence: {', '.join(d.evidence_ids[:6])}")
+    if len(groups) == 1:
+        lines.append("  no divergence: every rank behaves the same (one group)")
     return lines
 
 

@@ -150,35 +150,83 @@ def shrink_comparability(comp: dict[str, Any]) -> tuple[dict[str, Any], list[str
     return comp, notes
 
 
+RANK_LIST_ITEMS = 32  # ranks listed in `ranks` and in each group's `ranks` (rank_ranges names them all)
+RANK_RANGES_CHARS = 300
+RANK_GROUPS = 12  # groups at most on a page (the reference group, then the largest)
+
+
+def _same_behaviour_counts(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return {k: v for k, v in a.items() if k != "compile_time_s"} == {
+        k: v for k, v in b.items() if k != "compile_time_s"
+    }
+
+
 def shrink_rank_view(view: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The rank view within its share: divergent ranks' counts first, then the others, each cut noted."""
+    """The rank view within its share, whatever the number of ranks: groups (the reference group first, then the
+    largest) with their rank ranges, counts and first divergences; per-rank counts only for the reference rank and
+    the ranks whose counts differ from their group's (apart from compile time); long rank lists cut to their first
+    ranks. Each cut is noted."""
     notes: list[str] = []
-    view = trim_rank_view(view)
+    view = json.loads(json.dumps(trim_rank_view(view)))
+    ranks = view.get("ranks") or []
+    if len(ranks) > RANK_LIST_ITEMS:
+        notes.append(f"ranks: first {RANK_LIST_ITEMS} of {len(ranks)} listed (groups[].rank_ranges name them all)")
+        view["ranks"] = ranks[:RANK_LIST_ITEMS]
+    groups: list[dict[str, Any]] = view.get("groups") or []
+    group_of = {str(r): g for g in groups for r in (g.get("ranks") or [])}
+    total_groups, total_div = len(groups), len(view.get("divergences") or [])
+    if len(groups) > RANK_GROUPS:
+        del groups[RANK_GROUPS:]
+        shown = {g.get("representative") for g in groups}
+        view["divergences"] = [d for d in view.get("divergences") or [] if d.get("rank") in shown]
+    for i, group in enumerate(groups):
+        members = group.get("ranks") or []
+        if len(members) > RANK_LIST_ITEMS:
+            notes.append(f"groups[{i}].ranks: first {RANK_LIST_ITEMS} of {len(members)} listed (see rank_ranges)")
+            group["ranks"] = members[:RANK_LIST_ITEMS]
+        _cut_text(group, "rank_ranges", RANK_RANGES_CHARS, f"groups[{i}].rank_ranges", notes)
+    counts: dict[str, Any] = view.get("counts") or {}
+    reference = str(view.get("reference_rank"))
+    differing = [
+        k
+        for k, c in counts.items()
+        if k == reference or k not in group_of or not _same_behaviour_counts(c, group_of[k].get("counts") or {})
+    ]
+    if len(differing) < len(counts):
+        notes.append(
+            f"counts: {len(differing)} of {len(counts)} ranks listed; the others' counts are their group's "
+            "(groups[].counts) apart from compile time"
+        )
+    view["counts"] = {k: counts[k] for k in differing}
     if size(view) <= RANKS_CHARS:
         return view, notes
-    view = json.loads(json.dumps(view))
     for i, div in enumerate(view.get("divergences", [])):
         _cap_list(div, "evidence_ids", 4, f"divergences[{i}].evidence_ids", notes)
         _cut_text(div, "reason", 300, f"divergences[{i}].reason", notes)
     divergences = view.get("divergences", [])
-    total_div = len(divergences)
-    while len(divergences) > 1 and size(view) > RANKS_CHARS // 2:
-        divergences.pop()
-    if len(divergences) < total_div:
-        notes.append(f"divergences: {len(divergences)} of {total_div} shown")
-    counts: dict[str, Any] = view.get("counts", {})
-    important = {str(view.get("reference_rank"))} | {str(d.get("rank")) for d in divergences}
-    order = sorted(counts, key=lambda k: (k not in important, k))
-    kept: dict[str, Any] = {}
-    view["counts"] = kept
-    for key in order:
-        if size(view) + size({key: counts[key]}) > RANKS_CHARS:
-            break
-        kept[key] = counts[key]
-    if len(kept) < len(counts):
-        left_out = [k for k in order if k not in kept]
+    while len(groups) > 2 and size(view) > RANKS_CHARS * 3 // 4:
+        dropped = groups.pop()
+        divergences[:] = [d for d in divergences if d.get("rank") != dropped.get("representative")]
+    if len(groups) < total_groups:
         notes.append(
-            f"counts: {len(kept)} of {len(counts)} ranks shown (left out: {', '.join(left_out[:20])}"
+            f"groups: {len(groups)} of {total_groups} shown (the reference group, then the largest); "
+            f"divergences: {len(divergences)} of {total_div} shown"
+        )
+    kept_counts: dict[str, Any] = view["counts"]
+    order = sorted(kept_counts, key=lambda k: (k != reference, k))
+    view["counts"] = {}
+    used = size(view)
+    for key in order:
+        entry = size({key: kept_counts[key]})
+        if used + entry > RANKS_CHARS:
+            break
+        view["counts"][key] = kept_counts[key]
+        used += entry
+    if len(view["counts"]) < len(kept_counts):
+        left_out = [k for k in order if k not in view["counts"]]
+        notes.append(
+            f"counts: {len(view['counts'])} of {len(kept_counts)} differing ranks shown (left out: "
+            f"{', '.join(left_out[:20])}"
             + ("…" if len(left_out) > 20 else "")
             + "; pass ranks=[...] to compare_ranks to see them)"
         )
@@ -274,5 +322,9 @@ def nonzero_counts(counts: dict[str, Any]) -> dict[str, Any]:
 
 
 def trim_rank_view(view: dict[str, Any]) -> dict[str, Any]:
-    """A rank view (as JSON) whose per-rank counts list only non-zero counts."""
-    return {**view, "counts": {rank: nonzero_counts(c) for rank, c in (view.get("counts") or {}).items()}}
+    """A rank view (as JSON) whose per-rank and per-group counts list only non-zero counts."""
+    return {
+        **view,
+        "counts": {rank: nonzero_counts(c) for rank, c in (view.get("counts") or {}).items()},
+        "groups": [{**g, "counts": nonzero_counts(g.get("counts") or {})} for g in view.get("groups") or []],
+    }

@@ -150,10 +150,27 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
             )
         )
     if page.ranks is not None:
-        for d in page.ranks.divergences[:4]:
-            lines.append(_line(f"FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}"))
-        if not page.ranks.divergences:
-            lines.append("no rank diverges: every rank compiled the same sequence")
+        groups = page.ranks.groups
+        lines.append(
+            f"rank view: {sum(g.size for g in groups)} ranks in {len(groups)} behaviour group(s), reference rank "
+            f"{page.ranks.reference_rank}"
+        )
+        divergence_of = {d.rank: d for d in page.ranks.divergences}
+        for number, g in enumerate(groups[:6], 1):
+            lines.append(
+                _line(
+                    f"group {number}{' (reference)' if g.reference else ''}: ranks {g.rank_ranges} ({g.size}), "
+                    f"representative {g.representative}: "
+                    + counts_line({k: v for k, v in g.counts.model_dump().items() if isinstance(v, int) and v})
+                )
+            )
+            d = divergence_of.get(g.representative)
+            if d is not None and not g.reference and number <= 4:
+                lines.append(_line(f"  FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}"))
+        if len(groups) > 6:
+            lines.append(f"... {len(groups) - 6} more group(s) in the structured result")
+        if len(groups) == 1:
+            lines.append("no rank diverges: every rank behaves the same")
     first, last = page.offset + 1, page.offset + len(page.rows)
     lines.append(f"rows {first}-{last} of {page.total_rows} (changed first):" if page.rows else "no rows on this page")
     for entry in page.rows:

@@ -249,11 +249,38 @@ class RankDivergence(Model):
     evidence_ids: list[str] = Field(default_factory=list)
 
 
+class RankGroup(Model):
+    """Ranks with identical behaviour: the same behaviour signature (docs/COMPARING.md, "The rank view")."""
+
+    behaviour: str = Field(description="Short sha256 of the behaviour signature the group's ranks share.")
+    ranks: list[int | None] = Field(description="The ranks of the group, ascending (None: a rank not named).")
+    rank_ranges: str = Field(description="The same ranks written compactly, e.g. '0-3, 5, 7-4095'.")
+    size: int = Field(ge=1, description="How many ranks the group holds.")
+    representative: int | None = Field(
+        description="The rank that stands for the group: the reference rank in the reference group, else the "
+        "lowest rank; divergences and rows name it."
+    )
+    reference: bool = Field(False, description="The group of the reference rank (listed first).")
+    counts: Counts = Field(
+        description="The representative's counts. Counts the signature fixes (compilations, recompilations, "
+        "breaks, failures, limits) are equal across the group; cache counts and compile time may differ."
+    )
+
+
 class RankView(Model):
     reference_rank: int | None
     ranks: list[int | None]
+    groups: list[RankGroup] = Field(
+        default_factory=list,
+        description="Ranks grouped by behaviour: the reference rank's group first, then the others by size "
+        "(largest first), then lowest rank.",
+    )
     counts: dict[str, Counts] = Field(default_factory=dict, description="Rank (as text) -> counts.")
-    divergences: list[RankDivergence] = Field(default_factory=list)
+    divergences: list[RankDivergence] = Field(
+        default_factory=list,
+        description="For each group but the reference group, where its representative first diverges from the "
+        "reference rank (in the order of `groups`).",
+    )
 
 
 class Comparison(Model):

@@ -22,7 +22,7 @@ from dynamo_diff_compare.render import (
     confounded_counts,
     count_label,
     folded,
-    ranks_lines,
+    rank_counts_line,
     row_compile_time,
     row_name,
     shown_counts,
@@ -71,8 +71,13 @@ def _run_card(name: str, side: Side) -> str:
 def _verdict(comparison: Comparison) -> str:
     if comparison.kind == "ranks":
         view = comparison.ranks
-        n = len(view.divergences) if view else 0
-        text = f"{n} rank(s) diverge from the reference rank" if n else "every rank compiled the same sequence"
+        groups = len(view.groups) if view else 0
+        ranks = len(view.ranks) if view else 0
+        text = (
+            f"{ranks} ranks in {groups} behaviour groups; {groups - 1} group(s) diverge from the reference rank"
+            if groups > 1
+            else f"every one of {ranks} ranks behaves the same (one group)"
+        )
         return (
             f'<div class="verdict verdict-ranks"><div class="side-name">rank view</div>'
             f'<div class="verdict-word">ranks of one run</div><div class="verdict-why">{esc(text)}</div></div>'
@@ -94,6 +99,32 @@ def _verdict(comparison: Comparison) -> str:
     return (
         f'<div class="verdict verdict-{esc(verdict)}"><div class="side-name">comparability</div>'
         f'<div class="verdict-word">{esc(verdict)}</div><div class="verdict-why">{esc(why)}</div></div>'
+    )
+
+
+def _rank_groups(comparison: Comparison) -> str:
+    """The rank view: a row per behaviour group (its ranks, representative, counts and first divergence)."""
+    view = comparison.ranks
+    assert view is not None
+    divergence_of = {d.rank: d for d in view.divergences}
+    rows = []
+    for number, group in enumerate(view.groups, 1):
+        d = divergence_of.get(group.representative) if not group.reference else None
+        first = "reference" if group.reference else (esc(d.reason) if d else "")
+        if d is not None and d.evidence_ids:
+            first += f'<div class="evidence-ids">evidence: {esc(", ".join(d.evidence_ids[:6]))}</div>'
+        rows.append(
+            f'<tr data-group="{number}" data-ranks="{esc(group.rank_ranges)}"><td>{number}</td>'
+            f"<td>{esc(group.rank_ranges)}</td><td>{group.size}</td><td>{esc(str(group.representative))}</td>"
+            f"<td>{esc(rank_counts_line(group.counts))}</td><td>{first}</td></tr>"
+        )
+    return (
+        f'<section id="ranks"><h2>Ranks</h2><p>{len(view.ranks)} ranks in {len(view.groups)} behaviour group(s) '
+        f"(ranks with the same compilations per function, failing guards, breaks, failures and limits); reference "
+        f'rank {esc(str(view.reference_rank))}</p><table class="rank-groups"><tr><th>group</th><th>ranks</th>'
+        "<th>size</th><th>representative</th><th>counts</th><th>first divergence from the reference</th></tr>"
+        + "".join(rows)
+        + "</table></section>"
     )
 
 
@@ -289,9 +320,8 @@ def comparison_html(
         f"<style>{CSS}</style></head><body><main>",
         _header(comparison),
     ]
-    rank_text = ranks_lines(comparison)
-    if rank_text:
-        out.append('<section id="ranks"><h2>Ranks</h2><pre>' + esc("\n".join(rank_text)) + "</pre></section>")
+    if comparison.ranks is not None:
+        out.append(_rank_groups(comparison))
     out.append(
         '<section id="chart"><h2>Compile time per function</h2>'
         '<p class="legend"><span class="key"><span class="swatch bar-baseline"></span>baseline</span>'

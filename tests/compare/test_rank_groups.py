@@ -1,0 +1,70 @@
+"""The rank view at scale: ranks with identical behaviour form groups.
+
+Inputs are jobs made from real rank logs (tests/conftest.py `rank_job`): rank N is a copy of a two_ranks rank log
+with its rank rewritten, so the expected groups come from how the job was built, never from the analyser."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from dynamo_diff_compare import compare_ranks
+from dynamo_diff_compare.ranks import blank_numbers, rank_ranges
+from dynamo_diff_schema import validate
+from dynamo_diff_store import Store
+
+
+def test_rank_ranges_are_compact() -> None:
+    assert rank_ranges([7, 0, 1, 2, 3, 5, *range(8, 4096)]) == "0-3, 5, 7-4095"
+    assert rank_ranges([4]) == "4"
+    assert rank_ranges([1, None, 2]) == "1-2, ?"
+
+
+def test_numbers_in_guard_text_are_blanked() -> None:
+    assert blank_numbers("0/1: tensor 'x' size mismatch at index 0. expected 6, actual 8") == (
+        "#/#: tensor 'x' size mismatch at index #. expected #, actual #"
+    )
+    assert blank_numbers("___check_obj_id(fn, 140439264606080) 0x7f1a L['x1'][3]") == (
+        "___check_obj_id(fn, #) # L['x1'][#]"
+    )
+
+
+def test_a_64_rank_job_with_two_behaviours_shows_two_groups(rank_job: Callable[..., Path], tmp_path: Path) -> None:
+    """Ranks 0-31 behave like two_ranks' rank 0 (one compilation), ranks 32-63 like its rank 1 (three, two shape
+    recompiles): exactly two groups, with those ranges, and the first divergence of the second group."""
+    job = rank_job(tmp_path / "job", {r: 0 if r < 32 else 1 for r in range(64)})
+    capture = Store(tmp_path / "store").import_path(job).capture
+    comparison = compare_ranks(capture)
+    validate(comparison.model_dump(mode="json"), "comparison")
+    view = comparison.ranks
+    assert view is not None and len(view.ranks) == 64
+    assert [(g.rank_ranges, g.size, g.representative, g.reference) for g in view.groups] == [
+        ("0-31", 32, 0, True),
+        ("32-63", 32, 32, False),
+    ]
+    assert view.groups[0].ranks == list(range(32)) and view.groups[1].ranks == list(range(32, 64))
+    # two_ranks/oracle.json: rank 0 compiles f once; rank 1 three times, recompiling at 0/1 on a size guard.
+    assert [g.counts.observed_compilation_identities for g in view.groups] == [1, 3]
+    (divergence,) = view.divergences
+    assert divergence.rank == 32 and divergence.reference_rank == 0 and divergence.compile_id == "0/1"
+    assert "recompile [shape]" in divergence.reason and divergence.evidence_ids
+    # The rows compare the reference rank with the other group's representative.
+    assert comparison.candidate.label is not None and comparison.candidate.label.endswith("rank 32")
+
+
+def test_groups_follow_the_layout_not_rank_order(rank_job: Callable[..., Path], tmp_path: Path) -> None:
+    """Interleaved behaviours: the larger group comes after the reference group, ranges are compact, and a rank
+    named first is the reference whatever its group's size."""
+    layout = {r: 1 if r in (3, 5, 6, 7) else 0 for r in range(10)}
+    capture = Store(tmp_path / "store").import_path(rank_job(tmp_path / "job", layout)).capture
+    view = compare_ranks(capture).ranks
+    assert view is not None
+    assert [(g.rank_ranges, g.representative) for g in view.groups] == [("0-2, 4, 8-9", 0), ("3, 5-7", 3)]
+    chosen = compare_ranks(capture, [5, 0, 1, 6]).ranks
+    assert chosen is not None and chosen.reference_rank == 5
+    assert [(g.rank_ranges, g.representative, g.reference) for g in chosen.groups] == [
+        ("5-6", 5, True),
+        ("0-1", 0, False),
+    ]
+    same = compare_ranks(capture, [0, 1, 2]).ranks
+    assert same is not None and len(same.groups) == 1 and same.divergences == []
