@@ -26,7 +26,8 @@ export type ErrorCode =
   | "invalid_document"
   | "stale_manifest"
   | "workload_failed"
-  | "io_error";
+  | "io_error"
+  | "missing_extra";
 
 /**
  * The serialisable form of an error, as the CLI prints it with `--format json` and MCP returns it.

@@ -12,6 +12,7 @@ from dynamo_diff_cli.captures_cmd import analyze, import_, list_, rm, show
 from dynamo_diff_cli.compare_cmd import check, compare, demo
 from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
 from dynamo_diff_cli.evidence_cmd import evidence, source
+from dynamo_diff_cli.export_cmd import export
 from dynamo_diff_cli.schema_cmd import schema
 from dynamo_diff_cli.serve_cmd import serve_mcp
 from dynamo_diff_cli.verify_cmd import verify
@@ -66,6 +67,7 @@ app.command("compare")(compare)
 app.command("check")(check)
 app.command("demo")(demo)
 app.command("evidence")(evidence)
+app.command("export")(export)
 app.command("source")(source)
 app.command("schema")(schema)
 app.command("serve-mcp")(serve_mcp)

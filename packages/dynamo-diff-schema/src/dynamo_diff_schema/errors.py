@@ -29,6 +29,7 @@ class ErrorCode(StrEnum):
     STALE_MANIFEST = "stale_manifest"
     WORKLOAD_FAILED = "workload_failed"
     IO_ERROR = "io_error"
+    MISSING_EXTRA = "missing_extra"
 
 
 class ErrorInfo(BaseModel):

@@ -12,11 +12,15 @@ from typing import TYPE_CHECKING, Any
 from dynamo_diff_service._defaults import DEFAULT_STORE, STORE_ENV, default_store_path
 
 if TYPE_CHECKING:
+    from dynamo_diff_service._export import COUNT_COLUMNS, TABLES, ExportResult
     from dynamo_diff_service._refs import looks_like_path
     from dynamo_diff_service._service import Opened, Progress, Service, read_source_map, source_map_of
     from dynamo_diff_service._source import SourceLocation
 
 _LAZY = {
+    "COUNT_COLUMNS": "_export",
+    "TABLES": "_export",
+    "ExportResult": "_export",
     "looks_like_path": "_refs",
     "Opened": "_service",
     "Progress": "_service",
@@ -42,8 +46,11 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "COUNT_COLUMNS",
     "DEFAULT_STORE",
     "STORE_ENV",
+    "TABLES",
+    "ExportResult",
     "Opened",
     "Progress",
     "Service",

@@ -32,6 +32,7 @@ from dynamo_diff_schema import (
 )
 from dynamo_diff_store import CaptureRow, EvidenceExcerpt, ImportResult, Store
 
+from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
 from dynamo_diff_service._refs import looks_like_path
 from dynamo_diff_service._source import SourceLocation, find_source
 
@@ -171,6 +172,21 @@ class Service:
         except DynamoDiffError:
             return None
         return path if path.exists() else None
+
+    def export_tables(
+        self, refs: list[str], out: Path, *, table_format: str = "parquet", overwrite: bool = False
+    ) -> ExportResult:
+        """The captures as tables in `out` (docs/INTEGRATIONS.md, "Tables for DuckDB, Spark and pandas"). Every
+        reference is resolved (paths imported) before anything is written; the tables appear together or not at
+        all."""
+        if table_format != "parquet":
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"unknown format {table_format!r}: use parquet")
+        if not refs:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give at least one capture to export")
+        require_pyarrow()
+        check_target(out, overwrite)
+        ids = list(dict.fromkeys(self.resolve(ref)[0] for ref in refs))
+        return export_parquet(ids, self.store.load, out, overwrite=overwrite)
 
     def load(self, ref: str) -> Capture:
         """A stored capture by id, prefix or label (never a path), without its evidence list."""

@@ -1,0 +1,43 @@
+"""`dynamo-diff export`: captures as tables (Parquet) for DuckDB, Spark and pandas.
+
+The work is the service's (`Service.export_tables`); pyarrow is the optional extra `dynamo-diff[parquet]`, and
+without it the command fails with `missing_extra` and the install hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dynamo_diff_cli.captures_cmd import service_of
+from dynamo_diff_cli.errors import handles_errors
+
+
+@handles_errors
+def export(
+    ctx: typer.Context,
+    refs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="CAPTURE...",
+            help="Captures: ids, unique prefixes, labels or paths (imported first).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory to write the tables into (new or empty).", file_okay=False)
+    ],
+    table_format: Annotated[str, typer.Option("--format", "-f", help="Table format: parquet.")] = "parquet",
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace an earlier export in --out (never any other directory).")
+    ] = False,
+) -> None:
+    """Write captures as tables (captures, ranks, functions, compilations, guards, graph_breaks, evidence): one
+    Parquet file each, every row with its capture id."""
+    from dynamo_diff_schema import short_id
+
+    result = service_of(ctx).export_tables(refs, out, table_format=table_format, overwrite=overwrite)
+    typer.echo(f"exported {len(result.captures)} capture(s) ({', '.join(short_id(c) for c in result.captures)})")
+    for name, rows in result.rows.items():
+        typer.echo(f"  {result.out / (name + '.parquet')}: {rows} row(s)")
