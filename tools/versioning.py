@@ -18,7 +18,7 @@ EXTENSION_MANIFEST = ROOT / "extension" / "package.json"
 DOC_GLOBS = ("README.md", "docs/*.md", "extension/README.md")
 VERSION_RE = r"\d+\.\d+\.\d+(?:(?:a|b|rc|\.dev|\.post)\d+)?"
 DOC_VERSION = re.compile(rf"(dynamo-diff(?:-[a-z]+)?(?:==| ))({VERSION_RE})\b")
-SIBLING_PIN = re.compile(rf'("dynamo-diff(?:-[a-z]+)?)==({VERSION_RE})(")')
+SIBLING_PIN = re.compile(rf'("dynamo-diff(?:-[a-z]+)?(?:\[[a-z,]+\])?)==({VERSION_RE})(")')
 PROJECT_VERSION = re.compile(rf'^(version = ")({VERSION_RE})(")$', re.MULTILINE)
 
 

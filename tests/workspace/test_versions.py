@@ -43,7 +43,11 @@ def test_all_eight_distributions_share_one_version() -> None:
 def test_sibling_pins_are_exact_and_current() -> None:
     v = shared_version()
     pins = versioning.sibling_pins()
-    assert pins["dynamo-diff"] == [f"dynamo-diff-cli=={v}", f"dynamo-diff-mcp=={v}"]
+    assert pins["dynamo-diff"] == [
+        f"dynamo-diff-cli=={v}",
+        f"dynamo-diff-mcp=={v}",
+        f"dynamo-diff-service[parquet]=={v}",
+    ]
     for dist, reqs in pins.items():
         for req in reqs:
             assert req.endswith(f"=={v}"), f"{dist} pins {req!r}, expected =={v}"
