@@ -92,6 +92,35 @@ def main() -> int:
         venv = make_venv(base, "umbrella-mcp", f"{next(dist.glob('dynamo_diff-*.whl'))}[mcp]", dist=dist)
         run([str(venv / "bin/python"), "-I", "-c", "import dynamo_diff_mcp.server, dynamo_diff_cli.app"], cwd=base)
         print("ok   dynamo-diff[mcp] brings the MCP server")
+        # Without the parquet extra, `export` names the extra; with it, it writes the tables.
+        fixture = ROOT / "fixtures/captures/shape"
+        cli = next(dist.glob("dynamo_diff-*.whl"))
+        venv = base / "venv-dynamo-diff"  # the umbrella alone, from above
+        done = subprocess.run(
+            [str(venv / "bin/dynamo-diff"), "--store", str(base / "s1"), "export", str(fixture), "--out", "t1"],
+            cwd=base,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 2 or "error[missing_extra]" not in done.stderr or (base / "t1").exists():
+            sys.stderr.write(f"export without pyarrow: exit {done.returncode}\n{done.stdout}{done.stderr}")
+            return 1
+        venv = make_venv(base, "umbrella-parquet", f"{cli}[parquet]", dist=dist)
+        run(
+            [str(venv / "bin/dynamo-diff"), "--store", str(base / "s2"), "export", str(fixture), "--out", "t2"],
+            cwd=base,
+        )
+        run(
+            [
+                str(venv / "bin/python"),
+                "-I",
+                "-c",
+                "import pyarrow.parquet as q; q.read_table('t2/compilations.parquet')",
+            ],
+            cwd=base,
+        )
+        print("ok   dynamo-diff export names the parquet extra without pyarrow; dynamo-diff[parquet] writes the tables")
     return 0
 
 
