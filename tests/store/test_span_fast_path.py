@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from dynamo_diff_store import Limits
 from dynamo_diff_store.reading import FileReport, read_raw_log
-from dynamo_diff_store.reading._rawlog import GLOG_PREFIX, _SPAN_META
+from dynamo_diff_store.reading._rawlog import _SPAN_META, GLOG_PREFIX
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
