@@ -30,7 +30,11 @@ def service_of(ctx: typer.Context) -> Service:
 
 
 def store_of(ctx: typer.Context) -> Store:
-    return service_of(ctx).store
+    """The store alone (import, rm, verify need no comparison machinery)."""
+    from dynamo_diff_store import Store
+
+    settings = ctx.find_object(Settings) or Settings()
+    return Store(settings.store)
 
 
 def open_capture(service: Service, ref: str, *, label: str | None = None) -> Capture:

@@ -1,16 +1,67 @@
-"""Comparability, per-function rows, deltas and renderers for Dynamo Diff (works on schema models only)."""
+"""Comparability, per-function rows, deltas and renderers for Dynamo Diff (works on schema models only).
 
-from importlib.metadata import version as _version
+Each name loads its module on first use: rendering one capture (`dynamo-diff import`, `analyze`) does not load
+the comparison, the matcher or the HTML report."""
 
-from dynamo_diff_compare.capture_view import capture_markdown, capture_text
-from dynamo_diff_compare.comparability import check_comparability
-from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
-from dynamo_diff_compare.gate import GateResult, evaluate
-from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
-from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
-from dynamo_diff_compare.run_report import compilation_text, evidence_summaries, nonzero, run_report, run_report_text
+from __future__ import annotations
 
-__version__ = _version("dynamo-diff-compare")
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dynamo_diff_compare.capture_view import capture_markdown, capture_text
+    from dynamo_diff_compare.comparability import check_comparability
+    from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
+    from dynamo_diff_compare.gate import GateResult, evaluate
+    from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
+    from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
+    from dynamo_diff_compare.run_report_view import (
+        compilation_text,
+        evidence_summaries,
+        nonzero,
+        run_report,
+        run_report_text,
+    )
+
+# Name -> the module that defines it. No module has the name of a function it exports (the import system would
+# set the package attribute to the module).
+_LAZY = {
+    "capture_markdown": "capture_view",
+    "capture_text": "capture_view",
+    "check_comparability": "comparability",
+    "COMPARE_VERSION": "compare",
+    "compare_captures": "compare",
+    "compare_ranks": "compare",
+    "user_sources": "compare",
+    "GateResult": "gate",
+    "evaluate": "gate",
+    "ReportMaterial": "html_report",
+    "RunMaterial": "html_report",
+    "comparison_html": "html_report",
+    "changed_first": "render",
+    "comparison_markdown": "render",
+    "comparison_text": "render",
+    "piece_line": "render",
+    "compilation_text": "run_report_view",
+    "evidence_summaries": "run_report_view",
+    "nonzero": "run_report_view",
+    "run_report": "run_report_view",
+    "run_report_text": "run_report_view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        value: Any = version("dynamo-diff-compare")
+    elif name in _LAZY:
+        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "COMPARE_VERSION",

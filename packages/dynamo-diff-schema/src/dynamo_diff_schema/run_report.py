@@ -1,6 +1,6 @@
 """One run read on its own, per source function: what compiled, what recompiled and why, where it broke, what
 failed and what happened next, with the evidence ids behind each line. What `analyze_capture` (MCP) and
-`dynamo-diff analyze --report` (CLI JSON) return; built by dynamo_diff_compare.run_report."""
+`dynamo-diff analyze --report` (CLI JSON) return; built by dynamo_diff_compare.run_report_view."""
 
 from __future__ import annotations
 
