@@ -1,7 +1,5 @@
 """`dynamo-diff capture -- COMMAND`: record a run into a bundle and import it (the work is in the store)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

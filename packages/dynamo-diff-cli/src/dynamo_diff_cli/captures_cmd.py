@@ -1,7 +1,5 @@
 """Commands over captures: import, analyze, list, show, rm."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,7 +19,7 @@ if TYPE_CHECKING:
 LISTED_COUNTS = 3
 
 
-def service_of(ctx: typer.Context) -> Service:
+def service_of(ctx: typer.Context) -> "Service":
     from dynamo_diff_service import Service
     from dynamo_diff_store import Store
 
@@ -29,7 +27,7 @@ def service_of(ctx: typer.Context) -> Service:
     return Service(Store(settings.store))
 
 
-def store_of(ctx: typer.Context) -> Store:
+def store_of(ctx: typer.Context) -> "Store":
     """The store alone (import, rm, verify need no comparison machinery)."""
     from dynamo_diff_store import Store
 
@@ -37,7 +35,7 @@ def store_of(ctx: typer.Context) -> Store:
     return Store(settings.store)
 
 
-def open_capture(service: Service, ref: str, *, label: str | None = None) -> Capture:
+def open_capture(service: "Service", ref: str, *, label: str | None = None) -> "Capture":
     """A capture of the store (id, unique prefix or label), or a path that is imported first (the rule is the
     service's, the same as the MCP server's); notes and what was imported go to stderr."""
     from dynamo_diff_schema import short_id
@@ -55,7 +53,7 @@ def open_capture(service: Service, ref: str, *, label: str | None = None) -> Cap
     return opened.capture
 
 
-def _print_capture(capture: Capture, output_format: Format) -> None:
+def _print_capture(capture: "Capture", output_format: Format) -> None:
     from dynamo_diff_compare import capture_markdown, capture_text
     from dynamo_diff_schema import validate
 

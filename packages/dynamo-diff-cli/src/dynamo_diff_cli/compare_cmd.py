@@ -1,7 +1,5 @@
 """Commands that compare: compare (two captures, or the ranks of one), check (a CI gate) and demo."""
 
-from __future__ import annotations
-
 import io
 import json
 import tempfile
@@ -29,7 +27,7 @@ CHANGE_HELP = (
 
 
 def emit(
-    service: Service, comparison: Comparison, output_format: str, output: Path | None, *, all_rows: bool = False
+    service: "Service", comparison: "Comparison", output_format: str, output: Path | None, *, all_rows: bool = False
 ) -> None:
     from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text
     from dynamo_diff_schema import validate
@@ -234,7 +232,7 @@ def _line_style(line: str) -> str:
     return "green" if line.startswith("+") else "red" if line.startswith("-") else ""
 
 
-def _print_edit(service: Service, comparison: Comparison, *, markdown: bool) -> None:
+def _print_edit(service: "Service", comparison: "Comparison", *, markdown: bool) -> None:
     """The code change between the two runs (the compiled functions whose source differs, from the runs' source
     snapshots), before the rows it explains."""
     from rich.text import Text

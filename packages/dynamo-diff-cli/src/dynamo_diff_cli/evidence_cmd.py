@@ -1,7 +1,5 @@
 """Commands that show the trace's own bytes: evidence excerpts and captured source snapshots."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

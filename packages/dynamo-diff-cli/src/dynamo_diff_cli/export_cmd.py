@@ -3,8 +3,6 @@
 The work is the service's (`Service.export_tables`); pyarrow is the optional extra `dynamo-diff[parquet]`, and
 without it the command fails with `missing_extra` and the install hint."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """`dynamo-diff schema`: print or write the JSON Schema of a public document kind."""
 
-from __future__ import annotations
-
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated

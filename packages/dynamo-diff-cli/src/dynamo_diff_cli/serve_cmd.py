@@ -5,8 +5,6 @@ imported by name at run time. `importlib` rather than an import statement keeps 
 (tests/workspace/test_dependencies.py) true to the declared dependencies: cli never needs mcp to import.
 """
 
-from __future__ import annotations
-
 import importlib
 from pathlib import Path
 from typing import Annotated

@@ -1,7 +1,5 @@
 """`dynamo-diff verify`: check every capture in the store; exit 0 intact, 1 damage found, 2 error."""
 
-from __future__ import annotations
-
 import sys
 from typing import Annotated
 
