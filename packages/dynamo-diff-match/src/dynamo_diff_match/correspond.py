@@ -23,6 +23,7 @@ library file, name and first line.
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -133,10 +134,14 @@ class _Unit:
         return self.location[0], self.ref.first_line if self.ref is not None else None
 
 
+# FunctionRef's field order: sorting by it gives the dataclass order without a Python-level __lt__ per comparison.
+_REF_ORDER = operator.attrgetter("file", "first_line", "name", "caller")
+
+
 def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: bool) -> list[_Unit]:
     by_key: dict[object, _Unit] = {}
     unlocated: list[_Unit] = []
-    all_refs = sorted(set(refs))
+    all_refs = sorted(set(refs), key=_REF_ORDER)  # the dataclass order, compared as tuples in C
     for ref in (r for r in all_refs if r.resume_parent is None and r.caller is None):
         source = locate(ref, snapshots)
         path = snapshots.paths.get(ref.file, ref.file)
