@@ -34,6 +34,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.values import value_text
+
 # The counts shown on each row (dynamo_diff_schema.HEADLINE_COUNTS).
 ROW_KEYS = HEADLINE_COUNTS
 
@@ -228,8 +230,7 @@ def run_line(comparison: Comparison) -> str:
 
 
 def _value(value: object, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return value_text(value, limit, quote=True)
 
 
 def difference_text(d: Difference) -> str:

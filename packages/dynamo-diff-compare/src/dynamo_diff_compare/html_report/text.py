@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
 from html import escape
 
 from dynamo_diff_schema.comparison import FunctionSide
 
-# What the page says where a value is missing (an unset option, a side a row does not have).
-NOT_SET = "not set"
+from dynamo_diff_compare.values import NOT_SET, value_text
+
+__all__ = ["ABSENT", "MINUS", "NOT_SET", "esc", "row_anchor", "seconds", "value_text", "where"]
 # A cell of a side a row does not have (an en dash), and the minus sign of a negative percentage.
 ABSENT = "\u2013"
 MINUS = "\u2212"
@@ -17,33 +16,6 @@ MINUS = "\u2212"
 
 def esc(text: str) -> str:
     return escape(text, quote=True)
-
-
-def value_text(value: object, limit: int = 160) -> str:
-    """A configuration or trace value for people: strings as they are, None as 'not set', NaN spelled out,
-    containers with the same rules inside (a repr would print None, a JSON dump null)."""
-    text = _value(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _value(value: object) -> str:
-    if value is None:
-        return NOT_SET
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "not a number"
-        if math.isinf(value):
-            return "infinite" if value > 0 else "minus infinite"
-        return f"{value:g}"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_value(k)}: {_value(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple | set | frozenset):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    return str(value)
 
 
 def seconds(value: float) -> str:
