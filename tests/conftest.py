@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+# The multi-rank job builder is shared with the rank-scaling benchmark (tools/bench/trace_inputs.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools" / "bench"))
+from trace_inputs import TWO_RANKS_LOGS, write_rank_job
+
+__all__ = ["TWO_RANKS_LOGS", "write_rank_job"]
 
 _PREFIX = re.compile(r"^[VIWE]\d{4} [\d:.]+ \d+ \S+\] (\{.*)$")
 # Values that differ from run to run whatever the program does: addresses, times, ids, guard latency.
@@ -53,26 +60,6 @@ def graph_payloads(raw: Path) -> Payloads:
 @pytest.fixture
 def trace_payloads() -> Callable[[Path], Payloads]:
     return graph_payloads
-
-
-FIXTURE_CAPTURES = Path(__file__).resolve().parents[1] / "fixtures/captures"
-# two_ranks: rank 0 compiles f once, rank 1 three times with two shape recompiles (the workload's oracle.json).
-TWO_RANKS_LOGS = {
-    0: next((FIXTURE_CAPTURES / "two_ranks/raw").glob("dedicated_log_torch_trace_rank_0_*.log")),
-    1: next((FIXTURE_CAPTURES / "two_ranks/raw").glob("dedicated_log_torch_trace_rank_1_*.log")),
-}
-
-
-def write_rank_job(target: Path, layout: dict[int, int], logs: dict[int, Path] = TWO_RANKS_LOGS) -> Path:
-    """A TORCH_TRACE directory of a job whose rank N is a copy of the real rank log `logs[layout[N]]`, with the
-    rank in its file name and in every record header rewritten to N: what N ranks of one job would write if ranks
-    behaved like the source ranks."""
-    target.mkdir(parents=True, exist_ok=True)
-    texts = {source: path.read_text(encoding="utf-8") for source, path in logs.items()}
-    for rank, source in layout.items():
-        text = texts[source].replace(f'"rank": {source},', f'"rank": {rank},')
-        (target / f"dedicated_log_torch_trace_rank_{rank}_job.log").write_text(text, encoding="utf-8")
-    return target
 
 
 @pytest.fixture

@@ -47,6 +47,7 @@ def test_sibling_pins_are_exact_and_current() -> None:
         f"dynamo-diff-cli=={v}",
         f"dynamo-diff-mcp=={v}",
         f"dynamo-diff-service[parquet]=={v}",
+        f"dynamo-diff-store[ray]=={v}",
     ]
     for dist, reqs in pins.items():
         for req in reqs:

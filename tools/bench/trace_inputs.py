@@ -8,6 +8,10 @@ Interned strings (`str` records) are merged into one table: a string keeps one i
 stack is renumbered to it, and a `str` record is written only the first time its string is needed.
 
 `payload_check` verifies the md5s without the project's reader (glog prefix, then tab-indented payload lines).
+
+`write_rank_job` builds a multi-rank job (one log per rank) from the real rank logs of the `two_ranks` capture,
+with the rank rewritten; the tests use it through the `rank_job` fixture (tests/conftest.py), and
+`rank_scaling.py` for jobs of thousands of ranks.
 """
 
 from __future__ import annotations
@@ -30,6 +34,23 @@ DEFAULT_BASES = tuple(
 PREFIX = re.compile(rb"^([VIWEF]\d{4} [\d:.]+\s+\d+ [^\]]+\] )(\{.*)$")
 COMPILE_ID = re.compile(r"^(?:!(\d+)(?:/|$))?(?:(\d+)/(\d+)(/\d+)?)?$")
 MiB = 1024 * 1024
+# two_ranks: rank 0 compiles f once, rank 1 three times with two shape recompiles (the workload's oracle.json).
+TWO_RANKS_LOGS = {
+    0: next((ROOT / "fixtures/captures/two_ranks/raw").glob("dedicated_log_torch_trace_rank_0_*.log")),
+    1: next((ROOT / "fixtures/captures/two_ranks/raw").glob("dedicated_log_torch_trace_rank_1_*.log")),
+}
+
+
+def write_rank_job(target: Path, layout: dict[int, int], logs: dict[int, Path] = TWO_RANKS_LOGS) -> Path:
+    """A TORCH_TRACE directory of a job whose rank N is a copy of the real rank log `logs[layout[N]]`, with the
+    rank in its file name and in every record header rewritten to N: what N ranks of one job would write if ranks
+    behaved like the source ranks."""
+    target.mkdir(parents=True, exist_ok=True)
+    texts = {source: path.read_text(encoding="utf-8") for source, path in logs.items()}
+    for rank, source in layout.items():
+        text = texts[source].replace(f'"rank": {source},', f'"rank": {rank},')
+        (target / f"dedicated_log_torch_trace_rank_{rank}_job.log").write_text(text, encoding="utf-8")
+    return target
 
 
 @dataclass

@@ -27,7 +27,8 @@ export type ErrorCode =
   | "stale_manifest"
   | "workload_failed"
   | "io_error"
-  | "missing_extra";
+  | "missing_extra"
+  | "executor_failed";
 
 /**
  * The serialisable form of an error, as the CLI prints it with `--format json` and MCP returns it.

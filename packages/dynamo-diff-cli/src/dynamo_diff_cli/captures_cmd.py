@@ -1,5 +1,6 @@
 """Commands over captures: import, analyze, list, show, rm."""
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,6 +18,13 @@ if TYPE_CHECKING:
 
 # How many headline counts `list` shows per capture.
 LISTED_COUNTS = 3
+
+
+class ExecutorChoice(StrEnum):
+    """Where `import` analyses the ranks (the store's `executor`)."""
+
+    LOCAL = "local"
+    RAY = "ray"
 
 
 def service_of(ctx: typer.Context) -> "Service":
@@ -84,19 +92,46 @@ def import_(
     force_label: Annotated[
         bool, typer.Option("--force-label", help="Move the label to this capture if another capture has it.")
     ] = False,
-    output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
+    output_format: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Output format. json: the capture summary (a capture document without compilations: id under "
+            "capture.id, counts, per-rank counts, notices); `analyze ID --format json` has the compilations.",
+        ),
+    ] = Format.TEXT,
+    executor: Annotated[
+        ExecutorChoice,
+        typer.Option(
+            "--executor",
+            help="Where the ranks are analysed: local (processes on this machine) or ray (Ray tasks on the cluster "
+            "at RAY_ADDRESS, else on a local Ray instance started for the import; needs dynamo-diff[ray]).",
+        ),
+    ] = ExecutorChoice.LOCAL,
 ) -> None:
     """Import a recorded run into the store and print its id, per-rank counts and notices."""
     from dynamo_diff_compare import capture_markdown, capture_text
+    from dynamo_diff_schema import validate
 
     store = store_of(ctx)
     progress = ImportProgress()
     try:
-        result = store.import_path(path, label=label, manifest=manifest, progress=progress, force_label=force_label)
+        result = store.import_path(
+            path,
+            label=label,
+            manifest=manifest,
+            progress=progress,
+            force_label=force_label,
+            executor=executor.value,
+        )
     finally:
         progress.close()
     if output_format == Format.JSON:
-        _print_capture(result.store.load(result.summary.capture.id, evidence=False), output_format)
+        # The summary the import holds: no compilations are read back (a large job's would be megabytes).
+        document = result.summary.model_dump(mode="json", exclude={"evidence"})
+        validate(document, "capture")
+        print_json(document)
         return
     typer.echo(result.summary.capture.id)
     stderr().print("imported" if result.created else "already in the store (same bytes): nothing written")

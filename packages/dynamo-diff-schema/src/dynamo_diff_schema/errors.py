@@ -30,6 +30,7 @@ class ErrorCode(StrEnum):
     WORKLOAD_FAILED = "workload_failed"
     IO_ERROR = "io_error"
     MISSING_EXTRA = "missing_extra"
+    EXECUTOR_FAILED = "executor_failed"
 
 
 class ErrorInfo(BaseModel):
@@ -51,8 +52,16 @@ class DynamoDiffError(Exception):
         self.message = message
         self.details = details
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable with its code and details: raised in a worker process (or a Ray task), re-raised here.
+        return (_rebuild, (type(self), self.code, self.message, self.details))
+
     def info(self) -> ErrorInfo:
         return ErrorInfo(code=self.code, message=self.message, details=self.details)
 
     def __str__(self) -> str:
         return f"{self.code.value}: {self.message}"
+
+
+def _rebuild(cls: type[DynamoDiffError], code: ErrorCode, message: str, details: dict[str, Any]) -> DynamoDiffError:
+    return cls(code, message, **details)

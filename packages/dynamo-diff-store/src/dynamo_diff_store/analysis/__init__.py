@@ -11,13 +11,24 @@ from dynamo_diff_store.analysis._facts import parse_torch_version
 from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
 from dynamo_diff_store.analysis._graphs import op_histogram
 from dynamo_diff_store.analysis._guards import categorize
-from dynamo_diff_store.analysis._ingest import READER_VERSION, RankJob, RankResult, analyse_rank, analyse_ranks
+from dynamo_diff_store.analysis._ingest import (
+    EXECUTORS,
+    READER_VERSION,
+    Executor,
+    RankJob,
+    RankResult,
+    analyse_rank,
+    analyse_ranks,
+    require_executor,
+)
 from dynamo_diff_store.analysis._kinds import files_named
 from dynamo_diff_store.analysis._run_status import TraceState, legacy_run_status, run_status, signal_name
 from dynamo_diff_store.analysis._spill import SpillList
 
 __all__ = [
+    "EXECUTORS",
     "READER_VERSION",
+    "Executor",
     "RankJob",
     "RankResult",
     "SpillList",
@@ -32,6 +43,7 @@ __all__ = [
     "op_histogram",
     "parse_graph_break",
     "parse_torch_version",
+    "require_executor",
     "run_status",
     "signal_name",
 ]

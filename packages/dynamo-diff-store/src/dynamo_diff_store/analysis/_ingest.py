@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, Literal, NamedTuple
 
 from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
@@ -50,6 +50,11 @@ CHUNK_MIN_BYTES = 16 * 1024 * 1024
 CHUNK_BYTES = 12 * 1024 * 1024
 # Compilation identities a rank keeps in memory while it is read; older ones wait in a private SQLite file.
 IDENTITIES_IN_MEMORY = 2048
+
+# Where the ranks are analysed: "local", a pool of processes on this machine; "ray", one Ray task per rank
+# (analysis/_ray.py; Ray is imported only then).
+Executor = Literal["local", "ray"]
+EXECUTORS: tuple[Executor, ...] = ("local", "ray")
 
 
 @dataclass(frozen=True)
@@ -388,16 +393,34 @@ def _dir_of(rel: str) -> str:
     return rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
 
 
+def require_executor(executor: Executor) -> None:
+    """Fail early (before an input is copied) when the executor cannot run here: `missing_extra` without Ray."""
+    if executor == "ray":
+        from dynamo_diff_store.analysis._ray import require_ray
+
+        require_ray()
+    elif executor != "local":
+        raise ValueError(f"executor {executor!r}: one of {', '.join(EXECUTORS)}")
+
+
 def analyse_ranks(
     jobs: Sequence[RankJob],
     work: Path,
     workers: int | None = None,
     on_rank: Callable[[int], None] | None = None,
+    executor: Executor = "local",
 ) -> list[RankResult]:
-    """Run analyse_rank over the jobs, in parallel processes when there is more than one; each rank's
-    compilations and evidence are written under `work`. `on_rank(n)` is told how many ranks are done."""
+    """Run analyse_rank over the jobs, in parallel processes when there is more than one (or as Ray tasks,
+    `executor="ray"`: the same results); each rank's compilations and evidence are written under `work`.
+    `on_rank(n)` is told how many ranks are done."""
     jobs = [replace(job, work=str(work)) for job in jobs]
     done = on_rank or (lambda _: None)
+    if executor == "ray":
+        from dynamo_diff_store.analysis._ray import analyse_ranks_ray
+
+        return analyse_ranks_ray(jobs, done)
+    if executor != "local":
+        raise ValueError(f"executor {executor!r}: one of {', '.join(EXECUTORS)}")
     if len(jobs) == 1:
         cpus = os.cpu_count() or 1
         result = analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)))

@@ -32,7 +32,7 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
 from dynamo_diff_schema.ids import short_id
 
-from dynamo_diff_store.analysis import READER_VERSION, analyse_ranks
+from dynamo_diff_store.analysis import READER_VERSION, Executor, analyse_ranks, require_executor
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import discover, read_manifest
 from dynamo_diff_store.storage import _index as index
@@ -155,15 +155,20 @@ class Store:
         progress: Progress | None = None,
         workers: int | None = None,
         force_label: bool = False,
+        executor: Executor = "local",
     ) -> ImportResult:
         """Import a trace file, trace directory, tlparse export or bundle. Idempotent by content.
 
         A `label` another capture already has is refused (`label_taken`) unless `force_label`, which moves it
         to this capture. A bundle's own label that another capture has is not applied (a notice says so).
         A failure to read or write files on the way (a full disk, an I/O error) is `io_error`; as for every
-        error, no partial capture is kept."""
+        error, no partial capture is kept.
+
+        `executor` is where the ranks are analysed: "local" (a process pool here) or "ray" (Ray tasks, on the
+        cluster at RAY_ADDRESS or a local instance started for the import; the store must then be on storage
+        the cluster sees). Both give the same capture."""
         try:
-            return self._import(path, label, manifest, limits or Limits(), progress, workers, force_label)
+            return self._import(path, label, manifest, limits or Limits(), progress, workers, force_label, executor)
         except OSError as err:
             where = f" ({err.filename})" if err.filename else f" (store {self.path})"
             raise DynamoDiffError(
@@ -188,7 +193,9 @@ class Store:
         progress: Progress | None,
         workers: int | None,
         force_label: bool = False,
+        executor: Executor = "local",
     ) -> ImportResult:
+        require_executor(executor)
         layout = discover(Path(path), limits)
         with self._index(create=True) as conn:
             assert conn is not None
@@ -229,6 +236,7 @@ class Store:
                     work,
                     workers=workers,
                     on_rank=None if progress is None else lambda n: progress("analyse", n, total),
+                    executor=executor,
                 )
                 assembled = assemble_capture(
                     capture_id=capture_id,

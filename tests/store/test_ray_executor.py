@@ -1,0 +1,160 @@
+"""`dynamo-diff import --executor ray`: the per-rank analysis as Ray tasks gives the local executor's capture.
+
+Inputs are jobs made from real rank logs (tests/conftest.py `rank_job`): rank N is a copy of a two_ranks rank log
+with its rank rewritten, so the expected counts come from two_ranks/oracle.json and how the job was built. Each
+test that starts a local Ray instance takes 10-20 s on two cores. Ray is in the dev group; under CI the tests fail
+instead of skipping when it is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from dynamo_diff_cli.app import app
+from dynamo_diff_schema import DynamoDiffError, ErrorCode
+from dynamo_diff_store import Limits, Store
+from dynamo_diff_store.analysis import RankJob, analyse_ranks
+from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX
+from typer.testing import CliRunner
+
+try:
+    import ray
+except ModuleNotFoundError:  # pragma: no cover - the dev group installs it
+    if os.environ.get("CI"):
+        raise
+    pytest.skip('Ray is not installed (pip install "dynamo-diff[ray]")', allow_module_level=True)
+
+pytestmark = pytest.mark.slow
+
+ORACLE = json.loads((Path(__file__).resolve().parents[2] / "fixtures/captures/two_ranks/oracle.json").read_text())
+
+
+def ray_temp_dirs() -> set[Path]:
+    return set(Path(tempfile.gettempdir()).glob("dynamo-diff-ray-*"))
+
+
+def cli(store: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(store)}).invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
+    rank_job: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    job = rank_job(tmp_path / "job", {r: 0 if r < 32 else 1 for r in range(64)})
+    before = ray_temp_dirs()
+    code, out, err = cli(tmp_path / "ray", "import", str(job), "--executor", "ray", "--format", "json")
+    assert code == 0, err
+    # The local instance was started for the import and stopped after it, its files removed.
+    assert not ray.is_initialized()
+    assert ray_temp_dirs() == before
+    code, local_out, err = cli(tmp_path / "local", "import", str(job), "--format", "json")
+    assert code == 0, err
+    by_ray, local = json.loads(out), json.loads(local_out)
+    assert by_ray["capture"]["id"] == local["capture"]["id"]
+    # two_ranks/oracle.json: rank 0 compiles once, rank 1 three times; ranks 0-31 copy rank 0, 32-63 rank 1.
+    per_rank = ORACLE["expect"]["rank_compilations"]
+    expected = [per_rank["0"] if r < 32 else per_rank["1"] for r in range(64)]
+    for document in (by_ray, local):
+        assert [r["rank"] for r in document["ranks"]] == list(range(64))
+        assert [r["counts"]["observed_compilation_identities"] for r in document["ranks"]] == expected
+        assert document["counts"]["observed_compilation_identities"] == sum(expected)
+        assert all(r["compilations"] == [] for r in document["ranks"])  # the summary: no compilations
+    assert by_ray["counts"] == local["counts"]
+    # The whole stored document is the same, but for when it was imported.
+    capture_id = local["capture"]["id"]
+    stored = [
+        json.loads((tmp_path / side / "captures" / capture_id / "capture.json").read_text(encoding="utf-8"))
+        for side in ("ray", "local")
+    ]
+    for document in stored:
+        document["capture"].pop("imported_at")
+    assert stored[0] == stored[1]
+    assert sorted(p.name for p in (tmp_path / "ray" / "tmp").iterdir()) == []
+
+
+def test_ctrl_c_stops_the_local_instance_and_keeps_nothing(
+    rank_job: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    job = rank_job(tmp_path / "job", {r: r % 2 for r in range(8)})
+    before = ray_temp_dirs()
+
+    def interrupt(phase: str, done: int, total: int) -> None:
+        if phase == "analyse" and done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Store(tmp_path / "store").import_path(job, executor="ray", progress=interrupt)
+    assert not ray.is_initialized()
+    assert ray_temp_dirs() == before
+    assert list((tmp_path / "store" / "captures").iterdir()) == []
+    assert list((tmp_path / "store" / "tmp").iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[None]:
+    """One local Ray instance for the failure tests (an import finds it initialised and leaves it running)."""
+    with tempfile.TemporaryDirectory(prefix="dynamo-diff-ray-test-") as temp:
+        ray.init(
+            address="local",
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+            _temp_dir=temp,
+        )
+        try:
+            yield
+        finally:
+            ray.shutdown()
+
+
+def test_an_analysis_error_in_a_worker_is_the_same_error_and_keeps_nothing(
+    ray_instance: None, rank_job: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A rank over a limit fails in its Ray task with the local executor's error (resource_limit, picklable
+    with its code), and the store keeps no capture and no staging."""
+    job = rank_job(tmp_path / "job", {r: r % 2 for r in range(4)})
+    store = Store(tmp_path / "store")
+    with pytest.raises(DynamoDiffError) as local:
+        store.import_path(job, limits=Limits(max_records=20))
+    with pytest.raises(DynamoDiffError) as by_ray:
+        store.import_path(job, limits=Limits(max_records=20), executor="ray")
+    assert by_ray.value.code == local.value.code == ErrorCode.RESOURCE_LIMIT
+    assert by_ray.value.details == local.value.details
+    assert list((tmp_path / "store" / "captures").iterdir()) == []
+    assert list((tmp_path / "store" / "tmp").iterdir()) == []
+    assert ray.is_initialized()  # an instance this process started itself is left running
+
+
+def test_a_worker_that_cannot_see_the_store_is_executor_failed(ray_instance: None, tmp_path: Path) -> None:
+    """What a cluster whose nodes do not mount the store sees: a clear error naming the rank and what to do."""
+    job = RankJob(root=str(tmp_path / "not-shared"), group="r3", rank=3, files=(("rank_3.log", "raw_log"),))
+    with pytest.raises(DynamoDiffError) as failed:
+        analyse_ranks([job], tmp_path / "work-not-shared", executor="ray")
+    assert failed.value.code == ErrorCode.EXECUTOR_FAILED
+    assert "cannot see the staged input" in failed.value.message and "same path" in failed.value.message
+    assert failed.value.details["rank"] == 3
+
+
+def test_any_other_failure_in_a_task_is_executor_failed_naming_the_rank(ray_instance: None, tmp_path: Path) -> None:
+    """An exception the analysis does not turn into an error of its own (here: a damaged payload index that only
+    a tampered staging directory could hold) is `executor_failed` with the rank, its files and the cause."""
+    root, work = tmp_path / "staged", tmp_path / "work"
+    root.mkdir()
+    work.mkdir()
+    (root / "raw.jsonl").write_text("")
+    (root / ("raw.jsonl" + PACK_SUFFIX)).write_bytes(b"")
+    (root / ("raw.jsonl" + PACK_INDEX_SUFFIX)).write_text("{")
+    job = RankJob(root=str(root), group="r5", rank=5, files=(("raw.jsonl", "tlparse_jsonl"),))
+    with pytest.raises(DynamoDiffError) as failed:
+        analyse_ranks([job], work, executor="ray")
+    assert failed.value.code == ErrorCode.EXECUTOR_FAILED
+    assert "rank 5 (raw.jsonl)" in failed.value.message and "JSONDecodeError" in failed.value.message
+    assert failed.value.details == {"rank": 5, "files": ["raw.jsonl"]}
