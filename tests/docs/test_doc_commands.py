@@ -50,6 +50,8 @@ NOT_RUN_HERE = {
     "cp -r runs/declared": "copies a bundle made by a capture (needs torch): tests/store/test_bundle.py",
     "uv run dynamo-diff import runs/declared-copy": "imports that copy: tests/store/test_bundle.py",
     "dynamo-diff evidence after <evidence id>": "placeholder id: run below with a real evidence id",
+    "dynamo-diff import TRACE_DIR --executor ray": "starts a local Ray instance: tests/store/test_ray_executor.py",
+    "RAY_ADDRESS=": "needs a Ray cluster and shared storage; the local instance: tests/store/test_ray_executor.py",
     "dynamo-diff export nightly-": "a nightly job's own capture: tests/cli/test_export.py exports by folder per night",
 }
 
