@@ -106,6 +106,18 @@ def main() -> int:
         if done.returncode != 2 or "error[missing_extra]" not in done.stderr or (base / "t1").exists():
             sys.stderr.write(f"export without pyarrow: exit {done.returncode}\n{done.stdout}{done.stderr}")
             return 1
+        # Without the ray extra, `import --executor ray` names the extra and copies nothing.
+        done = subprocess.run(
+            [str(venv / "bin/dynamo-diff"), "--store", str(base / "s3"), "import", str(fixture), "--executor", "ray"],
+            cwd=base,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 2 or "error[missing_extra]" not in done.stderr or (base / "s3").exists():
+            sys.stderr.write(f"import --executor ray without ray: exit {done.returncode}\n{done.stdout}{done.stderr}")
+            return 1
+        print("ok   dynamo-diff import --executor ray names the ray extra without Ray")
         venv = make_venv(base, "umbrella-parquet", f"{cli}[parquet]", dist=dist)
         run(
             [str(venv / "bin/dynamo-diff"), "--store", str(base / "s2"), "export", str(fixture), "--out", "t2"],
