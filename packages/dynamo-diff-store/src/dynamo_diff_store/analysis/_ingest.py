@@ -393,6 +393,21 @@ def _dir_of(rel: str) -> str:
     return rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
 
 
+class SharedConfigs:
+    """The ranks of one job observe the same configuration (a few hundred dynamo and inductor settings, about
+    200 KB in memory each time a worker's result is unpickled): one copy per distinct configuration is kept, so
+    that the importing process does not grow by that much per rank."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[str, Any]] = {}
+
+    def share(self, result: RankResult) -> RankResult:
+        if result.observed_config:
+            key = json.dumps(result.observed_config, sort_keys=True, default=repr)
+            result.observed_config = self.seen.setdefault(key, result.observed_config)
+        return result
+
+
 def require_executor(executor: Executor) -> None:
     """Fail early (before an input is copied) when the executor cannot run here: `missing_extra` without Ray."""
     if executor == "ray":
@@ -429,14 +444,15 @@ def analyse_ranks(
     if workers is None:
         workers = min(len(jobs), os.cpu_count() or 1)
     results: list[RankResult] = []
+    shared = SharedConfigs()
     if workers <= 1:
         for job in jobs:
-            results.append(analyse_rank(job))
+            results.append(shared.share(analyse_rank(job)))
             done(len(results))
         return results
     with ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
         for result in pool.map(analyse_rank, jobs):
-            results.append(result)
+            results.append(shared.share(result))
             done(len(results))
     return results
 

@@ -24,12 +24,14 @@ from typing import Any
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
-from dynamo_diff_store.analysis._ingest import READER_VERSION, RankJob, RankResult, analyse_rank
+from dynamo_diff_store.analysis._ingest import READER_VERSION, RankJob, RankResult, SharedConfigs, analyse_rank
 
 INSTALL_HINT = 'the Ray executor needs Ray: pip install "dynamo-diff[ray]"'
 # A task that fails because its worker or node died is run again (analyse_rank is pure: a retry rewrites the
 # same work files); an exception raised by the analysis itself is not retried.
 MAX_RETRIES = 2
+# How long the driver waits for more results before it reports progress.
+WAIT_SECONDS = 0.2
 
 
 class StoreNotVisibleError(Exception):
@@ -123,9 +125,11 @@ def analyse_ranks_ray(jobs: Sequence[RankJob], on_rank: Callable[[int], None]) -
         remote = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_task)
         pending = {remote.remote(job): i for i, job in enumerate(jobs)}
         results: list[RankResult | None] = [None] * len(jobs)
+        shared = SharedConfigs()
         try:
             while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1)
+                # Every result ready within a moment, not one at a time: a wait is linear in the refs it is given.
+                ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=WAIT_SECONDS)
                 for ref in ready:
                     i = pending.pop(ref)
                     try:
@@ -138,7 +142,7 @@ def analyse_ranks_ray(jobs: Sequence[RankJob], on_rank: Callable[[int], None]) -
                             f"the Ray workers on {where} run reader version {version}, this process {READER_VERSION}: "
                             "install the same dynamo-diff version on the cluster; no partial capture was kept",
                         )
-                    results[i] = result
+                    results[i] = shared.share(result)
                     on_rank(len(jobs) - len(pending))
         except BaseException:
             for ref in pending:
