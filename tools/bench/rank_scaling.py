@@ -62,7 +62,9 @@ extra["analyse_s"] = phases["analyse_last"] - phases["analyse_first"]
 extra["rest_s"] = end - phases["analyse_last"]
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 if executor == "ray":
+    import shutil
     ray.shutdown()
+    shutil.rmtree(temp, ignore_errors=True)
 print(json.dumps({"seconds": elapsed, "rss_mib": rss, "id": result.summary.capture.id,
                   "compilations": result.summary.counts.observed_compilation_identities, **extra}))
 """
