@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from dynamo_diff_cli.app import app
 from dynamo_diff_schema import DynamoDiffError, ErrorCode
 from dynamo_diff_store import Limits, Store
 from dynamo_diff_store.analysis import RankJob, analyse_ranks
 from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX
-from typer.testing import CliRunner
 
 try:
     import ray
@@ -37,37 +37,43 @@ def ray_temp_dirs() -> set[Path]:
     return set(Path(tempfile.gettempdir()).glob("dynamo-diff-ray-*"))
 
 
-def cli(store: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(store)}).invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+def run_alone(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`code` in a Python process of its own. Each Ray instance the import starts and stops lives in its own
+    driver process, as when a user runs `dynamo-diff import --executor ray`: an instance stopped and another
+    started right after in one process can end that process (Ray exits a driver whose raylet went away)."""
+    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | (env or {})
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=environment, timeout=300, check=False
+    )
+
+
+CLI = "from dynamo_diff_cli.entry import main; main()"
 
 
 def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
-    rank_job: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rank_job: Callable[..., Path], tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     job = rank_job(tmp_path / "job", {r: 0 if r < 32 else 1 for r in range(64)})
     before = ray_temp_dirs()
-    code, out, err = cli(tmp_path / "ray", "import", str(job), "--executor", "ray", "--format", "json")
-    assert code == 0, err
+    by_ray = run_alone(CLI, "--store", str(tmp_path / "ray"), "import", str(job), "--executor", "ray", "-f", "json")
+    assert by_ray.returncode == 0, by_ray.stderr[-3000:]
     # The local instance was started for the import and stopped after it, its files removed.
-    assert not ray.is_initialized()
     assert ray_temp_dirs() == before
-    code, local_out, err = cli(tmp_path / "local", "import", str(job), "--format", "json")
-    assert code == 0, err
-    by_ray, local = json.loads(out), json.loads(local_out)
-    assert by_ray["capture"]["id"] == local["capture"]["id"]
+    local = run_alone(CLI, "--store", str(tmp_path / "local"), "import", str(job), "--format", "json")
+    assert local.returncode == 0, local.stderr[-3000:]
+    documents = json.loads(by_ray.stdout), json.loads(local.stdout)
+    assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
     # two_ranks/oracle.json: rank 0 compiles once, rank 1 three times; ranks 0-31 copy rank 0, 32-63 rank 1.
     per_rank = ORACLE["expect"]["rank_compilations"]
     expected = [per_rank["0"] if r < 32 else per_rank["1"] for r in range(64)]
-    for document in (by_ray, local):
+    for document in documents:
         assert [r["rank"] for r in document["ranks"]] == list(range(64))
         assert [r["counts"]["observed_compilation_identities"] for r in document["ranks"]] == expected
         assert document["counts"]["observed_compilation_identities"] == sum(expected)
         assert all(r["compilations"] == [] for r in document["ranks"])  # the summary: no compilations
-    assert by_ray["counts"] == local["counts"]
+    assert documents[0]["counts"] == documents[1]["counts"]
     # The whole stored document is the same, but for when it was imported.
-    capture_id = local["capture"]["id"]
+    capture_id = documents[1]["capture"]["id"]
     stored = [
         json.loads((tmp_path / side / "captures" / capture_id / "capture.json").read_text(encoding="utf-8"))
         for side in ("ray", "local")
@@ -78,20 +84,29 @@ def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
     assert sorted(p.name for p in (tmp_path / "ray" / "tmp").iterdir()) == []
 
 
-def test_ctrl_c_stops_the_local_instance_and_keeps_nothing(
-    rank_job: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+INTERRUPTED = """
+import json, sys
+from pathlib import Path
+import ray
+from dynamo_diff_store import Store
+
+def interrupt(phase, done, total):
+    if phase == "analyse" and done == 2:
+        raise KeyboardInterrupt
+
+try:
+    Store(Path(sys.argv[2])).import_path(Path(sys.argv[1]), executor="ray", progress=interrupt)
+except KeyboardInterrupt:
+    print(json.dumps({"interrupted": True, "ray_running": ray.is_initialized()}))
+"""
+
+
+def test_ctrl_c_stops_the_local_instance_and_keeps_nothing(rank_job: Callable[..., Path], tmp_path: Path) -> None:
     job = rank_job(tmp_path / "job", {r: r % 2 for r in range(8)})
     before = ray_temp_dirs()
-
-    def interrupt(phase: str, done: int, total: int) -> None:
-        if phase == "analyse" and done == 2:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        Store(tmp_path / "store").import_path(job, executor="ray", progress=interrupt)
-    assert not ray.is_initialized()
+    done = run_alone(INTERRUPTED, str(job), str(tmp_path / "store"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout) == {"interrupted": True, "ray_running": False}
     assert ray_temp_dirs() == before
     assert list((tmp_path / "store" / "captures").iterdir()) == []
     assert list((tmp_path / "store" / "tmp").iterdir()) == []
