@@ -33,15 +33,21 @@ pytestmark = pytest.mark.slow
 ORACLE = json.loads((Path(__file__).resolve().parents[2] / "fixtures/captures/two_ranks/oracle.json").read_text())
 
 
-def ray_temp_dirs() -> set[Path]:
-    return set(Path(tempfile.gettempdir()).glob("dynamo-diff-ray-*"))
+@pytest.fixture
+def own_temp() -> Iterator[Path]:
+    """A system temp directory of the test's own for the subprocess (TMPDIR): what the local Ray instance leaves
+    there is this test's alone, even while another test run starts Ray beside it (tox runs envs in parallel).
+    Short, because Ray's socket paths must be."""
+    with tempfile.TemporaryDirectory(prefix="ddr-") as temp:
+        yield Path(temp)
 
 
-def run_alone(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """`code` in a Python process of its own. Each Ray instance the import starts and stops lives in its own
-    driver process, as when a user runs `dynamo-diff import --executor ray`: an instance stopped and another
-    started right after in one process can end that process (Ray exits a driver whose raylet went away)."""
-    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | (env or {})
+def run_alone(code: str, *args: str, temp: Path) -> subprocess.CompletedProcess[str]:
+    """`code` in a Python process of its own, with `temp` as its system temp directory. Each Ray instance the
+    import starts and stops lives in its own driver process, as when a user runs `dynamo-diff import --executor
+    ray`: an instance stopped and another started right after in one process can end that process (Ray exits a
+    driver whose raylet went away)."""
+    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | {"TMPDIR": str(temp)}
     return subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, env=environment, timeout=300, check=False
     )
@@ -51,15 +57,15 @@ CLI = "from dynamo_diff_cli.entry import main; main()"
 
 
 def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
-    rank_job: Callable[..., Path], tmp_path: Path
+    rank_job: Callable[..., Path], tmp_path: Path, own_temp: Path
 ) -> None:
     job = rank_job(tmp_path / "job", {r: 0 if r < 32 else 1 for r in range(64)})
-    before = ray_temp_dirs()
-    by_ray = run_alone(CLI, "--store", str(tmp_path / "ray"), "import", str(job), "--executor", "ray", "-f", "json")
+    args = ("--store", str(tmp_path / "ray"), "import", str(job), "--executor", "ray", "-f", "json")
+    by_ray = run_alone(CLI, *args, temp=own_temp)
     assert by_ray.returncode == 0, by_ray.stderr[-3000:]
     # The local instance was started for the import and stopped after it, its files removed.
-    assert ray_temp_dirs() == before
-    local = run_alone(CLI, "--store", str(tmp_path / "local"), "import", str(job), "--format", "json")
+    assert [p.name for p in own_temp.iterdir() if p.name.startswith("dynamo-diff-ray-")] == []
+    local = run_alone(CLI, "--store", str(tmp_path / "local"), "import", str(job), "--format", "json", temp=own_temp)
     assert local.returncode == 0, local.stderr[-3000:]
     documents = json.loads(by_ray.stdout), json.loads(local.stdout)
     assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
@@ -101,13 +107,14 @@ except KeyboardInterrupt:
 """
 
 
-def test_ctrl_c_stops_the_local_instance_and_keeps_nothing(rank_job: Callable[..., Path], tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_local_instance_and_keeps_nothing(
+    rank_job: Callable[..., Path], tmp_path: Path, own_temp: Path
+) -> None:
     job = rank_job(tmp_path / "job", {r: r % 2 for r in range(8)})
-    before = ray_temp_dirs()
-    done = run_alone(INTERRUPTED, str(job), str(tmp_path / "store"))
+    done = run_alone(INTERRUPTED, str(job), str(tmp_path / "store"), temp=own_temp)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout) == {"interrupted": True, "ray_running": False}
-    assert ray_temp_dirs() == before
+    assert [p.name for p in own_temp.iterdir() if p.name.startswith("dynamo-diff-ray-")] == []
     assert list((tmp_path / "store" / "captures").iterdir()) == []
     assert list((tmp_path / "store" / "tmp").iterdir()) == []
 
