@@ -145,9 +145,13 @@ def analyse_ranks_ray(jobs: Sequence[RankJob], on_rank: Callable[[int], None]) -
                     results[i] = shared.share(result)
                     on_rank(len(jobs) - len(pending))
         except BaseException:
-            for ref in pending:
-                with suppress(Exception):  # best effort: the instance may be gone already
-                    ray.cancel(ref, force=True)
+            # A local instance of our own is stopped on the way out, which ends its tasks; on a cluster, the tasks
+            # not yet done are cancelled (not forced: forcing while a reply is in flight crashed Ray's core
+            # worker, "Tried to complete task that was not pending", in our Ctrl-C test).
+            if os.environ.get("RAY_ADDRESS"):
+                for ref in pending:
+                    with suppress(Exception):  # best effort: the cluster may be gone already
+                        ray.cancel(ref)
             raise
     return [r for r in results if r is not None]
 
