@@ -21,6 +21,9 @@ from dynamo_diff_store import Limits, Store
 from dynamo_diff_store.analysis import RankJob, analyse_ranks
 from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX
 
+# As the executor does (dynamo_diff_store.analysis._ray.require_ray): workers run this interpreter, not the
+# driver's `uv run` command line; read when ray is first imported.
+os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
 try:
     import ray
 except ModuleNotFoundError:  # pragma: no cover - the dev group installs it

@@ -51,6 +51,10 @@ def _task(job: RankJob) -> tuple[str, RankResult]:
 
 
 def require_ray() -> Any:
+    # Ray starts its workers with the driver's own `uv run ...` command line when the driver runs under `uv run`
+    # (read when ray is first imported): under `uv run --python 3.13 tox`, that re-synced the project's
+    # environment for every worker and the import never finished. Workers run this interpreter instead.
+    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     try:
         return importlib.import_module("ray")
     except ModuleNotFoundError:
