@@ -42,11 +42,11 @@ def test_the_logs_have_spans_to_read() -> None:
     assert sum(len(span_lines(p)) for p in LOGS) > 5000
 
 
-@pytest.mark.parametrize("path", LOGS, ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize(
+    "path", [p for p in LOGS if span_lines(p)], ids=lambda p: str(p.relative_to(FIXTURES))
+)  # the logs torch wrote timing spans into (older ones have none)
 def test_every_span_reads_as_its_json_says(path: Path) -> None:
     spans = dict(span_lines(path))
-    if not spans:
-        pytest.skip("no timing spans")
     report = FileReport(file=path.name)
     lines = path.read_bytes().splitlines()
     seen = 0
