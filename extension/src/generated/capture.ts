@@ -403,8 +403,12 @@ export interface Workload {
   wall_time_s?: number | null;
 }
 /**
- * What the trace shows of one rank's set-up: compiler configuration (compilation_metrics dynamo_config /
+ * What the trace shows of a set-up: compiler configuration (compilation_metrics dynamo_config /
  * inductor_config) and the devices of the tensors Dynamo saw (describe_tensor records).
+ *
+ * One entry per distinct set-up, with every rank that observed it (schema 2.2; 2.1 wrote one entry per rank,
+ * and reads back with `ranks` = [`rank`]): the ranks of one job usually share one configuration of a few hundred
+ * settings, which a per-rank copy repeated thousands of times over.
  *
  * This interface was referenced by `Capture`'s JSON-Schema
  * via the `definition` "ObservedConfig".
@@ -414,7 +418,14 @@ export interface ObservedConfig {
    * Device types of traced tensors, e.g. ['cpu'].
    */
   devices?: string[];
+  /**
+   * The first of `ranks` (what schema 2.1 readers look at).
+   */
   rank?: number | null;
+  /**
+   * Every rank that observed these values and devices, in rank order.
+   */
+  ranks?: (number | null)[];
   /**
    * 'dynamo.<key>' / 'inductor.<key>' -> value.
    */

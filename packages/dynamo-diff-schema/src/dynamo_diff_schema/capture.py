@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.compilation import CodeLocation, Compilation
@@ -85,12 +85,26 @@ class RunStatus(Model):
 
 
 class ObservedConfig(Model):
-    """What the trace shows of one rank's set-up: compiler configuration (compilation_metrics dynamo_config /
-    inductor_config) and the devices of the tensors Dynamo saw (describe_tensor records)."""
+    """What the trace shows of a set-up: compiler configuration (compilation_metrics dynamo_config /
+    inductor_config) and the devices of the tensors Dynamo saw (describe_tensor records).
 
-    rank: int | None = None
+    One entry per distinct set-up, with every rank that observed it (schema 2.2; 2.1 wrote one entry per rank,
+    and reads back with `ranks` = [`rank`]): the ranks of one job usually share one configuration of a few hundred
+    settings, which a per-rank copy repeated thousands of times over."""
+
+    rank: int | None = Field(None, description="The first of `ranks` (what schema 2.1 readers look at).")
+    ranks: list[int | None] = Field(
+        default_factory=list, description="Every rank that observed these values and devices, in rank order."
+    )
     values: dict[str, Any] = Field(default_factory=dict, description="'dynamo.<key>' / 'inductor.<key>' -> value.")
     devices: list[str] = Field(default_factory=list, description="Device types of traced tensors, e.g. ['cpu'].")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ranks_of_earlier_documents(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "ranks" not in data:
+            return {**data, "ranks": [data.get("rank")]}
+        return data
 
 
 class FunctionGroup(Model):

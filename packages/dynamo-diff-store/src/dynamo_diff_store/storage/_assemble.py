@@ -7,10 +7,12 @@ copied from the ranks' work files into capture.json and the index without being 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dynamo_diff_schema.capture import (
     ArtifactStructure,
@@ -119,11 +121,7 @@ def assemble_capture(
                 reasons=reasons,
             ),
             manifest=manifest,
-            observed_config=[
-                ObservedConfig(rank=r.rank.rank, values=r.observed_config, devices=r.devices)
-                for r in ranks
-                if r.observed_config or r.devices
-            ],
+            observed_config=observed_configs(ranks),
             record_kinds=dict(sorted(kinds.items())),
             noise_lines=sum(r.noise_lines for r in ranks),
         ),
@@ -132,3 +130,25 @@ def assemble_capture(
         notices=notices,
     )
     return AssembledCapture(summary=summary, ranks=ranks)
+
+
+def observed_configs(ranks: Sequence[RankResult]) -> list[ObservedConfig]:
+    """One entry per distinct set-up (configuration values and devices), with the ranks that observed it, in rank
+    order. Ranks that observed the same values usually hold one shared dict (`SharedConfigs`), so each distinct dict
+    is serialized once to find its entry, not each rank's few hundred settings."""
+    entries: dict[str, tuple[dict[str, Any], list[str], list[int | None]]] = {}
+    by_identity: dict[tuple[int, tuple[str, ...]], list[int | None]] = {}
+    for result in ranks:
+        if not (result.observed_config or result.devices):
+            continue
+        key = (id(result.observed_config), tuple(result.devices))
+        members = by_identity.get(key)
+        if members is None:
+            text = json.dumps([result.observed_config, result.devices], sort_keys=True, default=repr)
+            members = entries.setdefault(text, (result.observed_config, result.devices, []))[2]
+            by_identity[key] = members
+        members.append(result.rank.rank)
+    return [
+        ObservedConfig(rank=members[0], ranks=members, values=values, devices=devices)
+        for values, devices, members in entries.values()
+    ]

@@ -231,14 +231,7 @@ def write_capture(path: Path, summary: Capture, ranks: Sequence[RankResult]) -> 
             digest.update(data)
             out.write(data)
 
-        # Each rank's observed configuration is a few dozen KB: written one at a time too (the whole header as one
-        # string was most of a 4,096-rank import's memory).
-        head = summary.model_dump_json(exclude={"capture", "ranks", "evidence"})
-        info = summary.capture.model_dump_json(exclude={"observed_config"})
-        put(head[:-1] + ',"capture":' + info[:-1] + ',"observed_config":[')
-        for position, config in enumerate(summary.capture.observed_config):
-            put(("," if position else "") + config.model_dump_json())
-        put(']},"ranks":[')
+        put(summary.model_dump_json(exclude={"ranks", "evidence"})[:-1] + ',"ranks":[')
         for position, (rank, result) in enumerate(zip(summary.ranks, ranks, strict=True)):
             put(("," if position else "") + rank.model_dump_json(exclude={"compilations"})[:-1])
             put(',"compilations":[')
