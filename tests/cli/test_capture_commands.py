@@ -212,3 +212,32 @@ def test_analyze_shows_the_counts_that_are_not_zero_and_the_compile_time_split(r
         assert "graph breaks" not in flat and re.search(r"\d+ other counts are 0", flat)
         assert re.search(r"compile time \d+\.\d\d s", flat) and "code gen" in flat
         assert re.search(r"mlp \(_inductor_workload\.py:10\) .* \d+\.\d\d s", flat)
+
+
+def test_a_capture_of_many_ranks_reads_as_a_spread_not_a_column_per_rank(run, rank_job, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """12 ranks alternating between two_ranks' rank 0 (1 compilation) and rank 1 (3; oracle.json): one column per
+    rank stops being readable long before a job's 4,096. Totals and spreads follow from how the job was built."""
+    oracle = json.loads((Path(__file__).resolve().parents[2] / "fixtures/captures/two_ranks/oracle.json").read_text())
+    per_rank = {int(r): n for r, n in oracle["expect"]["rank_compilations"].items()}
+    layout = {rank: rank % 2 for rank in range(12)}
+    job = rank_job(tmp_path / "job", layout)
+    code, out, err = run("import", str(job))
+    assert code == 0, err
+    total = sum(per_rank[source] for source in layout.values())
+    low, high = min(per_rank.values()), max(per_rank.values())
+    at_high = "1-11 step 2"  # the odd ranks copy rank 1, the one with more compilations
+    assert re.search(rf"│ compilations +│ +{total} │ +{low} │ +{high} │ {re.escape(at_high)} +│", out), out
+    assert "rank 11" not in out and "--ranks` groups them by behaviour" in out
+    # Each distinct notice once, with its ranks (two_ranks' two logs give two different record-kind notices).
+    notices = out.split("notices:\n", 1)[1].splitlines()
+    assert [line.split(":", 1)[0].strip() for line in notices] == [
+        "[info] uninterpreted_record_kinds (ranks 0-10 step 2)",
+        "[info] uninterpreted_record_kinds (ranks 1-11 step 2)",
+    ]
+    capture_id = out.splitlines()[0]
+    code, markdown, _ = run("show", capture_id, "--format", "markdown")
+    assert f"| compilations | {total} | {low} | {high} | {at_high} |" in markdown
+    assert markdown.count(": compilations") == 8  # the first eight ranks' compilation tables, then a pointer
+    assert "Compilations of 4 more rank(s) not shown" in markdown
+    code, text, _ = run("show", capture_id)
+    assert text.count(": compilations") == 8 and "compilations of 4 more rank(s) not shown" in text

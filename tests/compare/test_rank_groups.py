@@ -18,6 +18,10 @@ def test_rank_ranges_are_compact() -> None:
     assert rank_ranges([7, 0, 1, 2, 3, 5, *range(8, 4096)]) == "0-3, 5, 7-4095"
     assert rank_ranges([4]) == "4"
     assert rank_ranges([1, None, 2]) == "1-2, ?"
+    assert rank_ranges(range(0, 4096, 2)) == "0-4094 step 2"  # even ranks: one pipeline stage of two
+    assert rank_ranges(range(1, 4096, 8)) == "1-4089 step 8"
+    assert rank_ranges([0, 2, 4, 5, 6, 7]) == "0, 2, 4-7"  # consecutive ranks stay a plain range
+    assert rank_ranges([1, 3]) == "1, 3"
 
 
 def test_numbers_in_guard_text_are_blanked() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
@@ -13,6 +13,8 @@ from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from dynamo_diff_compare.ranks import rank_ranges
 
 
 def rank_name(rank: int | None) -> str:
@@ -244,19 +246,89 @@ def compilations_table(rank: Rank) -> Table:
     return table
 
 
+def spread_rows(capture: Capture) -> list[tuple[str, list[str]]]:
+    """For a capture of many ranks, one row per count worth a line: (label, [total, lowest, highest, ranks at the
+    highest]) — a column per rank stops being readable after a handful."""
+    ranks = capture.ranks
+    columns = [r.counts for r in ranks]
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(label: str, values: list[float], total: str, shown: Callable[[float], str]) -> None:
+        high = max(values)
+        at = rank_ranges(r.rank for r, v in zip(ranks, values, strict=True) if v == high)
+        rows.append((label, [total, shown(min(values)), shown(high), _short(at, 40)]))
+
+    for key in shown_keys([*columns, capture.counts]):
+        incomplete = key in capture.counts.incomplete
+        row(COUNT_LABELS[key], [getattr(c, key) for c in columns], _count(capture.counts, key), str)
+        if incomplete:
+            rows[-1][1][1:3] = [v + "+?" for v in rows[-1][1][1:3]]
+    if any(c.compile_time_s for c in columns):
+        row("compile time", [c.compile_time_s for c in columns], compile_time_text(capture.counts), _seconds)
+        for key, label, _ in COMPILE_PHASES:
+            values = [c.phase_times_s.get(key, 0.0) for c in columns]
+            if any(round(v, 2) for v in values):
+                row(f"  {label}", values, _seconds(capture.counts.phase_times_s.get(key, 0.0)), _seconds)
+    return rows
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f} s"
+
+
+SPREAD_COLUMNS = ("total", "lowest a rank", "highest a rank", "ranks at the highest")
+MANY_RANKS = 8  # above this, counts are shown as a spread over ranks and compilations for the first ranks only
+
+
+def rank_note(capture: Capture) -> str:
+    return (
+        f"{len(capture.ranks)} ranks: `dynamo-diff compare {short_id(capture.capture.id)} --ranks` groups them by "
+        "behaviour and shows where groups first differ; --format json holds every rank"
+    )
+
+
+def notice_lines(capture: Capture, limit: int = 20) -> list[str]:
+    """Each distinct notice once, with the ranks that gave it ('[info] code (ranks 0-4095): message')."""
+    ranks_of: dict[tuple[str, str, str], list[int | None]] = {}
+    for n in capture.notices:
+        ranks_of.setdefault((str(n.severity), str(n.code), n.message), []).append(n.rank)
+    lines = []
+    for (severity, code, message), ranks in ranks_of.items():
+        named = [r for r in ranks if r is not None]
+        where = f" (rank {named[0]})" if len(named) == 1 else f" (ranks {_short(rank_ranges(named), 60)})"
+        lines.append(f"[{severity}] {code}{where if named else ''}: {message}")
+    if len(lines) > limit:
+        lines[limit:] = [f"… {len(lines) - limit} more distinct notice(s): --format json lists them all"]
+    return lines
+
+
 def capture_text(capture: Capture, *, show_compilations: bool = True) -> RenderableType:
     parts: list[RenderableType] = [Text("\n".join(header_lines(capture)))]
-    rows = [(rank_name(r.rank), r.counts) for r in capture.ranks]
-    if len(rows) > 1:
-        rows.append(("total", capture.counts))
-    partial = any(c.incomplete for _, c in rows)
-    parts.append(counts_table(rows, "counts" + (" (+? = may be low: evidence missing)" if partial else "")))
+    partial = bool(capture.counts.incomplete)
+    title = "counts" + (" (+? = may be low: evidence missing)" if partial else "")
+    if len(capture.ranks) > MANY_RANKS:
+        table = Table(title=title + " over ranks", title_justify="left", caption=rank_note(capture))
+        table.add_column("count")
+        for column in SPREAD_COLUMNS:
+            table.add_column(column, justify="left" if column.startswith("ranks") else "right")
+        for label, values in spread_rows(capture):
+            table.add_row(label, *values)
+        parts.append(table)
+    else:
+        rows = [(rank_name(r.rank), r.counts) for r in capture.ranks]
+        if len(rows) > 1:
+            rows.append(("total", capture.counts))
+        parts.append(counts_table(rows, title))
     if any(r.functions for r in capture.ranks):
         parts.append(functions_table(capture))
     if show_compilations:
-        parts.extend(compilations_table(rank) for rank in capture.ranks if rank.compilations)
+        with_compilations = [rank for rank in capture.ranks if rank.compilations]
+        parts.extend(compilations_table(rank) for rank in with_compilations[:MANY_RANKS])
+        if len(with_compilations) > MANY_RANKS:
+            more = len(with_compilations) - MANY_RANKS
+            parts.append(Text(f"compilations of {more} more rank(s) not shown: {rank_note(capture)}"))
     if capture.notices:
-        parts.append(Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}" for n in capture.notices)))
+        parts.append(Text("notices:\n" + "\n".join(f"  {line}" for line in notice_lines(capture))))
     return Group(*parts)
 
 
@@ -271,12 +343,20 @@ def capture_markdown(capture: Capture) -> str:
     names = [rank_name(r.rank) for r in capture.ranks]
     cols = [*names, "total"] if len(names) > 1 else names
     counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) > 1 else [])
-    out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
-    for key in shown_keys(counts):
-        out.append(f"| {COUNT_LABELS[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
-    for label, values in time_lines(counts):
-        shown = f"&nbsp;&nbsp;{label.strip()}" if label.startswith(" ") else label
-        out.append(f"| {shown} | " + " | ".join(values) + " |")
+    if len(names) > MANY_RANKS:
+        out += ["", "## Counts over ranks", "", "| count | " + " | ".join(SPREAD_COLUMNS) + " |"]
+        out.append("|---|---:|---:|---:|---|")
+        for label, values in spread_rows(capture):
+            shown = f"&nbsp;&nbsp;{label.strip()}" if label.startswith(" ") else label
+            out.append(f"| {shown} | " + " | ".join(_md_cell(v) for v in values) + " |")
+        out += ["", rank_note(capture)]
+    else:
+        out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
+        for key in shown_keys(counts):
+            out.append(f"| {COUNT_LABELS[key]} | " + " | ".join(_count(c, key) for c in counts) + " |")
+        for label, values in time_lines(counts):
+            shown = f"&nbsp;&nbsp;{label.strip()}" if label.startswith(" ") else label
+            out.append(f"| {shown} | " + " | ".join(values) + " |")
     if (zeros := zero_line(counts)) is not None:
         out += ["", zeros]
     functions = function_rows(capture)
@@ -294,9 +374,8 @@ def capture_markdown(capture: Capture) -> str:
                 f"{c.confirmed_recompilation_identities} | {c.graph_break_records} | {c.failed} | "
                 f"{compile_time_text(c)} |"
             )
-    for rank in capture.ranks:
-        if not rank.compilations:
-            continue
+    with_compilations = [rank for rank in capture.ranks if rank.compilations]
+    for rank in with_compilations[:MANY_RANKS]:
         out += [
             "",
             f"## {rank_name(rank.rank)}: compilations",
@@ -309,7 +388,10 @@ def capture_markdown(capture: Capture) -> str:
                 f"| {comp.compile_id} | {_md_cell(function_label(comp))} | {comp.outcome} | "
                 f"{_md_cell(compilation_summary(comp))} |"
             )
+    if len(with_compilations) > MANY_RANKS:
+        more = len(with_compilations) - MANY_RANKS
+        out += ["", f"Compilations of {more} more rank(s) not shown: {rank_note(capture)}"]
     if capture.notices:
         out += ["", "## Notices", ""]
-        out += [f"- **{n.severity}** `{n.code}`: {_md_cell(n.message)}" for n in capture.notices]
+        out += [f"- {_md_cell(line)}" for line in notice_lines(capture)]
     return "\n".join(out) + "\n"

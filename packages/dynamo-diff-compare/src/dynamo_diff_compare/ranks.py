@@ -104,19 +104,30 @@ def behaviour_signature(rank: Rank) -> str:
 
 
 def rank_ranges(ranks: Iterable[int | None]) -> str:
-    """'0-3, 5, 7-4095' (a rank not named reads '?')."""
+    """'0-3, 5, 7-4095', with strided runs of three or more as 'first-last step N' (even ranks of 4,096:
+    '0-4094 step 2', the pattern of pipeline stages and tensor-parallel groups); a rank not named reads '?'."""
     numbers = sorted({r for r in ranks if r is not None})
     parts: list[str] = []
-    start = prev = None
-    for n in numbers:
-        if prev is not None and n == prev + 1:
-            prev = n
-            continue
-        if start is not None:
-            parts.append(str(start) if start == prev else f"{start}-{prev}")
-        start = prev = n
-    if start is not None:
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
+    i = 0
+    while i < len(numbers):
+        end = i
+        if i + 1 < len(numbers):
+            step = numbers[i + 1] - numbers[i]
+            end = i + 1
+            while end + 1 < len(numbers) and numbers[end + 1] - numbers[end] == step:
+                end += 1
+            if step > 1 and end + 1 < len(numbers) and numbers[end + 1] - numbers[end] == 1:
+                end -= 1  # the last one starts a run of consecutive ranks: '0, 2, 4-7', not '0-4 step 2, 5-7'
+            if step > 1 and end - i < 2:  # two ranks far apart are two ranks, not a run
+                end = i
+        first, last = numbers[i], numbers[end]
+        if end == i:
+            parts.append(str(first))
+        elif numbers[i + 1] - first == 1:
+            parts.append(f"{first}-{last}")
+        else:
+            parts.append(f"{first}-{last} step {numbers[i + 1] - first}")
+        i = end + 1
     if any(r is None for r in ranks):
         parts.append("?")
     return ", ".join(parts)
