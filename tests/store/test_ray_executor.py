@@ -7,11 +7,16 @@ instead of skipping when it is missing."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -187,3 +192,66 @@ def test_any_other_failure_in_a_task_is_executor_failed_naming_the_rank(ray_inst
     assert failed.value.code == ErrorCode.EXECUTOR_FAILED
     assert "rank 5 (raw.jsonl)" in failed.value.message and "JSONDecodeError" in failed.value.message
     assert failed.value.details == {"rank": 5, "files": ["raw.jsonl"]}
+
+
+@pytest.fixture
+def ray_cluster(own_temp: Path) -> Iterator[tuple[dict[str, str], subprocess.Popen[bytes]]]:
+    """A Ray cluster of its own, started as an operator starts one (`ray start --head --block`) with token
+    authentication and a token of its own, in a process group that is stopped after the test. Yields the
+    environment that reaches it (RAY_ADDRESS, RAY_AUTH_MODE, RAY_AUTH_TOKEN) and the head process."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | {
+        "TMPDIR": str(own_temp),
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": secrets.token_hex(32),
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
+    command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", f"--port={port}"]
+    command += ["--num-cpus=2", "--include-dashboard=false", f"--temp-dir={own_temp / 'cluster'}"]
+    head = subprocess.Popen(
+        command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert head.poll() is None, "ray start --head exited"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the cluster's port never opened"
+                time.sleep(0.2)
+        yield environment | {"RAY_ADDRESS": f"127.0.0.1:{port}"}, head
+    finally:
+        # The whole group: `ray start --block` stops its processes itself only after a long grace.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(head.pid, signal.SIGKILL)
+        head.wait(timeout=60)
+
+
+def test_ray_address_imports_on_a_running_cluster_and_leaves_it_running(
+    ray_cluster: tuple[dict[str, str], subprocess.Popen[bytes]],
+    rank_job: Callable[..., Path],
+    tmp_path: Path,
+    own_temp: Path,
+) -> None:
+    environment, head = ray_cluster
+    job = rank_job(tmp_path / "job", {r: r % 2 for r in range(16)})
+    args = ["--store", str(tmp_path / "cluster"), "import", str(job), "--executor", "ray", "-f", "json"]
+    on_cluster = subprocess.run(
+        [sys.executable, "-c", CLI, *args], capture_output=True, text=True, env=environment, timeout=300, check=False
+    )
+    assert on_cluster.returncode == 0, on_cluster.stderr[-3000:]
+    assert head.poll() is None  # the import disconnected; the cluster it did not start still runs
+    # No local instance was started: nothing of ours in the temp directory.
+    assert [p.name for p in own_temp.iterdir() if p.name.startswith("dynamo-diff-ray-")] == []
+    local = run_alone(CLI, "--store", str(tmp_path / "local"), "import", str(job), "-f", "json", temp=own_temp)
+    assert local.returncode == 0, local.stderr[-3000:]
+    documents = json.loads(on_cluster.stdout), json.loads(local.stdout)
+    assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
+    per_rank = ORACLE["expect"]["rank_compilations"]
+    expected = [per_rank[str(r % 2)] for r in range(16)]
+    for document in documents:
+        assert [r["counts"]["observed_compilation_identities"] for r in document["ranks"]] == expected

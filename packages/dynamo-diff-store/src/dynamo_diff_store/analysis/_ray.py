@@ -61,6 +61,14 @@ def require_ray() -> Any:
         raise DynamoDiffError(ErrorCode.MISSING_EXTRA, INSTALL_HINT) from None
 
 
+# Ray clusters started with token authentication (the default of `ray start` when a token exists) refuse a driver
+# that does not send the token, and Ray sends it only when told to: the error says so.
+AUTH_HINT = (
+    ". If the cluster uses token authentication, set RAY_AUTH_MODE=token, with the cluster's token in "
+    "RAY_AUTH_TOKEN or ~/.ray/auth_token"
+)
+
+
 @contextmanager
 def _session(ray: Any) -> Iterator[str]:
     """Ray connected for the run: the cluster at RAY_ADDRESS, one already initialised in this process (kept
@@ -75,7 +83,8 @@ def _session(ray: Any) -> Iterator[str]:
         except Exception as err:
             raise DynamoDiffError(
                 ErrorCode.EXECUTOR_FAILED,
-                f"cannot connect to the Ray cluster at RAY_ADDRESS={address}: {type(err).__name__}: {err}",
+                f"cannot connect to the Ray cluster at RAY_ADDRESS={address}: {type(err).__name__}: {err}"
+                + ("" if os.environ.get("RAY_AUTH_MODE") else AUTH_HINT),
                 address=address,
             ) from err
         try:
