@@ -5,12 +5,27 @@ measured in tools/bench (docs/PERFORMANCE.md); here, what they import."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from dynamo_diff_cli.help_text import HELP
 
-HEAVY = ("pydantic", "dynamo_diff_schema", "dynamo_diff_store", "dynamo_diff_compare", "dynamo_diff_match", "rich")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import write_help
+
+HEAVY = (
+    "typer",
+    "click",
+    "pydantic",
+    "dynamo_diff_schema",
+    "dynamo_diff_store",
+    "dynamo_diff_compare",
+    "dynamo_diff_match",
+    "rich",
+)
 
 PROBE = """
 import json, sys
@@ -39,7 +54,30 @@ def test_version_and_help_import_none_of_the_working_packages(args: list[str]) -
 @pytest.mark.parametrize("args", [["compare", "--help"], ["import", "--help"], ["capture", "--help"]])
 def test_a_commands_help_imports_none_of_ours(args: list[str]) -> None:
     """(Typer itself loads pydantic to describe a command's parameters.)"""
-    assert [m for m in loaded(args) if not m.startswith("pydantic")] == []
+    assert [m for m in loaded(args) if m.split(".")[0] not in ("pydantic", "typer", "click")] == []
+
+
+def run_cli(args: list[str], columns: int) -> str:
+    environment = os.environ | {"COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb"}
+    command = [str(Path(sys.executable).with_name("dynamo-diff")), *args]  # the installed executable
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_the_stored_top_level_help_is_typers_own(flag: str) -> None:
+    """`dynamo-diff --help` prints a stored text without loading Typer: it must be what Typer prints
+    (regenerate with `uv run python tools/write_help.py` after changing a command or option)."""
+    typer_help = write_help.rendered()
+    assert run_cli([flag], columns=120) == typer_help == HELP
+    assert all(f"  {name} " in HELP for name in ("capture", "import", "compare", "check", "export", "serve-mcp"))
+
+
+def test_a_narrow_terminal_gets_typers_own_wrapping() -> None:
+    narrow = run_cli(["--help"], columns=60)
+    assert narrow != HELP and narrow.startswith("Usage: dynamo-diff [OPTIONS] COMMAND [ARGS]...")
+    assert max(len(line) for line in narrow.splitlines()) <= 60
 
 
 def test_a_command_still_finds_its_packages(tmp_path) -> None:  # type: ignore[no-untyped-def]
