@@ -4,8 +4,10 @@ For every Limits field an input exactly at the bound is imported and one just ov
 `resource_limit` naming that limit. Then large raw traces are generated in /tmp by repeating a fixture's
 records (every copy is new compilations: one per 53 KB), each imported in a child process, and the child's
 peak RSS is reported (full: 256 MiB and 1 GiB; smoke: 128 and 256 MiB). The campaign fails when the peak
-passes 512 MiB or grows with the trace (by more than 32 MiB from the smaller to the larger). The generated
-traces are deleted afterwards.
+passes 512 MiB or grows with the trace (by more than 32 MiB from the smaller to the larger). Then jobs of many
+ranks (copies of the two_ranks capture's rank logs, tools/bench/trace_inputs.py; full: 256 and 4,096 ranks,
+smoke: 64 and 1,024) are imported the same way: the importing process may grow by at most RANK_GROWTH per 1,000
+ranks (it held each rank's configuration and summary: 45 KB a rank). The generated inputs are deleted afterwards.
 
     uv run python tools/campaigns/resource_bounds.py [--smoke]
 """
@@ -23,15 +25,24 @@ from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from common import FIXTURES, Figures, arguments, finish
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store import Limits, Store
+from trace_inputs import write_rank_job
 
 SEED = next((FIXTURES / "captures" / "stable" / "raw").glob("*.log"))
 EXPORT = FIXTURES / "corpus" / "tlparse-exports" / "comp_metrics"
 RSS_CEILING = 512 << 20
 RSS_GROWTH = 32 << 20
+RANK_GROWTH = 12 << 20  # per 1,000 ranks (measured: 4-7 MiB; 45 MiB before the ranks were held on disk)
+RANKS_CHILD = (
+    "import resource, sys; from pathlib import Path; from dynamo_diff_store import Store;"
+    "r = Store(Path(sys.argv[1])).import_path(Path(sys.argv[2]));"
+    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss;"  # before the summary is read back
+    "print(len(r.summary.ranks), peak)"
+)
 CHILD = (
     "import resource, sys; from pathlib import Path; from dynamo_diff_store import Store, Limits;"
     "r = Store(Path(sys.argv[1])).import_path(Path(sys.argv[2]), workers=1, limits=Limits(max_total_bytes=2 << 30));"
@@ -152,6 +163,50 @@ def main() -> None:
                 f"peak RSS grew with the trace: {peaks[0] / 2**20:.0f} MiB at {sizes[0] >> 20} MiB, "
                 f"{peaks[1] / 2**20:.0f} MiB at {sizes[1] >> 20} MiB"
             )
+
+        rank_counts = (64, 1024) if args.smoke else (256, 4096)
+        rank_peaks: list[int] = []
+
+        def many_ranks(ranks: int) -> str:
+            job = write_rank_job(work / f"job-{ranks}", {r: r % 2 for r in range(ranks)})
+            t0 = time.monotonic()
+            proc = subprocess.run(  # noqa: PLW1510
+                [sys.executable, "-c", RANKS_CHILD, str(work / "ranks-store"), str(job)],
+                capture_output=True,
+                text=True,
+                timeout=3600,
+            )
+            elapsed = time.monotonic() - t0
+            shutil.rmtree(job, ignore_errors=True)
+            shutil.rmtree(work / "ranks-store", ignore_errors=True)
+            if proc.returncode != 0:
+                figures.fail(f"{ranks}-rank import failed: {proc.stderr[-2000:]}")
+                return "failed"
+            imported, rss_kib = (int(v) for v in proc.stdout.split())
+            if imported != ranks:
+                figures.fail(f"{ranks}-rank job imported as {imported} ranks")
+            rank_peaks.append(int(rss_kib) * 1024)
+            print(
+                f"  {ranks:,} ranks imported in {elapsed:.1f}s, "
+                f"importing process peak RSS {rank_peaks[-1] / 2**20:.0f} MiB"
+            )
+            return "many ranks imported"
+
+        for ranks in rank_counts:
+            figures.run(f"{ranks} ranks", partial(many_ranks, ranks), bound=3600.0)
+        if len(rank_peaks) == 2:
+            allowed = RANK_GROWTH * (rank_counts[1] - rank_counts[0]) / 1000
+            grown = rank_peaks[1] - rank_peaks[0]
+            print(
+                f"  grew {grown / 2**20:.1f} MiB from {rank_counts[0]:,} to {rank_counts[1]:,} ranks "
+                f"(allowed {allowed / 2**20:.1f})"
+            )
+            if grown > allowed:
+                figures.fail(
+                    "the importing process grew with the ranks: "
+                    f"{rank_peaks[0] / 2**20:.0f} MiB at {rank_counts[0]:,}, "
+                    f"{rank_peaks[1] / 2**20:.0f} MiB at {rank_counts[1]:,} ranks"
+                )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"  campaign process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import threading
 import time
 from collections import Counter
@@ -77,16 +78,21 @@ class RankJob:
     work: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class RankResult:
-    """One rank: its summary in memory, its compilations and evidence in files (read them with the iterators)."""
+    """One rank: what assembling the capture needs of it in memory (a few hundred bytes, so that the importing
+    process does not grow with the number of ranks), the rest in the rank's work files: its summary (files,
+    counts, functions), notices, compilations and evidence (read them with the methods)."""
 
-    rank: Rank  # functions and counts; `compilations` is empty here (see iter_compilations)
+    rank: int | None
+    files: list[str]
+    summary_file: str  # the rank's Rank without compilations, as JSON
+    notices_file: str  # one Notice per line
+    notice_count: int
     compilations_file: str
     compilation_count: int
     evidence_file: str
     evidence_count: int
-    notices: list[Notice]
     partial: bool
     record_kinds: Counter[str]
     records: int
@@ -100,6 +106,22 @@ class RankResult:
     cut_files: list[tuple[str, int | None]] = field(default_factory=list)  # files that end mid-record, and where
     evidence_missing: bool = False  # payload files missing or records rejected
 
+    def summary_json(self) -> str:
+        """The rank's summary as the JSON text of a schema Rank without its `compilations` key."""
+        return Path(self.summary_file).read_text(encoding="utf-8")
+
+    def summary(self) -> Rank:
+        """The rank's summary (files, counts, functions; `compilations` empty)."""
+        return Rank.model_validate_json(self.summary_json()[:-1] + ',"compilations":[]}')
+
+    def iter_notice_json(self) -> Iterator[str]:
+        with Path(self.notices_file).open(encoding="utf-8") as lines:
+            for line in lines:
+                yield line.rstrip("\n")
+
+    def notices(self) -> list[Notice]:
+        return [Notice.model_validate_json(text) for text in self.iter_notice_json()]
+
     def iter_compilation_json(self) -> Iterator[str]:
         """Each compilation as the JSON text of a schema Compilation, in order."""
         with Path(self.compilations_file).open(encoding="utf-8") as lines:
@@ -108,7 +130,7 @@ class RankResult:
 
     def iter_evidence_json(self) -> Iterator[str]:
         """Each evidence entry as the JSON text of a schema Evidence (with the rank), in order."""
-        rank = json.dumps(self.rank.rank)
+        rank = json.dumps(self.rank)
         with Path(self.evidence_file).open(encoding="utf-8") as lines:
             for line in lines:
                 # Stored without the rank (decided only after the last record): spliced in after the id and kind.
@@ -361,18 +383,27 @@ def _analyse_rank(job: RankJob) -> RankResult:
     kinds: Counter[str] = Counter()
     for report in reports:
         kinds.update(report.record_kinds)
+    # The summary and notices go to files too: the importing process reads them back one rank at a time.
+    summary = Rank(
+        rank=rank,
+        files=[r.file for r in reports],
+        counts=counts.counts(result.incomplete),
+        functions=functions.functions(),
+    )
+    summary_path = work / f"{job.group}.rank.json"
+    summary_path.write_text(summary.model_dump_json(exclude={"compilations"}), encoding="utf-8")
+    notices_path = work / f"{job.group}.notices.jsonl"
+    notices_path.write_text("".join(n.model_dump_json() + "\n" for n in notices), encoding="utf-8")
     return RankResult(
-        rank=Rank(
-            rank=rank,
-            files=[r.file for r in reports],
-            counts=counts.counts(result.incomplete),
-            functions=functions.functions(),
-        ),
+        rank=rank,
+        files=summary.files,
+        summary_file=str(summary_path),
+        notices_file=str(notices_path),
+        notice_count=len(notices),
         compilations_file=str(compilations_path),
         compilation_count=result.compilation_count,
         evidence_file=str(evidence_path),
         evidence_count=result.evidence_count,
-        notices=notices,
         partial=any(r.truncated or r.missing_payloads or r.bad_records for r in reports),
         record_kinds=kinds,
         records=sum(r.records for r in reports),
@@ -402,6 +433,11 @@ class SharedConfigs:
         self.seen: dict[str, dict[str, Any]] = {}
 
     def share(self, result: RankResult) -> RankResult:
+        # The short strings every rank repeats are kept once too (a rank's result is a few hundred bytes then).
+        result.torch_version = result.torch_version and sys.intern(result.torch_version)
+        result.torch_git = result.torch_git and sys.intern(result.torch_git)
+        result.python_version = result.python_version and sys.intern(result.python_version)
+        result.record_kinds = Counter({sys.intern(kind): n for kind, n in result.record_kinds.items()})
         if result.observed_config:
             key = json.dumps(result.observed_config, sort_keys=True, default=repr)
             result.observed_config = self.seen.setdefault(key, result.observed_config)

@@ -1,8 +1,9 @@
 """Assemble per-rank results into one Capture document, written to disk piece by piece.
 
-The document's header, counts, functions and notices are built in memory; its compilations and evidence are
-copied from the ranks' work files into capture.json and the index without being held all at once
-(`_capture_file` owns both formats).
+The document's header and totals are built in memory; each rank's summary, notices, compilations and evidence
+are copied from the ranks' work files into capture.json, its summary (the document without compilations and
+evidence) and the index, one rank at a time, so that the importing process does not grow with the number of
+ranks or compilations (`_capture_file` owns the formats).
 """
 
 from __future__ import annotations
@@ -34,14 +35,19 @@ from dynamo_diff_store.storage._capture_file import EvidenceRow, evidence_rows, 
 
 @dataclass(frozen=True)
 class AssembledCapture:
-    """`summary` is the Capture without compilations and evidence; `ranks` hold those, in the summary's order."""
+    """`head` is the Capture without ranks, compilations and evidence, and with only the notices of the input's
+    layout (`notices_before`) and of the job as a whole (`notices_after`); the ranks' own notices come between
+    them, from the ranks' work files. `ranks` are in the document's order."""
 
-    summary: Capture
+    head: Capture
     ranks: Sequence[RankResult]
+    notices_before: list[Notice]
+    notices_after: list[Notice]
 
-    def write(self, path: Path) -> str:
-        """Write the whole Capture document as JSON to `path`; returns its sha256."""
-        return write_capture(path, self.summary, self.ranks)
+    def write(self, path: Path, summary_path: Path) -> str:
+        """Write the whole Capture document as JSON to `path` and its summary to `summary_path`; returns the
+        document's sha256."""
+        return write_capture(path, summary_path, self.head, self.ranks, self.notices_before, self.notices_after)
 
     def evidence_rows(self) -> Iterator[EvidenceRow]:
         return evidence_rows(self.ranks)
@@ -68,12 +74,8 @@ def assemble_capture(
             "right file?",
             noise_lines=noise,
         )
-    ranks = sorted(
-        results, key=lambda r: (r.rank.rank is None, r.rank.rank if r.rank.rank is not None else 0, r.rank.files)
-    )
-    notices = list(layout_notices)
-    for result in ranks:
-        notices.extend(result.notices)
+    ranks = sorted(results, key=lambda r: (r.rank is None, r.rank if r.rank is not None else 0, r.files))
+    after: list[Notice] = []
     provenance, completion, reasons = judge(manifest, files, bundle_prefix="")
     # A compilation that started and never finished means the trace stops early, even at a record boundary.
     partial = any(r.partial or r.unfinished for r in ranks)
@@ -84,7 +86,7 @@ def assemble_capture(
         kinds.update(result.record_kinds)
     torch_versions = sorted({r.torch_version for r in ranks if r.torch_version})
     if len(torch_versions) > 1:
-        notices.append(
+        after.append(
             Notice(
                 code=NoticeCode.MIXED_TORCH_VERSIONS,
                 severity=Severity.WARNING,
@@ -101,11 +103,11 @@ def assemble_capture(
         }
     )
     trace = TraceState(
-        cut_files=[(r.rank.rank, file, line) for r in ranks for file, line in r.cut_files],
-        unfinished=[(r.rank.rank, compile_id) for r in ranks for compile_id in r.unfinished],
+        cut_files=[(r.rank, file, line) for r in ranks for file, line in r.cut_files],
+        unfinished=[(r.rank, compile_id) for r in ranks for compile_id in r.unfinished],
         evidence_missing=any(r.evidence_missing for r in ranks),
     )
-    summary = Capture(
+    head = Capture(
         capture=CaptureInfo(
             id=capture_id,
             label=label,  # the store decides (a bundle's own label unless another capture has it)
@@ -125,11 +127,10 @@ def assemble_capture(
             record_kinds=dict(sorted(kinds.items())),
             noise_lines=sum(r.noise_lines for r in ranks),
         ),
-        counts=sum_counts(r.rank.counts for r in ranks),
-        ranks=[r.rank for r in ranks],
-        notices=notices,
+        counts=sum_counts(r.summary().counts for r in ranks),
+        ranks=[],
     )
-    return AssembledCapture(summary=summary, ranks=ranks)
+    return AssembledCapture(head=head, ranks=ranks, notices_before=list(layout_notices), notices_after=after)
 
 
 def observed_configs(ranks: Sequence[RankResult]) -> list[ObservedConfig]:
@@ -147,7 +148,7 @@ def observed_configs(ranks: Sequence[RankResult]) -> list[ObservedConfig]:
             text = json.dumps([result.observed_config, result.devices], sort_keys=True, default=repr)
             members = entries.setdefault(text, (result.observed_config, result.devices, []))[2]
             by_identity[key] = members
-        members.append(result.rank.rank)
+        members.append(result.rank)
     return [
         ObservedConfig(rank=members[0], ranks=members, values=values, devices=devices)
         for values, devices, members in entries.values()

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.evidence import Evidence
+from dynamo_diff_schema.evidence import Evidence, Notice
 from dynamo_diff_schema.version import SCHEMA_VERSION
 from pydantic import ValidationError
 
@@ -220,31 +221,53 @@ def read_capture(data: bytes, *, evidence: bool = True) -> Capture:
         return from_earlier_reader(document)
 
 
-def write_capture(path: Path, summary: Capture, ranks: Sequence[RankResult]) -> str:
-    """capture.json from a summary (the Capture without compilations and evidence) and the ranks' work files,
-    written piece by piece, the evidence list last; returns its sha256."""
+def write_capture(
+    path: Path,
+    summary_path: Path,
+    head: Capture,
+    ranks: Sequence[RankResult],
+    notices_before: Sequence[Notice] = (),
+    notices_after: Sequence[Notice] = (),
+) -> str:
+    """capture.json from the document's head (the Capture without ranks, notices and evidence) and the ranks'
+    work files, written piece by piece, the evidence list last; returns its sha256. The same pieces without the
+    compilations and evidence go to `summary_path`, zlib-compressed (what the index keeps of a capture:
+    `Store.summary`; the ranks of a job are alike, so a 4,096-rank summary of 8 MB packs into a few hundred KB)."""
     digest = hashlib.sha256()
-    with path.open("wb") as out:
+    packer = zlib.compressobj(6)
+    with path.open("wb") as out, summary_path.open("wb") as summary:
 
-        def put(text: str) -> None:
+        def put(text: str, *, in_summary: bool = True) -> None:
             data = text.encode()
             digest.update(data)
             out.write(data)
+            if in_summary:
+                summary.write(packer.compress(data))
 
-        put(summary.model_dump_json(exclude={"ranks", "evidence"})[:-1] + ',"ranks":[')
-        for position, (rank, result) in enumerate(zip(summary.ranks, ranks, strict=True)):
-            put(("," if position else "") + rank.model_dump_json(exclude={"compilations"})[:-1])
-            put(',"compilations":[')
+        put(head.model_dump_json(exclude={"ranks", "notices", "evidence"})[:-1] + ',"ranks":[')
+        for position, result in enumerate(ranks):
+            put(("," if position else "") + result.summary_json()[:-1] + ',"compilations":[')
             for n, text in enumerate(result.iter_compilation_json()):
-                put("," + text if n else text)
+                put("," + text if n else text, in_summary=False)
             put("]}")
+        put('],"notices":[')
+        n = 0
+        for texts in (
+            (notice.model_dump_json() for notice in notices_before),
+            (text for result in ranks for text in result.iter_notice_json()),
+            (notice.model_dump_json() for notice in notices_after),
+        ):
+            for text in texts:
+                put("," + text if n else text)
+                n += 1
         put('],"evidence":[')
+        summary.write(packer.compress(b"]}") + packer.flush())
         n = 0
         for result in ranks:
             for text in result.iter_evidence_json():
-                put("," + text if n else text)
+                put("," + text if n else text, in_summary=False)
                 n += 1
-        put("]}")
+        put("]}", in_summary=False)
     return digest.hexdigest()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -25,7 +26,8 @@ CREATE TABLE IF NOT EXISTS captures (
     artifact_structure TEXT NOT NULL,
     rank_count INTEGER NOT NULL,
     counts TEXT NOT NULL,
-    run_state TEXT
+    run_state TEXT,
+    summary_zlib BLOB
 );
 CREATE TABLE IF NOT EXISTS evidence (
     capture_id TEXT NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
@@ -76,25 +78,39 @@ def _add_columns(conn: sqlite3.Connection) -> None:
     for table in ("compilations", "functions", "ranks", "meta"):
         conn.execute(f"DROP TABLE IF EXISTS {table}")
     columns = {row["name"] for row in conn.execute("PRAGMA table_info(captures)")}
-    if "run_state" not in columns:
+    for column, kind in (("run_state", "TEXT"), ("summary_zlib", "BLOB")):
+        if column in columns:
+            continue
         try:
-            conn.execute("ALTER TABLE captures ADD COLUMN run_state TEXT")
+            conn.execute(f"ALTER TABLE captures ADD COLUMN {column} {kind}")
         except sqlite3.OperationalError as err:
             if "duplicate column" not in str(err):  # another process added it first
                 raise
 
 
-def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: Iterable[EvidenceRow] | None = None) -> None:
-    """Insert one capture and its evidence in a single transaction (all or nothing). The evidence is taken from
-    the capture unless given (as rows, streamed from an import's work files)."""
+def insert_capture(
+    conn: sqlite3.Connection,
+    capture: Capture,
+    evidence: Iterable[EvidenceRow] | None = None,
+    *,
+    rank_count: int | None = None,
+    summary_zlib: bytes | None = None,
+) -> None:
+    """Insert one capture, its summary (the document without compilations and evidence, as zlib-compressed JSON)
+    and its evidence in a single transaction (all or nothing). Evidence, rank count and summary are taken from the
+    capture unless given (an import streams them from its work files, and passes the capture's head without its
+    ranks)."""
     info = capture.capture
+    if summary_zlib is None:
+        summary_zlib = pack_summary(summary_of(capture))
     conn.execute("BEGIN IMMEDIATE")
     try:
         if conn.execute("SELECT 1 FROM captures WHERE id = ?", (info.id,)).fetchone():
             conn.execute("ROLLBACK")
             return
         conn.execute(
-            "INSERT INTO captures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO captures (id, label, imported_at, input_kind, torch_version, artifact_structure, rank_count, "
+            "counts, run_state, summary_zlib) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info.id,
                 info.label,
@@ -102,9 +118,10 @@ def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: Iterabl
                 info.input_kind,
                 info.producer.torch,
                 info.validity.artifact_structure,
-                len(capture.ranks),
+                len(capture.ranks) if rank_count is None else rank_count,
                 capture.counts.model_dump_json(),
                 info.run.state,
+                summary_zlib,
             ),
         )
         conn.executemany(
@@ -120,3 +137,18 @@ def insert_capture(conn: sqlite3.Connection, capture: Capture, evidence: Iterabl
 def counts_of(row: sqlite3.Row) -> dict[str, object]:
     parsed: dict[str, object] = json.loads(row["counts"])
     return parsed
+
+
+def summary_of(capture: Capture) -> Capture:
+    """The capture without its compilations and evidence."""
+    return capture.model_copy(
+        update={"ranks": [r.model_copy(update={"compilations": []}) for r in capture.ranks], "evidence": []}
+    )
+
+
+def pack_summary(summary: Capture) -> bytes:
+    return zlib.compress(summary.model_dump_json().encode(), 6)
+
+
+def unpack_summary(data: bytes) -> Capture:
+    return Capture.model_validate_json(zlib.decompress(data))

@@ -19,6 +19,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -56,17 +57,21 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass(frozen=True)
 class ImportResult:
-    """`summary` is the capture without its compilations and evidence (what an import holds in memory: a
-    trace with tens of thousands of compilations is written out, not kept); `capture` reads the whole
-    document back from the store on first use."""
+    """An import's capture id. `summary` (the capture without its compilations and evidence, from the index)
+    and `capture` (the whole document) are read from the store on first use: an import holds neither, so that
+    it does not grow with the number of compilations or ranks."""
 
-    summary: Capture
+    capture_id: str
     created: bool
     store: Store
 
     @cached_property
+    def summary(self) -> Capture:
+        return self.store.summary(self.capture_id)
+
+    @cached_property
     def capture(self) -> Capture:
-        return self.store.load(self.summary.capture.id)
+        return self.store.load(self.capture_id)
 
 
 @dataclass(frozen=True)
@@ -252,7 +257,8 @@ class Store:
                 # Durable against a crashed or killed process: the rename below is the commit point. The
                 # bytes themselves are not fsynced one by one (thousands of small payload files); a capture
                 # damaged by a power loss is caught by the sha256 checks of every evidence read.
-                capture_sha256 = assembled.write(staging / "capture.json")
+                summary_path = work / "summary.json.zlib"
+                capture_sha256 = assembled.write(staging / "capture.json", summary_path)
                 write_files_table(staging, copied, capture_sha256)
                 try:
                     staging.rename(self.capture_dir(capture_id))
@@ -261,11 +267,16 @@ class Store:
                     if not self.capture_dir(capture_id).is_dir():
                         raise
                     return self._existing(capture_id)
-                summary = assembled.summary
-                index.insert_capture(conn, summary, assembled.evidence_rows())
+                index.insert_capture(
+                    conn,
+                    assembled.head,
+                    assembled.evidence_rows(),
+                    rank_count=len(assembled.ranks),
+                    summary_zlib=summary_path.read_bytes(),
+                )
                 if force_label and label:
                     conn.execute("UPDATE captures SET label = NULL WHERE label = ? AND id != ?", (label, capture_id))
-                return ImportResult(summary=summary, created=True, store=self)
+                return ImportResult(capture_id=capture_id, created=True, store=self)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
                 shutil.rmtree(work, ignore_errors=True)
@@ -277,10 +288,8 @@ class Store:
             if not conn.execute("SELECT 1 FROM captures WHERE id = ?", (capture_id,)).fetchone():
                 capture = self._read_capture_file(capture_id)
                 index.insert_capture(conn, capture)
-                return ImportResult(summary=_summary_of(capture), created=False, store=self)
-        return ImportResult(
-            summary=_summary_of(self._read_capture_file(capture_id, evidence=False)), created=False, store=self
-        )
+                return ImportResult(capture_id=capture_id, created=False, store=self)
+        return ImportResult(capture_id=capture_id, created=False, store=self)
 
     def _reconcile(self, conn: sqlite3.Connection) -> None:
         """Make the index agree with the directories after a crash: directories are the truth."""
@@ -476,6 +485,22 @@ class Store:
         """The stored Capture. With `evidence=False` its evidence list is left empty (a third of the memory and
         time on large captures); evidence stays reachable by id through `evidence_index` / `read_evidence`."""
         return self._read_capture_file(self.resolve(ref), evidence=evidence)
+
+    def summary(self, ref: str) -> Capture:
+        """The stored Capture without its compilations and evidence, as the index keeps it (read from capture.json,
+        and kept in the index, when an earlier version indexed the capture)."""
+        capture_id = self.resolve(ref)
+        with self._index(create=True) as conn:
+            assert conn is not None
+            row = conn.execute("SELECT summary_zlib FROM captures WHERE id = ?", (capture_id,)).fetchone()
+            if row is not None and row["summary_zlib"] is not None:
+                try:
+                    return index.unpack_summary(row["summary_zlib"])
+                except (zlib.error, ValueError):
+                    pass  # derived data: read again from capture.json below
+            summary = index.summary_of(self._read_capture_file(capture_id, evidence=False))
+            conn.execute("UPDATE captures SET summary_zlib = ? WHERE id = ?", (index.pack_summary(summary), capture_id))
+            return summary
 
     def _read_capture_file(self, capture_id: str, *, evidence: bool = True) -> Capture:
         path = self.capture_dir(capture_id) / CAPTURE_NAME
@@ -691,15 +716,6 @@ def _check_evidence(input_dir: Path, ev: Evidence, handles: dict[str, BinaryIO |
     if len(data) == ev.length and hashlib.sha256(data).hexdigest() == ev.sha256:
         return None
     return f"evidence {ev.id} does not match its sha256"
-
-
-def _summary_of(capture: Capture) -> Capture:
-    return capture.model_copy(
-        update={
-            "ranks": [r.model_copy(update={"compilations": []}) for r in capture.ranks],
-            "evidence": [],
-        }
-    )
 
 
 def _pid_alive(pid: int) -> bool:
