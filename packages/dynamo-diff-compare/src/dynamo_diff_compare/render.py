@@ -410,8 +410,13 @@ def ranks_lines(comparison: Comparison) -> list[str]:
     for number, group in enumerate(groups, 1):
         tag = " (reference)" if group.reference else ""
         lines.append(
-            f"  group {number}{tag}: ranks {group.rank_ranges} ({group.size} rank(s)), representative rank "
-            f"{group.representative}, behaviour {group.behaviour}: {rank_counts_line(group.counts)}"
+            f"  group {number}{tag}: "
+            + (
+                f"rank {group.rank_ranges} alone"
+                if group.size == 1
+                else f"ranks {group.rank_ranges} ({group.size} ranks), representative rank {group.representative}"
+            )
+            + f", behaviour {group.behaviour}: {rank_counts_line(group.counts)}"
         )
         d = divergence_of.get(group.representative)
         if d is not None and not group.reference:

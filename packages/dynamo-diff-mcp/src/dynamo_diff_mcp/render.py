@@ -159,8 +159,12 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         for number, g in enumerate(groups[:6], 1):
             lines.append(
                 _line(
-                    f"group {number}{' (reference)' if g.reference else ''}: ranks {g.rank_ranges} ({g.size}), "
-                    f"representative {g.representative}: "
+                    f"group {number}{' (reference)' if g.reference else ''}: "
+                    + (
+                        f"rank {g.rank_ranges} alone: "
+                        if g.size == 1
+                        else f"ranks {g.rank_ranges} ({g.size}), representative {g.representative}: "
+                    )
                     + counts_line({k: v for k, v in g.counts.model_dump().items() if isinstance(v, int) and v})
                 )
             )
