@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dynamo_diff_schema import DynamoDiffError, ErrorCode
@@ -64,6 +65,19 @@ def run_alone(code: str, *args: str, temp: Path) -> subprocess.CompletedProcess[
 CLI = "from dynamo_diff_cli.entry import main; main()"
 
 
+def local_instances_left(temp: Path) -> list[str]:
+    """What a local Ray instance started by the import would leave in the temp directory (nothing, once stopped)."""
+    return [p.name for p in temp.iterdir() if p.name.startswith("dynamo-diff-ray-")]
+
+
+def imported_locally(job: Path, store: Path, temp: Path) -> dict[str, Any]:
+    """The `import --format json` document of `job` imported with the local executor."""
+    local = run_alone(CLI, "--store", str(store), "import", str(job), "--format", "json", temp=temp)
+    assert local.returncode == 0, local.stderr[-3000:]
+    document: dict[str, Any] = json.loads(local.stdout)
+    return document
+
+
 def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
     rank_job: Callable[..., Path], tmp_path: Path, own_temp: Path
 ) -> None:
@@ -72,10 +86,8 @@ def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
     by_ray = run_alone(CLI, *args, temp=own_temp)
     assert by_ray.returncode == 0, by_ray.stderr[-3000:]
     # The local instance was started for the import and stopped after it, its files removed.
-    assert [p.name for p in own_temp.iterdir() if p.name.startswith("dynamo-diff-ray-")] == []
-    local = run_alone(CLI, "--store", str(tmp_path / "local"), "import", str(job), "--format", "json", temp=own_temp)
-    assert local.returncode == 0, local.stderr[-3000:]
-    documents = json.loads(by_ray.stdout), json.loads(local.stdout)
+    assert local_instances_left(own_temp) == []
+    documents = json.loads(by_ray.stdout), imported_locally(job, tmp_path / "local", own_temp)
     assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
     # two_ranks/oracle.json: rank 0 compiles once, rank 1 three times; ranks 0-31 copy rank 0, 32-63 rank 1.
     per_rank = ORACLE["expect"]["rank_compilations"]
@@ -122,7 +134,7 @@ def test_ctrl_c_stops_the_local_instance_and_keeps_nothing(
     done = run_alone(INTERRUPTED, str(job), str(tmp_path / "store"), temp=own_temp)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout) == {"interrupted": True, "ray_running": False}
-    assert [p.name for p in own_temp.iterdir() if p.name.startswith("dynamo-diff-ray-")] == []
+    assert local_instances_left(own_temp) == []
     assert list((tmp_path / "store" / "captures").iterdir()) == []
     assert list((tmp_path / "store" / "tmp").iterdir()) == []
 
@@ -245,11 +257,8 @@ def test_ray_address_imports_on_a_running_cluster_and_leaves_it_running(
     )
     assert on_cluster.returncode == 0, on_cluster.stderr[-3000:]
     assert head.poll() is None  # the import disconnected; the cluster it did not start still runs
-    # No local instance was started: nothing of ours in the temp directory.
-    assert [p.name for p in own_temp.iterdir() if p.name.startswith("dynamo-diff-ray-")] == []
-    local = run_alone(CLI, "--store", str(tmp_path / "local"), "import", str(job), "-f", "json", temp=own_temp)
-    assert local.returncode == 0, local.stderr[-3000:]
-    documents = json.loads(on_cluster.stdout), json.loads(local.stdout)
+    assert local_instances_left(own_temp) == []  # none was started
+    documents = json.loads(on_cluster.stdout), imported_locally(job, tmp_path / "local", own_temp)
     assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
     per_rank = ORACLE["expect"]["rank_compilations"]
     expected = [per_rank[str(r % 2)] for r in range(16)]
