@@ -72,3 +72,23 @@ def test_groups_follow_the_layout_not_rank_order(rank_job: Callable[..., Path], 
     ]
     same = compare_ranks(capture, [0, 1, 2]).ranks
     assert same is not None and len(same.groups) == 1 and same.divergences == []
+
+
+def test_a_break_one_rank_has_reads_as_only_on_that_rank(tmp_path: Path) -> None:
+    """Two ranks of one run differ side by side: a graph break the reference rank has and the other has not is
+    'only on rank 0', never 'gone' (which reads as fixed). The ranks are the graph_break capture's own rank and a
+    copy of it without its graph-break records."""
+    fixture = Path(__file__).resolve().parents[2] / "fixtures/captures/graph_break"
+    capture = Store(tmp_path / "store").import_path(fixture).capture
+    (rank,) = capture.ranks
+    assert any(c.graph_breaks for c in rank.compilations)
+    clean = rank.model_copy(
+        update={"rank": 1, "compilations": [c.model_copy(update={"graph_breaks": []}) for c in rank.compilations]}
+    )
+    job = capture.model_copy(update={"ranks": [rank.model_copy(update={"rank": 0}), clean]})
+    for ranks, only, other in (([0, 1], 0, 1), ([1, 0], 0, 1)):
+        comparison = compare_ranks(job, ranks)
+        said = [c.summary for row in comparison.functions for c in row.changes if "graph_break" in c.kind]
+        assert said and all(s.startswith("graph break only on rank ") for s in said), said
+        assert all(f"only on rank {only}" in s and f"not rank {other}" in s for s in said)
+        assert not any(word in s for s in said for word in ("gone", "new graph break"))

@@ -20,6 +20,7 @@ from dynamo_diff_match import (
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
+    ChangeKind,
     Comparison,
     FunctionPiece,
     FunctionRow,
@@ -312,6 +313,7 @@ def compare_ranks(
     base, cand = observed_functions(ref_capture), observed_functions(other_capture)
     matches = correspond_functions(list(base), src, list(cand), src, None)
     rows = [_function_row(match, base, cand, (src, src), False) for match in matches]
+    rows = [_between_ranks(row, reference, other) for row in rows]
     side = side_of(capture)
     return Comparison(
         id=comparison_id(capture.capture.id, "ranks", repr(view.ranks)),
@@ -326,6 +328,31 @@ def compare_ranks(
         functions=rows,
         ranks=view,
     )
+
+
+# Two ranks of one run differ side by side, not before and after: a graph break one rank has and the other does not
+# is "only on rank N", never "gone" (which reads as fixed) or "new".
+_RANK_WORDING = {
+    ChangeKind.GRAPH_BREAK_NEW: ("new graph break at ", "graph break only on rank {other}, not rank {reference}, at "),
+    ChangeKind.GRAPH_BREAK_GONE: (
+        "graph break gone from ",
+        "graph break only on rank {reference} (reference), not rank {other}, at ",
+    ),
+}
+
+
+def _between_ranks(row: FunctionRow, reference: int | None, other: int | None) -> FunctionRow:
+    if not any(change.kind in _RANK_WORDING for change in row.changes):
+        return row
+    changes = []
+    for change in row.changes:
+        wording = _RANK_WORDING.get(ChangeKind(change.kind))
+        if wording is not None and change.summary.startswith(wording[0]):
+            said = wording[1].format(reference=reference, other=other) + change.summary[len(wording[0]) :]
+            changes.append(change.model_copy(update={"summary": said}))
+        else:
+            changes.append(change)
+    return row.model_copy(update={"changes": changes})
 
 
 def _only_rank(capture: Capture, rank: int | None) -> Capture:
