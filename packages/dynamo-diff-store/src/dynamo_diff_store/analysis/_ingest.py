@@ -49,6 +49,9 @@ READER_VERSION = "9"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 16 * 1024 * 1024
 CHUNK_BYTES = 12 * 1024 * 1024
+# Runs of alike timing spans come from the raw-log reader as one record (read_raw_log's fold_spans): the facts
+# are the same (collapse_repeats folds them anyway), without a record and a fact per span.
+FOLD_SPANS = True
 # Compilation identities a rank keeps in memory while it is read; older ones wait in a private SQLite file.
 IDENTITIES_IN_MEMORY = 2048
 
@@ -260,7 +263,9 @@ def _records(
     """The records of one staged trace file (or of a byte range of it)."""
     path = root / rel
     if fmt != "tlparse_jsonl":
-        yield read_raw_log(path, rel, limits, report, start=start, stop=stop, first_line=first_line)
+        yield read_raw_log(
+            path, rel, limits, report, start=start, stop=stop, first_line=first_line, fold_spans=FOLD_SPANS
+        )
         return
     index = json.loads((root / (rel + PACK_INDEX_SUFFIX)).read_text(encoding="utf-8"))
     pack = PackedPayloads(root / (rel + PACK_SUFFIX), rel + PACK_SUFFIX, index)

@@ -168,6 +168,7 @@ def extract(rec: Record) -> Fact:
         length=span.length,
         rank=rec.rank,
         data=None if spec is None else spec.extract(rec),
+        repeat=rec.repeat,
     )
 
 
@@ -198,7 +199,7 @@ def collapse_repeats(facts: Iterable[Fact]) -> Iterator[Fact]:
                 and fact.rank == run.rank
                 and fact.data == run.data
             ):
-                run.repeat += 1
+                run.repeat += fact.repeat
                 continue
             yield run
             run = None

@@ -223,6 +223,7 @@ def read_raw_log(
     start: int = 0,
     stop: int | None = None,
     first_line: int = 1,
+    fold_spans: bool = False,
 ) -> Iterator[Record]:
     """Yield the records of one raw trace log in one streaming pass; facts about the file go to `report`.
 
@@ -230,11 +231,16 @@ def read_raw_log(
     only for an unreadable or unsafe file and for exceeded limits; damage inside the file goes to `report`.
     `start`/`stop` read only that byte range, which must begin at a metadata line (see record_boundaries);
     `first_line` is the line number of `start`.
+    `fold_spans`: a run of timing spans (chromium_event) with the same compile id and rank, one after another,
+    comes as its first record with `repeat` set to the run's length (the report still counts, md5-checks and
+    UTF-8-checks every one of them); what the analysis folds anyway (analysis.collapse_repeats), made cheaper.
     """
     with open_regular(path, rel) as handle:
         if start:
             handle.seek(start)
-        yield from _read(handle, rel, limits, report, base=start, stop=stop, lineno=first_line - 1)
+        yield from _read(
+            handle, rel, limits, report, base=start, stop=stop, lineno=first_line - 1, fold_spans=fold_spans
+        )
 
 
 def record_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
@@ -334,6 +340,7 @@ def _read(
     base: int = 0,
     stop: int | None = None,
     lineno: int = 0,
+    fold_spans: bool = False,
 ) -> Iterator[Record]:
     # Works on a buffer rather than line by line: payload lines (most of a log) are handled a run at a time,
     # with one regex search per run, so the per-line Python cost applies only to metadata and noise lines.
@@ -353,6 +360,11 @@ def _read(
     pending: _Pending | None = None
     skipping = False  # inside the payload lines of a bad record: dropped with it, not counted as noise
     last_complete = False  # the last line was a valid metadata line of a record without payload
+    # fold_spans: the run of alike timing spans read last (complete, not yet yielded) and what its metadata said
+    # (the raw id and rank groups: equal text means an equal compile key and rank).
+    folded: Record | None = None
+    folded_as: tuple[bytes | None, ...] = ()
+    md5 = hashlib.md5
 
     while True:
         if i >= len(buf) or (not eof and buf.find(b"\n", i) < 0):
@@ -412,6 +424,9 @@ def _read(
             continue
 
         if pending is not None:
+            if folded is not None:
+                yield folded
+                folded = None
             yield _finish(pending, rel, report)
             pending = None
         skipping = False
@@ -429,6 +444,58 @@ def _read(
             # A timing span: the same record the general path makes, without parsing JSON.
             rank_text, ca, frame, fcid, attempt, digest = span.groups()
             rank_group = m.group(1)
+            if (
+                fold_spans
+                and not crlf
+                and i < len(buf)
+                and buf[i] == 9
+                and (tail := run_end(buf, i)) is not None
+                and buf[tail.start() + 1] not in (10, 13)
+                and base + tail.start() + 1 - start <= max_record
+            ):
+                # Its payload lines are all in the buffer and the line after them ends the record (not an empty
+                # line, which a payload may hold): the record is read whole here, and folded into the run of
+                # alike spans before it. Anything else (CR LF, a payload cut by the buffer or the range, an
+                # oversized record) takes the general path below, which gives the same record.
+                end = tail.start() + 1
+                run = buf[i:end]
+                data = b"\n".join(run[1:-1].split(b"\n\t"))  # faster than replace (see _payload_view)
+                line_no = lineno
+                lineno += run.count(b"\n")
+                i = end
+                report.record_kinds["chromium_event"] += 1
+                report.records += 1
+                if report.records + strings_seen > max_records:
+                    raise limits.exceeded("max_records", report.records + strings_seen, file=rel, line=line_no)
+                ok = md5(data, usedforsecurity=False).hexdigest().encode("ascii") == digest
+                if not ok:
+                    report.payload_mismatches.append(line_no)
+                text = decode_payload(data, line_no, report)
+                alike = (rank_text, ca, frame, fcid, attempt, rank_group)
+                if folded is not None and alike == folded_as:
+                    folded.repeat += 1
+                    continue
+                if folded is not None:
+                    yield folded
+                folded_as = alike
+                folded = Record(
+                    kind="chromium_event",
+                    body={},
+                    compile=CompileKey(
+                        None if ca is None else int(ca),
+                        None if frame is None else int(frame),
+                        None if fcid is None else int(fcid),
+                        None if attempt is None else int(attempt),
+                    ),
+                    rank=int(rank_text)
+                    if rank_text is not None
+                    else (int(rank_group) if rank_group is not None else None),
+                    line=line_no,
+                    span=Span(rel, start, base + end - start),
+                    payload=text,
+                    payload_ok=ok,
+                )
+                continue
             env = Envelope(
                 "chromium_event",
                 (),
@@ -480,6 +547,9 @@ def _read(
             )
         else:
             last_complete = True
+            if folded is not None:
+                yield folded
+                folded = None
             yield Record(
                 kind=kind,
                 body=obj[kind],
@@ -492,6 +562,8 @@ def _read(
             )
 
     report.bytes_read = base + len(buf)
+    if folded is not None:
+        yield folded
     last = _last(pending, rel, report, ends_with_newline=ends_with_newline, last_complete=last_complete, lineno=lineno)
     if last is not None:
         yield last

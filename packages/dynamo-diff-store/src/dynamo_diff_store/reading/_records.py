@@ -65,6 +65,9 @@ class Record:
     # The record's top-level `stack` field when present (frames as torch wrote them; `filename` is an index
     # into the file's intern table, FileReport.strings).
     stack: Any = None
+    # How many alike records in a row this one stands for (read_raw_log(fold_spans=True) folds runs of timing
+    # spans with the same compile id and rank into their first; every other reading gives 1).
+    repeat: int = 1
 
     @property
     def artifact_name(self) -> str | None:
