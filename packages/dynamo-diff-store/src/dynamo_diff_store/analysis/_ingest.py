@@ -141,6 +141,10 @@ class RankResult:
                 yield f'{head},"rank":{rank},{tail}'
 
 
+# A string as json.dumps writes it (json.dumps(text) is this C function behind a few Python calls).
+_quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
+
+
 class _EvidenceWriter:
     """Hashes each referenced byte range as the reference is made (the bytes were just read, so they are
     in the page cache) and appends the entry to the rank's evidence file. References come in file order (a
@@ -155,10 +159,12 @@ class _EvidenceWriter:
 
     def add(self, ref: EvidenceRef) -> None:
         digest = ref.sha256 or self._digest(ref)
+        quote = _quote
+        compile_id = "null" if ref.compile_id is None else quote(ref.compile_id)
         # Field order as in the Evidence model; \x1f marks where the rank goes (JSON never holds it raw).
         self.out.write(
-            f'{{"id":{json.dumps(ref.id)},"kind":{json.dumps(ref.kind)}\x1f"compile_id":{json.dumps(ref.compile_id)},'
-            f'"file":{json.dumps(ref.file)},"line":{ref.line},"offset":{ref.offset},"length":{ref.length},'
+            f'{{"id":{quote(ref.id)},"kind":{quote(ref.kind)}\x1f"compile_id":{compile_id},'
+            f'"file":{quote(ref.file)},"line":{ref.line},"offset":{ref.offset},"length":{ref.length},'
             f'"sha256":"{digest}"}}\n'
         )
 

@@ -15,7 +15,7 @@ from dynamo_diff_store.reading._jsonload import (
     loads_strict,
 )
 from dynamo_diff_store.reading._manifests import judge, manifest_bytes, read_manifest, translate_v1
-from dynamo_diff_store.reading._rawlog import open_regular, read_raw_log, record_boundaries
+from dynamo_diff_store.reading._rawlog import open_regular, read_raw_log, read_regular, record_boundaries
 from dynamo_diff_store.reading._records import CompileKey, Record, Span
 from dynamo_diff_store.reading._tlparse_export import (
     PACK_INDEX_SUFFIX,
@@ -52,6 +52,7 @@ __all__ = [
     "read_manifest",
     "read_raw_log",
     "read_records",
+    "read_regular",
     "read_tlparse_export",
     "record_boundaries",
     "translate_v1",

@@ -121,6 +121,31 @@ def intern_string(body: Any, line: int, report: FileReport) -> bool:
 
 def open_regular(path: Path, rel: str) -> IO[bytes]:
     """Open `path` for binary reading, refusing anything but a regular file (FIFOs would block, devices never end)."""
+    fd, _ = _open_regular_fd(path, rel)
+    return os.fdopen(fd, "rb", buffering=1 << 20)
+
+
+def read_regular(path: Path, rel: str, most: int) -> bytes:
+    """The bytes of a file open_regular accepts, at most `most` + 1 of them (a caller tells a file longer than
+    `most` by the length). Read in one call when the file is as long as it says: no buffer sized for the bound
+    (thousands of small payload files)."""
+    fd, size = _open_regular_fd(path, rel)
+    try:
+        chunks = [os.read(fd, min(size, most) + 1)]
+        got = len(chunks[0])
+        while got <= most:  # on to the end (the file may have grown since it was opened) or past the bound
+            chunk = os.read(fd, min(1 << 20, most + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _open_regular_fd(path: Path, rel: str) -> tuple[int, int]:
+    """A descriptor of `path` opened for reading and its size, when it is a regular file (see open_regular)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError as exc:
@@ -132,11 +157,11 @@ def open_regular(path: Path, rel: str) -> IO[bytes]:
             ) from exc
         raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"Cannot open {rel}: {exc.strerror}.", file=rel) from exc
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise DynamoDiffError(ErrorCode.UNSAFE_PATH, f"{rel} is not a regular file.", file=rel)
         os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb", buffering=1 << 20)
+        return fd, info.st_size
     except BaseException:
         os.close(fd)
         raise

@@ -27,7 +27,7 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading._filereport import FileReport
 from dynamo_diff_store.reading._jsonload import JSONTooDeepError, StrictJSONError, loads_strict
-from dynamo_diff_store.reading._rawlog import envelope, intern_string, open_regular
+from dynamo_diff_store.reading._rawlog import envelope, intern_string, open_regular, read_regular
 from dynamo_diff_store.reading._records import Record, Span
 
 # Keys tlparse adds from the glog prefix; they are not part of torch's record.
@@ -72,8 +72,7 @@ def confine(root: Path, rel: str) -> Path | None:
 
 
 def _read_payload(path: Path, rel: str, limits: Limits, line: int) -> bytes:
-    with open_regular(path, rel) as handle:
-        data = handle.read(limits.max_record_bytes + 1)
+    data = read_regular(path, rel, limits.max_record_bytes)
     if len(data) > limits.max_record_bytes:
         raise limits.exceeded("max_record_bytes", len(data), file=rel, line=line)
     return data

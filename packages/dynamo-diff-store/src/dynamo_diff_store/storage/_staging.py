@@ -18,7 +18,15 @@ from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 
 from dynamo_diff_store.analysis import RankJob
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.reading import PACK_INDEX_SUFFIX, PACK_SUFFIX, InputLayout, TraceFile, confine, open_regular
+from dynamo_diff_store.reading import (
+    PACK_INDEX_SUFFIX,
+    PACK_SUFFIX,
+    InputLayout,
+    TraceFile,
+    confine,
+    open_regular,
+    read_regular,
+)
 
 MANIFEST_NAME = "manifest.json"
 _CHUNK = 1 << 20
@@ -56,8 +64,7 @@ class _Copier:
                 source = export_root / name if name in plain else confine(export_root, name)
                 if source is None:
                     continue  # missing payloads are reported by the reader
-                with open_regular(source, prefix + name) as src:
-                    data = src.read(self.limits.max_record_bytes + 1)
+                data = read_regular(source, prefix + name, self.limits.max_record_bytes)
                 if len(data) > self.limits.max_record_bytes:
                     raise self.limits.exceeded("max_record_bytes", len(data), file=prefix + name)
                 index[name] = [out.tell(), len(data)]
@@ -122,11 +129,11 @@ def copy_input(
             nonlocal tail
             text = tail + chunk
             cut = text.rfind(b"\n") + 1
-            names.extend(m.group(1) for m in _PAYLOAD_NAME.finditer(text, 0, cut))
+            names.extend(_payload_names(text, cut))
             tail = text[cut:]
 
         copier.copy(trace.path, trace.rel, on_chunk=collect)
-        names.extend(m.group(1) for m in _PAYLOAD_NAME.finditer(tail))
+        names.extend(_payload_names(tail, len(tail)))
         copier.pack(trace, names)
     manifest_path = manifest if manifest is not None else layout.manifest
     if manifest_path is not None:
@@ -135,6 +142,23 @@ def copy_input(
         for source, rel in _walk_sources(layout.sources_dir, layout.root):
             copier.copy(source, rel)
     return copier.files
+
+
+def _payload_names(text: bytes, stop: int) -> list[bytes]:
+    """The quoted payload_filename values in text[:stop], as _PAYLOAD_NAME.finditer finds them: each match begins
+    with the key, so the key is found with bytes.find (a few times faster than the regex's own scan of the text)
+    and the pattern is matched there."""
+    found = []
+    pos = 0
+    find, match = text.find, _PAYLOAD_NAME.match
+    while (at := find(b'"payload_filename"', pos, stop)) >= 0:
+        m = match(text, at, stop)
+        if m is None:
+            pos = at + 1
+        else:
+            found.append(m.group(1))
+            pos = m.end()
+    return found
 
 
 def _plain_files(root: Path) -> set[str]:
