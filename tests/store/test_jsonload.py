@@ -76,3 +76,49 @@ def test_round_trip_of_valid_documents(value: object) -> None:
 def test_random_bytes_only_raise_strict_json_error(data: bytes) -> None:
     with contextlib.suppress(StrictJSONError):
         loads_strict(data)
+
+
+def _has_duplicate(text: str) -> bool:
+    found = False
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        nonlocal found
+        keys = [k for k, _ in items]
+        found = found or len(set(keys)) != len(keys)
+        return dict(items)
+
+    json.loads(text, object_pairs_hook=pairs)
+    return found
+
+
+_colon_text = st.text(alphabet=st.sampled_from(list('ab:"\\é\n')), max_size=4)
+pair_values = st.recursive(
+    st.none() | st.integers(-5, 5) | _colon_text,
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.lists(st.tuples(_colon_text, children), max_size=4).map(lambda items: ("pairs", items))
+    ),
+    max_leaves=12,
+)
+
+
+def _render(value: object, ascii_only: bool) -> str:
+    if isinstance(value, tuple) and value[0] == "pairs":
+        inner = ", ".join(f"{json.dumps(k, ensure_ascii=ascii_only)}: {_render(v, ascii_only)}" for k, v in value[1])
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_render(v, ascii_only) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+@settings(max_examples=500, deadline=None)
+@given(pair_values, st.booleans())
+def test_duplicate_keys_are_found_exactly(value: object, ascii_only: bool) -> None:
+    """Objects whose keys and strings hold ':' (raw, or \\u-escaped when ascii_only), some with repeated keys: refused
+    exactly when the standard library sees a repeated key."""
+    text = _render(value, ascii_only)
+    if _has_duplicate(text):
+        with pytest.raises(StrictJSONError, match="duplicate key"):
+            loads_strict(text)
+    else:
+        assert loads_strict(text) == json.loads(text)

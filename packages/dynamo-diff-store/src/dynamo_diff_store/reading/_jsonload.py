@@ -5,7 +5,8 @@ depth and duplicate keys are checked afterwards with one walk over the container
 a repeated key is silently dropped by orjson, so the keys it kept are fewer than the ':' separators in the
 text. Separators are ':' characters outside strings: the text's ':' count minus the ':' inside the parsed
 strings (or, when the text has \\u escapes that could hide a ':', minus those inside string literals found
-by a regex).
+by a regex). The parsed object written back by orjson holds one ':' per kept key plus those of its strings, so
+without \\u escapes a duplicate shows as fewer ':' there than in the text.
 Known looseness: orjson reads integers beyond 64 bits as floats (torch writes none in trace metadata).
 """
 
@@ -87,6 +88,21 @@ def _colons_in_strings(obj: Any) -> int:
     return count
 
 
+def _written_colons(obj: Any) -> int:
+    """':' characters in `obj` written as compact JSON: one per key plus those in its strings. Without \\u escapes
+    each ':' in a parsed string was a literal ':' in the text, so this equals the text's count exactly when no key
+    was dropped (a dropped key takes its separator and its strings' ':' with it). orjson writes it several times
+    faster than _colons_in_strings walks it."""
+    try:
+        return orjson.dumps(obj).count(b":")
+    except orjson.JSONEncodeError:  # nothing orjson.loads returns; counted the slow way all the same
+        return _keys(obj) + _colons_in_strings(obj)
+
+
+def _keys(obj: Any) -> int:
+    return _walk(obj, 1, 1 << 30)
+
+
 class _TooDeepError(Exception):
     pass
 
@@ -117,10 +133,12 @@ def _loads(data: bytes, limits: Limits) -> Any:
             keys = _walk(obj, 1, limits.max_json_depth)
             # colons = separators + ':' inside strings; keys = separators - dropped duplicates.
             if colons != keys:
-                # Without \\u escapes each ':' in a parsed string was a literal ':' in the text.
-                escaped = b"\\u" in data
-                inside = colons - _STRING.sub(b"", data).count(b":") if escaped else _colons_in_strings(obj)
-                if colons - inside != keys:
+                if b"\\u" in data:
+                    # A \\u escape can hide a ':': count those in the text's string literals.
+                    inside = colons - _STRING.sub(b"", data).count(b":")
+                    if colons - inside != keys:
+                        raise StrictJSONError("duplicate key")
+                elif _written_colons(obj) != colons:
                     raise StrictJSONError("duplicate key")
         elif data.count(b"{") + data.count(b"[") > limits.max_json_depth:
             _walk(obj, 1, limits.max_json_depth)
