@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store.reading import read_regular
-from dynamo_diff_store.storage._staging import _PAYLOAD_NAME, _payload_names
+from dynamo_diff_store.storage._staging import _PAYLOAD_NAME, _json_string, _payload_names
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -55,3 +56,20 @@ def test_payload_names_are_what_the_pattern_finds(pieces: list[bytes], stop: int
     text = b"".join(pieces)
     stop = min(stop, len(text))
     assert _payload_names(text, stop) == [m.group(1) for m in _PAYLOAD_NAME.finditer(text, 0, stop)]
+
+
+def _loads_str(quoted: bytes) -> str | None:
+    try:
+        value = json.loads(quoted)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+@given(
+    st.binary(max_size=12).map(lambda b: b'"' + b + b'"')
+    | st.binary(max_size=12)
+    | st.text(max_size=8).map(lambda t: json.dumps(t, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+)
+def test_json_string_is_what_json_loads_reads(quoted: bytes) -> None:
+    assert _json_string(quoted) == _loads_str(quoted)

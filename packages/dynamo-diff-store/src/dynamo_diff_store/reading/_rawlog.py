@@ -125,7 +125,7 @@ def open_regular(path: Path, rel: str) -> IO[bytes]:
     return os.fdopen(fd, "rb", buffering=1 << 20)
 
 
-def read_regular(path: Path, rel: str, most: int) -> bytes:
+def read_regular(path: str | Path, rel: str, most: int) -> bytes:
     """The bytes of a file open_regular accepts, at most `most` + 1 of them (a caller tells a file longer than
     `most` by the length). Read in one call when the file is as long as it says: no buffer sized for the bound
     (thousands of small payload files)."""
@@ -144,14 +144,14 @@ def read_regular(path: Path, rel: str, most: int) -> bytes:
         os.close(fd)
 
 
-def _open_regular_fd(path: Path, rel: str) -> tuple[int, int]:
+def _open_regular_fd(path: str | Path, rel: str) -> tuple[int, int]:
     """A descriptor of `path` opened for reading and its size, when it is a regular file (see open_regular)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError as exc:
         raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"{rel} does not exist.", file=rel) from exc
     except OSError as exc:
-        if path.is_symlink():
+        if Path(path).is_symlink():
             raise DynamoDiffError(
                 ErrorCode.UNSAFE_PATH, f"{rel} is a symbolic link; pass the file it points to.", file=rel
             ) from exc

@@ -51,23 +51,23 @@ class _Copier:
         export_root = trace.path.parent
         prefix = trace.rel.rsplit("/", 1)[0] + "/" if "/" in trace.rel else ""
         plain = _plain_files(export_root)
+        root_text = str(export_root)
         index: dict[str, list[int]] = {}
+        offset = 0
         with (self.dest / (trace.rel + PACK_SUFFIX)).open("xb") as out:
             for quoted in quoted_names:
-                try:
-                    name = json.loads(quoted)
-                except ValueError:
+                name = _json_string(quoted)
+                if name is None or name in index:
                     continue  # the reader reports the bad record
-                if not isinstance(name, str) or name in index:
-                    continue
                 # A regular file reached without links needs no resolving; anything else is confined.
-                source = export_root / name if name in plain else confine(export_root, name)
+                source = f"{root_text}/{name}" if name in plain else confine(export_root, name)
                 if source is None:
                     continue  # missing payloads are reported by the reader
                 data = read_regular(source, prefix + name, self.limits.max_record_bytes)
                 if len(data) > self.limits.max_record_bytes:
                     raise self.limits.exceeded("max_record_bytes", len(data), file=prefix + name)
-                index[name] = [out.tell(), len(data)]
+                index[name] = [offset, len(data)]
+                offset += len(data)
                 out.write(data)
                 self.account(prefix + name, hashlib.sha256(data).hexdigest(), len(data))
         (self.dest / (trace.rel + PACK_INDEX_SUFFIX)).write_text(json.dumps(index), encoding="utf-8")
@@ -142,6 +142,23 @@ def copy_input(
         for source, rel in _walk_sources(layout.sources_dir, layout.root):
             copier.copy(source, rel)
     return copier.files
+
+
+def _json_string(quoted: bytes) -> str | None:
+    """The string a quoted JSON string literal stands for (json.loads), None when it is not a JSON string."""
+    if b"\\" not in quoted and quoted[:1] == b'"' == quoted[-1:] and len(quoted) > 1:
+        # No escapes: the text between the quotes, when it is UTF-8 of printable characters.
+        try:
+            text = quoted[1:-1].decode("utf-8")
+        except UnicodeDecodeError:
+            text = ""
+        if text.isprintable() and text:
+            return text
+    try:
+        name = json.loads(quoted)
+    except ValueError:
+        return None
+    return name if isinstance(name, str) else None
 
 
 def _payload_names(text: bytes, stop: int) -> list[bytes]:
