@@ -22,6 +22,7 @@ from typing import IO, Any, Literal, NamedTuple
 
 from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
 
@@ -37,11 +38,12 @@ from dynamo_diff_store.reading import (
     FileReport,
     PackedPayloads,
     Record,
-    jsonl_boundaries,
+    jsonl_cuts,
     merge_reports,
     read_raw_log,
     read_tlparse_export,
-    record_boundaries,
+    record_cuts,
+    shift_lines,
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
@@ -293,16 +295,37 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
     for rel, fmt in job.files:
         size = _staged_bytes(root, rel, fmt)
         if job.chunk_workers > 1 and size >= CHUNK_MIN_BYTES:
-            split = jsonl_boundaries if fmt == "tlparse_jsonl" else record_boundaries
+            split = jsonl_cuts if fmt == "tlparse_jsonl" else record_cuts
             # Ranges of at most CHUNK_BYTES, folded as they arrive (in order), so that memory holds the facts of
             # a few ranges at a time rather than of the whole file.
             ranges = split(root / rel, max(job.chunk_workers, -(-size // CHUNK_BYTES)))
-            tasks = [_Range(str(root), rel, fmt, job.limits, a, b, line, job.rank) for a, b, line in ranges]
+            # Where a range begins, its line number is not known without counting the lines before it (a pass
+            # over the whole file): a later range is read as if it began on line PROVISIONAL_LINE, and its line
+            # numbers are moved on when the ranges before it have been read.
+            tasks = [
+                _Range(str(root), rel, fmt, job.limits, a, b, 1 if a == 0 else PROVISIONAL_LINE, job.rank)
+                for a, b in ranges
+            ]
             parts: list[FileReport] = []
+            lines_before = 0
             with ProcessPoolExecutor(
                 max_workers=job.chunk_workers, initializer=_exit_with_parent, initargs=(os.getpid(),)
             ) as pool:
-                for facts, part in pool.map(_extract_range, tasks):
+                results = pool.map(_extract_range, tasks)
+                for task in tasks:
+                    by = lines_before + 1 - task.first_line
+                    try:
+                        facts, part = next(results)
+                    except DynamoDiffError as err:
+                        moved = _moved_on(err, by, job.limits)
+                        if moved is err:
+                            raise
+                        raise moved from err
+                    lines_before += part.lines
+                    if by:
+                        shift_lines(part, by)
+                        for fact in facts:
+                            fact.line += by
                     parts.append(part)
                     yield from facts
                     del facts
@@ -315,6 +338,23 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
         reports.append(report)
         with _records(root, rel, fmt, job.limits, report) as records:
             yield from collapse_repeats(map(extract, records))
+
+
+# The line a byte range after the first is read as beginning on, until the lines before it are known (not 1:
+# line 1 of a tlparse raw.jsonl is its string table).
+PROVISIONAL_LINE = 2
+
+
+def _moved_on(err: DynamoDiffError, by: int, limits: Limits) -> DynamoDiffError:
+    """A reader's error in a byte range read with provisional line numbers, with the line it names moved on."""
+    line = err.details.get("line")
+    if not by or type(line) is not int:
+        return err
+    if err.code is ErrorCode.RESOURCE_LIMIT and "limit" in err.details:
+        return limits.exceeded(err.details["limit"], err.details["value"], file=err.details.get("file"), line=line + by)
+    return type(err)(
+        err.code, err.message.replace(f"line {line}", f"line {line + by}"), **{**err.details, "line": line + by}
+    )
 
 
 def analyse_rank(job: RankJob) -> RankResult:

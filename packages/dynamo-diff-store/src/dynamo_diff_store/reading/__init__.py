@@ -5,7 +5,7 @@ Everything here turns bytes into `Record`s (one structured-trace record each, wi
 means for a compilation (that is `analysis`) or writes to the store (`storage`).
 """
 
-from dynamo_diff_store.reading._filereport import FileReport, merge_reports
+from dynamo_diff_store.reading._filereport import FileReport, merge_reports, shift_lines
 from dynamo_diff_store.reading._inputs import InputLayout, TraceFile, discover, rank_from_name, read_records
 from dynamo_diff_store.reading._jsonload import (
     JSONRejected,
@@ -15,7 +15,7 @@ from dynamo_diff_store.reading._jsonload import (
     loads_strict,
 )
 from dynamo_diff_store.reading._manifests import judge, manifest_bytes, read_manifest, translate_v1
-from dynamo_diff_store.reading._rawlog import open_regular, read_raw_log, read_regular, record_boundaries
+from dynamo_diff_store.reading._rawlog import open_regular, read_raw_log, read_regular, record_boundaries, record_cuts
 from dynamo_diff_store.reading._records import CompileKey, Record, Span
 from dynamo_diff_store.reading._tlparse_export import (
     PACK_INDEX_SUFFIX,
@@ -23,6 +23,7 @@ from dynamo_diff_store.reading._tlparse_export import (
     PackedPayloads,
     confine,
     jsonl_boundaries,
+    jsonl_cuts,
     read_tlparse_export,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "confine",
     "discover",
     "jsonl_boundaries",
+    "jsonl_cuts",
     "judge",
     "loads_payload",
     "loads_strict",
@@ -55,5 +57,7 @@ __all__ = [
     "read_regular",
     "read_tlparse_export",
     "record_boundaries",
+    "record_cuts",
+    "shift_lines",
     "translate_v1",
 ]

@@ -19,6 +19,7 @@ class FileReport:
     file: str
     rank_from_name: int | None = None
     bytes_read: int = 0
+    lines: int = 0  # lines read (of a byte range: in that range)
     records: int = 0
     # Lines that are not part of the trace grammar (not a metadata line, not a payload line of a record).
     noise_lines: int = 0
@@ -57,12 +58,28 @@ class FileReport:
             self.bad_record_samples.append((line, reason))
 
 
+def shift_lines(report: FileReport, by: int) -> None:
+    """Move every line number in `report` on by `by` (a byte range read with provisional line numbers)."""
+    if not by:
+        return
+    report.noise_samples = [n + by for n in report.noise_samples]
+    report.bad_record_samples = [(n + by, why) for n, why in report.bad_record_samples]
+    report.payload_mismatches = [n + by for n in report.payload_mismatches]
+    report.payload_unverifiable = [n + by for n in report.payload_unverifiable]
+    report.missing_payloads = [n + by for n in report.missing_payloads]
+    report.non_utf8_payloads = [n + by for n in report.non_utf8_payloads]
+    report.bad_id_fields = [(n + by, name, value) for n, name, value in report.bad_id_fields]
+    if report.truncated_at is not None:
+        report.truncated_at += by
+
+
 def merge_reports(parts: list[FileReport]) -> FileReport:
     """One report for a file read as consecutive byte ranges (in order)."""
     last = parts[-1]
     merged = FileReport(file=parts[0].file, rank_from_name=parts[0].rank_from_name)
     for part in parts:
         merged.records += part.records
+        merged.lines += part.lines
         merged.noise_lines += part.noise_lines
         merged.noise_samples.extend(part.noise_samples)
         merged.bad_records += part.bad_records

@@ -271,27 +271,57 @@ def read_raw_log(
 def record_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
     """Split a raw log into about `parts` byte ranges that each start at a metadata line:
     [(start, stop, first_line)]. Fewer ranges when no boundary is found near a split point."""
+    return with_first_lines(path, record_cuts(path, parts))
+
+
+def record_cuts(path: Path, parts: int) -> list[tuple[int, int]]:
+    """record_boundaries without the line numbers (which take a pass over the whole file): [(start, stop)]."""
     size = path.stat().st_size
     cuts = [0]
     with path.open("rb") as handle:
         for k in range(1, parts):
-            handle.seek(max(cuts[-1] + 1, size * k // parts))
-            window = handle.read(4 << 20)
-            at = handle.tell() - len(window)
-            pos = 0
-            while (nl := window.find(b"\n", pos)) >= 0:
-                m = GLOG_PREFIX.match(window, nl + 1)
-                if m is not None and window[m.end() : m.end() + 1] == b"{":
-                    cuts.append(at + nl + 1)
-                    break
-                pos = nl + 1
-        cuts.append(size)
-        cuts = sorted(set(cuts))
-        lines = [1]
-        handle.seek(0)
-        for a, b in itertools.pairwise(cuts[:-1]):
+            at = max(cuts[-1] + 1, size * k // parts)
+            handle.seek(at)
+            cut = _next_record(handle, at)
+            if cut is not None:
+                cuts.append(cut)
+    cuts.append(size)
+    cuts = sorted(set(cuts))
+    return list(itertools.pairwise(cuts))
+
+
+_WINDOW = 4 << 20  # how far past a split point a metadata line is looked for
+
+
+def _next_record(handle: IO[bytes], at: int) -> int | None:
+    """The offset of the first metadata line that starts after a newline in the _WINDOW bytes from `at` (the
+    handle's position); read a little at a time (the line is usually within a few KB)."""
+    window = b""
+    pos = 0
+    step = 64 << 10
+    while True:
+        more = handle.read(min(step, _WINDOW - len(window)))
+        window += more
+        step *= 2
+        whole = not more or len(window) >= _WINDOW  # all of the window there is
+        while (nl := window.find(b"\n", pos)) >= 0:
+            if not whole and window.find(b"\n", nl + 1) < 0:
+                break  # the line after it is not all read yet (a prefix match stops at its end)
+            m = GLOG_PREFIX.match(window, nl + 1)
+            if m is not None and window[m.end() : m.end() + 1] == b"{":
+                return at + nl + 1
+            pos = nl + 1
+        if whole:
+            return None
+
+
+def with_first_lines(path: Path, ranges: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Each range of `ranges` (consecutive, from offset 0) with the line number it starts on."""
+    lines = [1]
+    with path.open("rb") as handle:
+        for a, b in ranges[:-1]:
             lines.append(lines[-1] + handle.read(b - a).count(b"\n"))
-    return [(a, b, line) for a, b, line in zip(cuts, cuts[1:], lines, strict=False)]
+    return [(a, b, line) for (a, b), line in zip(ranges, lines, strict=False)]
 
 
 def _metadata(
@@ -352,7 +382,10 @@ def _more(read: Any, keep: int, left: int | None, rel: str, lineno: int) -> byte
         return read(want) if want > 0 else b""
     except OSError as exc:
         raise DynamoDiffError(
-            ErrorCode.UNREADABLE_INPUT, f"Reading {rel} failed near line {lineno}: {exc.strerror}.", file=rel
+            ErrorCode.UNREADABLE_INPUT,
+            f"Reading {rel} failed near line {lineno}: {exc.strerror}.",
+            file=rel,
+            line=lineno,
         ) from exc
 
 
@@ -372,6 +405,7 @@ def _read(
     max_line = limits.max_line_bytes
     max_record = limits.max_record_bytes
     max_records = limits.max_records
+    first_lineno = lineno
     read = handle.read
     match_prefix = GLOG_PREFIX.match
     match_span = _SPAN_META.fullmatch
@@ -587,6 +621,7 @@ def _read(
             )
 
     report.bytes_read = base + len(buf)
+    report.lines = lineno - first_lineno
     if folded is not None:
         yield folded
     last = _last(pending, rel, report, ends_with_newline=ends_with_newline, last_complete=last_complete, lineno=lineno)

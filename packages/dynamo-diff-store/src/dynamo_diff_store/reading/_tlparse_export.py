@@ -27,7 +27,7 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading._filereport import FileReport
 from dynamo_diff_store.reading._jsonload import JSONTooDeepError, StrictJSONError, loads_strict
-from dynamo_diff_store.reading._rawlog import envelope, intern_string, open_regular, read_regular
+from dynamo_diff_store.reading._rawlog import envelope, intern_string, open_regular, read_regular, with_first_lines
 from dynamo_diff_store.reading._records import Record, Span
 
 # Keys tlparse adds from the glog prefix; they are not part of torch's record.
@@ -213,6 +213,7 @@ def read_tlparse_export(
             if record is not None:
                 yield record
     report.bytes_read = pos
+    report.lines = lineno - (first_line - 1)
     if lineno == 0:
         raise DynamoDiffError(ErrorCode.MALFORMED_INPUT, f"{jsonl_rel} is empty.", file=jsonl_rel)
 
@@ -220,6 +221,11 @@ def read_tlparse_export(
 def jsonl_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
     """Split raw.jsonl into about `parts` byte ranges at line starts: [(start, stop, first_line)]. The first
     range holds the string table (line 1)."""
+    return with_first_lines(path, jsonl_cuts(path, parts))
+
+
+def jsonl_cuts(path: Path, parts: int) -> list[tuple[int, int]]:
+    """jsonl_boundaries without the line numbers (which take a pass over the whole file): [(start, stop)]."""
     data_size = path.stat().st_size
     with path.open("rb") as handle:
         header = handle.readline()
@@ -232,13 +238,9 @@ def jsonl_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
             handle.readline()  # to the end of the line that contains `at - 1`
             if handle.tell() < data_size:
                 cuts.append(handle.tell())
-        cuts = sorted(set(cuts))
-        cuts.append(data_size)
-        lines = [1]
-        handle.seek(0)
-        for a, b in itertools.pairwise(cuts[:-1]):
-            lines.append(lines[-1] + handle.read(b - a).count(b"\n"))
-    return [(a, b, line) for a, b, line in zip(cuts, cuts[1:], lines, strict=False)]
+    cuts = sorted(set(cuts))
+    cuts.append(data_size)
+    return list(itertools.pairwise(cuts))
 
 
 def _string_table(obj: Any, rel: str, report: FileReport) -> None:
