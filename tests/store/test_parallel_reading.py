@@ -161,9 +161,9 @@ def test_line_numbers_of_ranges_read_in_parallel(tmp_path: Path, monkeypatch: py
     data = _noisy_log()
     one = run(tmp_path, "", 1, data)
     two = run(tmp_path, "", 2, data)
-    notices = [n.model_dump() for n in one.notices]
+    notices = [n.model_dump() for n in one.notices()]
     assert {n["code"] for n in notices} >= {"noise_lines", "malformed_records", "payload_md5_mismatch", "bad_id_fields"}
-    assert [n.model_dump() for n in two.notices] == notices
+    assert [n.model_dump() for n in two.notices()] == notices
     assert list(two.iter_evidence_json()) == list(one.iter_evidence_json())
     assert two.noise_lines == one.noise_lines
 

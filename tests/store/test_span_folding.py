@@ -127,5 +127,5 @@ def test_the_import_reads_the_same_with_and_without_folding(
     one, two = results
     assert list(two.iter_evidence_json()) == list(one.iter_evidence_json())
     assert list(two.iter_compilation_json()) == list(one.iter_compilation_json())
-    assert [n.model_dump() for n in two.notices] == [n.model_dump() for n in one.notices]
+    assert [n.model_dump() for n in two.notices()] == [n.model_dump() for n in one.notices()]
     assert two.record_kinds == one.record_kinds and two.records == one.records
