@@ -109,3 +109,27 @@ def test_names_and_first_lines_agree_with_cpython_code_objects() -> None:
 
     expected = {(c.co_qualname, c.co_firstlineno) for c in nested(compile(SOURCE, "m.py", "exec"))}
     assert {(f.qualified_name, f.first_line) for f in index_functions("m.py", SOURCE)} == expected
+
+
+def test_functions_with_one_structure_hash_have_one_shape() -> None:
+    """The matcher hashes only functions whose shape the other side also has: equal hashes imply equal shapes."""
+    from dynamo_diff_match.correspond import _shape
+
+    variants = [
+        "def f(x, *a, k=1, **kw):\n    y = (x + 1)\n    return y\n",
+        "def g(x, *a, k=1, **kw):  # renamed\n\n    y = x + 1\n    return (\n        y\n    )\n",
+        "async def f(x, *a, k=1, **kw):\n    y = x + 1\n    return y\n",
+        "def f(x, *a, k=1, **kw):\n    y = x + 1\n    y = y + 1\n    return y\n",
+        "@dec\ndef f(x, *a, k=1, **kw):\n    y = x + 1\n    return y\n",
+        "def f(x, /, *a, k=1, **kw):\n    y = x + 1\n    return y\n",
+        "h = lambda x: x + 1\n",
+        "h = lambda x: (x\n  + 1)\n",
+        "h = lambda x: x.y\n",
+    ]
+    found = [f for text in variants for f in index_functions("m.py", text) if f.kind != "class"]
+    for a in found:
+        for b in found:
+            if a.structure_hash == b.structure_hash:
+                assert _shape(a) == _shape(b)
+    assert found[0].structure_hash == found[1].structure_hash
+    assert found[6].structure_hash == found[7].structure_hash

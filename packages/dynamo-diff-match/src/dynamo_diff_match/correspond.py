@@ -23,6 +23,7 @@ library file, name and first line.
 
 from __future__ import annotations
 
+import ast
 import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -272,7 +273,27 @@ def _apply_user_map(user_map: UserMap, base: list[_Unit], cand: list[_Unit]) -> 
 def _match_structure(base: list[_Unit], cand: list[_Unit]) -> None:
     # Identical source text first (it implies an identical AST and is cheap), then the AST hash for the rest.
     _match_by(base, cand, lambda s: s.source_key, "identical source", ambiguous_ok=True)
-    _match_by(base, cand, lambda s: s.structure_hash, "identical AST", ambiguous_ok=False)
+    # Hashing an AST walks all of it. A function can share its hash only with a function of the other side of the
+    # same shape (`_shape`: a few facts that equal ASTs share), so functions of a shape one side lacks are not
+    # hashed: their hash groups would hold functions of one side only, which pair with nothing.
+    shapes = [{_shape(u.source) for u in units if u.match is None and u.source is not None} for units in (base, cand)]
+    both = (shapes[0] & shapes[1]) - {None}
+    _match_by(base, cand, lambda s: s.structure_hash if _shape(s) in both else "", "identical AST", ambiguous_ok=False)
+
+
+def _shape(f: SourceFunction) -> tuple[object, ...] | None:
+    """What every function with the same structure hash has in common, read off the top of its AST: the node type,
+    the argument names, the number of decorators and the statement types of the body (None: no hash)."""
+    node = f.node
+    if f.kind == "class" or node is None:
+        return None
+    if isinstance(node, ast.Lambda):
+        return ("lambda", type(node.body))
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    args = node.args
+    names = tuple(a.arg for a in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg) if a)
+    return (type(node), names, len(args.posonlyargs), len(node.decorator_list), *map(type, node.body))
 
 
 def _match_by(
