@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import re
+import weakref
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,40 @@ def test_no_other_library_code_switches_the_collector() -> None:
         if re.search(r"\bgc\.(disable|enable)\(", line)
     ]
     assert found == []
+
+
+class _Node:
+    next: object = None
+
+
+def test_what_the_block_kept_goes_to_the_oldest_generation_and_cycles_are_still_collected() -> None:
+    gc.collect()
+    frozen_before = gc.get_freeze_count()  # some interpreters freeze objects at start-up: then nothing is moved
+    with collector_paused():
+        kept = [[n] for n in range(1000)]
+        cycle = _Node()
+        cycle.next = cycle
+        gone = weakref.ref(cycle)
+        del cycle
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen_before
+    if not frozen_before:
+        assert gc.get_count()[0] < 100  # no pending scan of the block's objects
+    gc.collect()
+    assert gone() is None  # the cycle made inside the block
+    assert len(kept) == 1000
+
+
+def test_objects_the_program_froze_stay_frozen() -> None:
+    gc.collect()
+    ours = not gc.get_freeze_count()
+    if ours:
+        gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            _ = [[n] for n in range(100)]
+        assert gc.get_freeze_count() == frozen
+    finally:
+        if ours:
+            gc.unfreeze()
