@@ -492,7 +492,8 @@ def _resume_rows(b: _Unit, c: _Unit, bsnap: SnapshotSet, csnap: SnapshotSet) -> 
     pairs: list[tuple[FunctionRef, FunctionRef, str]] = []
     rb, rc = sorted(b.resumes), sorted(c.resumes)
     lm: LineMap | None = None
-    if b.source is not None and c.source is not None:
+    # The line map only places resume functions: without them on both sides there is nothing to place.
+    if rb and rc and b.source is not None and c.source is not None:
         fb, fc = b.source, c.source
         try:
             lm = line_map(
