@@ -75,8 +75,9 @@ def digest(comps: Sequence[Compilation]) -> Digest:
         if comp.limit_events:
             d.limits += len(comp.limit_events)
             d.limit_evidence.extend(e.evidence_id for e in comp.limit_events if e.evidence_id)
-        d.restarts += comp.restart_count
-        d.restart_evidence.extend(comp.restart_evidence)
+        if comp.attempts or comp.restarts:  # else no restarts and no evidence of any
+            d.restarts += comp.restart_count
+            d.restart_evidence.extend(comp.restart_evidence)
         if comp.graph is not None:
             if comp.outcome == Outcome.COMPLETED and comp.graph.op_count is not None:
                 d.ops.append(comp.graph.op_count)  # 0: an empty graph
@@ -89,8 +90,9 @@ def digest(comps: Sequence[Compilation]) -> Digest:
             d.cache.setdefault(str(event.cache), Counter())[str(event.decision)] += 1
             if event.evidence_id:
                 d.cache_evidence.setdefault(str(event.cache), []).append(event.evidence_id)
-        for phase, value in compilation_phases(comp.phase_times).items():
-            d.phases[phase] = d.phases.get(phase, 0.0) + value
+        if comp.phase_times:
+            for phase, value in compilation_phases(comp.phase_times).items():
+                d.phases[phase] = d.phases.get(phase, 0.0) + value
         if comp.phase_evidence_id is not None:
             d.phase_evidence.append(comp.phase_evidence_id)
         if comp.aot is not None:
