@@ -24,6 +24,7 @@ library file, name and first line.
 from __future__ import annotations
 
 import ast
+import bisect
 import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -322,9 +323,22 @@ def _match_by(
                     _ambiguous(b, c)
 
 
-def _fits(
-    f: SourceFunction, candidates: list[SourceFunction], lm: LineMap
-) -> tuple[list[SourceFunction], list[SourceFunction]]:
+class _ByLastLine:
+    """A snapshot's functions sorted by last line, to find those ending in a range of lines without a scan."""
+
+    def __init__(self, functions: list[SourceFunction]) -> None:
+        ordered = sorted(range(len(functions)), key=lambda i: functions[i].last_line)
+        self.order = ordered  # source-order positions
+        self.lasts = [functions[i].last_line for i in ordered]
+        self.functions = functions
+
+    def ending_in(self, lo: int, hi: int) -> list[SourceFunction]:
+        """The functions whose last line is in lo..hi, in source order."""
+        at, to = bisect.bisect_left(self.lasts, lo), bisect.bisect_right(self.lasts, hi)
+        return [self.functions[i] for i in sorted(self.order[at:to])]
+
+
+def _fits(f: SourceFunction, candidates: _ByLastLine, lm: LineMap) -> tuple[list[SourceFunction], list[SourceFunction]]:
     """Candidate functions whose boundary lines are where f's went (exact), and those whose boundary lines lie
     where an edited boundary line of f went and whose name is f's (loose)."""
     first = lm.image(f.first_line, widen="up")
@@ -334,8 +348,8 @@ def _fits(
     loose: list[SourceFunction] = []
     if first is None or def_line is None or last is None:
         return exact, loose
-    for g in candidates:
-        if g.kind == "class" or g.last_line not in last:
+    for g in candidates.ending_in(last.lo, last.hi):  # the others' last line is not in `last`
+        if g.kind == "class":
             continue
         if g.last_line == last.line and (g.first_line == first.line or g.def_line == def_line.line):
             exact.append(g)
@@ -347,6 +361,7 @@ def _fits(
 def _match_lines(base: list[_Unit], cand: list[_Unit], bsnap: SnapshotSet, csnap: SnapshotSet) -> None:
     cand_by_source = {u.source: u for u in cand if u.source is not None}
     maps: dict[str, LineMap | str] = {}
+    by_last: dict[str, _ByLastLine] = {}
     claims: dict[_Unit, list[tuple[_Unit, str]]] = defaultdict(list)
     for b in base:
         if b.match is not None or b.source is None or b.source.rel_path not in csnap.files:
@@ -365,7 +380,9 @@ def _match_lines(base: list[_Unit], cand: list[_Unit], bsnap: SnapshotSet, csnap
                     other.note = lm
                     _ambiguous(b, other)
             continue
-        exact, loose = _fits(b.source, csnap.functions(rel), lm)
+        if rel not in by_last:
+            by_last[rel] = _ByLastLine(csnap.functions(rel))
+        exact, loose = _fits(b.source, by_last[rel], lm)
         chosen = exact or loose
         if len(chosen) > 1:
             chosen = [g for g in chosen if g.name == b.source.name] or chosen
