@@ -264,3 +264,19 @@ def test_the_same_workload_recorded_twice_differs_in_compile_time_only_by_noise(
     (cold, _), (warm, _) = load("inductor_cold"), load("inductor_warm")
     # A warm Inductor cache is a real change (oracle: fx graph cache 0 -> 2 hits).
     assert not compile_time_change(cold.counts.compile_time_s, warm.counts.compile_time_s).endswith("(noise)")
+
+
+def test_rows_are_built_as_model_construct_builds_them() -> None:
+    """Rows skip validation (their values come from validated models) through a shortcut of model_construct."""
+    from dynamo_diff_compare.compare import _trusted
+    from dynamo_diff_schema.comparison import FunctionPiece, FunctionRow, FunctionSide, MatchMethod, RowStatus
+    from dynamo_diff_schema.counts import Counts
+
+    side = {"qualified_name": "f", "name_from": "trace", "file": "m.py", "line": 3, "counts": Counts(completed=1)}
+    row = {"status": RowStatus.MATCHED, "method": MatchMethod.STRUCTURE, "reason": "r", "baseline": None}
+    for cls, values in ((FunctionSide, side), (FunctionRow, row), (FunctionPiece, {"name": "g", **row})):
+        fast, slow = _trusted(cls, **values), cls.model_construct(**values)  # type: ignore[attr-defined]
+        assert fast == slow
+        assert list(fast.__dict__) == list(slow.__dict__)
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.model_dump_json() == slow.model_dump_json()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar, cast
 
 from dynamo_diff_match import (
     Correspondence,
@@ -17,6 +18,7 @@ from dynamo_diff_match import (
     UserMap,
     correspond_functions,
 )
+from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
@@ -43,6 +45,47 @@ from dynamo_diff_compare.ranks import rank_view
 # Part of every comparison id: bump when rows or changes are computed differently.
 COMPARE_VERSION = "2"
 EMPTY = SnapshotSet(files={}, paths={})
+M = TypeVar("M", bound=Model)
+
+
+# What `model_construct` does for a model without aliases, extra fields, private attributes or post-init hook, with
+# the per-field checks it makes on every call done once per class. Rows are built from already-validated values
+# (the comparison is validated when it is rendered as JSON); building 30,000 of them with `model_construct` took a
+# sixth of a large comparison.
+_FIELDS: dict[type[Model], list[tuple[str, bool, Any]] | None] = {}
+
+
+def _trusted(cls: type[M], **values: Any) -> M:
+    """`cls.model_construct(**values)` (same `__dict__`, in field order, and the same fields set)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _plain_fields(cls)
+    fields = _FIELDS[cls]
+    if fields is None:
+        return cast(M, cls.model_construct(**values))
+    given: dict[str, Any] = {}
+    for name, required, field in fields:
+        if name in values:
+            given[name] = values[name]
+        elif not required:
+            given[name] = field.get_default(call_default_factory=True, validated_data=given)
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__dict__", given)
+    object.__setattr__(model, "__pydantic_fields_set__", {name for name in values if name in given})
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
+
+
+def _plain_fields(cls: type[Model]) -> list[tuple[str, bool, Any]] | None:
+    """(name, required, field info) of each field, or None when `_trusted` cannot stand in for model_construct."""
+    plain = (
+        cls.model_config.get("extra") != "allow"
+        and not cls.__pydantic_root_model__
+        and not cls.__pydantic_post_init__
+        and not cls.__private_attributes__
+        and all(f.alias is None and f.validation_alias is None for f in cls.model_fields.values())
+    )
+    return [(name, f.is_required(), f) for name, f in cls.model_fields.items()] if plain else None
 
 
 def side_of(capture: Capture) -> Side:
@@ -66,7 +109,8 @@ def _side(
     ranks = obs.ranks
     # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
     # large comparison (tools/bench/compare_scaling.py). The comparison is validated when it is rendered as JSON.
-    return FunctionSide.model_construct(
+    return _trusted(
+        FunctionSide,
         qualified_name=name or ref.name,
         name_from="source" if from_source else "trace",
         file=rel or ref.file,
@@ -106,7 +150,8 @@ def _assembled(
 ) -> FunctionRow:
     """A row from each side's observed compilations and its shown side (validated when rendered as JSON)."""
     (b, b_side), (c, c_side) = base, cand
-    return FunctionRow.model_construct(
+    return _trusted(
+        FunctionRow,
         status=status,
         method=method,
         reason=reason,
@@ -159,7 +204,8 @@ def _function_row(
         row = _row(piece, base, cand, sources, multi_rank)
         side = piece.baseline or piece.candidate
         pieces.append(
-            FunctionPiece.model_construct(
+            _trusted(
+                FunctionPiece,
                 name=side.name if side is not None else "?",
                 library_file=None if side is None or side.caller is None else (library_path(side.file) or side.file),
                 status=row.status,
