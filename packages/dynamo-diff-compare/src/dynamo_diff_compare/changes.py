@@ -295,7 +295,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
                     candidate_evidence=c.cache_evidence.get(cache, []),
                 )
             )
-    for phase, label in _PHASE_LABELS.items():
+    for phase, label in _PHASE_LABELS.items() if b.phases or c.phases else ():
         bt, ct = round(b.phases.get(phase, 0.0), 6), round(c.phases.get(phase, 0.0), 6)
         if (bt or ct) and bt != ct:
             changes.append(

@@ -70,7 +70,7 @@ def _trusted(cls: type[M], **values: Any) -> M:
             given[name] = field.get_default(call_default_factory=True, validated_data=given)
     model = cls.__new__(cls)
     object.__setattr__(model, "__dict__", given)
-    object.__setattr__(model, "__pydantic_fields_set__", {name for name in values if name in given})
+    object.__setattr__(model, "__pydantic_fields_set__", values.keys() & given.keys())
     object.__setattr__(model, "__pydantic_extra__", None)
     object.__setattr__(model, "__pydantic_private__", None)
     return model
@@ -94,6 +94,8 @@ def side_of(capture: Capture) -> Side:
 
 
 def deltas(base: Counts | None, cand: Counts | None) -> dict[str, int]:
+    if base is not None and cand is not None and base.__dict__ == cand.__dict__:
+        return {}  # the same counts (most rows of a large comparison)
     b = base.values() if base is not None else dict.fromkeys(COUNT_KEYS, 0)
     c = cand.values() if cand is not None else dict.fromkeys(COUNT_KEYS, 0)
     return {key: c[key] - b[key] for key in COUNT_KEYS if c[key] != b[key]}
