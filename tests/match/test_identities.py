@@ -133,3 +133,49 @@ def test_functions_with_one_structure_hash_have_one_shape() -> None:
                 assert _shape(a) == _shape(b)
     assert found[0].structure_hash == found[1].structure_hash
     assert found[6].structure_hash == found[7].structure_hash
+
+
+def _whole(text: str) -> list[tuple[object, ...]]:
+    """What indexing gives when the file is parsed in one piece."""
+    from dynamo_diff_match.identities import _found_whole
+
+    found = sorted(_found_whole(text), key=lambda f: (f[3], f[4]))
+    return [(q, n, k, a, d, z, key) for q, n, k, a, d, z, _, key in found]
+
+
+def _pieced(text: str, keep: list[object]) -> list[tuple[object, ...]]:
+    from dynamo_diff_match.identities import index_with_pieces
+
+    return [
+        (f.qualified_name, f.name, f.kind, f.first_line, f.def_line, f.last_line, f.source_key)
+        for f in index_with_pieces("m.py", text, keep)  # type: ignore[arg-type]
+    ]
+
+
+PIECED = [
+    SOURCE,
+    SOURCE.replace("return n", "return n + 1"),
+    'x = """\n\ndef fake():\n    pass\n"""\n\n\ndef real():\n    return x\n',  # a cut line inside a string
+    "def a():\n    return [\n\n@b\ndef c(): pass\n",  # does not parse: defines nothing
+    "def a():\n    return 1\n\n\ndef b(:\n    pass\n",  # the second piece does not parse
+    "@d\n\n@e\ndef f():\n    pass\n",  # an empty line between decorators
+    "def f():\n    pass\n\nclass C(lambda: 0):\n    g = lambda self: 1\n\n\nasync def h():\n    pass",
+    "x = 1 \\\n\ndef f():\n    pass\n",
+    "def f():\n    pass\r\n\r\ndef g():\n    pass\n",  # other line breaks: parsed whole
+    "",
+]
+
+
+def test_indexing_by_pieces_finds_what_parsing_the_whole_file_finds() -> None:
+    keep: list[object] = []
+    for text in PIECED + PIECED[::-1]:  # the second time round, pieces are reused
+        assert _pieced(text, keep) == _whole(text), text
+
+
+def test_a_function_both_snapshots_hold_unchanged_is_parsed_once() -> None:
+    base = SnapshotSet({"m.py": SOURCE}, {})
+    cand = SnapshotSet({"m.py": "import os\n\n\n" + SOURCE.replace("return n", "return n + 1")}, {})
+    b, c = base.named("m.py", "forward")[0], cand.named("m.py", "forward")[0]
+    assert (c.first_line, c.last_line) == (b.first_line + 3, b.last_line + 3)
+    assert c.node is b.node  # the same parse
+    assert base.named("m.py", "fetch")[0].node is not cand.named("m.py", "fetch")[0].node  # edited

@@ -14,10 +14,14 @@ not hashed (their hash is ""): Dynamo compiles functions, and a class's hash wou
 from __future__ import annotations
 
 import ast
+import bisect
 import copy
 import hashlib
+import itertools
 import re
+import weakref
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -134,21 +138,23 @@ class _Field:
 
 def index_functions(rel_path: str, text: str) -> list[SourceFunction]:
     """Every definition in `text`, in source order; empty when the text is too large or does not parse."""
+    return index_with_pieces(rel_path, text, [])
+
+
+# (qualified name, name, kind, first line, def line, last line, node, source key)
+_Found = tuple[str, str, str, int, int, int, ast.AST, str]
+
+
+def index_with_pieces(rel_path: str, text: str, keep: list[_Piece]) -> list[SourceFunction]:
+    """`index_functions`, parsing only the pieces of `text` (see `_Piece`) not already parsed: a piece parsed
+    for a snapshot still in use (its `_Piece` in a `keep` list) is reused. Appends the pieces of `text` to `keep`."""
     if len(text) > MAX_SOURCE_BYTES:
         return []
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    found: list[tuple[str, str, str, int, int, int, ast.AST]] = []
-    try:
-        # Lambdas are the only definitions inside expressions; without the keyword, expressions are skipped.
-        _Indexer(found, expressions="lambda" in text).visit(tree)
-    except RecursionError:
-        return []
+    found = _found_in_pieces(text, keep)
+    if found is None:
+        found = _found_whole(text)
     found.sort(key=lambda f: (f[3], f[4]))
     counts = Counter(f[0] for f in found)
-    lines = text.splitlines()
     return [
         SourceFunction(
             rel_path=rel_path,
@@ -159,11 +165,143 @@ def index_functions(rel_path: str, text: str) -> list[SourceFunction]:
             def_line=def_line,
             last_line=last,
             id=function_id(rel_path, qual, first if counts[qual] > 1 else None),
-            source_key="" if kind != "function" else _source_key(lines, first, last),
+            source_key=key,
             node=node,
         )
-        for qual, name, kind, first, def_line, last, node in found
+        for qual, name, kind, first, def_line, last, node, key in found
     ]
+
+
+def _found_whole(text: str) -> list[_Found]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found = _definitions([tree], text)
+    return [] if found is None else found
+
+
+def _definitions(nodes: Sequence[ast.AST], text: str, lines: list[str] | None = None) -> list[_Found] | None:
+    """The definitions in `nodes` (module-level statements of `text`, or its module); their lines are those of
+    `lines` (default: `text.splitlines()`); None when the tree is too deep to walk."""
+    found: list[tuple[str, str, str, int, int, int, ast.AST]] = []
+    try:
+        # Lambdas are the only definitions inside expressions; without the keyword, expressions are skipped.
+        if "lambda" in text:
+            indexer = _Indexer(found)
+            for node in nodes:
+                indexer.visit(node)
+        else:
+            _statement_definitions(nodes, "", found)
+    except RecursionError:
+        return None
+    if lines is None:
+        lines = text.splitlines()
+    return [(*f, "" if f[2] != "function" else _source_key(lines, f[3], f[5])) for f in found]
+
+
+class _Piece:
+    """The definitions of a piece of a snapshot, lines counted from the piece's first line.
+
+    A piece is a run of whole module-level statements that starts at a `def`, `class`, `async` or `@` line at
+    column 0 after an empty line (or at the top of the file). Such a piece parses to the same statements on its
+    own as inside any file, so a piece two snapshots share (an unchanged function in an edited file, or a whole
+    unchanged file) is parsed once. A file is cut at those lines, and each run of pieces not seen before is parsed
+    in one go; a statement reaching over a cut (a string holding such a line) joins the pieces it spans. A run
+    that does not parse leaves the whole file to `ast.parse`, so a file that does not parse defines nothing,
+    exactly as when it is parsed whole."""
+
+    __slots__ = ("__weakref__", "found")
+
+    def __init__(self, found: list[_Found]) -> None:
+        self.found = found
+
+
+# Pieces by text, while a snapshot index holds them (SnapshotSet keeps the pieces of the files it indexed).
+_PIECES: weakref.WeakValueDictionary[str, _Piece] = weakref.WeakValueDictionary()
+_CUT = re.compile(r"(?<=\n\n)(?:@|(?:def|class|async)\b)")
+# Line breaks besides "\n" (str.splitlines() splits at them, Python's tokenizer not at all of them); a file holding
+# one is parsed whole. So does a file that changes how later lines parse (`from __future__ import barry_as_FLUFL`).
+_PARSED_WHOLE = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]|barry_as_FLUFL")
+
+
+def _found_in_pieces(text: str, keep: list[_Piece]) -> list[_Found] | None:
+    """The definitions of `text` from its pieces (see `_Piece`); None: parse it whole."""
+    if _PARSED_WHOLE.search(text):
+        return None
+    cuts = [0, *(m.start() for m in _CUT.finditer(text)), len(text)]
+    texts = [text[a:b] for a, b in itertools.pairwise(cuts) if b > a or a == 0]
+    pieces: list[_Piece | None] = [_PIECES.get(t) for t in texts]
+    at = 0
+    while at < len(texts):
+        if pieces[at] is not None:
+            at += 1
+            continue
+        end = at
+        while end < len(texts) and pieces[end] is None:
+            end += 1
+        made = _parse_run(texts[at:end])
+        if made is None:
+            return None
+        pieces[at:end] = made
+        at = end
+    found: list[_Found] = []
+    offset = 0  # lines above the piece
+    for piece_text, piece in zip(texts, pieces, strict=True):
+        if piece is not None and piece is not _JOINED:
+            keep.append(piece)
+            found += [
+                (q, n, k, a + offset, d + offset, z + offset, node, key) for q, n, k, a, d, z, node, key in piece.found
+            ]
+        offset += piece_text.count("\n")
+    return found
+
+
+# Stands for a piece joined to the one before it (its definitions are listed with that one).
+_JOINED = _Piece([])
+
+
+def _parse_run(texts: list[str]) -> list[_Piece] | None:
+    """Parse consecutive pieces in one go and split the statements among them; None when the run does not parse."""
+    run = "".join(texts)
+    try:
+        tree = ast.parse(run)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    starts: list[int] = []  # 1-based line of the run each piece starts at
+    line = 1
+    for piece_text in texts:
+        starts.append(line)
+        line += piece_text.count("\n")
+    owner = list(range(len(texts)))  # the piece each piece is joined to (itself when on its own)
+    groups: list[list[ast.stmt]] = [[] for _ in texts]
+    for stmt in tree.body:
+        decorators = getattr(stmt, "decorator_list", [])
+        first = min([stmt.lineno, *(d.lineno for d in decorators)])
+        last = stmt.end_lineno or stmt.lineno
+        k = owner[bisect.bisect_right(starts, first) - 1]
+        for m in range(k + 1, bisect.bisect_right(starts, last)):
+            owner[m] = k  # the statement reaches into piece m: join it to k
+        groups[k].append(stmt)
+    made: list[_Piece] = []
+    lines = run.splitlines()
+    for k in range(len(texts)):
+        if owner[k] != k:
+            made.append(_JOINED)
+            continue
+        upto = k + 1
+        while upto < len(texts) and owner[upto] == k:
+            upto += 1
+        joined = "".join(texts[k:upto])
+        found = _definitions(groups[k], joined, lines)
+        if found is None:
+            return None
+        shift = starts[k] - 1
+        lines_found = [(q, n, kd, a - shift, d - shift, z - shift, node, key) for q, n, kd, a, d, z, node, key in found]
+        piece = _Piece(lines_found)
+        _PIECES[joined] = piece
+        made.append(piece)
+    return made
 
 
 def _source_key(lines: list[str], first: int, last: int) -> str:
@@ -173,6 +311,28 @@ def _source_key(lines: list[str], first: int, last: int) -> str:
         return ""
     indent = len(body[0]) - len(body[0].lstrip())
     return hashlib.sha256("\n".join(line[indent:] for line in body).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_BLOCKS = ast.stmt | ast.ExceptHandler | ast.match_case | ast.Module
+
+
+def _statement_definitions(
+    nodes: Sequence[object], prefix: str, found: list[tuple[str, str, str, int, int, int, ast.AST]]
+) -> None:
+    """What `_Indexer(found, expressions=False)` finds, faster: without lambdas, definitions are statements, in the
+    statement lists of other statements (and of `except` and `case` clauses), so only those are walked."""
+    for node in nodes:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            kind = "class" if isinstance(node, ast.ClassDef) else "function"
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            qual = prefix + node.name
+            found.append((qual, node.name, kind, first, node.lineno, node.end_lineno or node.lineno, node))
+            _statement_definitions(node.body, qual + ("." if kind == "class" else ".<locals>."), found)
+        elif isinstance(node, _BLOCKS):
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    _statement_definitions(value, prefix, found)
 
 
 class _Indexer(ast.NodeVisitor):

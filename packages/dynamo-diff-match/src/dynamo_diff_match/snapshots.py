@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dynamo_diff_match.identities import CallSite, FunctionRef, SourceFunction, index_functions
+from dynamo_diff_match.identities import CallSite, FunctionRef, SourceFunction, _Piece, index_with_pieces
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES
 
 
@@ -18,6 +18,9 @@ class SnapshotSet:
         self._index: dict[str, list[SourceFunction]] = {}
         self._named: dict[str, dict[str, list[SourceFunction]]] = {}
         self._lines: dict[str, list[str]] = {}
+        # Keeps the parsed pieces of its files alive, so that another snapshot set sharing them (the other run of a
+        # comparison) reuses them instead of parsing them again (`identities._Piece`).
+        self._pieces: list[_Piece] = []
 
     def rel_path(self, file: str) -> str | None:
         """The relative path of an observed `co_filename`, or None when the bundle holds no snapshot of it."""
@@ -30,7 +33,7 @@ class SnapshotSet:
         """Every definition in the snapshot, in source order (empty if missing, too large or unparseable)."""
         if rel_path not in self._index:
             text = self.files.get(rel_path)
-            self._index[rel_path] = [] if text is None else index_functions(rel_path, text)
+            self._index[rel_path] = [] if text is None else index_with_pieces(rel_path, text, self._pieces)
         return self._index[rel_path]
 
     def named(self, rel_path: str, name: str) -> list[SourceFunction]:
