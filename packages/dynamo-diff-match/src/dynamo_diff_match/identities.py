@@ -55,6 +55,8 @@ class FunctionRef:
     def resume_parent(self) -> str | None:
         """The bare name of the function this Dynamo resume function continues, else None."""
         name = self.name
+        if "torch_dynamo_resume_in_" not in name:
+            return None  # (the pattern below cannot match)
         found = False
         while (m := _RESUME.fullmatch(name)) is not None:
             name, found = m["parent"], True
