@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.compilation import Compilation, Outcome
@@ -19,33 +18,60 @@ _PHASE_LABELS = {key: label for key, label, _ in COMPILE_PHASES}
 _EXAMPLES = 3
 
 
-@dataclass
 class Digest:
-    """One side's compilations of a function, reduced to what rows compare."""
+    """One side's compilations of a function, reduced to what rows compare. (A plain class: two are made per row,
+    and a dataclass's default factories cost more than the rest of a small digest.)"""
 
-    reasons: Counter[str] = field(default_factory=Counter)  # guard category -> failing guards
-    reason_examples: dict[str, list[str]] = field(default_factory=dict)
-    reason_evidence: dict[str, list[str]] = field(default_factory=dict)
-    breaks: dict[str, tuple[set[str], list[str], str]] = field(default_factory=dict)  # key -> sites, ev, what
-    failures: Counter[str] = field(default_factory=Counter)
-    failure_reason: dict[str, str] = field(default_factory=dict)
-    failure_evidence: dict[str, list[str]] = field(default_factory=dict)
-    limits: int = 0
-    limit_evidence: list[str] = field(default_factory=list)
-    restarts: int = 0
-    restart_evidence: list[str] = field(default_factory=list)
-    ops: list[int] = field(default_factory=list)
-    histogram: Counter[str] = field(default_factory=Counter)
-    graph_evidence: list[str] = field(default_factory=list)
-    guards: list[int] = field(default_factory=list)
-    guard_evidence: list[str] = field(default_factory=list)
-    cache: dict[str, Counter[str]] = field(default_factory=dict)
-    cache_evidence: dict[str, list[str]] = field(default_factory=dict)
-    phases: dict[str, float] = field(default_factory=dict)
-    phase_evidence: list[str] = field(default_factory=list)
-    backward_ops: list[int] = field(default_factory=list)  # per compilation whose backward graph was traced
-    backward_compiled: int = 0
-    backward_evidence: list[str] = field(default_factory=list)
+    __slots__ = (
+        "backward_compiled",
+        "backward_evidence",
+        "backward_ops",
+        "breaks",
+        "cache",
+        "cache_evidence",
+        "failure_evidence",
+        "failure_reason",
+        "failures",
+        "graph_evidence",
+        "guard_evidence",
+        "guards",
+        "histogram",
+        "limit_evidence",
+        "limits",
+        "ops",
+        "phase_evidence",
+        "phases",
+        "reason_evidence",
+        "reason_examples",
+        "reasons",
+        "restart_evidence",
+        "restarts",
+    )
+
+    def __init__(self) -> None:
+        self.reasons: Counter[str] = Counter()  # guard category -> failing guards
+        self.reason_examples: dict[str, list[str]] = {}
+        self.reason_evidence: dict[str, list[str]] = {}
+        self.breaks: dict[str, tuple[set[str], list[str], str]] = {}  # key -> sites, evidence, what
+        self.failures: Counter[str] = Counter()
+        self.failure_reason: dict[str, str] = {}
+        self.failure_evidence: dict[str, list[str]] = {}
+        self.limits = 0
+        self.limit_evidence: list[str] = []
+        self.restarts = 0
+        self.restart_evidence: list[str] = []
+        self.ops: list[int] = []
+        self.histogram: Counter[str] = Counter()
+        self.graph_evidence: list[str] = []
+        self.guards: list[int] = []
+        self.guard_evidence: list[str] = []
+        self.cache: dict[str, Counter[str]] = {}
+        self.cache_evidence: dict[str, list[str]] = {}
+        self.phases: dict[str, float] = {}
+        self.phase_evidence: list[str] = []
+        self.backward_ops: list[int] = []  # per compilation whose backward graph was traced
+        self.backward_compiled = 0
+        self.backward_evidence: list[str] = []
 
 
 def digest(comps: Sequence[Compilation]) -> Digest:
