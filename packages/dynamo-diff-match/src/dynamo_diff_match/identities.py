@@ -316,6 +316,9 @@ def _source_key(lines: list[str], first: int, last: int) -> str:
 
 
 _BLOCKS = ast.stmt | ast.ExceptHandler | ast.match_case | ast.Module
+# The fields that hold statements (or the `except` and `case` clauses that hold them); the others hold expressions,
+# names, `with` items, type parameters or patterns, none of which holds a statement.
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _statement_definitions(
@@ -331,9 +334,9 @@ def _statement_definitions(
             found.append((qual, node.name, kind, first, node.lineno, node.end_lineno or node.lineno, node))
             _statement_definitions(node.body, qual + ("." if kind == "class" else ".<locals>."), found)
         elif isinstance(node, _BLOCKS):
-            for name in node._fields:
+            for name in _BLOCK_FIELDS:
                 value = getattr(node, name, None)
-                if isinstance(value, list):
+                if value:
                     _statement_definitions(value, prefix, found)
 
 
