@@ -274,7 +274,10 @@ def test_rows_are_built_as_model_construct_builds_them() -> None:
 
     side = {"qualified_name": "f", "name_from": "trace", "file": "m.py", "line": 3, "counts": Counts(completed=1)}
     row = {"status": RowStatus.MATCHED, "method": MatchMethod.STRUCTURE, "reason": "r", "baseline": None}
-    for cls, values in ((FunctionSide, side), (FunctionRow, row), (FunctionPiece, {"name": "g", **row})):
+    full = {name: side.get(name) for name in FunctionSide.model_fields} | {"rank": 0, "compile_ids": ["0/0"]}
+    assert tuple(full) == tuple(FunctionSide.model_fields)  # every field, in field order: the shortcut's shortcut
+    cases = ((FunctionSide, side), (FunctionSide, full), (FunctionRow, row), (FunctionPiece, {"name": "g", **row}))
+    for cls, values in cases:
         fast, slow = _trusted(cls, **values), cls.model_construct(**values)  # type: ignore[attr-defined]
         assert fast == slow
         assert list(fast.__dict__) == list(slow.__dict__)

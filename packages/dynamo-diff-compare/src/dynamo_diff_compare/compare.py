@@ -53,21 +53,27 @@ M = TypeVar("M", bound=Model)
 # (the comparison is validated when it is rendered as JSON); building 30,000 of them with `model_construct` took a
 # sixth of a large comparison.
 _FIELDS: dict[type[Model], list[tuple[str, bool, Any]] | None] = {}
+_NAMES: dict[type[Model], tuple[str, ...]] = {}
 
 
 def _trusted(cls: type[M], **values: Any) -> M:
     """`cls.model_construct(**values)` (same `__dict__`, in field order, and the same fields set)."""
     if cls not in _FIELDS:
         _FIELDS[cls] = _plain_fields(cls)
+        _NAMES[cls] = tuple(cls.model_fields)
     fields = _FIELDS[cls]
     if fields is None:
         return cast(M, cls.model_construct(**values))
-    given: dict[str, Any] = {}
-    for name, required, field in fields:
-        if name in values:
-            given[name] = values[name]
-        elif not required:
-            given[name] = field.get_default(call_default_factory=True, validated_data=given)
+    given: dict[str, Any]
+    if tuple(values) == _NAMES[cls]:
+        given = values  # every field, in field order (as the callers below give them): nothing to add or reorder
+    else:
+        given = {}
+        for name, required, field in fields:
+            if name in values:
+                given[name] = values[name]
+            elif not required:
+                given[name] = field.get_default(call_default_factory=True, validated_data=given)
     model = cls.__new__(cls)
     object.__setattr__(model, "__dict__", given)
     object.__setattr__(model, "__pydantic_fields_set__", values.keys() & given.keys())
