@@ -278,8 +278,33 @@ def test_rows_are_built_as_model_construct_builds_them() -> None:
     assert tuple(full) == tuple(FunctionSide.model_fields)  # every field, in field order: the shortcut's shortcut
     cases = ((FunctionSide, side), (FunctionSide, full), (FunctionRow, row), (FunctionPiece, {"name": "g", **row}))
     for cls, values in cases:
+        _trusted(cls, **values)  # the first object of a class is model_construct's own (checked against the shortcut)
         fast, slow = _trusted(cls, **values), cls.model_construct(**values)  # type: ignore[attr-defined]
         assert fast == slow
         assert list(fast.__dict__) == list(slow.__dict__)
         assert fast.model_fields_set == slow.model_fields_set
         assert fast.model_dump_json() == slow.model_dump_json()
+
+
+def test_a_pydantic_that_builds_models_otherwise_gets_model_construct(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The shortcut checks itself against model_construct on a class's first object; a difference (what another
+    pydantic version might bring) sends that class back to model_construct for good."""
+    from dynamo_diff_compare import compare
+    from dynamo_diff_schema.comparison import Totals
+    from dynamo_diff_schema.counts import Counts
+
+    monkeypatch.setattr(compare, "_FIELDS", {})
+    monkeypatch.setattr(compare, "_NAMES", {})
+    real = compare._built
+
+    def otherwise(cls, values):  # type: ignore[no-untyped-def]
+        model = real(cls, values)
+        object.__setattr__(model, "__pydantic_fields_set__", set())  # not what model_construct sets
+        return model
+
+    monkeypatch.setattr(compare, "_built", otherwise)
+    values = {"baseline": Counts(completed=1), "candidate": Counts(completed=2)}
+    for _ in range(3):
+        built = compare._trusted(Totals, **values)
+        assert built.model_fields_set == {"baseline", "candidate"}
+    assert compare._FIELDS[Totals] is None

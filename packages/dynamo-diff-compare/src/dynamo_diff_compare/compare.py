@@ -61,9 +61,21 @@ def _trusted(cls: type[M], **values: Any) -> M:
     if cls not in _FIELDS:
         _FIELDS[cls] = _plain_fields(cls)
         _NAMES[cls] = tuple(cls.model_fields)
-    fields = _FIELDS[cls]
-    if fields is None:
+        if _FIELDS[cls] is not None:
+            # The first object is built both ways: should the installed pydantic build models differently from
+            # what this stands in for, the class goes back to `model_construct` for good.
+            slow = cast(M, cls.model_construct(**values))
+            if _built(cls, dict(values)).__getstate__() != slow.__getstate__():
+                _FIELDS[cls] = None
+            return slow
+    if _FIELDS[cls] is None:
         return cast(M, cls.model_construct(**values))
+    return _built(cls, values)
+
+
+def _built(cls: type[M], values: dict[str, Any]) -> M:
+    fields = _FIELDS[cls]
+    assert fields is not None
     given: dict[str, Any]
     if tuple(values) == _NAMES[cls]:
         given = values  # every field, in field order (as the callers below give them): nothing to add or reorder
