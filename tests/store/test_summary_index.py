@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 from dynamo_diff_store import Store
@@ -36,15 +37,15 @@ def test_an_index_without_the_summary_reads_it_from_the_document(tmp_path: Path)
     store = Store(tmp_path / "store")
     capture_id = store.import_path(CORPUS / "multi_rank_logs").capture_id
     expected = from_document(store, capture_id)
-    with sqlite3.connect(tmp_path / "store" / "index.sqlite") as conn:
+    with closing(sqlite3.connect(tmp_path / "store" / "index.sqlite")) as conn, conn:
         conn.execute("UPDATE captures SET summary_zlib = NULL")
     assert Store(tmp_path / "store").summary(capture_id) == expected
-    with sqlite3.connect(tmp_path / "store" / "index.sqlite") as conn:
+    with closing(sqlite3.connect(tmp_path / "store" / "index.sqlite")) as conn, conn:
         (kept,) = conn.execute("SELECT summary_zlib FROM captures").fetchone()
         assert kept is not None  # read once from capture.json, then kept
         conn.execute("UPDATE captures SET summary_zlib = ?", (b"not zlib",))
     assert Store(tmp_path / "store").summary(capture_id) == expected
-    with sqlite3.connect(tmp_path / "store" / "index.sqlite") as conn:
+    with closing(sqlite3.connect(tmp_path / "store" / "index.sqlite")) as conn, conn:
         # A crash between the rename and the index: the directory is the truth.
         conn.execute("DELETE FROM evidence")
         conn.execute("DELETE FROM captures")
