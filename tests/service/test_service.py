@@ -98,3 +98,29 @@ def test_source_finds_a_function_by_its_qualified_name(service: Service) -> None
     with pytest.raises(DynamoDiffError) as err:
         service.source(capture.capture.id, "MLP.backward")
     assert err.value.code == ErrorCode.UNKNOWN_FUNCTION
+
+
+def test_the_report_and_the_edit_use_the_captures_already_compared(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The HTML report's material and the demo's edit come from the two captures the comparison was made from:
+    neither reads them from the store again (a large capture takes seconds to read); others are still read."""
+    base = service.open(str(CAPTURES / "edit_v1")).capture
+    cand = service.open(str(CAPTURES / "edit_v2")).capture
+    comparison = service.compare(base, cand)
+    reads: list[str] = []
+    real = Service.load
+
+    def counted(self: Service, ref: str, **kwargs: object) -> object:
+        reads.append(ref)
+        return real(self, ref, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Service, "load", counted)
+    given = service.report_material(comparison, (base, cand))
+    assert service.source_changes(comparison, (base, cand)) and reads == []
+    again = service.report_material(comparison)  # without them: read from the store
+    assert len(reads) == 2 and again.excerpts == given.excerpts
+    assert again.baseline.compilations == given.baseline.compilations == [c for r in base.ranks for c in r.compilations]
+    other = service.open(str(CAPTURES / "shape")).capture
+    service.source_changes(comparison, (base, other))  # not the compared pair: read, not trusted
+    assert len(reads) == 4

@@ -14,7 +14,7 @@ from dynamo_diff_cli.output import print_json, stderr, stdout
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
-    from dynamo_diff_schema import Comparison
+    from dynamo_diff_schema import Capture, Comparison
     from dynamo_diff_service import Service
 
 DEMO_PAIR = ("fixtures/captures/edit_v1", "fixtures/captures/edit_v2")
@@ -27,8 +27,15 @@ CHANGE_HELP = (
 
 
 def emit(
-    service: "Service", comparison: "Comparison", output_format: str, output: Path | None, *, all_rows: bool = False
+    service: "Service",
+    comparison: "Comparison",
+    output_format: str,
+    output: Path | None,
+    *,
+    all_rows: bool = False,
+    captures: "tuple[Capture, Capture] | None" = None,
 ) -> None:
+    """Print or write the comparison; `captures`, the compared captures (the HTML report draws on them)."""
     from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text
     from dynamo_diff_schema import validate
     from rich.console import Console
@@ -43,7 +50,7 @@ def emit(
     elif output_format == "markdown":
         text = comparison_markdown(comparison, all_rows=all_rows)
     elif output_format == "html":
-        text = comparison_html(comparison, material=service.report_material(comparison))
+        text = comparison_html(comparison, material=service.report_material(comparison, captures))
     else:
         if output is None:
             stdout().print(comparison_text(comparison, all_rows=all_rows))
@@ -113,6 +120,7 @@ def compare(
                 f"with --ranks, give one capture then rank numbers, e.g. `compare {refs[0]} --ranks 0 1`",
             ) from None
         comparison = service.compare_ranks(capture, chosen)
+        captures = (capture, capture)
     else:
         if len(refs) != 2:
             raise DynamoDiffError(
@@ -122,7 +130,8 @@ def compare(
         base = open_capture(service, refs[0])
         cand = open_capture(service, refs[1])
         comparison = service.compare(base, cand, source_map=user_map, change=change or ())
-    emit(service, comparison, output_format, output, all_rows=all_rows)
+        captures = (base, cand)
+    emit(service, comparison, output_format, output, all_rows=all_rows, captures=captures)
 
 
 @handles_errors
@@ -220,8 +229,8 @@ def demo(
         stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")
         comparison = service.compare(base, cand)
         if output_format in ("text", "markdown"):
-            _print_edit(service, comparison, markdown=output_format == "markdown")
-        emit(service, comparison, output_format, None)
+            _print_edit(service, comparison, (base, cand), markdown=output_format == "markdown")
+        emit(service, comparison, output_format, None, captures=(base, cand))
 
 
 def _line_style(line: str) -> str:
@@ -232,12 +241,14 @@ def _line_style(line: str) -> str:
     return "green" if line.startswith("+") else "red" if line.startswith("-") else ""
 
 
-def _print_edit(service: "Service", comparison: "Comparison", *, markdown: bool) -> None:
+def _print_edit(
+    service: "Service", comparison: "Comparison", captures: "tuple[Capture, Capture]", *, markdown: bool
+) -> None:
     """The code change between the two runs (the compiled functions whose source differs, from the runs' source
     snapshots), before the rows it explains."""
     from rich.text import Text
 
-    changes = service.source_changes(comparison)
+    changes = service.source_changes(comparison, captures)
     if not changes:
         return
     names = ", ".join(change.qualified_name for change in changes)

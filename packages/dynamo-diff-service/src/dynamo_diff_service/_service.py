@@ -198,16 +198,27 @@ class Service:
     def sources(self, capture: Capture) -> SnapshotSet:
         return user_sources(*self.store.source_files(capture))
 
-    def source_changes(self, comparison: Comparison) -> list[FunctionDiff]:
+    def _sides(self, comparison: Comparison, captures: tuple[Capture, Capture] | None) -> tuple[Capture, Capture]:
+        """The comparison's two captures: those given (already loaded by the caller) when they are its sides, else
+        read from the store."""
+        ids = (comparison.baseline.id, comparison.candidate.id)
+        if captures is not None and (captures[0].capture.id, captures[1].capture.id) == ids:
+            return captures
+        return self.load(ids[0]), self.load(ids[1])
+
+    def source_changes(
+        self, comparison: Comparison, captures: tuple[Capture, Capture] | None = None
+    ) -> list[FunctionDiff]:
         """The code change behind a comparison: for each of its functions whose definition differs between the two
-        runs' source snapshots, a unified diff (empty when a run has no snapshots, e.g. a bare trace)."""
+        runs' source snapshots, a unified diff (empty when a run has no snapshots, e.g. a bare trace). `captures`:
+        the compared captures, when the caller has them."""
         names = {
             side.qualified_name
             for row in comparison.functions
             for side in (row.baseline, row.candidate)
             if side is not None and side.qualified_name
         }
-        base, cand = self.load(comparison.baseline.id), self.load(comparison.candidate.id)
+        base, cand = self._sides(comparison, captures)
         return source_diff(self.sources(base), self.sources(cand), names)
 
     def report(self, capture: Capture, *, function: str | None = None) -> RunReport:
@@ -258,18 +269,21 @@ class Service:
                             out[key] = self.store.read_evidence(capture_id, ev, max_chars=max_chars).text
         return out
 
-    def report_material(self, comparison: Comparison) -> ReportMaterial:
+    def report_material(
+        self, comparison: Comparison, captures: tuple[Capture, Capture] | None = None
+    ) -> ReportMaterial:
         """What the HTML report shows beside the comparison: evidence excerpts, and each side's compilations (its
-        timeline) and source snapshots (a rank view: the two ranks its rows compare, one capture's sources)."""
+        timeline) and source snapshots (a rank view: the two ranks its rows compare, one capture's sources).
+        `captures`: the compared captures (for a rank view, the capture twice), when the caller has them."""
         excerpts = self.evidence_excerpts(comparison)
+        base, cand = self._sides(comparison, captures)
         if comparison.kind != "ranks":
             sides = []
-            for side in (comparison.baseline, comparison.candidate):
-                capture = self.load(side.id)
+            for capture in (base, cand):
                 compilations = [c for rank in capture.ranks for c in rank.compilations]
                 sides.append(RunMaterial(compilations, self.sources(capture)))
             return ReportMaterial(excerpts, sides[0], sides[1])
-        capture = self.load(comparison.baseline.id)
+        capture = base
         sources = self.sources(capture)
         view = comparison.ranks
         reference = view.reference_rank if view is not None else None
