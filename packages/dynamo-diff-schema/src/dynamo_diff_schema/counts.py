@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 
 from pydantic import Field
@@ -115,23 +116,23 @@ class Counts(Model):
 def sum_counts(parts: Iterable[Counts]) -> Counts:
     """Field-wise sum (over ranks, or over a function's groups); a key incomplete in any part stays incomplete."""
     # One pass, holding one part at a time (the parts may be read from disk as they are summed).
+    items = iter(parts)
+    first = next(items, None)
+    second = next(items, None)
+    if first is not None and second is None:
+        return first  # immutable: no copy needed (most functions have one group)
     totals = dict.fromkeys(COUNT_KEYS, 0)
     incomplete: set[str] = set()
     seconds = 0.0
     phases: dict[str, float] = {}
-    first: Counts | None = None
-    n = 0
-    for part in parts:
-        n += 1
-        first = part if n == 1 else first
+    for part in itertools.chain((first, second) if first is not None else (), items):
+        assert part is not None
         for key, value in part.values().items():
             totals[key] += value
         incomplete.update(part.incomplete)
         seconds += part.compile_time_s
         for phase, seconds_in in part.phase_times_s.items():
             phases[phase] = phases.get(phase, 0.0) + seconds_in
-    if n == 1 and first is not None:
-        return first  # immutable: no copy needed
     return Counts(
         **totals,
         compile_time_s=round(seconds, 6),
