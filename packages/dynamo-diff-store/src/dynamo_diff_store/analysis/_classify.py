@@ -257,11 +257,11 @@ class Classifier:
         self._on_metrics_config(fact.data)
         # The configuration strings are most of a record (~40 KB in torch 2.13) and are read once per rank
         # (above): keeping them per compilation made memory grow with the trace.
-        kept = {k: v for k, v in fact.data.items() if k not in _CONFIG_FIELDS}
+        kept = _without_config(fact.data)
         ident.metrics.append((fact.attempt, kept, self._evidence(fact, fact.kind, ident)))
 
     def _fold_bwd_metrics(self, fact: Fact, ident: _Identity) -> None:
-        kept = {k: v for k, v in fact.data.items() if k not in _CONFIG_FIELDS}
+        kept = _without_config(fact.data)
         ident.bwd_metrics.append((kept, self._evidence(fact, fact.kind, ident)))
 
     def _fold_output_graph(self, fact: Fact, ident: _Identity) -> None:
@@ -521,12 +521,30 @@ def _guards(ident: _Identity, final: dict[str, Any], metrics_ev: str | None) -> 
     )
 
 
+def _without_config(data: dict[str, Any]) -> dict[str, Any]:
+    kept = dict(data)
+    for key in _CONFIG_FIELDS:
+        kept.pop(key, None)
+    return kept
+
+
+# Whether a metrics key names a phase time: the same hundred keys recur in every compilation's metrics.
+_PHASE_KEYS: dict[str, bool] = {}
+
+
+def _is_phase(key: str) -> bool:
+    known = _PHASE_KEYS.get(key)
+    if known is None:
+        known = bool(_PHASE.search(key)) and not _NOT_PHASE.search(key)
+        if len(_PHASE_KEYS) < 4096:  # a trace's keys are data: the memo stays small whatever it holds
+            _PHASE_KEYS[key] = known
+    return known
+
+
 def _phase_times(final: dict[str, Any]) -> dict[str, float]:
     """Compile-phase times of the final metrics, each quantity once (in seconds when torch writes two units)."""
     phases = {
-        k: float(v)
-        for k, v in final.items()
-        if isinstance(v, int | float) and not isinstance(v, bool) and _PHASE.search(k) and not _NOT_PHASE.search(k)
+        k: float(v) for k, v in final.items() if _is_phase(k) and isinstance(v, int | float) and not isinstance(v, bool)
     }
     for twin, kept in _TWINS.items():
         if twin in phases and kept in phases:
