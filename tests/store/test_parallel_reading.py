@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from dynamo_diff_schema.errors import DynamoDiffError
+from dynamo_diff_store import Limits
 from dynamo_diff_store.analysis import RankJob, analyse_rank
 from dynamo_diff_store.analysis import _ingest as ingest
 from dynamo_diff_store.reading import record_boundaries
@@ -20,7 +22,9 @@ CASES = [
 ]
 
 
-def run(tmp_path: Path, name: str, workers: int, data: bytes | None = None) -> ingest.RankResult:
+def run(
+    tmp_path: Path, name: str, workers: int, data: bytes | None = None, limits: Limits | None = None
+) -> ingest.RankResult:
     root = tmp_path / f"w{workers}"
     root.mkdir(exist_ok=True)
     target = root / "trace.log"
@@ -38,6 +42,7 @@ def run(tmp_path: Path, name: str, workers: int, data: bytes | None = None) -> i
             files=(("trace.log", "raw_log"),),
             chunk_workers=workers,
             work=str(work),
+            limits=limits or Limits(),
         )
     )
 
@@ -169,8 +174,6 @@ def test_line_numbers_of_ranges_read_in_parallel(tmp_path: Path, monkeypatch: py
 
 
 def test_an_error_in_a_later_range_names_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dynamo_diff_schema.errors import DynamoDiffError
-    from dynamo_diff_store import Limits
 
     monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
     monkeypatch.setattr(ingest, "CHUNK_BYTES", 8192)
@@ -179,24 +182,10 @@ def test_an_error_in_a_later_range_names_its_line(tmp_path: Path, monkeypatch: p
     while lines[at].startswith(b"\t"):
         at += 1
     lines.insert(at, b"n" * 5000 + b"\n")  # a noise line longer than the bound below
-    root = tmp_path / "in"
-    root.mkdir()
-    (root / "trace.log").write_bytes(b"".join(lines))
     errors = []
     for workers in (1, 2):
-        work = tmp_path / f"work{workers}"
-        work.mkdir()
-        job = ingest.RankJob(
-            root=str(root),
-            group="r0",
-            rank=0,
-            files=(("trace.log", "raw_log"),),
-            chunk_workers=workers,
-            work=str(work),
-            limits=Limits(max_line_bytes=4096),
-        )
         with pytest.raises(DynamoDiffError) as err:
-            ingest.analyse_rank(job)
+            run(tmp_path, "", workers, b"".join(lines), Limits(max_line_bytes=4096))
         errors.append((err.value.code, err.value.message, err.value.details))
     assert errors[0] == errors[1]
     assert errors[0][2]["line"] == at + 1
