@@ -92,3 +92,26 @@ def test_a_break_one_rank_has_reads_as_only_on_that_rank(tmp_path: Path) -> None
         assert said and all(s.startswith("graph break only on rank ") for s in said), said
         assert all(f"only on rank {only}" in s and f"not rank {other}" in s for s in said)
         assert not any(word in s for s in said for word in ("gone", "new graph break"))
+
+
+def test_failures_between_ranks_say_which_rank_has_how_many(tmp_path: Path) -> None:
+    """'inductor failures: 1 -> 0' between two ranks reads as a fix; a rank view says which rank has how many. The
+    ranks are the backend_failure capture's rank and a copy of it whose compilations carry no failure."""
+    fixture = Path(__file__).resolve().parents[2] / "fixtures/captures/backend_failure"
+    capture = Store(tmp_path / "store").import_path(fixture).capture
+    (rank,) = capture.ranks
+    failed = [c for c in rank.compilations if c.failure is not None]
+    assert failed
+    fail_type = failed[0].failure.fail_type  # type: ignore[union-attr]
+    clean = rank.model_copy(
+        update={"rank": 1, "compilations": [c.model_copy(update={"failure": None}) for c in rank.compilations]}
+    )
+    job = capture.model_copy(update={"ranks": [rank.model_copy(update={"rank": 0}), clean]})
+    assert len({c.code.co_name for c in failed}) == len(failed)  # one failure a function here: one row each
+    for ranks, expected in (
+        ([0, 1], "1 on rank 0 (reference), 0 on rank 1"),
+        ([1, 0], "0 on rank 1 (reference), 1 on rank 0"),
+    ):
+        said = [c.summary for row in compare_ranks(job, ranks).functions for c in row.changes if "failure" in c.kind]
+        assert len(said) == len(failed)
+        assert all(line.startswith(f"{fail_type} failures: {expected} (") for line in said), said

@@ -397,7 +397,7 @@ def compare_ranks(
 
 
 # Two ranks of one run differ side by side, not before and after: a graph break one rank has and the other does not
-# is "only on rank N", never "gone" (which reads as fixed) or "new".
+# is "only on rank N", never "gone" (which reads as fixed) or "new"; failures say which rank has how many.
 _RANK_WORDING = {
     ChangeKind.GRAPH_BREAK_NEW: ("new graph break at ", "graph break only on rank {other}, not rank {reference}, at "),
     ChangeKind.GRAPH_BREAK_GONE: (
@@ -407,17 +407,33 @@ _RANK_WORDING = {
 }
 
 
+_FAILURE_KINDS = (ChangeKind.FAILURE_NEW, ChangeKind.FAILURE_GONE)
+
+
 def _between_ranks(row: FunctionRow, reference: int | None, other: int | None) -> FunctionRow:
-    if not any(change.kind in _RANK_WORDING for change in row.changes):
+    if not any(change.kind in _RANK_WORDING or change.kind in _FAILURE_KINDS for change in row.changes):
         return row
     changes = []
     for change in row.changes:
-        wording = _RANK_WORDING.get(ChangeKind(change.kind))
+        kind = ChangeKind(change.kind)
+        wording = _RANK_WORDING.get(kind)
+        said = None
         if wording is not None and change.summary.startswith(wording[0]):
             said = wording[1].format(reference=reference, other=other) + change.summary[len(wording[0]) :]
-            changes.append(change.model_copy(update={"summary": said}))
-        else:
-            changes.append(change)
+        elif kind in _FAILURE_KINDS and isinstance(change.baseline, dict) and isinstance(change.candidate, dict):
+            # 'inductor failures: 1 -> 0' between two ranks reads as fixed: say which rank has how many.
+            fail_type, nb, nc = (
+                change.baseline.get("fail_type"),
+                change.baseline.get("count"),
+                change.candidate.get("count"),
+            )
+            before = f"{fail_type} failures: {nb} -> {nc}"
+            if change.summary.startswith(before):
+                said = (
+                    f"{fail_type} failures: {nb} on rank {reference} (reference), {nc} on rank {other}"
+                    + change.summary[len(before) :]
+                )
+        changes.append(change if said is None else change.model_copy(update={"summary": said}))
     return row.model_copy(update={"changes": changes})
 
 
