@@ -1,9 +1,12 @@
-"""The `run` fixture: invoke the CLI like a user, with a private store and a wide terminal."""
+"""The `run` fixture: invoke the CLI like a user, with a private store and a wide terminal; `hide_module`: an
+optional extra that is not installed."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dynamo_diff_cli.app import app
@@ -21,3 +24,21 @@ def run(tmp_path: Path) -> Run:
         return result.exit_code, result.stdout, result.stderr
 
     return invoke
+
+
+@pytest.fixture
+def hide_module(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """`hide_module("ray")`: importing that package (as the optional extras are imported, by name) fails as it does
+    where it is not installed."""
+
+    def hide(package: str) -> None:
+        real = importlib.import_module
+
+        def without(name: str, package_of: str | None = None) -> Any:
+            if name == package or name.startswith(package + "."):
+                raise ModuleNotFoundError(f"No module named {name!r}")
+            return real(name, package_of)
+
+        monkeypatch.setattr(importlib, "import_module", without)
+
+    return hide

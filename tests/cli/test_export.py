@@ -4,7 +4,6 @@ Expected values come from the workloads' own records (fixtures/captures/*/oracle
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from pathlib import Path
@@ -157,15 +156,8 @@ def test_a_bad_capture_writes_nothing(run, tmp_path: Path) -> None:  # type: ign
     assert code == 2 and "error[invalid_argument]" in err and not out.exists()
 
 
-def test_without_pyarrow_the_error_says_how_to_install(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    real = importlib.import_module
-
-    def no_pyarrow(name: str, package: str | None = None) -> Any:
-        if name == "pyarrow" or name.startswith("pyarrow."):
-            raise ModuleNotFoundError(f"No module named {name!r}")
-        return real(name, package)
-
-    monkeypatch.setattr(importlib, "import_module", no_pyarrow)
+def test_without_pyarrow_the_error_says_how_to_install(run, tmp_path: Path, hide_module) -> None:  # type: ignore[no-untyped-def]
+    hide_module("pyarrow")
     out = tmp_path / "tables"
     code, _, err = run("export", str(CAPTURES / "shape"), "--out", str(out))
     assert code == 2

@@ -4,15 +4,12 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
 from dynamo_diff_schema import validate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,16 +30,9 @@ def test_the_local_executor_never_imports_ray(rank_job: Callable[..., Path], tmp
 
 
 def test_without_ray_the_ray_executor_says_how_to_install_and_writes_nothing(  # type: ignore[no-untyped-def]
-    run, rank_job: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run, rank_job: Callable[..., Path], tmp_path: Path, hide_module: Callable[[str], None]
 ) -> None:
-    real = importlib.import_module
-
-    def no_ray(name: str, package: str | None = None) -> Any:
-        if name == "ray" or name.startswith("ray."):
-            raise ModuleNotFoundError(f"No module named {name!r}")
-        return real(name, package)
-
-    monkeypatch.setattr(importlib, "import_module", no_ray)
+    hide_module("ray")
     job = rank_job(tmp_path / "job", {0: 0, 1: 1})
     code, out, err = run("import", str(job), "--executor", "ray")
     assert code == 2 and out == ""
