@@ -109,3 +109,21 @@ def test_a_capture_stored_by_an_earlier_reader_gets_its_run_status(store: Store)
     path.write_text(json.dumps(document))
     legacy = store.load(capture.capture.id)
     assert legacy.capture.run.state == "exited" and legacy.capture.run.exit_code == 1
+
+
+def test_a_multi_line_exception_gives_a_one_line_summary() -> None:
+    """torchrun ends with `ChildFailedError` and a boxed report of the failed ranks (seen in a 10-rank job whose
+    rank 7 exited): the summary is one line, the exception keeps every line."""
+    from dynamo_diff_schema.capture import Provenance
+    from dynamo_diff_schema.manifest import Manifest
+    from dynamo_diff_store.analysis import TraceState, run_status
+
+    raised = Manifest.model_validate_json((CAPTURES / "midrun_raise" / "manifest.json").read_text())
+    assert raised.observed is not None and raised.observed.processes
+    text = "ChildFailedError: \n" + "=" * 60 + "\n/tmp/job.py FAILED\n" + "-" * 60 + "\nFailures:\n[1]:\n  rank : 7"
+    first = raised.observed.processes[0].model_copy(update={"exception": text})
+    observed = raised.observed.model_copy(update={"processes": [first, *raised.observed.processes[1:]]})
+    manifest = raised.model_copy(update={"observed": observed})
+    run = run_status(manifest, Provenance.VERIFIED, TraceState(cut_files=[], unfinished=[], evidence_missing=False))
+    assert run.summary == "exited with code 1 after an uncaught ChildFailedError: /tmp/job.py FAILED"
+    assert run.exception == text

@@ -66,7 +66,7 @@ def run_status(manifest: Manifest | None, provenance: Provenance, trace: TraceSt
             state = RunState.UNKNOWN
             headline = "workload status unknown: the manifest does not declare completion with verified trace hashes"
         if exception and state in (RunState.EXITED, RunState.KILLED):
-            headline += f" after an uncaught {exception}"
+            headline += f" after an uncaught {_one_line(exception)}"
         if work.command:
             reasons.append(f"command: {' '.join(work.command)[:300]}")
     workload_failed = state in (RunState.EXITED, RunState.KILLED, RunState.INTERRUPTED)
@@ -108,6 +108,18 @@ def run_status(manifest: Manifest | None, provenance: Provenance, trace: TraceSt
         source=source,
         reasons=reasons,
     )
+
+
+def _one_line(exception: str, limit: int = 200) -> str:
+    """An exception for the one-line summary (the whole text stays in `RunStatus.exception`): its first line, and
+    when that is only the type (torchrun's `ChildFailedError:` and its boxed report), the first line of the
+    message that is not a rule of '=' or '-'."""
+    lines = [line.strip() for line in exception.splitlines()]
+    words = [line for line in lines if line and line.strip("=-")]
+    text = words[0] if words else ""
+    if text.endswith(":") and len(words) > 1:
+        text = f"{text} {words[1]}"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _exception(manifest: Manifest) -> str | None:
