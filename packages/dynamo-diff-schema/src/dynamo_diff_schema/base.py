@@ -6,4 +6,4 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, defer_build=True)
