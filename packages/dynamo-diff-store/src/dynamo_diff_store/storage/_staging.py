@@ -146,8 +146,8 @@ def copy_input(
 
 def _json_string(quoted: bytes) -> str | None:
     """The string a quoted JSON string literal stands for (json.loads), None when it is not a JSON string."""
-    if b"\\" not in quoted and quoted[:1] == b'"' == quoted[-1:] and len(quoted) > 1:
-        # No escapes: the text between the quotes, when it is UTF-8 of printable characters.
+    if b"\\" not in quoted and quoted[:1] == b'"' == quoted[-1:] and len(quoted) > 1 and b'"' not in quoted[1:-1]:
+        # No escapes and no quote inside: the text between the quotes, when it is UTF-8 of printable characters.
         try:
             text = quoted[1:-1].decode("utf-8")
         except UnicodeDecodeError:
