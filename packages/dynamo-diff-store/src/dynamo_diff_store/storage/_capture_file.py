@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.evidence import Evidence, Notice
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -285,7 +286,7 @@ def evidence_rows(ranks: Sequence[RankResult]) -> Iterator[EvidenceRow]:
     """The index rows of an import's evidence, streamed from the ranks' work files."""
     for result in ranks:
         for text in result.iter_evidence_json():
-            yield evidence_row(json.loads(text))
+            yield evidence_row(orjson.loads(text))
 
 
 def model_evidence_rows(evidence: Sequence[Evidence]) -> Iterator[EvidenceRow]:
