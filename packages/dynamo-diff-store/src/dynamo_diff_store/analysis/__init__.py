@@ -24,14 +24,17 @@ from dynamo_diff_store.analysis._ingest import (
 from dynamo_diff_store.analysis._kinds import files_named
 from dynamo_diff_store.analysis._run_status import TraceState, legacy_run_status, run_status, signal_name
 from dynamo_diff_store.analysis._spill import SpillList
+from dynamo_diff_store.analysis._staged import CopyCancelledError, StagedCopy
 
 __all__ = [
     "EXECUTORS",
     "READER_VERSION",
+    "CopyCancelledError",
     "Executor",
     "RankJob",
     "RankResult",
     "SpillList",
+    "StagedCopy",
     "TraceState",
     "analyse_rank",
     "analyse_ranks",

@@ -9,12 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
 import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,8 +32,10 @@ from dynamo_diff_store.analysis._counting import CountAccumulator
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._functions import FunctionGrouper
 from dynamo_diff_store.analysis._kinds import NOT_INDEXED, collapse_repeats, extract
+from dynamo_diff_store.analysis._staged import StagedCopy
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
+    CUT_WINDOW,
     PACK_INDEX_SUFFIX,
     PACK_SUFFIX,
     FileReport,
@@ -42,6 +45,7 @@ from dynamo_diff_store.reading import (
     merge_reports,
     read_raw_log,
     read_tlparse_export,
+    record_cut,
     record_cuts,
     shift_lines,
 )
@@ -290,32 +294,37 @@ def _staged_bytes(root: Path, rel: str, fmt: str) -> int:
     return size + ((root / (rel + PACK_SUFFIX)).stat().st_size if fmt == "tlparse_jsonl" else 0)
 
 
-def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
+def _facts(job: RankJob, reports: list[FileReport], staged: StagedCopy | None = None) -> Generator[Fact, None, None]:
     root = Path(job.root)
     for rel, fmt in job.files:
-        size = _staged_bytes(root, rel, fmt)
+        # A raw log still being copied (`staged`): its size when the copy began decides how it is read.
+        copying = staged is not None and fmt == "raw_log"
+        size = staged.size_at_start(rel) if staged is not None and copying else _staged_bytes(root, rel, fmt)
         if job.chunk_workers > 1 and size >= CHUNK_MIN_BYTES:
-            split = jsonl_cuts if fmt == "tlparse_jsonl" else record_cuts
-            # Ranges of at most CHUNK_BYTES, folded as they arrive (in order), so that memory holds the facts of
-            # a few ranges at a time rather than of the whole file.
-            ranges = split(root / rel, max(job.chunk_workers, -(-size // CHUNK_BYTES)))
+            parts = max(job.chunk_workers, -(-size // CHUNK_BYTES))
             # Where a range begins, its line number is not known without counting the lines before it (a pass
             # over the whole file): a later range is read as if it began on line PROVISIONAL_LINE, and its line
             # numbers are moved on when the ranges before it have been read.
-            tasks = [
-                _Range(str(root), rel, fmt, job.limits, a, b, 1 if a == 0 else PROVISIONAL_LINE, job.rank)
-                for a, b in ranges
-            ]
-            parts: list[FileReport] = []
+            tasks: Iterator[_Range]
+            if staged is not None and copying:
+                tasks = _ranges_as_copied(job, rel, size, parts, staged)
+            else:
+                split = jsonl_cuts if fmt == "tlparse_jsonl" else record_cuts
+                # Ranges of at most CHUNK_BYTES, folded as they arrive (in order), so that memory holds the facts
+                # of a few ranges at a time rather than of the whole file.
+                tasks = iter(
+                    _Range(str(root), rel, fmt, job.limits, a, b, 1 if a == 0 else PROVISIONAL_LINE, job.rank)
+                    for a, b in split(root / rel, parts)
+                )
+            parts_read: list[FileReport] = []
             lines_before = 0
             with ProcessPoolExecutor(
                 max_workers=job.chunk_workers, initializer=_exit_with_parent, initargs=(os.getpid(),)
             ) as pool:
-                results = pool.map(_extract_range, tasks)
-                for task in tasks:
+                for task, future in _submitted(pool, tasks, staged if copying else None):
                     by = lines_before + 1 - task.first_line
                     try:
-                        facts, part = next(results)
+                        facts, part = future.result()
                     except DynamoDiffError as err:
                         moved = _moved_on(err, by, job.limits)
                         if moved is err:
@@ -326,18 +335,79 @@ def _facts(job: RankJob, reports: list[FileReport]) -> Iterator[Fact]:
                         shift_lines(part, by)
                         for fact in facts:
                             fact.line += by
-                    parts.append(part)
+                    parts_read.append(part)
                     yield from facts
                     del facts
-            report = merge_reports(parts)
+            report = merge_reports(parts_read)
             if report.records > job.limits.max_records:
                 raise job.limits.exceeded("max_records", report.records, file=rel)
             reports.append(report)
             continue
+        if copying and staged is not None:
+            staged.wait(rel, sys.maxsize)  # read whole: once it is all copied
         report = FileReport(file=rel, rank_from_name=job.rank)
         reports.append(report)
         with _records(root, rel, fmt, job.limits, report) as records:
             yield from collapse_repeats(map(extract, records))
+
+
+def _ranges_as_copied(job: RankJob, rel: str, size: int, parts: int, staged: StagedCopy) -> Iterator[_Range]:
+    """The byte ranges record_cuts makes of a raw log (`size` bytes when its copy began), each as soon as the copy
+    has written past its end: a cut is looked for only in copied bytes, and the last range ends where the copy
+    ended (the file may have grown or shrunk meanwhile)."""
+    path = Path(job.root) / rel
+
+    def task(a: int, b: int) -> _Range:
+        return _Range(job.root, rel, "raw_log", job.limits, a, b, 1 if a == 0 else PROVISIONAL_LINE, job.rank)
+
+    start = 0
+    for k in range(1, parts):
+        at = max(start + 1, size * k // parts)
+        copied = staged.wait(rel, at + CUT_WINDOW)
+        if copied is not None and at >= copied:
+            break
+        cut = record_cut(path, at)
+        if cut is not None and cut > start:
+            yield task(start, cut)
+            start = cut
+    end = staged.wait(rel, sys.maxsize)
+    assert end is not None  # complete (an error or a cancelled copy raises)
+    if end > start or start == 0:
+        yield task(start, end)
+
+
+def _submitted(
+    pool: ProcessPoolExecutor, tasks: Iterator[_Range], staged: StagedCopy | None
+) -> Iterator[tuple[_Range, Future[tuple[list[Fact], FileReport]]]]:
+    """Each task with its future, in order. While a file is still being copied (`staged`), a thread gives the
+    pool each range as soon as its bytes are there, so that the ranges copied so far are read while the caller
+    folds the facts; should the caller stop (it failed), the copy is cancelled."""
+    if staged is None:
+        yield from [(task, pool.submit(_extract_range, task)) for task in tasks]
+        return
+    given: queue.Queue[tuple[_Range, Future[tuple[list[Fact], FileReport]]] | BaseException | None] = queue.Queue()
+
+    def feed() -> None:
+        try:
+            for task in tasks:
+                given.put((task, pool.submit(_extract_range, task)))
+            given.put(None)
+        except BaseException as exc:  # the copy's error (or its cancellation) goes to the caller
+            given.put(exc)
+
+    feeder = threading.Thread(target=feed, name="dynamo-diff-ranges", daemon=True)
+    feeder.start()
+    finished = False
+    try:
+        while (item := given.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+        finished = True
+    finally:
+        if not finished:
+            staged.cancel()  # wakes the feeder if it waits for bytes
+        feeder.join()
 
 
 # The line a byte range after the first is read as beginning on, until the lines before it are known (not 1:
@@ -357,13 +427,14 @@ def _moved_on(err: DynamoDiffError, by: int, limits: Limits) -> DynamoDiffError:
     )
 
 
-def analyse_rank(job: RankJob) -> RankResult:
-    """Read and classify one rank. Pure with respect to the store: reads files under job.root only."""
+def analyse_rank(job: RankJob, staged: StagedCopy | None = None) -> RankResult:
+    """Read and classify one rank. Pure with respect to the store: reads files under job.root only. `staged`: the
+    rank's files are still being copied there (reading waits for the bytes it reads; see analysis._staged)."""
     with collector_paused():  # millions of short-lived objects, no cycles (dynamo_diff_schema.gc_pause)
-        return _analyse_rank(job)
+        return _analyse_rank(job, staged)
 
 
-def _analyse_rank(job: RankJob) -> RankResult:
+def _analyse_rank(job: RankJob, staged: StagedCopy | None = None) -> RankResult:
     if not job.work:
         raise ValueError("RankJob.work: a directory for the rank's compilations and evidence is needed")
     work = Path(job.work)
@@ -380,12 +451,14 @@ def _analyse_rank(job: RankJob) -> RankResult:
     classifier = Classifier(
         job.group, evidence.add, spill=work / f"{job.group}.identities.sqlite", keep=IDENTITIES_IN_MEMORY
     )
+    facts = _facts(job, reports, staged)
     try:
-        for fact in _facts(job, reports):
+        for fact in facts:
             if fact.rank is not None:
                 json_ranks[fact.rank] += fact.repeat
             classifier.feed(fact)
     except BaseException:
+        facts.close()  # stops the reading (and a copy it overlaps) now, not when the generator is collected
         classifier.identities.close()  # finish() closes it otherwise
         raise
     finally:
@@ -511,10 +584,14 @@ def analyse_ranks(
     workers: int | None = None,
     on_rank: Callable[[int], None] | None = None,
     executor: Executor = "local",
+    staged: StagedCopy | None = None,
 ) -> list[RankResult]:
     """Run analyse_rank over the jobs, in parallel processes when there is more than one (or as Ray tasks,
     `executor="ray"`: the same results); each rank's compilations and evidence are written under `work`.
-    `on_rank(n)` is told how many ranks are done."""
+    `on_rank(n)` is told how many ranks are done. `staged`: one local job whose files are still being copied
+    (analysis._staged)."""
+    if staged is not None and (len(jobs) != 1 or executor != "local"):
+        raise ValueError("reading while the input is copied: one job, on the local executor")
     jobs = [replace(job, work=str(work)) for job in jobs]
     done = on_rank or (lambda _: None)
     if executor == "ray":
@@ -525,7 +602,7 @@ def analyse_ranks(
         raise ValueError(f"executor {executor!r}: one of {', '.join(EXECUTORS)}")
     if len(jobs) == 1:
         cpus = os.cpu_count() or 1
-        result = analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)))
+        result = analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)), staged)
         done(1)
         return [result]
     if workers is None:

@@ -15,7 +15,15 @@ from dynamo_diff_store.reading._jsonload import (
     loads_strict,
 )
 from dynamo_diff_store.reading._manifests import judge, manifest_bytes, read_manifest, translate_v1
-from dynamo_diff_store.reading._rawlog import open_regular, read_raw_log, read_regular, record_boundaries, record_cuts
+from dynamo_diff_store.reading._rawlog import (
+    CUT_WINDOW,
+    open_regular,
+    read_raw_log,
+    read_regular,
+    record_boundaries,
+    record_cut,
+    record_cuts,
+)
 from dynamo_diff_store.reading._records import CompileKey, Record, Span
 from dynamo_diff_store.reading._tlparse_export import (
     PACK_INDEX_SUFFIX,
@@ -28,6 +36,7 @@ from dynamo_diff_store.reading._tlparse_export import (
 )
 
 __all__ = [
+    "CUT_WINDOW",
     "PACK_INDEX_SUFFIX",
     "PACK_SUFFIX",
     "CompileKey",
@@ -57,6 +66,7 @@ __all__ = [
     "read_regular",
     "read_tlparse_export",
     "record_boundaries",
+    "record_cut",
     "record_cuts",
     "shift_lines",
     "translate_v1",

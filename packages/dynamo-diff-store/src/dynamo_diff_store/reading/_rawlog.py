@@ -291,6 +291,15 @@ def record_cuts(path: Path, parts: int) -> list[tuple[int, int]]:
 
 
 _WINDOW = 4 << 20  # how far past a split point a metadata line is looked for
+CUT_WINDOW = _WINDOW
+
+
+def record_cut(path: Path, at: int) -> int | None:
+    """The first cut record_cuts would make at or after offset `at`: the offset of the first metadata line that
+    starts after a newline in the CUT_WINDOW bytes from `at`; None when there is none."""
+    with path.open("rb") as handle:
+        handle.seek(at)
+        return _next_record(handle, at)
 
 
 def _next_record(handle: IO[bytes], at: int) -> int | None:

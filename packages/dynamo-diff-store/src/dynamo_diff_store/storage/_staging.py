@@ -16,7 +16,7 @@ from pathlib import Path
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 
-from dynamo_diff_store.analysis import RankJob
+from dynamo_diff_store.analysis import RankJob, StagedCopy
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
@@ -35,9 +35,15 @@ _PAYLOAD_NAME = re.compile(rb'"payload_filename"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 class _Copier:
     def __init__(
-        self, dest: Path, limits: Limits, progress: Callable[[str, int, int], None] | None, total: int
+        self,
+        dest: Path,
+        limits: Limits,
+        progress: Callable[[str, int, int], None] | None,
+        total: int,
+        staged: StagedCopy | None = None,
     ) -> None:
         self.dest = dest
+        self.staged = staged
         self.limits = limits
         self.progress = progress
         self.total = total
@@ -96,14 +102,24 @@ class _Copier:
             target.parent.mkdir(parents=True, exist_ok=True)
             self.made.add(target.parent)
         digest = hashlib.sha256()
+        staged = self.staged
+        written = 0
         with open_regular(source, rel) as src, target.open("xb") as out:
+            if staged is not None:
+                staged.begin(rel, os.fstat(src.fileno()).st_size)
             while chunk := src.read(_CHUNK):
                 digest.update(chunk)
                 out.write(chunk)
+                if staged is not None:
+                    out.flush()  # readers in other processes read what the OS has
+                    written += len(chunk)
+                    staged.wrote(rel, written)
                 if on_chunk is not None:
                     on_chunk(chunk)
                 self.advance(len(chunk), rel)
         self.files[rel] = digest.hexdigest()
+        if staged is not None:
+            staged.complete(rel)
 
 
 def copy_input(
@@ -113,11 +129,13 @@ def copy_input(
     *,
     manifest: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    staged: StagedCopy | None = None,
 ) -> dict[str, str]:
     """Copy the trace files (for tlparse exports: raw.jsonl and a pack of the payload files it names), the
-    manifest and source snapshots into `dest`. Returns relative path -> sha256 of every input file read."""
+    manifest and source snapshots into `dest`. Returns relative path -> sha256 of every input file read.
+    `staged` is told how far each file's copy has got (when the copy runs beside the reading)."""
     dest.mkdir(parents=True)
-    copier = _Copier(dest, limits, progress, layout.total_bytes)
+    copier = _Copier(dest, limits, progress, layout.total_bytes, staged)
     for trace in layout.files:
         if trace.format == "raw_log":
             copier.copy(trace.path, trace.rel)

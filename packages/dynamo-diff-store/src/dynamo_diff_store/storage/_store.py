@@ -33,7 +33,7 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
 from dynamo_diff_schema.ids import short_id
 
-from dynamo_diff_store.analysis import READER_VERSION, Executor, analyse_ranks, require_executor
+from dynamo_diff_store.analysis import READER_VERSION, Executor, RankResult, analyse_ranks, require_executor
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import discover, read_manifest
 from dynamo_diff_store.storage import _index as index
@@ -50,6 +50,7 @@ from dynamo_diff_store.storage._capture_file import (
     stored_hashes,
     write_files_table,
 )
+from dynamo_diff_store.storage._overlap import copy_while_reading, overlaps
 from dynamo_diff_store.storage._staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
 
 Progress = Callable[[str, int, int], None]
@@ -209,7 +210,15 @@ class Store:
             # Compilations and evidence are written here while ranks are read; not part of the capture.
             work = Path(tempfile.mkdtemp(prefix=f"import-{os.getpid()}-work-", dir=self.path / "tmp"))
             try:
-                copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
+                overlap = overlaps(layout, executor, workers)
+                results: list[RankResult] | None = None
+                if overlap:
+                    # One large raw log: read while it is copied (storage._overlap).
+                    copied, results = copy_while_reading(
+                        layout, staging / "input", work, limits, manifest=manifest, progress=progress, workers=workers
+                    )
+                else:
+                    copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
                 capture_id = make_capture_id(copied, reader=READER_VERSION)
                 if label is not None and not force_label:
                     # Another capture's label is refused; the same bytes imported again under their label are not.
@@ -232,17 +241,18 @@ class Store:
                             )
                         )
                         label = None
-                jobs = plan_jobs(layout, staging / "input", limits)
-                total = len(jobs)
-                if progress is not None:
-                    progress("analyse", 0, total)
-                results = analyse_ranks(
-                    jobs,
-                    work,
-                    workers=workers,
-                    on_rank=None if progress is None else lambda n: progress("analyse", n, total),
-                    executor=executor,
-                )
+                if results is None:
+                    jobs = plan_jobs(layout, staging / "input", limits)
+                    total = len(jobs)
+                    if progress is not None:
+                        progress("analyse", 0, total)
+                    results = analyse_ranks(
+                        jobs,
+                        work,
+                        workers=workers,
+                        on_rank=None if progress is None else lambda n: progress("analyse", n, total),
+                        executor=executor,
+                    )
                 assembled = assemble_capture(
                     capture_id=capture_id,
                     layout=layout,

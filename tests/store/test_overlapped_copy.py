@@ -1,0 +1,188 @@
+"""A single large raw log is read while it is copied into the store: the same capture as copying first, and the
+same errors, with nothing left behind when either side fails."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_store import Limits, Store
+from dynamo_diff_store.analysis import StagedCopy
+from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.storage import _overlap, _store
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
+CASES = ["cache_hit_miss.log", "comp_metrics.log", "simple_corrupted_json.log"]
+
+
+@pytest.fixture
+def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fixture logs count as large: read in ranges of 8 KiB (and so overlapped with their copy)."""
+    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "CHUNK_BYTES", 8192)
+
+
+def copied_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_store, "overlaps", lambda *args: False)
+
+
+def overlapped_runs(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """Record what each wait for copied bytes returned (None: the bytes were there before the copy ended)."""
+    returned: list[int | None] = []
+    wait = StagedCopy.wait
+
+    def recording(self: StagedCopy, rel: str, upto: int) -> int | None:
+        got = wait(self, rel, upto)
+        returned.append(got)
+        return got
+
+    monkeypatch.setattr(StagedCopy, "wait", recording)
+    return returned
+
+
+def leftovers(store: Path) -> list[Path]:
+    return [p for p in (store / "tmp").iterdir()] if (store / "tmp").exists() else []
+
+
+def copy_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name in ("dynamo-diff-copy", "dynamo-diff-ranges")]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_same_capture_as_copying_first(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, small_ranges: None
+) -> None:
+    waits = overlapped_runs(monkeypatch)
+    overlapped = Store(tmp_path / "a").import_path(CORPUS / name, workers=2).capture
+    assert waits, "the import did not read while copying"
+    with monkeypatch.context() as m:
+        copied_first(m)
+        first = Store(tmp_path / "b").import_path(CORPUS / name, workers=2).capture
+    assert overlapped.capture.id == first.capture.id
+    assert overlapped.ranks == first.ranks and overlapped.evidence == first.evidence
+    assert overlapped.notices == first.notices
+    assert not copy_threads() and not leftovers(tmp_path / "a")
+
+
+def test_ranges_are_read_before_the_copy_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log larger than the window a cut is looked for in, copied slowly: ranges go to the workers while later
+    bytes are still being copied, and the capture is the one copying first gives."""
+    data = (CORPUS / "cache_hit_miss.log").read_bytes()
+    log = tmp_path / "big.log"
+    log.write_bytes(data * (12 * 2**20 // len(data) + 1))  # about 12 MiB, read in 1 MiB ranges
+    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "CHUNK_BYTES", 2**20)
+    wrote = StagedCopy.wrote
+
+    def slowly(self: StagedCopy, rel: str, total: int) -> None:
+        time.sleep(0.02)
+        wrote(self, rel, total)
+
+    monkeypatch.setattr(StagedCopy, "wrote", slowly)
+    waits = overlapped_runs(monkeypatch)
+    overlapped = Store(tmp_path / "a").import_path(log, workers=2)
+    assert None in waits, "no range was read before the copy ended"
+    monkeypatch.undo()
+    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "CHUNK_BYTES", 2**20)
+    copied_first(monkeypatch)
+    first = Store(tmp_path / "b").import_path(log, workers=2)
+    assert overlapped.capture_id == first.capture_id
+    a, b = overlapped.capture, first.capture
+    assert a.ranks == b.ranks and a.evidence == b.evidence and a.notices == b.notices
+
+
+def test_a_file_that_grows_while_copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None) -> None:
+    """Records appended after the copy began are in the stored bytes, so they are read too (the last range ends
+    where the copy ended, not at the size the file had when it began)."""
+    data = (CORPUS / "cache_hit_miss.log").read_bytes()
+    more = (CORPUS / "comp_metrics.log").read_bytes()
+    log = tmp_path / "growing.log"
+    log.write_bytes(data)
+    begin = StagedCopy.begin
+
+    def then_grow(self: StagedCopy, rel: str, size: int) -> None:
+        begin(self, rel, size)
+        with log.open("ab") as out:
+            out.write(more)
+
+    monkeypatch.setattr(StagedCopy, "begin", then_grow)
+    grown = Store(tmp_path / "a").import_path(log, workers=2)
+    monkeypatch.undo()
+    assert log.read_bytes() == data + more
+    stored = grown.store.input_file(grown.capture_id, "growing.log").read_bytes()
+    assert hashlib.sha256(stored).digest() == hashlib.sha256(data + more).digest()
+    whole = Store(tmp_path / "b").import_path(log, workers=1)
+    assert grown.capture_id == whole.capture_id
+    assert grown.capture.ranks == whole.capture.ranks and grown.capture.evidence == whole.capture.evidence
+
+
+def test_the_copy_failing_stops_the_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None) -> None:
+    """The copy's error is the import's (as when it ran first), and nothing is kept."""
+    log = CORPUS / "cache_hit_miss.log"
+    limits = Limits(max_total_bytes=log.stat().st_size // 2)
+    errors = []
+    for overlap in (True, False):
+        with monkeypatch.context() as m:
+            if not overlap:
+                copied_first(m)
+            with pytest.raises(DynamoDiffError) as err:
+                Store(tmp_path / f"s{overlap}").import_path(log, workers=2, limits=limits)
+        errors.append((err.value.code, err.value.details.get("limit")))
+        assert Store(tmp_path / f"s{overlap}").list_captures() == []
+        assert not leftovers(tmp_path / f"s{overlap}")
+    assert errors[0] == errors[1] == (ErrorCode.RESOURCE_LIMIT, "max_total_bytes")
+    assert not copy_threads()
+
+
+def test_the_reading_failing_stops_the_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None) -> None:
+    """A reader's error (a line over the bound) is the import's: the copy is cancelled, nothing is kept."""
+    lines = (CORPUS / "cache_hit_miss.log").read_bytes().splitlines(keepends=True)
+    at = len(lines) // 3
+    while lines[at].startswith(b"\t"):
+        at += 1
+    lines.insert(at, b"n" * 5000 + b"\n")
+    log = tmp_path / "long_line.log"
+    log.write_bytes(b"".join(lines))
+    errors = []
+    for overlap in (True, False):
+        with monkeypatch.context() as m:
+            if not overlap:
+                copied_first(m)
+            with pytest.raises(DynamoDiffError) as err:
+                Store(tmp_path / f"s{overlap}").import_path(log, workers=2, limits=Limits(max_line_bytes=4096))
+        errors.append((err.value.code, err.value.message, err.value.details))
+        assert Store(tmp_path / f"s{overlap}").list_captures() == []
+        assert not leftovers(tmp_path / f"s{overlap}")
+    assert errors[0] == errors[1] and errors[0][2]["line"] == at + 1
+    assert not copy_threads()
+
+
+def test_reimport_and_labels(tmp_path: Path, small_ranges: None) -> None:
+    """The same bytes imported again are found in the store (after being read again); a label another capture holds
+    is refused, and nothing is kept."""
+    store = Store(tmp_path / "s")
+    first = store.import_path(CORPUS / "cache_hit_miss.log", workers=2, label="before")
+    again = store.import_path(CORPUS / "cache_hit_miss.log", workers=2, label="before")
+    assert again.capture_id == first.capture_id and first.created and not again.created
+    with pytest.raises(DynamoDiffError) as err:
+        store.import_path(CORPUS / "comp_metrics.log", workers=2, label="before")
+    assert err.value.code is ErrorCode.LABEL_TAKEN
+    assert [row.id for row in store.list_captures()] == [first.capture_id]
+    assert not leftovers(tmp_path / "s")
+
+
+def test_progress_reports_the_copy_then_the_reading(tmp_path: Path, small_ranges: None) -> None:
+    calls: list[tuple[str, int, int]] = []
+    Store(tmp_path / "s").import_path(
+        CORPUS / "cache_hit_miss.log", workers=2, progress=lambda *call: calls.append(call)
+    )
+    phases = [phase for phase, _, _ in calls]
+    assert phases[0] == "copy" and phases[-2:] == ["analyse", "analyse"]
+    assert calls[-2:] == [("analyse", 0, 1), ("analyse", 1, 1)]
+    size = (CORPUS / "cache_hit_miss.log").stat().st_size
+    assert ("copy", size, size) in calls
