@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store import Limits, Store
-from dynamo_diff_store.analysis import StagedCopy
+from dynamo_diff_store.analysis import CopyCancelledError, StagedCopy
 from dynamo_diff_store.analysis import _ingest as ingest
 from dynamo_diff_store.storage import _overlap, _store
 
@@ -186,3 +186,37 @@ def test_progress_reports_the_copy_then_the_reading(tmp_path: Path, small_ranges
     assert calls[-2:] == [("analyse", 0, 1), ("analyse", 1, 1)]
     size = (CORPUS / "cache_hit_miss.log").stat().st_size
     assert ("copy", size, size) in calls
+
+
+class _Pool:
+    """Stands in for the process pool: futures that never run."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import Future
+
+        self.futures: list[Future[object]] = []
+        self.make = Future
+
+    def submit(self, fn: object, task: object) -> object:
+        future = self.make()
+        self.futures.append(future)
+        return future
+
+
+@pytest.mark.parametrize("copying", [False, True])
+def test_a_caller_that_stops_cancels_the_ranges_not_begun(copying: bool) -> None:
+    """Interrupted (Ctrl-C) or failed after the first range, the ranges no worker has begun are cancelled, and a
+    copy still running is told to stop, so that the import ends at once rather than after reading the rest."""
+    staged = StagedCopy() if copying else None
+    if staged is not None:
+        staged.begin("t.log", 10)
+        staged.wrote("t.log", 10)
+    tasks = iter(ingest._Range("r", "t.log", "raw_log", Limits(), k, k + 1, 1, None) for k in range(8))
+    pool = _Pool()
+    submitted = ingest._submitted(pool, tasks, staged)  # type: ignore[arg-type]
+    next(submitted)
+    submitted.close()
+    assert [f.cancelled() for f in pool.futures] == [True] * 8
+    if staged is not None:
+        with pytest.raises(CopyCancelledError):
+            staged.wrote("t.log", 11)  # the copy stops at its next write

@@ -381,33 +381,48 @@ def _submitted(
 ) -> Iterator[tuple[_Range, Future[tuple[list[Fact], FileReport]]]]:
     """Each task with its future, in order. While a file is still being copied (`staged`), a thread gives the
     pool each range as soon as its bytes are there, so that the ranges copied so far are read while the caller
-    folds the facts; should the caller stop (it failed), the copy is cancelled."""
-    if staged is None:
-        yield from [(task, pool.submit(_extract_range, task)) for task in tasks]
-        return
-    given: queue.Queue[tuple[_Range, Future[tuple[list[Fact], FileReport]]] | BaseException | None] = queue.Queue()
+    folds the facts. Should the caller stop (it failed, or was interrupted), the copy is cancelled and so are the
+    ranges no worker has begun (as `Executor.map` does)."""
+    submitted: list[Future[tuple[list[Fact], FileReport]]] = []
 
-    def feed() -> None:
-        try:
-            for task in tasks:
-                given.put((task, pool.submit(_extract_range, task)))
-            given.put(None)
-        except BaseException as exc:  # the copy's error (or its cancellation) goes to the caller
-            given.put(exc)
+    def submit(task: _Range) -> tuple[_Range, Future[tuple[list[Fact], FileReport]]]:
+        future = pool.submit(_extract_range, task)
+        submitted.append(future)
+        return task, future
 
-    feeder = threading.Thread(target=feed, name="dynamo-diff-ranges", daemon=True)
-    feeder.start()
     finished = False
+    feeder: threading.Thread | None = None
     try:
+        if staged is None:
+            yield from [submit(task) for task in tasks]
+            finished = True
+            return
+        given: queue.Queue[tuple[_Range, Future[tuple[list[Fact], FileReport]]] | BaseException | None]
+        given = queue.Queue()
+
+        def feed() -> None:
+            try:
+                for task in tasks:
+                    given.put(submit(task))
+                given.put(None)
+            except BaseException as exc:  # the copy's error (or its cancellation) goes to the caller
+                given.put(exc)
+
+        feeder = threading.Thread(target=feed, name="dynamo-diff-ranges", daemon=True)
+        feeder.start()
         while (item := given.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
             yield item
         finished = True
     finally:
-        if not finished:
+        if not finished and staged is not None:
             staged.cancel()  # wakes the feeder if it waits for bytes
-        feeder.join()
+        if feeder is not None:
+            feeder.join()
+        if not finished:
+            for future in submitted:
+                future.cancel()
 
 
 # The line a byte range after the first is read as beginning on, until the lines before it are known (not 1:
