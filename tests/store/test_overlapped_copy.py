@@ -13,7 +13,7 @@ from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store import Limits, Store
 from dynamo_diff_store.analysis import CopyCancelledError, StagedCopy
 from dynamo_diff_store.analysis import _ingest as ingest
-from dynamo_diff_store.storage import _overlap, _store
+from dynamo_diff_store.storage import _store
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
 CASES = ["cache_hit_miss.log", "comp_metrics.log", "simple_corrupted_json.log"]
@@ -121,7 +121,9 @@ def test_a_file_that_grows_while_copied(tmp_path: Path, monkeypatch: pytest.Monk
     assert grown.capture.ranks == whole.capture.ranks and grown.capture.evidence == whole.capture.evidence
 
 
-def test_the_copy_failing_stops_the_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None) -> None:
+def test_the_copy_failing_stops_the_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None
+) -> None:
     """The copy's error is the import's (as when it ran first), and nothing is kept."""
     log = CORPUS / "cache_hit_miss.log"
     limits = Limits(max_total_bytes=log.stat().st_size // 2)
@@ -139,7 +141,9 @@ def test_the_copy_failing_stops_the_reading(tmp_path: Path, monkeypatch: pytest.
     assert not copy_threads()
 
 
-def test_the_reading_failing_stops_the_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None) -> None:
+def test_the_reading_failing_stops_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None
+) -> None:
     """A reader's error (a line over the bound) is the import's: the copy is cancelled, nothing is kept."""
     lines = (CORPUS / "cache_hit_miss.log").read_bytes().splitlines(keepends=True)
     at = len(lines) // 3
