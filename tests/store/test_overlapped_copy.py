@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -196,13 +197,10 @@ class _Pool:
     """Stands in for the process pool: futures that never run."""
 
     def __init__(self) -> None:
-        from concurrent.futures import Future
-
         self.futures: list[Future[object]] = []
-        self.make = Future
 
-    def submit(self, fn: object, task: object) -> object:
-        future = self.make()
+    def submit(self, fn: object, task: object) -> Future[object]:
+        future: Future[object] = Future()
         self.futures.append(future)
         return future
 

@@ -378,7 +378,7 @@ def _ranges_as_copied(job: RankJob, rel: str, size: int, parts: int, staged: Sta
 
 def _submitted(
     pool: ProcessPoolExecutor, tasks: Iterator[_Range], staged: StagedCopy | None
-) -> Iterator[tuple[_Range, Future[tuple[list[Fact], FileReport]]]]:
+) -> Generator[tuple[_Range, Future[tuple[list[Fact], FileReport]]], None, None]:
     """Each task with its future, in order. While a file is still being copied (`staged`), a thread gives the
     pool each range as soon as its bytes are there, so that the ranges copied so far are read while the caller
     folds the facts. Should the caller stop (it failed, or was interrupted), the copy is cancelled and so are the
