@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+import weakref
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -218,7 +219,29 @@ def test_a_caller_that_stops_cancels_the_ranges_not_begun(copying: bool) -> None
     submitted = ingest._submitted(pool, tasks, staged)  # type: ignore[arg-type]
     next(submitted)
     submitted.close()
-    assert [f.cancelled() for f in pool.futures] == [True] * 8
+    # The first was given to the caller (a worker would have begun it); the rest were not begun.
+    assert [f.cancelled() for f in pool.futures] == [False] + [True] * 7
     if staged is not None:
         with pytest.raises(CopyCancelledError):
             staged.wrote("t.log", 11)  # the copy stops at its next write
+
+
+@pytest.mark.parametrize("copying", [False, True])
+def test_the_facts_of_folded_ranges_are_let_go(copying: bool) -> None:
+    """Once a range's future is given to the caller, nothing else holds it: the facts of ranges already folded are
+    freed as the reading goes on (holding them all made a 1 GiB import peak at 200 MiB instead of 90)."""
+    staged = StagedCopy() if copying else None
+    if staged is not None:
+        staged.begin("t.log", 10)
+        staged.wrote("t.log", 10)
+        staged.complete("t.log")
+    tasks = iter(ingest._Range("r", "t.log", "raw_log", Limits(), k, k + 1, 1, None) for k in range(4))
+    pool = _Pool()
+    submitted = ingest._submitted(pool, tasks, staged)  # type: ignore[arg-type]
+    _, future = next(submitted)
+    given = weakref.ref(future)
+    del future
+    pool.futures.clear()  # (the stand-in pool's own references)
+    next(submitted)
+    assert given() is None
+    submitted.close()

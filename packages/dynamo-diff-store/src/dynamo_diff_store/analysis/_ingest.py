@@ -13,7 +13,7 @@ import queue
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -382,38 +382,42 @@ def _submitted(
     """Each task with its future, in order. While a file is still being copied (`staged`), a thread gives the
     pool each range as soon as its bytes are there, so that the ranges copied so far are read while the caller
     folds the facts. Should the caller stop (it failed, or was interrupted), the copy is cancelled and so are the
-    ranges no worker has begun (as `Executor.map` does)."""
-    submitted: list[Future[tuple[list[Fact], FileReport]]] = []
+    ranges no worker has begun (as `Executor.map` does). A future is let go once it is given to the caller, so
+    that the facts of the ranges folded already are not kept."""
+    # The tasks given to the pool and not yet to the caller, in order: the feeder appends, the caller pops.
+    pending: deque[tuple[_Range, Future[tuple[list[Fact], FileReport]]]] = deque()
 
-    def submit(task: _Range) -> tuple[_Range, Future[tuple[list[Fact], FileReport]]]:
-        future = pool.submit(_extract_range, task)
-        submitted.append(future)
-        return task, future
+    def submit(task: _Range) -> None:
+        pending.append((task, pool.submit(_extract_range, task)))
 
     finished = False
     feeder: threading.Thread | None = None
     try:
         if staged is None:
-            yield from [submit(task) for task in tasks]
+            for task in tasks:
+                submit(task)
+            while pending:
+                yield pending.popleft()
             finished = True
             return
-        given: queue.Queue[tuple[_Range, Future[tuple[list[Fact], FileReport]]] | BaseException | None]
-        given = queue.Queue()
+        # The feeder says when another task is in `pending` (None: no more; an exception: the copy's error).
+        ready: queue.Queue[bool | BaseException | None] = queue.Queue()
 
         def feed() -> None:
             try:
                 for task in tasks:
-                    given.put(submit(task))
-                given.put(None)
+                    submit(task)
+                    ready.put(True)
+                ready.put(None)
             except BaseException as exc:  # the copy's error (or its cancellation) goes to the caller
-                given.put(exc)
+                ready.put(exc)
 
         feeder = threading.Thread(target=feed, name="dynamo-diff-ranges", daemon=True)
         feeder.start()
-        while (item := given.get()) is not None:
+        while (item := ready.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
-            yield item
+            yield pending.popleft()
         finished = True
     finally:
         if not finished and staged is not None:
@@ -421,7 +425,7 @@ def _submitted(
         if feeder is not None:
             feeder.join()
         if not finished:
-            for future in submitted:
+            for _, future in pending:
                 future.cancel()
 
 
