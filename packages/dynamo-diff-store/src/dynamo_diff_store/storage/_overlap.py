@@ -68,12 +68,15 @@ def copy_while_reading(
             report("analyse", 0, 1)
 
     thread = threading.Thread(target=copy, name="dynamo-diff-copy", daemon=True)
+
+    def rank_done(n: int) -> None:
+        thread.join()  # the copy's last report ("analyse", 0, 1) comes before the rank's
+        report("analyse", n, len(jobs))
+
     thread.start()
     try:
         jobs = plan_jobs(layout, dest, limits)
-        results = analyse_ranks(
-            jobs, work, workers=workers, on_rank=lambda n: report("analyse", n, len(jobs)), staged=staged
-        )
+        results = analyse_ranks(jobs, work, workers=workers, on_rank=rank_done, staged=staged)
     except BaseException:
         staged.cancel()
         thread.join()
