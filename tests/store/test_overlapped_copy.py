@@ -124,12 +124,11 @@ def test_a_file_that_grows_while_copied(tmp_path: Path, monkeypatch: pytest.Monk
     assert grown.capture.ranks == whole.capture.ranks and grown.capture.evidence == whole.capture.evidence
 
 
-def test_the_copy_failing_stops_the_reading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None
-) -> None:
-    """The copy's error is the import's (as when it ran first), and nothing is kept."""
-    log = CORPUS / "cache_hit_miss.log"
-    limits = Limits(max_total_bytes=log.stat().st_size // 2)
+def failed_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, log: Path, limits: Limits
+) -> tuple[DynamoDiffError, DynamoDiffError]:
+    """The error of importing `log` read while copied, and copied first; each store is left without a capture or
+    staging, and no copying thread is left."""
     errors = []
     for overlap in (True, False):
         with monkeypatch.context() as m:
@@ -137,11 +136,20 @@ def test_the_copy_failing_stops_the_reading(
                 copied_first(m)
             with pytest.raises(DynamoDiffError) as err:
                 Store(tmp_path / f"s{overlap}").import_path(log, workers=2, limits=limits)
-        errors.append((err.value.code, err.value.details.get("limit")))
+        errors.append(err.value)
         assert Store(tmp_path / f"s{overlap}").list_captures() == []
         assert not leftovers(tmp_path / f"s{overlap}")
-    assert errors[0] == errors[1] == (ErrorCode.RESOURCE_LIMIT, "max_total_bytes")
     assert not copy_threads()
+    return errors[0], errors[1]
+
+
+def test_the_copy_failing_stops_the_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_ranges: None
+) -> None:
+    """The copy's error is the import's (as when it ran first), and nothing is kept."""
+    log = CORPUS / "cache_hit_miss.log"
+    errors = failed_both_ways(tmp_path, monkeypatch, log, Limits(max_total_bytes=log.stat().st_size // 2))
+    assert [(e.code, e.details.get("limit")) for e in errors] == [(ErrorCode.RESOURCE_LIMIT, "max_total_bytes")] * 2
 
 
 def test_the_reading_failing_stops_the_copy(
@@ -155,18 +163,9 @@ def test_the_reading_failing_stops_the_copy(
     lines.insert(at, b"n" * 5000 + b"\n")
     log = tmp_path / "long_line.log"
     log.write_bytes(b"".join(lines))
-    errors = []
-    for overlap in (True, False):
-        with monkeypatch.context() as m:
-            if not overlap:
-                copied_first(m)
-            with pytest.raises(DynamoDiffError) as err:
-                Store(tmp_path / f"s{overlap}").import_path(log, workers=2, limits=Limits(max_line_bytes=4096))
-        errors.append((err.value.code, err.value.message, err.value.details))
-        assert Store(tmp_path / f"s{overlap}").list_captures() == []
-        assert not leftovers(tmp_path / f"s{overlap}")
-    assert errors[0] == errors[1] and errors[0][2]["line"] == at + 1
-    assert not copy_threads()
+    overlapped, first = failed_both_ways(tmp_path, monkeypatch, log, Limits(max_line_bytes=4096))
+    assert (overlapped.code, overlapped.message, overlapped.details) == (first.code, first.message, first.details)
+    assert overlapped.details["line"] == at + 1
 
 
 def test_reimport_and_labels(tmp_path: Path, small_ranges: None) -> None:

@@ -35,17 +35,16 @@ from dynamo_diff_store.analysis._kinds import NOT_INDEXED, collapse_repeats, ext
 from dynamo_diff_store.analysis._staged import StagedCopy
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
-    CUT_WINDOW,
     PACK_INDEX_SUFFIX,
     PACK_SUFFIX,
     FileReport,
     PackedPayloads,
     Record,
+    cut_points,
     jsonl_cuts,
     merge_reports,
     read_raw_log,
     read_tlparse_export,
-    record_cut,
     record_cuts,
     shift_lines,
 )
@@ -298,21 +297,21 @@ def _facts(job: RankJob, reports: list[FileReport], staged: StagedCopy | None = 
     root = Path(job.root)
     for rel, fmt in job.files:
         # A raw log still being copied (`staged`): its size when the copy began decides how it is read.
-        copying = staged is not None and fmt == "raw_log"
-        size = staged.size_at_start(rel) if staged is not None and copying else _staged_bytes(root, rel, fmt)
+        copying = staged if fmt == "raw_log" else None
+        size = copying.size_at_start(rel) if copying is not None else _staged_bytes(root, rel, fmt)
         if job.chunk_workers > 1 and size >= CHUNK_MIN_BYTES:
             parts = max(job.chunk_workers, -(-size // CHUNK_BYTES))
             # Where a range begins, its line number is not known without counting the lines before it (a pass
             # over the whole file): a later range is read as if it began on line PROVISIONAL_LINE, and its line
             # numbers are moved on when the ranges before it have been read.
             tasks: Iterator[_Range]
-            if staged is not None and copying:
-                tasks = _ranges_as_copied(job, rel, size, parts, staged)
+            if copying is not None:
+                tasks = _ranges_as_copied(job, rel, size, parts, copying)
             else:
                 split = jsonl_cuts if fmt == "tlparse_jsonl" else record_cuts
                 # Ranges of at most CHUNK_BYTES, folded as they arrive (in order), so that memory holds the facts
                 # of a few ranges at a time rather than of the whole file.
-                tasks = iter(
+                tasks = (
                     _Range(str(root), rel, fmt, job.limits, a, b, 1 if a == 0 else PROVISIONAL_LINE, job.rank)
                     for a, b in split(root / rel, parts)
                 )
@@ -321,7 +320,7 @@ def _facts(job: RankJob, reports: list[FileReport], staged: StagedCopy | None = 
             with ProcessPoolExecutor(
                 max_workers=job.chunk_workers, initializer=_exit_with_parent, initargs=(os.getpid(),)
             ) as pool:
-                for task, future in _submitted(pool, tasks, staged if copying else None):
+                for task, future in _submitted(pool, tasks, copying):
                     by = lines_before + 1 - task.first_line
                     try:
                         facts, part = future.result()
@@ -343,8 +342,8 @@ def _facts(job: RankJob, reports: list[FileReport], staged: StagedCopy | None = 
                 raise job.limits.exceeded("max_records", report.records, file=rel)
             reports.append(report)
             continue
-        if copying and staged is not None:
-            staged.wait(rel, sys.maxsize)  # read whole: once it is all copied
+        if copying is not None:
+            copying.wait(rel, sys.maxsize)  # read whole: once it is all copied
         report = FileReport(file=rel, rank_from_name=job.rank)
         reports.append(report)
         with _records(root, rel, fmt, job.limits, report) as records:
@@ -355,21 +354,14 @@ def _ranges_as_copied(job: RankJob, rel: str, size: int, parts: int, staged: Sta
     """The byte ranges record_cuts makes of a raw log (`size` bytes when its copy began), each as soon as the copy
     has written past its end: a cut is looked for only in copied bytes, and the last range ends where the copy
     ended (the file may have grown or shrunk meanwhile)."""
-    path = Path(job.root) / rel
 
     def task(a: int, b: int) -> _Range:
         return _Range(job.root, rel, "raw_log", job.limits, a, b, 1 if a == 0 else PROVISIONAL_LINE, job.rank)
 
     start = 0
-    for k in range(1, parts):
-        at = max(start + 1, size * k // parts)
-        copied = staged.wait(rel, at + CUT_WINDOW)
-        if copied is not None and at >= copied:
-            break
-        cut = record_cut(path, at)
-        if cut is not None and cut > start:
-            yield task(start, cut)
-            start = cut
+    for cut in cut_points(Path(job.root) / rel, size, parts, lambda upto: staged.wait(rel, upto)):
+        yield task(start, cut)
+        start = cut
     end = staged.wait(rel, sys.maxsize)
     assert end is not None  # complete (an error or a cancelled copy raises)
     if end > start or start == 0:

@@ -16,12 +16,11 @@ from dynamo_diff_store.reading._jsonload import (
 )
 from dynamo_diff_store.reading._manifests import judge, manifest_bytes, read_manifest, translate_v1
 from dynamo_diff_store.reading._rawlog import (
-    CUT_WINDOW,
+    cut_points,
     open_regular,
     read_raw_log,
     read_regular,
     record_boundaries,
-    record_cut,
     record_cuts,
 )
 from dynamo_diff_store.reading._records import CompileKey, Record, Span
@@ -36,7 +35,6 @@ from dynamo_diff_store.reading._tlparse_export import (
 )
 
 __all__ = [
-    "CUT_WINDOW",
     "PACK_INDEX_SUFFIX",
     "PACK_SUFFIX",
     "CompileKey",
@@ -50,6 +48,7 @@ __all__ = [
     "StrictJSONError",
     "TraceFile",
     "confine",
+    "cut_points",
     "discover",
     "jsonl_boundaries",
     "jsonl_cuts",
@@ -66,7 +65,6 @@ __all__ = [
     "read_regular",
     "read_tlparse_export",
     "record_boundaries",
-    "record_cut",
     "record_cuts",
     "shift_lines",
     "translate_v1",

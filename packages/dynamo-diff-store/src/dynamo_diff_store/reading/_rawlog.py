@@ -30,7 +30,7 @@ import itertools
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -277,29 +277,27 @@ def record_boundaries(path: Path, parts: int) -> list[tuple[int, int, int]]:
 def record_cuts(path: Path, parts: int) -> list[tuple[int, int]]:
     """record_boundaries without the line numbers (which take a pass over the whole file): [(start, stop)]."""
     size = path.stat().st_size
-    cuts = [0]
-    with path.open("rb") as handle:
-        for k in range(1, parts):
-            at = max(cuts[-1] + 1, size * k // parts)
-            handle.seek(at)
-            cut = _next_record(handle, at)
-            if cut is not None:
-                cuts.append(cut)
-    cuts.append(size)
-    cuts = sorted(set(cuts))
-    return list(itertools.pairwise(cuts))
+    return list(itertools.pairwise([0, *cut_points(path, size, parts), size]))
 
 
 _WINDOW = 4 << 20  # how far past a split point a metadata line is looked for
-CUT_WINDOW = _WINDOW
 
 
-def record_cut(path: Path, at: int) -> int | None:
-    """The first cut record_cuts would make at or after offset `at`: the offset of the first metadata line that
-    starts after a newline in the CUT_WINDOW bytes from `at`; None when there is none."""
+def cut_points(path: Path, size: int, parts: int, ready: Callable[[int], object] | None = None) -> Iterator[int]:
+    """Where record_cuts cuts a raw log of `size` bytes into about `parts` ranges: each offset after the first
+    (0), in order. `ready(upto)` is called before the bytes up to `upto` are read (a file still being copied: it
+    waits until they are there)."""
+    last = 0
     with path.open("rb") as handle:
-        handle.seek(at)
-        return _next_record(handle, at)
+        for k in range(1, parts):
+            at = max(last + 1, size * k // parts)
+            if ready is not None:
+                ready(at + _WINDOW)
+            handle.seek(at)
+            cut = _next_record(handle, at)
+            if cut is not None:  # past `last`, as it is found after `at`
+                yield cut
+                last = cut
 
 
 def _next_record(handle: IO[bytes], at: int) -> int | None:

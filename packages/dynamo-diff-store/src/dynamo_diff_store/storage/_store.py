@@ -210,9 +210,8 @@ class Store:
             # Compilations and evidence are written here while ranks are read; not part of the capture.
             work = Path(tempfile.mkdtemp(prefix=f"import-{os.getpid()}-work-", dir=self.path / "tmp"))
             try:
-                overlap = overlaps(layout, executor, workers)
-                results: list[RankResult] | None = None
-                if overlap:
+                results: list[RankResult] | None = None  # (read already when read while copied)
+                if overlaps(layout, executor, workers):
                     # One large raw log: read while it is copied (storage._overlap).
                     copied, results = copy_while_reading(
                         layout, staging / "input", work, limits, manifest=manifest, progress=progress, workers=workers
