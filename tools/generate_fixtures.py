@@ -46,7 +46,7 @@ CAPTURES = REPO / "fixtures" / "captures"
 WORK = Path(tempfile.gettempdir()) / "dynamo-diff-fixtures"
 EDIT_DIR = WORK / "edit"
 # Each pair of versions of one file runs from one fixed directory.
-PAIR_DIRS = {"edit_": EDIT_DIR, "break_fix_": WORK / "break_fix"}
+PAIR_DIRS = {"edit_": EDIT_DIR, "break_fix_": WORK / "break_fix", "dynamic_flag_": WORK / "dynamic_flag"}
 INDUCTOR_CACHE = WORK / "inductor-cache-cold"
 
 # name -> script (relative to fixtures/workloads); order matters (cold < warm).
@@ -90,10 +90,23 @@ ALL = [
     ("break_fix_v2", "break_fix_v2/model.py"),
     # Frames compiled in torch (wrap_inline's `inner`) and in a site-packages decorator, called from user code.
     ("library_frames", "library_frames.py"),
+    # A torch upgrade: one transformers model, the same script under torch 2.13.0 and 2.14.1 (see TORCH_FOR).
+    ("llama_213", "llama_upgrade.py"),
+    ("llama_214", "llama_upgrade.py"),
+    ("llama_214_tuned", "llama_upgrade.py"),
+    # torch.compile(dynamic=True) against the default: one argument of one call edited (run from one fixed path).
+    ("dynamic_flag_v1", "dynamic_flag_v1/model.py"),
+    ("dynamic_flag_v2", "dynamic_flag_v2/model.py"),
 ]
 SCRIPTS = dict(ALL)
+# The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
+# --python-for VERSION=PATH. transformers must be importable there for the llama pair (never a dependency of ours).
+DEFAULT_TORCH = "2.13.0"
+TORCH_FOR = {"llama_214": "2.14.1", "llama_214_tuned": "2.14.1"}
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.
 FAULTS = {"midrun_raise": "raise", "midrun_kill": "kill"}
+# Other variables a workload reads that its command line does not show.
+ENV_FOR = {"llama_214_tuned": {"DYNAMO_DIFF_LLAMA_TUNED": "1"}}
 EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9}
 # Recorded without capture's observer (the observer must change nothing: compare with observed_on).
 NOT_OBSERVED = {"observed_off"}
@@ -152,6 +165,7 @@ SCRUB = (
     "WORLD_SIZE",
     "LOCAL_RANK",
     "DYNAMO_DIFF_FAULT",
+    "DYNAMO_DIFF_LLAMA_TUNED",
 )
 RECORDED_ENV = ("PYTHONHASHSEED", "TORCHINDUCTOR_FX_GRAPH_CACHE", "TORCHINDUCTOR_COMPILE_THREADS")
 
@@ -188,6 +202,7 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
     )
     if name in FAULTS:
         env["DYNAMO_DIFF_FAULT"] = FAULTS[name]
+    env.update(ENV_FOR.get(name, {}))
     cache: CachePolicy = "fresh"
     cache_dir: Path | None = None
     if name in ("cache_cold", "cache_warm"):
@@ -271,16 +286,35 @@ def prune_report(bundle: Path, keep: bool) -> dict[str, Any]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--python", required=True, help="an interpreter with torch 2.13.0 (tlparse beside it)")
+    ap.add_argument(
+        "--python-for",
+        action="append",
+        default=[],
+        metavar="VERSION=PATH",
+        help="the interpreter for fixtures recorded with another torch (TORCH_FOR), "
+        "e.g. 2.14.1=.venv-torch214/bin/python",
+    )
     ap.add_argument("--only", nargs="+", metavar="NAME", choices=list(SCRIPTS))
     ap.add_argument("--force", action="store_true", help="overwrite existing captures")
     ap.add_argument("--no-tlparse", action="store_true")
     args = ap.parse_args()
 
-    version = torch_version(args.python)
-    if version is None:
-        print(f"torch is not importable by {args.python}; see the module docstring", file=sys.stderr)
-        return 2
+    def absolute(python: str) -> str:  # pairs run from another directory
+        return str(Path(python).absolute()) if os.sep in python else python
+
+    pythons = {DEFAULT_TORCH: absolute(args.python)}
+    for given in args.python_for:
+        wanted, _, path = given.partition("=")
+        pythons[wanted] = absolute(path)
     names = [n for n, _ in ALL if not args.only or n in args.only]
+    versions: dict[str, str] = {}
+    for wanted in sorted({TORCH_FOR.get(n, DEFAULT_TORCH) for n in names}):
+        python = pythons.get(wanted)
+        found = torch_version(python) if python else None
+        if found is None or found.split("+", 1)[0] != wanted:
+            print(f"torch {wanted} is needed (found {found} with {python}); see the module docstring", file=sys.stderr)
+            return 2
+        versions[wanted] = found
     tlparse = None if args.no_tlparse else find_tlparse([args.python])
     if tlparse is None and not args.no_tlparse:
         print("note: tlparse not found beside that python or on PATH; no report")
@@ -299,9 +333,10 @@ def main() -> int:
             print("  cache_warm: the shared cache is empty, running cache_cold first (not retained)")
             with tempfile.TemporaryDirectory(prefix="dd-cold-") as tmp:
                 capture_workload(args.python, "cache_cold", Path(tmp) / "bundle", None)
-        print(f"{name}: running {SCRIPTS[name]} with torch {version} ...", flush=True)
+        wanted = TORCH_FOR.get(name, DEFAULT_TORCH)
+        print(f"{name}: running {SCRIPTS[name]} with torch {versions[wanted]} ...", flush=True)
         stage = Path(tempfile.mkdtemp(prefix=f"dd-{name}-", dir=WORK)) / "bundle"
-        exit_code, incomplete = capture_workload(args.python, name, stage, tlparse)
+        exit_code, incomplete = capture_workload(pythons[wanted], name, stage, tlparse)
         if exit_code != EXPECTED_EXIT.get(name, 0) or not (stage / "oracle.json").is_file():
             print(f"{name}: FAILED ({incomplete or 'no oracle.json'}); bundle kept at {stage}")
             failures += 1

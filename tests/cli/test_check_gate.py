@@ -151,3 +151,23 @@ def test_every_format_says_the_run_status_first(tmp_path: Path) -> None:
     assert run.invoke(app, ["compare", base, "kill", "--format", "html", "-o", str(page)]).exit_code == 0
     html = page.read_text()
     assert html.index("completed (exit code 0)") < html.index("DID NOT FINISH") < html.index('class="verdict ')
+
+
+def test_the_change_under_test_carries_what_comes_with_it(tmp_path: Path) -> None:
+    """dynamic=True against the default (one argument edited): torch patches assume_static_by_default for it. Named
+    with --change compile.dynamic the gate passes --fail-on-confounded; unnamed it fails, naming the change and
+    what comes with it. A torch upgrade of one transformers model likewise, with --change torch_version."""
+    pair = [str(CAPTURES / "dynamic_flag_v1"), str(CAPTURES / "dynamic_flag_v2"), "--max-new-recompiles", "0"]
+    code, lines = check(tmp_path, *pair, "--fail-on-confounded")
+    assert code == 1, lines
+    assert "FAIL comparability: confounded (compile.dynamic, and 1 difference that comes with it), which can " in (
+        "\n".join(lines)
+    )
+    code, lines = check(tmp_path, *pair, "--fail-on-confounded", "--change", "compile.dynamic")
+    assert code == 0, lines
+    assert lines[-1].startswith("info comparability: comparable (")
+    assert "the change under test: compile.dynamic (observer): [not set] -> [true], and 1 difference" in lines[-1]
+    upgrade = [str(CAPTURES / "llama_213"), str(CAPTURES / "llama_214")]
+    code, lines = check(tmp_path, *upgrade, "--fail-on-confounded", "--change", "torch_version")
+    assert code == 0, lines
+    assert "the change under test: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come with it" in lines[-1]

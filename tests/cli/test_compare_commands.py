@@ -39,7 +39,7 @@ def test_compare_json_is_valid_and_paths_are_imported_first(run) -> None:  # typ
     validate(doc, "comparison")
     # The two scripts are the change under test; everything else checked is equal.
     assert doc["comparability"]["verdict"] == "comparable"
-    assert [d["key"] for d in doc["comparability"]["intended"]] == ["command"]
+    assert [d["key"] for d in doc["comparability"]["intended"]] == ["command", "program"]
     assert {"torch_version", "dynamo config", "devices"} <= {c["key"] for c in doc["comparability"]["checked"]}
     assert doc["baseline"]["run"]["state"] == doc["candidate"]["run"]["state"] == "completed"
     (row,) = doc["functions"]

@@ -105,10 +105,19 @@ def test_stable_vs_shape_shows_the_new_recompiles_and_their_shape_guards(store, 
     cand, c_src = captured(store, "shape")
     unnamed = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
     assert unnamed.comparability.verdict == "confounded"
-    assert [d.key for d in unnamed.comparability.differences] == ["command"]
-    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src, intended=["command"])
-    assert comparison.comparability.verdict == "comparable", comparison.comparability
-    assert [d.key for d in comparison.comparability.intended] == ["command"]
+    # Two scripts are two programs: that is the difference; the command differs only where it names them.
+    (program,) = unnamed.comparability.differences
+    assert (program.key, program.baseline, program.candidate) == (
+        "program",
+        "fixtures/workloads/stable.py",
+        "fixtures/workloads/shape.py",
+    )
+    (command,) = [e for e in unnamed.comparability.explained if e.key == "command"]
+    assert command.follows_from == "program" and "stable.py -> fixtures/workloads/shape.py" in (command.why or "")
+    for named in (["command"], ["program"]):
+        comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src, intended=named)
+        assert comparison.comparability.verdict == "comparable", comparison.comparability
+    assert [d.key for d in comparison.comparability.intended] == ["program"]
     (row,) = comparison.functions
     assert row.status == "matched" and row.method == "structure"  # same function, other file
     expect = oracle("shape")["expect"]

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         run_report,
         run_report_text,
     )
+    from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
 
 # Name -> the module that defines it. No module has the name of a function it exports (the import system would
 # set the package attribute to the module).
@@ -29,6 +30,9 @@ _LAZY = {
     "capture_markdown": "capture_view",
     "capture_text": "capture_view",
     "check_comparability": "comparability",
+    "coming_with": "verdict_text",
+    "difference_phrase": "verdict_text",
+    "verdict_headline": "verdict_text",
     "COMPARE_VERSION": "compare",
     "compare_captures": "compare",
     "compare_ranks": "compare",
@@ -73,12 +77,14 @@ __all__ = [
     "capture_text",
     "changed_first",
     "check_comparability",
+    "coming_with",
     "compare_captures",
     "compare_ranks",
     "comparison_html",
     "comparison_markdown",
     "comparison_text",
     "compilation_text",
+    "difference_phrase",
     "evaluate",
     "evidence_summaries",
     "nonzero",
@@ -86,4 +92,5 @@ __all__ = [
     "run_report",
     "run_report_text",
     "user_sources",
+    "verdict_headline",
 ]

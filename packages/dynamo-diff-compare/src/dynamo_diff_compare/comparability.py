@@ -9,10 +9,12 @@ Each capture yields facts about its set-up, each from one source:
 - declared: what the user declared (only what cannot be observed: calls, warm-up, ...).
 
 Keys found equal are `checked`; keys that differ are `differences`, each naming the areas (counts and changes) it
-can affect; keys one side cannot show are `missing`. The verdict is `confounded` when anything differs,
-`unknown` when an essential key (the torch version, Dynamo's configuration) could not be checked, else
-`comparable`. A declaration that an observation of the same run contradicts is listed, and the observation is
-what is compared.
+can affect; keys one side cannot show are `missing`. A difference that comes with another one (a torch version's own
+defaults, a setting torch derives from a torch.compile argument, the command of another program) or that changes
+nothing counted (a launcher's rendezvous port) is `explained` instead (consequences.py): it confounds nothing. The
+verdict is `confounded` when anything differs, `unknown` when an essential key (the torch version, Dynamo's
+configuration) could not be checked, else `comparable`. A declaration that an observation of the same run
+contradicts is listed, and the observation is what is compared.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ from dynamo_diff_schema.comparison import (
     Verdict,
 )
 from dynamo_diff_schema.manifest import Manifest
+
+from dynamo_diff_compare.consequences import (
+    explain_setting,
+    launcher_only,
+    program_of,
+    side_defaults,
+    words_text,
+)
 
 # Values that only name a place in the environment (a temp dir, a home dir, a venv) are not configuration.
 _PATHLIKE = re.compile(r"^(?:/|~|[A-Za-z]:[\\/])")
@@ -150,6 +160,9 @@ def _facts(capture: Capture) -> _Facts:
     command = _command(manifest)
     if command is not None:
         facts.values["command"] = ("recorded", command)
+        program = program_of(manifest.workload.command, manifest.workload.cwd or manifest.sources.root)
+        if program is not None:
+            facts.values["program"] = ("recorded", program)
     else:
         facts.unavailable["command"] = "the manifest records no command"
     for name, value in manifest.workload.environment.items():
@@ -181,7 +194,7 @@ def _group(key: str) -> str:
     """Which source a key comes from, when the whole source can be unavailable on a side."""
     if key.startswith(("compile.", "env.")) or key in ("seeds", "accelerators"):
         return "command" if key.startswith("env.") else "observer"
-    return "command" if key == "command" else key
+    return "command" if key in ("command", "program") else key
 
 
 def _contradiction(key: str, declared: Any, facts: _Facts) -> Any:
@@ -309,8 +322,13 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
         else:
             checked.append(Checked(key=key, source="declared", value=b))
 
+    # The program is read from the command: naming the command as the change names the program with it.
+    if any(is_intended("command", [name]) for name in intended):
+        intended.append("program")
     expected = [d for d in differences if is_intended(d.key, intended)]
-    differences = [d for d in differences if not is_intended(d.key, intended)]
+    differences, explained = _explain(
+        [d for d in differences if not is_intended(d.key, intended)], expected, baseline, candidate, base, cand
+    )
     essential_missing = [
         key
         for key in ESSENTIAL
@@ -332,4 +350,57 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
         checked=checked,
         intended=expected,
         contradictions=contradictions,
+        explained=explained,
     )
+
+
+def _explain(
+    differences: list[Difference],
+    intended: list[Difference],
+    baseline: Capture,
+    candidate: Capture,
+    base: _Facts,
+    cand: _Facts,
+) -> tuple[list[Difference], list[Difference]]:
+    """Split the differences into those that confound and those that come with another difference (or change
+    nothing counted). An explained difference names what it follows from and why; one that stays may say why."""
+    roots = {d.key for d in differences + intended}
+    defaults = (side_defaults(baseline), side_defaults(candidate))
+    dynamic = (
+        base.values["compile.dynamic"][1] if "compile.dynamic" in base.values else None,
+        cand.values["compile.dynamic"][1] if "compile.dynamic" in cand.values else None,
+    )
+    kept: list[Difference] = []
+    explained: list[Difference] = []
+    for d in differences:
+        follows, why = None, None
+        is_explained = False
+        if d.key.startswith(("dynamo.", "inductor.")):
+            explanation, why = explain_setting(
+                d.key, d.baseline, d.candidate, defaults, normalize=normalize, dynamic=dynamic
+            )
+            if explanation is not None and explanation.follows_from in roots:
+                follows, why, is_explained = explanation.follows_from, explanation.why, True
+        elif d.key == "torch_git" and "torch_version" in roots:
+            follows, why, is_explained = "torch_version", "another torch version is another build", True
+        elif d.key == "command" and isinstance(d.baseline, str) and isinstance(d.candidate, str):
+            why = words_text(d.baseline, d.candidate)
+            if launcher_only(d.baseline, d.candidate):
+                why = (
+                    f"only a launcher's rendezvous options differ ({why}): they choose where the ranks meet, "
+                    "not what they compile"
+                )
+                is_explained = True
+            elif "program" in roots and _only_program_words(d.baseline, d.candidate, base, cand):
+                follows, why, is_explained = "program", f"the command runs the other program ({why})", True
+        (explained if is_explained else kept).append(d.model_copy(update={"follows_from": follows, "why": why}))
+    return kept, explained
+
+
+def _only_program_words(baseline: str, candidate: str, base: _Facts, cand: _Facts) -> bool:
+    """The two command lines differ only where they name their programs."""
+    programs = (base.values.get("program"), cand.values.get("program"))
+    if programs[0] is None or programs[1] is None:
+        return False
+    b, c = str(programs[0][1]), str(programs[1][1])
+    return baseline.replace(b, "\0") == candidate.replace(c, "\0")

@@ -13,6 +13,7 @@ from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
 
 from dynamo_diff_compare.render import row_name
+from dynamo_diff_compare.verdict_text import coming_with, difference_phrase
 
 # Functions listed under a failed check (the rest are counted).
 SHOWN_FUNCTIONS = 5
@@ -152,7 +153,7 @@ def evaluate(
     comp = comparison.comparability
     if comp.verdict == Verdict.CONFOUNDED:
         relevant = [d for d in comp.differences if gated & set(d.affects)]
-        shown = ", ".join(d.key for d in (relevant or comp.differences)[:5])
+        shown = "; ".join(f"{d.key}{coming_with(comp, d)}" for d in (relevant or comp.differences)[:5])
         if relevant:
             areas = ", ".join(sorted({str(a) for d in relevant for a in d.affects} & {str(a) for a in gated}))
             if fail_on_confounded:
@@ -169,6 +170,9 @@ def evaluate(
     elif comp.verdict == Verdict.UNKNOWN:
         lines.append(f"info comparability: unknown (not checked: {'; '.join(comp.missing[:3])})")
     else:
-        lines.append(f"info comparability: comparable ({len(comp.checked)} keys checked equal)")
+        intended = "".join(
+            f"; the change under test: {difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended[:4]
+        )
+        lines.append(f"info comparability: comparable ({len(comp.checked)} keys checked equal{intended})")
     lines.insert(0, "dynamo-diff check: " + ("FAILED" if failed else "passed"))
     return GateResult(passed=not failed, lines=lines)

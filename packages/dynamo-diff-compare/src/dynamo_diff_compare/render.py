@@ -35,6 +35,15 @@ from rich.table import Table
 from rich.text import Text
 
 from dynamo_diff_compare.values import value_text
+from dynamo_diff_compare.verdict_text import (
+    areas_text,
+    difference_lines,
+    difference_phrase,
+    followers,
+    unexplained_harmless,
+    verdict_headline,
+    with_it,
+)
 
 # The counts shown on each row (dynamo_diff_schema.HEADLINE_COUNTS).
 ROW_KEYS = HEADLINE_COUNTS
@@ -234,27 +243,34 @@ def _value(value: object, limit: int = 60) -> str:
 
 
 def difference_text(d: Difference) -> str:
-    areas = ", ".join(str(a) for a in d.affects)
-    return f"{d.key} ({d.source}): {_value(d.baseline)} -> {_value(d.candidate)}; can change {areas}"
+    return f"{difference_phrase(d)}; can change {areas_text(d)}"
 
 
 def comparability_lines(comp: Comparability) -> list[str]:
-    verdict = str(comp.verdict).upper()
-    lines: list[str] = []
-    if comp.differences:
-        lines.append(f"comparability: {verdict}: {len(comp.differences)} difference(s)")
-        lines += [f"  {difference_text(d)}" for d in comp.differences[:6]]
+    lines: list[str] = [f"comparability: {verdict_headline(comp)}"]
+    if len(comp.differences) == 1:
+        d = comp.differences[0]
+        items = followers(comp, d.key)
+        if items:
+            lines.append(f"  with it: {with_it(items)}")
+        lines.append(
+            f"  it can change {areas_text(d)}: counts may come from it, not only from your change (--change {d.key} "
+            "when it is the change under test)"
+        )
+    elif comp.differences:
+        for d in comp.differences[:6]:
+            lines += difference_lines(comp, d)
         if len(comp.differences) > 6:
             lines.append(f"  (+{len(comp.differences) - 6} more)")
         lines.append("  counts in the areas above may come from these differences, not only from your change")
-    elif comp.verdict == "unknown":
-        lines.append(f"comparability: {verdict}: {len(comp.checked)} key(s) checked equal, essentials not checked")
-    else:
+    elif comp.verdict != "unknown":
         shown = ", ".join(c.key for c in comp.checked[:8])
         more = f" (+{len(comp.checked) - 8} more)" if len(comp.checked) > 8 else ""
-        lines.append(f"comparability: {verdict}: {len(comp.checked)} key(s) checked equal: {shown}{more}")
+        lines[0] += f": {shown}{more}"
     for d in comp.intended[:4]:
-        lines.append(f"  the change under test: {difference_text(d)}")
+        lines += difference_lines(comp, d, prefix="  the change under test: ")
+    for d in unexplained_harmless(comp)[:4]:
+        lines.append(f"  not confounding: {difference_phrase(d)}")
     for c in comp.contradictions[:4]:
         shown = f"{c.key}={_value(c.declared)} but the run shows {_value(c.observed)}"
         lines.append(f"  {c.side} declares {shown} (observation used)")

@@ -130,6 +130,7 @@ def shrink_comparability(comp: dict[str, Any]) -> tuple[dict[str, Any], list[str
         return comp, notes
     comp = json.loads(json.dumps(comp))
     _cap_list(comp, "missing", 10, "missing", notes)
+    _cap_list(comp, "explained", 6, "explained", notes)
     differences: list[dict[str, Any]] = comp.get("differences", [])
     every_key = [str(d.get("key")) for d in differences]
     value_notes: list[tuple[int, str]] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from dynamo_diff_compare import compilation_text, piece_line
+from dynamo_diff_compare import coming_with, compilation_text, difference_phrase, piece_line
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, compile_time_change, short_id
 
 from dynamo_diff_mcp.models import (
@@ -117,8 +117,9 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     elif comp.differences:
         verdict += (
             " (differs: "
-            + ", ".join(
-                f"{d.key}, can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < 9 else d.key
+            + "; ".join(
+                f"{difference_phrase(d)}{coming_with(comp, d)}"
+                + (f", can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < 9 else "")
                 for d in comp.differences[:6]
             )
             + ")"
@@ -126,7 +127,11 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     elif comp.missing:
         verdict += " (not checked: " + "; ".join(comp.missing[:3]) + ")"
     if comp is not None and comp.intended:
-        verdict += " (the change under test: " + ", ".join(d.key for d in comp.intended[:4]) + ")"
+        verdict += (
+            " (the change under test: "
+            + "; ".join(f"{difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended[:4])
+            + ")"
+        )
     runs = (
         f"run: {run_text(page.baseline)}"
         if page.kind == "ranks"

@@ -105,6 +105,17 @@ class Difference(Model):
     affects: list[Area] = Field(
         default_factory=lambda: list(ALL_AREAS), description="The counts and changes this difference can explain."
     )
+    follows_from: str | None = Field(
+        None,
+        description="In `explained`: the key of the difference this one comes with ('torch_version', "
+        "'compile.dynamic', 'program'); None for a difference that changes nothing counted (a launcher's "
+        "rendezvous port).",
+    )
+    why: str | None = Field(
+        None,
+        description="Why it is explained, or why it could not be (e.g. 'the default of each version (2.13.0: true, "
+        "2.14.1: false)', 'set in the candidate', 'could not tell default from user setting').",
+    )
 
 
 class Checked(Model):
@@ -138,6 +149,13 @@ class Comparability(Model):
         description="Differences the user named as the change under test (`--change KEY`): they do not confound.",
     )
     contradictions: list[Contradiction] = Field(default_factory=list)
+    explained: list[Difference] = Field(
+        default_factory=list,
+        description="Differences that confound nothing by themselves: what comes with another difference or with "
+        "the change under test (`follows_from`: a torch version's own defaults and its build, settings torch derives "
+        "from a torch.compile argument, the command naming another script), and differences that change nothing "
+        "counted (a launcher's rendezvous options). Each says why.",
+    )
 
 
 class Side(Model):

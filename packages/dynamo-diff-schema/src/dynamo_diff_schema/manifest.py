@@ -112,6 +112,17 @@ class ObservedProcess(Model):
     exited: bool = Field(False, description="The process ran its exit handlers (it was not killed).")
     exception: str | None = Field(None, description="An uncaught exception that ended the process.")
     devices: list[str] = Field(default_factory=list, description="Accelerators initialised, e.g. 'cuda:0 NVIDIA A100'.")
+    config_read: list[str] = Field(
+        default_factory=list,
+        description="The compiler configuration modules the observer could read in this process ('dynamo', "
+        "'inductor'); empty: none (an earlier observer, or the process never imported them).",
+    )
+    config_overrides: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Settings of those modules not at torch's default ('dynamo.<key>' / 'inductor.<key>' -> value), "
+        "set in code or by an environment variable, as torch's config module tells; read at exit, or at the last "
+        "torch.compile call of a process that did not exit. A key of a module read and not listed was at its default.",
+    )
 
 
 class Observations(Model):

@@ -27,6 +27,14 @@ from dynamo_diff_compare.render import (
     row_name,
     shown_counts,
 )
+from dynamo_diff_compare.verdict_text import (
+    areas_text,
+    coming_with,
+    difference_phrase,
+    followers,
+    verdict_headline,
+    with_it,
+)
 
 # The report is a static document: nothing may run and nothing may be fetched.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
@@ -85,17 +93,22 @@ def _verdict(comparison: Comparison) -> str:
     comp = comparison.comparability
     verdict = str(comp.verdict)
     if comp.differences:
-        keys = ", ".join(d.key for d in comp.differences[:4]) + (" …" if len(comp.differences) > 4 else "")
-        why = (
-            f"{len(comp.differences)} difference(s) between the runs: {keys}; counts in the areas they affect may "
-            "come from them"
-        )
+        if len(comp.differences) == 1:
+            why = f"{verdict_headline(comp).split(': ', 1)[1]}; counts in the areas it affects may come from it"
+        else:
+            keys = ", ".join(d.key for d in comp.differences[:4]) + (" …" if len(comp.differences) > 4 else "")
+            why = (
+                f"{len(comp.differences)} difference(s) between the runs: {keys}; counts in the areas they affect "
+                "may come from them"
+            )
     elif verdict == "unknown":
         why = f"{len(comp.checked)} key(s) checked equal, but essentials could not be checked"
     else:
         why = f"{len(comp.checked)} key(s) checked equal"
     if comp.intended:
-        why += "; the change under test: " + ", ".join(d.key for d in comp.intended)
+        why += "; the change under test: " + ", ".join(
+            f"{difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended
+        )
     return (
         f'<div class="verdict verdict-{esc(verdict)}"><div class="side-name">comparability</div>'
         f'<div class="verdict-word">{esc(verdict)}</div><div class="verdict-why">{esc(why)}</div></div>'
@@ -199,14 +212,29 @@ def _comparability(comparison: Comparison) -> str:
             continue
         out.append(
             f"<h3>{title}</h3><table><tr><th>key</th><th>from</th><th>baseline</th><th>candidate</th>"
-            "<th>can change</th></tr>"
+            "<th>can change</th><th>comes with it</th></tr>"
         )
         out += [
-            f"<tr><td><code>{esc(d.key)}</code></td><td>{esc(d.source)}</td><td>{esc(value_text(d.baseline))}</td>"
-            f"<td>{esc(value_text(d.candidate))}</td><td>{esc(', '.join(str(a) for a in d.affects))}</td></tr>"
+            f'<tr data-key="{esc(d.key)}"><td><code>{esc(d.key)}</code></td><td>{esc(d.source)}</td>'
+            f"<td>{esc(value_text(d.baseline))}</td><td>{esc(value_text(d.candidate))}</td>"
+            f"<td>{esc(areas_text(d))}{'<br>' + esc(d.why) if d.why else ''}</td>"
+            f"<td>{esc(with_it(followers(comp, d.key)) or 'nothing')}</td></tr>"
             for d in diffs
         ]
         out.append("</table>")
+    if comp.explained:
+        out.append(
+            f"<details><summary>{len(comp.explained)} difference(s) that confound nothing by themselves (what comes "
+            "with another difference, or changes nothing counted)</summary><table><tr><th>key</th><th>baseline</th>"
+            "<th>candidate</th><th>comes with</th><th>why</th></tr>"
+        )
+        out += [
+            f'<tr data-explained="{esc(e.key)}"><td><code>{esc(e.key)}</code></td><td>{esc(value_text(e.baseline))}'
+            f"</td><td>{esc(value_text(e.candidate))}</td><td>{esc(e.follows_from or 'nothing')}</td>"
+            f"<td>{esc(e.why or '')}</td></tr>"
+            for e in comp.explained
+        ]
+        out.append("</table></details>")
     if comp.contradictions:
         out.append("<h3>Declarations the runs contradict (the observation is compared)</h3><ul>")
         out += [

@@ -133,6 +133,11 @@ def collect(setup: ObserverSetup, root_pid: int | None) -> Observations:
         exit_event = next((e for e in events if e.get("e") == "exit"), None)
         torch_event = next((e for e in events if e.get("e") == "torch"), None)
         exception = next((e for e in events if e.get("e") == "exception"), None)
+        config = next((e for e in reversed(events) if e.get("e") == "config"), None) or {}
+        read = config.get("read")
+        read = read if isinstance(read, list) else []
+        overrides = config.get("overrides")
+        overrides = overrides if isinstance(overrides, dict) else {}
         totals: dict[tuple[str, str], int] = {}
         if exit_event is not None and isinstance(exit_event.get("counts"), list):
             for entry in exit_event["counts"]:
@@ -171,6 +176,8 @@ def collect(setup: ObserverSetup, root_pid: int | None) -> Observations:
                 exited=exit_event is not None,
                 exception=_str(exception.get("text")) if exception else None,
                 devices=[str(d) for d in (exit_event or {}).get("devices") or [] if isinstance(d, str)],
+                config_read=[m for m in read if m in ("dynamo", "inductor")],
+                config_overrides={str(k): v for k, v in overrides.items() if isinstance(k, str)},
             )
         )
     processes.sort(key=lambda p: (p.pid != root_pid, p.rank if p.rank is not None else -1, p.pid))

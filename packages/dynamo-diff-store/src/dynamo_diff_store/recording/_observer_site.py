@@ -4,7 +4,10 @@ It watches, without changing what the program does:
 - the arguments of every `torch.compile` call (backend, mode, dynamic, fullgraph, options) and where it was made;
 - the random seeds the program sets (`torch.manual_seed`, `random.seed`);
 - the process: command line, working directory, RANK, torch's version, an uncaught exception, whether it ran its
-  exit handlers, and the accelerators it initialised.
+  exit handlers, and the accelerators it initialised;
+- which compiler settings (`torch._dynamo.config`, `torch._inductor.config`) are not at their default, set in code or
+  by an environment variable, as torch's config modules tell (`_is_default`): at each `torch.compile` call and at
+  exit. With it, a comparison knows what the user set from what came with a torch version.
 
 Capture copies this file as `sitecustomize.py` into a private directory that it puts first on PYTHONPATH, and
 points DYNAMO_DIFF_OBSERVE at a directory where each process appends JSON lines to `<pid>.jsonl`. Nothing here
@@ -25,7 +28,7 @@ library and nothing of dynamo-diff.
 import os
 import sys
 
-OBSERVER_VERSION = "1"
+OBSERVER_VERSION = "2"
 ENV_DIR = "DYNAMO_DIFF_OBSERVE"
 _MAX_KINDS = 200  # distinct compile calls / seeds kept per process
 _MAX_TEXT = 300
@@ -39,7 +42,7 @@ def _install(out_dir):
     lock = threading.Lock()
     path = os.path.join(out_dir, "%d.jsonl" % os.getpid())
     counts = {}  # (event, key) -> count
-    state = {"exception": None}
+    state = {"exception": None, "config": None}
 
     def write(event):
         try:
@@ -144,6 +147,52 @@ def _install(out_dir):
         module = getattr(backend, "__module__", None)
         return text("%s.%s" % (module, name) if module and module != "__main__" else name)
 
+    config_modules = (("dynamo", "torch._dynamo.config"), ("inductor", "torch._inductor.config"))
+
+    def config_overrides():
+        """{'read': modules read, 'overrides': {'dynamo.key': value}} of the settings whose value is not torch's
+        default (set in code or by an environment variable). Only
+        modules the program already imported are read (nothing is imported here); a setting torch patches for the
+        length of a compilation (torch.compile(dynamic=...)) is at its default outside it."""
+        import warnings
+
+        read, found, unset = [], {}, object()
+        for prefix, name in config_modules:
+            module = sys.modules.get(name)
+            entries = getattr(module, "_config", None)
+            is_default = getattr(module, "_is_default", None)
+            if not isinstance(entries, dict) or not callable(is_default):
+                continue
+            read.append(prefix)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for key in list(entries):
+                    try:
+                        entry = entries[key]
+                        if getattr(entry, "alias", None) or getattr(entry, "hide", False) or is_default(key):
+                            continue
+                        value = getattr(module, key)
+                        # torch itself assigns some settings their default value (Dynamo restores
+                        # inductor.deterministic through torch.use_deterministic_algorithms on every compile):
+                        # a value equal to the default is the default, whoever wrote it.
+                        if value == getattr(entry, "default", unset):
+                            continue
+                        found["%s.%s" % (prefix, key)] = plain(value)
+                    except Exception:
+                        pass
+        return {"read": read, "overrides": found}
+
+    def note_config():
+        """Write the settings when they differ from the last ones written (a process killed before its exit
+        handlers keeps what its last torch.compile call saw)."""
+        try:
+            seen = config_overrides()
+            if seen != state["config"]:
+                state["config"] = seen
+                write({"e": "config", "read": seen["read"], "overrides": seen["overrides"]})
+        except Exception:
+            pass
+
     def patch_torch(torch):
         write({"e": "torch", "version": text(getattr(torch, "__version__", "?"))})
         original_compile = getattr(torch, "compile", None)
@@ -157,7 +206,10 @@ def _install(out_dir):
                         record_compile(model, kwargs)
                 except Exception:
                     pass
-                return original_compile(model, *args, **kwargs)
+                try:
+                    return original_compile(model, *args, **kwargs)
+                finally:
+                    note_config()
 
             def record_compile(model, kwargs):
                 options = kwargs.get("options")
@@ -275,6 +327,7 @@ def _install(out_dir):
         return found
 
     def at_exit():
+        note_config()
         with lock:
             totals = [[kind, key, n] for (kind, key), n in counts.items()]
         write(
