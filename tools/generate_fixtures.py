@@ -90,11 +90,20 @@ ALL = [
     ("break_fix_v2", "break_fix_v2/model.py"),
     # Frames compiled in torch (wrap_inline's `inner`) and in a site-packages decorator, called from user code.
     ("library_frames", "library_frames.py"),
+    # Killed by SIGKILL inside a compilation (the workload's own backend kills it), and the same run to the end.
+    ("killed_compile_complete", "killed_compile.py"),
+    ("killed_compile_kill", "killed_compile.py"),
+    ("killed_compile_resume", "killed_compile.py"),
 ]
 SCRIPTS = dict(ALL)
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.
-FAULTS = {"midrun_raise": "raise", "midrun_kill": "kill"}
-EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9}
+FAULTS = {
+    "midrun_raise": "raise",
+    "midrun_kill": "kill",
+    "killed_compile_kill": "kill",
+    "killed_compile_resume": "kill_resume",
+}
+EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9, "killed_compile_kill": -9, "killed_compile_resume": -9}
 # Recorded without capture's observer (the observer must change nothing: compare with observed_on).
 NOT_OBSERVED = {"observed_off"}
 # cache_cold and cache_warm share one TORCHINDUCTOR_CACHE_DIR (custom policy), emptied before cache_cold.
