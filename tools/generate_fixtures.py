@@ -97,6 +97,10 @@ ALL = [
     # torch.compile(dynamic=True) against the default: one argument of one call edited (run from one fixed path).
     ("dynamic_flag_v1", "dynamic_flag_v1/model.py"),
     ("dynamic_flag_v2", "dynamic_flag_v2/model.py"),
+    # Killed by SIGKILL inside a compilation (the workload's own backend kills it), and the same run to the end.
+    ("killed_compile_complete", "killed_compile.py"),
+    ("killed_compile_kill", "killed_compile.py"),
+    ("killed_compile_resume", "killed_compile.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -104,10 +108,15 @@ SCRIPTS = dict(ALL)
 DEFAULT_TORCH = "2.13.0"
 TORCH_FOR = {"llama_214": "2.14.1", "llama_214_tuned": "2.14.1"}
 # A fault the command line does not show (midrun.py reads DYNAMO_DIFF_FAULT), and the exit status it must give.
-FAULTS = {"midrun_raise": "raise", "midrun_kill": "kill"}
+FAULTS = {
+    "midrun_raise": "raise",
+    "midrun_kill": "kill",
+    "killed_compile_kill": "kill",
+    "killed_compile_resume": "kill_resume",
+}
+EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9, "killed_compile_kill": -9, "killed_compile_resume": -9}
 # Other variables a workload reads that its command line does not show.
 ENV_FOR = {"llama_214_tuned": {"DYNAMO_DIFF_LLAMA_TUNED": "1"}}
-EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9}
 # Recorded without capture's observer (the observer must change nothing: compare with observed_on).
 NOT_OBSERVED = {"observed_off"}
 # cache_cold and cache_warm share one TORCHINDUCTOR_CACHE_DIR (custom policy), emptied before cache_cold.

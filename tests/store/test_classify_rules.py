@@ -88,6 +88,17 @@ def test_missing_terminal_evidence_is_unknown() -> None:
     assert comps[0].outcome == "unknown" and counts.unknown_outcomes == 1
 
 
+def test_an_unfinished_compilation_has_the_location_of_its_dynamo_start() -> None:
+    """torch's log_dynamo_start ends the stack with the compiled code object (co_filename, co_firstlineno,
+    co_name): a compilation without compilation_metrics has the same location as its finished siblings."""
+    comps, _ = Log().start().graph().metrics().start(fcid=1).classify()
+    assert [c.outcome for c in comps] == ["completed", "unknown"]
+    finished, unfinished = (c.code for c in comps)
+    assert unfinished.source == "dynamo_start"
+    assert (unfinished.co_filename, unfinished.co_firstlineno, unfinished.co_name) == ("m.py", 3, "f")
+    assert (finished.co_filename, finished.co_firstlineno, finished.co_name) == ("m.py", 3, "f")
+
+
 def test_error_artifact_against_success_metrics_is_unresolved() -> None:
     comps, _ = Log().start().artifact("dynamo_error", "Traceback...\nRuntimeError: x").graph().metrics().classify()
     assert comps[0].outcome == "unresolved"

@@ -9,9 +9,11 @@ from dynamo_diff_cli.captures_cmd import store_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import ImportProgress, stderr
 
-# Exit status when the workload did not complete: its own non-zero code when it has one, else these.
+# Exit status when the workload did not complete: its own non-zero code when it has one, 128 + N when signal N
+# killed it (as a shell reports it: 137 for SIGKILL), else these.
 EXIT_INTERRUPTED = 130
 EXIT_INCOMPLETE = 1
+EXIT_SIGNAL_BASE = 128
 
 # `dynamo-diff capture python train.py --lr 1` works without `--`: options after the command are its own.
 CAPTURE_CONTEXT = {"allow_interspersed_args": False}
@@ -72,7 +74,8 @@ def capture(
     """Run a command with torch's structured trace on, write a bundle (trace, sources, manifest) and import it.
 
     Prints the capture id. The command's own output is shown as it runs. A failed or interrupted run still
-    leaves a bundle, marked incomplete; the exit status is then the command's (130 after Ctrl-C)."""
+    leaves a bundle, marked incomplete; the exit status is then the command's (128 + N when signal N killed it,
+    130 after Ctrl-C)."""
     from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
     from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
 
@@ -110,5 +113,14 @@ def capture(
         info = imported.summary.capture
         err.print(f"dynamo-diff: imported; run: {info.run.summary}; provenance {info.validity.provenance}")
     if not result.completed:
-        code = result.exit_code if result.exit_code is not None and result.exit_code > 0 else EXIT_INCOMPLETE
-        raise typer.Exit(EXIT_INTERRUPTED if result.interrupted else code)
+        raise typer.Exit(exit_status(result.exit_code, interrupted=result.interrupted))
+
+
+def exit_status(exit_code: int | None, *, interrupted: bool) -> int:
+    """capture's own exit status for a run that did not complete (the manifest keeps the command's: -9 for
+    SIGKILL)."""
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if exit_code is not None and exit_code < 0:
+        return EXIT_SIGNAL_BASE - exit_code
+    return exit_code if exit_code is not None and exit_code > 0 else EXIT_INCOMPLETE

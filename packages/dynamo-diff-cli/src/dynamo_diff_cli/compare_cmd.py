@@ -10,7 +10,7 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import print_json, stderr, stdout
+from dynamo_diff_cli.output import print_json, stderr, stdout, write_file
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def emit(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_file(output, text)
         stderr().print(f"wrote {output}")
 
 
@@ -175,17 +175,34 @@ def check(
             "--source-map", dir_okay=False, help="A JSON file pairing functions by hand (see compare --help)."
         ),
     ] = None,
+    allow_same: Annotated[
+        bool,
+        typer.Option(
+            "--allow-same",
+            help="Check a capture against itself instead of refusing (every delta is zero by construction).",
+        ),
+    ] = False,
 ) -> None:
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.
 
-    A run that did not finish fails first (its low counts look like a gain) unless --allow-incomplete."""
+    A run that did not finish fails first (its low counts look like a gain) unless --allow-incomplete. The same
+    capture on both sides is refused (same_capture) unless --allow-same."""
     from dynamo_diff_compare import evaluate
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode, short_id
     from dynamo_diff_service import read_source_map
 
     service = service_of(ctx)
     user_map = read_source_map(source_map)
     base = open_capture(service, base_ref)
     cand = open_capture(service, cand_ref)
+    if base.capture.id == cand.capture.id and not allow_same:
+        raise DynamoDiffError(
+            ErrorCode.SAME_CAPTURE,
+            f"{base_ref!r} and {cand_ref!r} are the same capture ({short_id(base.capture.id)}): every delta would be "
+            "zero by construction, so the check would pass whatever the run did; give two different captures "
+            "(--allow-same checks it anyway)",
+            capture=base.capture.id,
+        )
     comparison = service.compare(base, cand, source_map=user_map, change=change or ())
     result = evaluate(
         comparison,

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
     from rich.progress import Progress
 
@@ -41,6 +43,21 @@ def stderr() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, markup=False, width=_width(sys.stderr))
+
+
+def write_file(path: Path, text: str, what: str = "--output") -> None:
+    """Write a result the user sent to a file: a name the file system cannot hold is `name_too_long`, any other
+    failure `io_error`, never a traceback."""
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+    from dynamo_diff_store import check_name_fits
+
+    check_name_fits(path, what)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise DynamoDiffError(
+            ErrorCode.IO_ERROR, f"{what}: cannot write {path}: {err.strerror or err}", path=str(path)
+        ) from err
 
 
 def print_json(document: Any) -> None:

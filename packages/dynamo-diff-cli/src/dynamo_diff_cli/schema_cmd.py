@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from dynamo_diff_cli.errors import handles_errors
+from dynamo_diff_cli.output import write_file
 
 
 class SchemaKind(StrEnum):
@@ -30,5 +31,5 @@ def schema(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_file(output, text)
         typer.echo(f"wrote {output}", err=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
+from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.render import row_name
 from dynamo_diff_compare.verdict_text import coming_with, difference_phrase
@@ -115,6 +116,11 @@ def evaluate(
     count grew. A bound of None is not checked."""
     b, c = comparison.totals.baseline, comparison.totals.candidate
     lines, failed = _run_lines(comparison, allow_incomplete)
+    if comparison.kind == "captures" and comparison.baseline.id == comparison.candidate.id:
+        lines.append(
+            f"warn same capture: the baseline and the candidate are both {short_id(comparison.baseline.id)}: every "
+            "delta is zero by construction"
+        )
     gated: set[Area] = set()
 
     def check(name: str, key: str, bound: int | None, area: Area, detail: Callable[[FunctionRow], str]) -> None:

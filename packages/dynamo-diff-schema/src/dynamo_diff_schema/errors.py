@@ -20,6 +20,8 @@ class ErrorCode(StrEnum):
     UNKNOWN_CAPTURE = "unknown_capture"
     AMBIGUOUS_PREFIX = "ambiguous_prefix"
     LABEL_TAKEN = "label_taken"
+    SAME_CAPTURE = "same_capture"
+    NAME_TOO_LONG = "name_too_long"
     UNKNOWN_EVIDENCE = "unknown_evidence"
     UNKNOWN_FUNCTION = "unknown_function"
     MISSING_SNAPSHOT = "missing_snapshot"

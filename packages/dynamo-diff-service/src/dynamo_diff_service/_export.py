@@ -27,6 +27,7 @@ from typing import Any
 from dynamo_diff_schema import Capture, DynamoDiffError, ErrorCode
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
+from dynamo_diff_store import check_name_fits
 
 INSTALL_HINT = 'Parquet export needs pyarrow: pip install "dynamo-diff[parquet]"'
 EXPORT_MANIFEST = "export.json"
@@ -369,10 +370,14 @@ def export_parquet(
     """Write the tables of the captures (ids, each loaded once with `load`) into `out` as Parquet files."""
     pa, pq = require_pyarrow()
     out = out.absolute()
+    check_name_fits(out / EXPORT_MANIFEST, "--out")
     check_target(out, overwrite)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = out.parent / f".{out.name}.export-{os.getpid()}-{secrets.token_hex(4)}"
-    staging.mkdir()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = out.parent / f".{_short(out.name)}.export-{os.getpid()}-{secrets.token_hex(4)}"
+        staging.mkdir()
+    except OSError as err:
+        raise DynamoDiffError(ErrorCode.IO_ERROR, f"cannot write the export to {out}: {err}") from err
     rows = dict.fromkeys(TABLES, 0)
     try:
         schemas = {name: _arrow_schema(pa, columns) for name, columns in TABLES.items()}
@@ -404,6 +409,11 @@ def export_parquet(
     return ExportResult(out, captures, rows)
 
 
+def _short(name: str) -> str:
+    """The export folder's name in the names of its staging and replaced folders, short enough for the suffix."""
+    return name.encode()[:100].decode(errors="ignore")
+
+
 def _swap_in(staging: Path, out: Path) -> None:
     """Rename the staging directory to `out`; an earlier export there is moved aside first and removed after."""
     if out.exists() and not any(out.iterdir()):
@@ -411,7 +421,7 @@ def _swap_in(staging: Path, out: Path) -> None:
     if not out.exists():
         staging.rename(out)
         return
-    old = out.parent / f".{out.name}.replaced-{os.getpid()}-{secrets.token_hex(4)}"
+    old = out.parent / f".{_short(out.name)}.replaced-{os.getpid()}-{secrets.token_hex(4)}"
     out.rename(old)
     try:
         staging.rename(out)

@@ -4,6 +4,7 @@ from importlib.metadata import version as _version
 
 from dynamo_diff_store.analysis import READER_VERSION
 from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.paths import check_name_fits
 from dynamo_diff_store.recording import (
     CaptureRequest,
     CaptureResult,
@@ -29,6 +30,7 @@ __all__ = [
     "Store",
     "VerifyReport",
     "__version__",
+    "check_name_fits",
     "default_bundle_path",
     "parse_declarations",
     "record",

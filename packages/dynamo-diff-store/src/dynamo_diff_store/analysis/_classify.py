@@ -359,7 +359,9 @@ class Classifier:
                         return strings.get(name, f"<string {name}>") if isinstance(name, int) else name
 
                     filename = None if stack.filename is None else resolve(stack.filename)
-                    ident.start_code = CodeLocation(co_filename=filename, co_name=stack.name, source="dynamo_start")
+                    ident.start_code = CodeLocation(
+                        co_filename=filename, co_name=stack.name, co_firstlineno=stack.line, source="dynamo_start"
+                    )
                     ident.start_caller = _nearest_user_frame(stack, resolve)
                 comp = self._compilation(ident, last_code)
                 if comp.code.co_name is not None:
@@ -468,9 +470,14 @@ class Classifier:
 def _code(
     ident: _Identity, final: dict[str, Any], last_code: dict[tuple[int | None, int | None], CodeLocation]
 ) -> CodeLocation | None:
-    """Where the compiled code is: the final metrics, else the dynamo_start stack, else the same frame's last
-    known location; a library frame carries the user's call it is attributed to."""
-    code = _metrics_code(final) or ident.start_code
+    """Where the compiled code is: the final metrics, else the dynamo_start stack (whose compiled frame carries the
+    same file, first line and name), else the same frame's last known location; a library frame carries the
+    user's call it is attributed to."""
+    code, start = _metrics_code(final), ident.start_code
+    if code is None:
+        code = start
+    elif code.co_firstlineno is None and start is not None and _same_code(code, start):
+        code = code.model_copy(update={"co_firstlineno": start.co_firstlineno})
     if code is None:
         code = last_code.get((ident.key[0], ident.key[1]))
         if code is not None:
@@ -478,6 +485,10 @@ def _code(
     if code is not None and ident.start_caller is not None and library_path(code.co_filename) is not None:
         code = code.model_copy(update={"caller": ident.start_caller})
     return code
+
+
+def _same_code(a: CodeLocation, b: CodeLocation) -> bool:
+    return (a.co_filename, a.co_name) == (b.co_filename, b.co_name)
 
 
 def _recompile(ident: _Identity, final: dict[str, Any], metrics_ev: str | None) -> RecompileEvidence | None:

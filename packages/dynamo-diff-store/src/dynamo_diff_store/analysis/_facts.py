@@ -28,11 +28,14 @@ AOT_GRAPHS = frozenset({"aot_forward_graph", "aot_backward_graph", "aot_inferenc
 
 class StartStack(NamedTuple):
     """A dynamo_start stack, reduced: the compiled frame and the frames below it (filenames may be intern
-    indexes, resolved when the rank's `str` records have all been read)."""
+    indexes, resolved when the rank's `str` records have all been read). The compiled frame's `line` is its code
+    object's `co_firstlineno` (torch's `log_dynamo_start` writes that, not the line being run), the same value
+    compilation_metrics records."""
 
     filename: int | str | None
     name: str | None
     below: tuple[tuple[int | str, int | None, str | None], ...]
+    line: int | None = None
 
 
 @dataclass(slots=True)
@@ -98,21 +101,25 @@ _CALLER_FRAMES = 64
 
 
 def stack_top(body: Any) -> StartStack | None:
-    """The innermost frame of a dynamo_start stack (filename or intern index, function name) and the frames
-    below it, innermost last: (filename or intern index, line, name)."""
+    """The innermost frame of a dynamo_start stack (filename or intern index, function name, first line) and the
+    frames below it, innermost last: (filename or intern index, line, name)."""
     stack = body.get("stack") if isinstance(body, dict) else None
     if not (isinstance(stack, list) and stack and isinstance(stack[-1], dict)):
         return None
     top = stack[-1]
     filename = top.get("filename")
     name = top.get("name")
+    first_line = top.get("line")
     below = []
     for frame in stack[-1 - _CALLER_FRAMES : -1]:
         if isinstance(frame, dict) and isinstance(fn := frame.get("filename"), int | str):
             line, fname = frame.get("line"), frame.get("name")
             below.append((fn, line if isinstance(line, int) else None, fname if isinstance(fname, str) else None))
     return StartStack(
-        filename if isinstance(filename, int | str) else None, name if isinstance(name, str) else None, tuple(below)
+        filename if isinstance(filename, int | str) else None,
+        name if isinstance(name, str) else None,
+        tuple(below),
+        first_line if isinstance(first_line, int) and not isinstance(first_line, bool) else None,
     )
 
 

@@ -47,6 +47,7 @@ from dynamo_diff_schema.manifest import (
 
 from dynamo_diff_store.analysis import signal_name
 from dynamo_diff_store.limits import Limits
+from dynamo_diff_store.paths import check_name_fits, fit_name, name_limits
 from dynamo_diff_store.reading import JSONRejected, JSONTooDeepError, loads_strict, manifest_bytes, rank_from_name
 from dynamo_diff_store.recording._observe import ObserverSetup, collect, prepare
 from dynamo_diff_store.recording._snapshots import SourcePolicy, scan_traces, sha256_of, snapshot_sources
@@ -102,12 +103,18 @@ class CaptureResult:
 
 
 def default_bundle_path(command: Sequence[str], label: str | None, base: Path = Path("dynamo-diff-bundles")) -> Path:
-    """`dynamo-diff-bundles/<UTC time>-<label, or the script's or program's name>` (a new name per second)."""
+    """`dynamo-diff-bundles/<UTC time>-<label, or the script's or program's name>` (a new name per second), the
+    name cut to what the file system allows. A label longer than a file name may be is refused (`name_too_long`):
+    it would name the bundle."""
     script = next((Path(a).stem for a in command[1:] if a.endswith(".py")), None)
     name = label or script or (Path(command[0]).name if command else "run")
     name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "run"
+    if label is not None:
+        hint = "choose a shorter label, or name the bundle with --out; nothing was run or written"
+        check_name_fits(base / name, "--label (it names the bundle folder)", hint)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return base / f"{stamp}-{name}"
+    name_max, _ = name_limits(base)
+    return base / f"{stamp}-{fit_name(name, name_max - len(stamp) - 1)}"
 
 
 # -- declarations ----------------------------------------------------------------------------------------------
@@ -317,14 +324,28 @@ def _utc_now() -> str:
 
 
 def _prepare_bundle(bundle: Path) -> None:
+    """The new bundle directory with its raw/, before the command runs; when it cannot be made, nothing of it
+    is left (the folders made for it are removed)."""
+    check_name_fits(bundle / "raw", "--out")
     if bundle.exists() and (not bundle.is_dir() or any(bundle.iterdir())):
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
             f"{bundle} already exists and is not empty; capture writes a new bundle (choose another --out)",
             path=str(bundle),
         )
-    bundle.mkdir(parents=True, exist_ok=True)
-    (bundle / "raw").mkdir()
+    made = [p for p in (bundle, *bundle.parents) if not p.exists()]
+    try:
+        bundle.mkdir(parents=True, exist_ok=True)
+        (bundle / "raw").mkdir()
+    except OSError as err:
+        for folder in made:  # innermost first
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise DynamoDiffError(
+            ErrorCode.IO_ERROR,
+            f"cannot create the bundle {bundle}: {err.strerror or err}; nothing was written",
+            path=str(bundle),
+        ) from err
 
 
 def record(request: CaptureRequest, *, say: Say | None = None, limits: Limits | None = None) -> CaptureResult:
