@@ -97,6 +97,9 @@ ALL = [
     # torch.compile(dynamic=True) against the default: one argument of one call edited (run from one fixed path).
     ("dynamic_flag_v1", "dynamic_flag_v1/model.py"),
     ("dynamic_flag_v2", "dynamic_flag_v2/model.py"),
+    # One 2-rank job launched by torchrun on two rendezvous ports (see COMMAND_FOR): only the port differs.
+    ("torchrun_port_a", "torchrun_ranks.py"),
+    ("torchrun_port_b", "torchrun_ranks.py"),
     # Killed by SIGKILL inside a compilation (the workload's own backend kills it), and the same run to the end.
     ("killed_compile_complete", "killed_compile.py"),
     ("killed_compile_kill", "killed_compile.py"),
@@ -115,6 +118,9 @@ FAULTS = {
     "killed_compile_resume": "kill_resume",
 }
 EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9, "killed_compile_kill": -9, "killed_compile_resume": -9}
+# Arguments between the interpreter and the script (a launcher).
+_TORCHRUN = ["-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port"]
+COMMAND_FOR = {"torchrun_port_a": [*_TORCHRUN, "29531"], "torchrun_port_b": [*_TORCHRUN, "29532"]}
 # Other variables a workload reads that its command line does not show.
 ENV_FOR = {"llama_214_tuned": {"DYNAMO_DIFF_LLAMA_TUNED": "1"}}
 # Recorded without capture's observer (the observer must change nothing: compare with observed_on).
@@ -233,7 +239,7 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         executed, cwd = pair_dir / "model.py", pair_dir
         shutil.copyfile(script, executed)
     request = CaptureRequest(
-        command=[python, str(executed)],
+        command=[python, *COMMAND_FOR.get(name, []), str(executed)],
         bundle=bundle,
         label=name,
         declarations=parse_declarations([f"{k}={v}" for k, v in DECLARED.get(name, {}).items()]),

@@ -211,3 +211,22 @@ def test_a_rendezvous_port_is_a_word_level_difference_that_confounds_nothing() -
     assert not launcher_only(a, b.replace("--steps 3", "--steps 4"))
     assert words_text(a, b.replace("--steps 3", "--steps 4")) == "--master_port 29531 -> 29532; --steps 3 -> 4"
     assert not launcher_only(a, a.replace("--nproc_per_node 2", "--nproc_per_node 4"))
+
+
+def test_two_launches_on_other_rendezvous_ports_are_comparable(store) -> None:  # type: ignore[no-untyped-def]
+    """torchrun_port_a/_b: one 2-rank job launched by torchrun with --master-port 29531 and 29532 (their manifests'
+    commands, and each rank's oracle, say so)."""
+    ports = {oracle(n)["ranks"]["0"]["master_port"] for n in ("torchrun_port_a", "torchrun_port_b")}
+    assert ports == {"29531", "29532"}
+    base, b_src = captured(store, "torchrun_port_a")
+    cand, c_src = captured(store, "torchrun_port_b")
+    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    comp = comparison.comparability
+    assert comp.verdict == "comparable", comp
+    (command,) = comp.explained
+    assert command.key == "command" and command.follows_from is None
+    assert "(--master-port 29531 -> 29532)" in (command.why or "")
+    lines = comparability_lines(comp)
+    assert any(line.startswith("  not confounding: command (recorded): only a launcher's rendezvous") for line in lines)
+    assert {c.key for c in comp.checked} >= {"program", "compile.backend", "dynamo config"}
+    assert evaluate(comparison, max_new_recompiles=0, fail_on_confounded=True).passed

@@ -18,6 +18,8 @@ from dynamo_diff_store import Store
 
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
 NAMES = sorted(p.name for p in CAPTURES.iterdir() if (p / "oracle.json").exists())
+# Jobs of several ranks: their oracle holds one oracle per rank (test_rank_jobs).
+RANK_JOBS = [n for n in NAMES if "ranks" in json.loads((CAPTURES / n / "oracle.json").read_text())]
 # The oracle's guard vocabulary -> our categories.
 KIND = {"size": "shape", "value": "value", "dtype": "dtype", "grad_mode": "grad_mode", "identity": "identity"}
 
@@ -36,7 +38,7 @@ def test_all_fixtures_are_present() -> None:
     assert len(NAMES) >= 19
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n != "two_ranks"])
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in RANK_JOBS])
 def test_counts_equal_the_workload_oracle(store: Store, name: str) -> None:
     capture, oracle = load(store, name)
     expect = oracle["expect"]
@@ -132,8 +134,9 @@ def test_training_backward_is_part_of_the_compilation(store: Store) -> None:
     assert "bwd_compilation_metrics" in kinds
 
 
-def test_two_gloo_ranks(store: Store) -> None:
-    capture, oracle = load(store, "two_ranks")
+@pytest.mark.parametrize("name", RANK_JOBS)
+def test_rank_jobs(store: Store, name: str) -> None:
+    capture, oracle = load(store, name)
     assert [r.rank for r in capture.ranks] == [0, 1]
     for rank in capture.ranks:
         expect = oracle["ranks"][str(rank.rank)]["expect"]
