@@ -127,3 +127,20 @@ def test_a_warning_is_said_in_the_header(tmp_path: Path) -> None:
     page = comparison_html(comparison, material=ReportMaterial({}, run, run))
     header = page[page.index('<header id="summary">') : page.index("</header>")]
     assert notice.message in unescape(header)
+
+
+def test_an_upgrade_reads_as_one_difference_with_what_comes_with_it(tmp_path: Path) -> None:
+    """llama_213 vs llama_214 (torch 2.13.0 and 2.14.1): the verdict card names the upgrade and how many differences
+    come with it; the comparability section lists each of them once, under what it follows from."""
+    store = Store(tmp_path / "store")
+    base, cand = (store.import_path(CAPTURES / n).capture for n in ("llama_213", "llama_214"))
+    comparison = compare_captures(base, cand)
+    page = comparison_html(comparison)
+    explained = comparison.comparability.explained
+    assert len(explained) > 20
+    words = own_words(page)
+    assert f"torch 2.13.0+cpu -> 2.14.1+cu130, and {len(explained)} differences that come with it" in words
+    rows = re.findall(r'<tr data-explained="([^"]+)">', page)
+    assert sorted(rows) == sorted(e.key for e in explained)
+    assert re.findall(r'<tr data-key="([^"]+)">', page) == ["torch_version"]
+    assert not MISSING_WORDS.search(words)

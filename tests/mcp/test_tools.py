@@ -331,3 +331,21 @@ def test_run_status_comes_first_and_the_change_under_test_is_named(session: Sess
     assert page.comparability.verdict == "comparable"
     assert [d.key for d in page.comparability.intended] == ["cache_state"]
     assert "the change under test: cache_state" in text_of(named)
+
+
+def test_a_torch_upgrade_is_one_difference_and_what_comes_with_it(session: Session) -> None:
+    """llama_213 vs llama_214 (torch 2.13.0 and 2.14.1 of one transformers model): the page names the upgrade and
+    counts what comes with it; the settings that came with it are listed (bounded) under `explained`."""
+    pair = {"baseline": "captures/llama_213", "candidate": "captures/llama_214"}
+    page = ComparisonPage.model_validate(session.call("compare_runs", **pair).structured_content)
+    assert page.comparability.verdict == "confounded"
+    assert [d.key for d in page.comparability.differences] == ["torch_version"]
+    text = text_of(session.call("compare_runs", **pair))
+
+    assert "comparability: CONFOUNDED (differs: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come " in text
+    named = session.call("compare_runs", **pair, change=["torch_version"])
+    page = ComparisonPage.model_validate(named.structured_content)
+    assert page.comparability.verdict == "comparable"
+    assert all(e.follows_from == "torch_version" for e in page.comparability.explained)
+    assert "the change under test: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences" in text_of(named)
+    assert size_of(named) < RESPONSE_LIMIT

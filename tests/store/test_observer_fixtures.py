@@ -68,3 +68,15 @@ def test_what_the_observer_saw_is_what_the_program_did() -> None:
     assert seeds == [(s["function"], s["value"]) for s in oracle["seeds"]]
     (process,) = observed["processes"]
     assert process["exited"] and process["exception"] is None and process["torch"] == oracle["torch_version"]
+
+
+def test_the_observer_records_the_settings_the_program_made() -> None:
+    """llama_214_tuned sets two Dynamo settings itself (its oracle lists them), llama_214 none: the observer's record
+    of settings not at torch's default is exactly that, read from both config modules. torch assigns some settings
+    their default value itself (Dynamo restores inductor.deterministic on every compilation): not listed."""
+    for name in ("llama_214_tuned", "llama_214", "dynamic_flag_v2"):
+        manifest = json.loads((CAPTURES / name / "manifest.json").read_text())
+        oracle = json.loads((CAPTURES / name / "oracle.json").read_text())
+        (process,) = manifest["observed"]["processes"]
+        assert process["config_read"] == ["dynamo", "inductor"]
+        assert process["config_overrides"] == oracle.get("settings_set", {}), name

@@ -118,6 +118,11 @@ class ComparisonPage(Out):
     candidate: Side
     comparability: Comparability | None = Field(None, description="First page only.")
     comparability_truncated: list[str] = Field(default_factory=list)
+    comparability_line: str | None = Field(
+        None,
+        description="First page only: the verdict in one line from the whole comparison (how many differences come "
+        "with each one, before `comparability` was cut to fit).",
+    )
     totals: Totals | None = Field(None, description="First page only.")
     ranks: RankView | None = None
     ranks_truncated: list[str] = Field(default_factory=list)

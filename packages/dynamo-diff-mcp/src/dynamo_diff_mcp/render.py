@@ -9,6 +9,7 @@ from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, compile_time
 
 from dynamo_diff_mcp.models import (
     CaptureList,
+    Comparability,
     ComparisonPage,
     EvidenceIndexPage,
     EvidenceMatches,
@@ -109,12 +110,11 @@ def captures_text(page: CaptureList) -> str:
     return "\n".join(lines)
 
 
-def comparison_text(page: ComparisonPage, tool: str) -> str:
-    comp = page.comparability
-    verdict = "comparability: on the first page" if comp is None else f"comparability: {str(comp.verdict).upper()}"
-    if comp is None:
-        pass
-    elif comp.differences:
+def comparability_line(comp: Comparability) -> str:
+    """The comparability in one line, from the whole comparison (what comes with a difference is counted before the
+    page's comparability is cut to its share)."""
+    verdict = f"comparability: {str(comp.verdict).upper()}"
+    if comp.differences:
         verdict += (
             " (differs: "
             + "; ".join(
@@ -126,12 +126,21 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         )
     elif comp.missing:
         verdict += " (not checked: " + "; ".join(comp.missing[:3]) + ")"
-    if comp is not None and comp.intended:
+    if comp.intended:
         verdict += (
             " (the change under test: "
             + "; ".join(f"{difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended[:4])
             + ")"
         )
+    return verdict
+
+
+def comparison_text(page: ComparisonPage, tool: str) -> str:
+    comp = page.comparability
+    if comp is None:
+        verdict = "comparability: on the first page"
+    else:
+        verdict = page.comparability_line or comparability_line(comp)
     runs = (
         f"run: {run_text(page.baseline)}"
         if page.kind == "ranks"

@@ -454,6 +454,7 @@ class Tools:
             header |= {
                 "comparability": comparability,
                 "comparability_truncated": comp_notes,
+                "comparability_line": render.comparability_line(comparison.comparability),
                 "totals": comparison.totals.model_dump(mode="json"),
                 "ranks": ranks,
                 "ranks_truncated": rank_notes,
