@@ -6,10 +6,10 @@ import re
 
 from dynamo_diff_compare import coming_with, compilation_text, difference_phrase, piece_line
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, compile_time_change, short_id
+from dynamo_diff_schema.comparison import Comparability
 
 from dynamo_diff_mcp.models import (
     CaptureList,
-    Comparability,
     ComparisonPage,
     EvidenceIndexPage,
     EvidenceMatches,
