@@ -2,7 +2,7 @@
 // Everything from the comparison is escaped; the page runs only its own nonce'd script under a strict CSP.
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { Comparison, Counts, FunctionPiece, FunctionRow, RunStatus } from "../common/cli";
+import { Comparison, Counts, FunctionPiece, FunctionRow, KeyDifference, RunStatus } from "../common/cli";
 import { TABLE_PANEL } from "../common/constants";
 import { compileTimeChange, compileTimeText } from "./compile-time";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
@@ -110,16 +110,30 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
     c.kind === "ranks" && c.ranks
       ? `Ranks of ${c.baseline.label ?? c.baseline.id.slice(0, 12)} (reference rank ${c.ranks.reference_rank})`
       : `${c.baseline.label ?? c.baseline.id.slice(0, 12)} → ${c.candidate.label ?? c.candidate.id.slice(0, 12)}`;
-  const differences = (c.comparability.differences ?? [])
-    .map(
-      (d) =>
-        `<li><code>${escapeHtml(d.key)}</code>${d.source ? ` (${escapeHtml(d.source)})` : ""}: ${escapeHtml(
-          describeValue(d.baseline),
-        )} → ${escapeHtml(describeValue(d.candidate))}${
-          d.affects && d.affects.length ? ` <i>can change ${escapeHtml(d.affects.join(", "))}</i>` : ""
-        }</li>`,
-    )
-    .join("");
+  // What comes with a difference (a torch version's own defaults, what torch derives from dynamic=) is counted under
+  // it and listed on hover: it confounds nothing by itself.
+  const explained = c.comparability.explained ?? [];
+  const comesWith = (key: string): string => {
+    const items = explained.filter((e) => e.follows_from === key);
+    if (!items.length) return "";
+    const keys = items.map((e) => `${e.key}: ${e.why ?? ""}`).join("\n");
+    return `, <span class="comes-with" title="${escapeHtml(keys)}">and ${items.length} difference${
+      items.length === 1 ? " that comes" : "s that come"
+    } with it</span>`;
+  };
+  const difference = (d: KeyDifference, prefix = ""): string =>
+    `<li>${prefix}<code>${escapeHtml(d.key)}</code>${d.source ? ` (${escapeHtml(d.source)})` : ""}: ${
+      d.key === "command" && d.why
+        ? escapeHtml(d.why)
+        : `${escapeHtml(describeValue(d.baseline))} → ${escapeHtml(describeValue(d.candidate))}`
+    }${comesWith(d.key)}${d.affects && d.affects.length ? ` <i>can change ${escapeHtml(d.affects.join(", "))}</i>` : ""}</li>`;
+  const differences =
+    (c.comparability.differences ?? []).map((d) => difference(d)).join("") +
+    (c.comparability.intended ?? []).map((d) => difference(d, "the change under test: ")).join("") +
+    explained
+      .filter((e) => !e.follows_from)
+      .map((e) => `<li>not confounding: <code>${escapeHtml(e.key)}</code>: ${escapeHtml(e.why ?? "")}</li>`)
+      .join("");
   const missingKeys = c.comparability.missing ?? [];
   const missing = missingKeys.length
     ? `<p>Not checked: ${missingKeys.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}</p>`

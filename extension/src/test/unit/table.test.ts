@@ -64,6 +64,34 @@ describe("comparison table", () => {
     assert.ok(renderTable(c, "csp", "n").includes("candidate run status not known"));
   });
 
+  it("counts what comes with a difference under it, and names the change under test", () => {
+    // As `dynamo-diff compare llama_213 llama_214 --change torch_version --format json` gives it (two of its 35).
+    const c = comparison();
+    c.comparability = {
+      verdict: "comparable",
+      differences: [],
+      missing: [],
+      intended: [{ key: "torch_version", source: "observed", baseline: "2.13.0+cpu", candidate: "2.14.1+cu130" }],
+      explained: [
+        { key: "torch_git", source: "observed", baseline: "a", candidate: "b", follows_from: "torch_version", why: "another torch version is another build" },
+        {
+          key: "dynamo.use_lamba_guard_for_object_aliasing",
+          source: "observed",
+          baseline: true,
+          candidate: false,
+          follows_from: "torch_version",
+          why: "the default of each version (2.13.0: true; 2.14.1: false)",
+        },
+        { key: "command", source: "recorded", baseline: "x", candidate: "y", why: "only a launcher's rendezvous options differ (--master-port 1 -> 2)" },
+      ],
+    };
+    const html = renderTable(c, "csp", "n");
+    assert.ok(html.includes("<li>the change under test: <code>torch_version</code> (observed): 2.13.0+cpu → 2.14.1+cu130, "));
+    assert.ok(html.includes(">and 2 differences that come with it</span>"));
+    assert.ok(html.includes("dynamo.use_lamba_guard_for_object_aliasing: the default of each version (2.13.0: true; 2.14.1: false)"));
+    assert.ok(html.includes("<li>not confounding: <code>command</code>: only a launcher&#39;s rendezvous options differ"));
+  });
+
   it("lists the frames a row counts when the function broke into several", () => {
     const c = comparison();
     const side = c.functions[0].baseline!;
