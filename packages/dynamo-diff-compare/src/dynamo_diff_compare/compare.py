@@ -136,6 +136,7 @@ def _side(
         FunctionSide,
         qualified_name=name or ref.name,
         name_from="source" if from_source else "trace",
+        generated=None,
         file=rel or ref.file,
         line=ref.first_line or None,
         called_at=(ref.caller.line or None) if ref.caller is not None else None,

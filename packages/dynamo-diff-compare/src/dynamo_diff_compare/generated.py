@@ -44,7 +44,7 @@ class GeneratedFrame(NamedTuple):
 
 def generated_form(co_filename: str | None) -> str | None:
     """A made-up file name with its counters replaced by '#' (`<eval_with_key>.#`), or None for a real file."""
-    if not co_filename:
+    if not co_filename or co_filename[0] != "<":
         return None
     match = _MADE_UP.match(co_filename)
     if match is None:
@@ -93,10 +93,13 @@ def generated_frames(rank: Rank) -> dict[str, GeneratedFrame]:
     """What each function group of generated code on the rank is (FunctionGroup.key -> GeneratedFrame). A
     compiled-autograd graph is numbered by its compiled-autograd id, an FX graph by its position among the rank's
     FX graphs (distinct file names) in compile order."""
+    made_up = [g for g in rank.functions if (g.code.co_filename or "").startswith("<")]
+    if not made_up:
+        return {}  # (most ranks: nothing to index)
     position = {c.compile_id: i for i, c in enumerate(rank.compilations)}
     by_id = {c.compile_id: c for c in rank.compilations}
     found: list[tuple[str, GeneratedKind, int | None, str, list[Compilation]]] = []
-    for group in rank.functions:
+    for group in made_up:
         comps = sorted((by_id[cid] for cid in group.compile_ids if cid in by_id), key=lambda c: position[c.compile_id])
         kinds = {kind_of(c) for c in comps}
         if not comps or None in kinds:
