@@ -201,6 +201,10 @@ export interface Comparability {
   contradictions?: Contradiction[];
   differences?: Difference[];
   /**
+   * Differences that confound nothing by themselves: what comes with another difference or with the change under test (`follows_from`: a torch version's own defaults and its build, settings torch derives from a torch.compile argument, the command naming another script), and differences that change nothing counted (a launcher's rendezvous options). Each says why.
+   */
+  explained?: Difference[];
+  /**
    * Differences the user named as the change under test (`--change KEY`): they do not confound.
    */
   intended?: Difference[];
@@ -250,12 +254,20 @@ export interface Difference {
   affects?: Area[];
   baseline?: unknown;
   candidate?: unknown;
+  /**
+   * In `explained`: the key of the difference this one comes with ('torch_version', 'compile.dynamic', 'program'); None for a difference that changes nothing counted (a launcher's rendezvous port).
+   */
+  follows_from?: string | null;
   key: string;
   rank?: number | null;
   /**
    * 'observed' (the trace), 'observer' (seen inside the process by capture's observer), 'recorded' (recorded by capture: the command, named environment variables) or 'declared' (manifest).
    */
   source: string;
+  /**
+   * Why it is explained, or why it could not be (e.g. 'the default of each version (2.13.0: true, 2.14.1: false)', 'set in the candidate', 'could not tell default from user setting').
+   */
+  why?: string | null;
 }
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema

@@ -18,6 +18,8 @@ export type ErrorCode =
   | "unknown_capture"
   | "ambiguous_prefix"
   | "label_taken"
+  | "same_capture"
+  | "name_too_long"
   | "unknown_evidence"
   | "unknown_function"
   | "missing_snapshot"
