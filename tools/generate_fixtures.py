@@ -104,6 +104,11 @@ ALL = [
     ("killed_compile_complete", "killed_compile.py"),
     ("killed_compile_kill", "killed_compile.py"),
     ("killed_compile_resume", "killed_compile.py"),
+    # Compiled Autograd graphs whose generated file names (`<eval_with_key>.N`) shift with the Inductor cache:
+    # cold, warm, and warm with the two backward graphs captured in the other order.
+    ("ca_cold", "ca_cache.py"),
+    ("ca_warm", "ca_cache.py"),
+    ("ca_swapped", "ca_swapped.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -127,6 +132,13 @@ ENV_FOR = {"llama_214_tuned": {"DYNAMO_DIFF_LLAMA_TUNED": "1"}}
 NOT_OBSERVED = {"observed_off"}
 # cache_cold and cache_warm share one TORCHINDUCTOR_CACHE_DIR (custom policy), emptied before cache_cold.
 SHARED_CACHE = WORK / "inductor-cache-shared"
+# Captures that share one TORCHINDUCTOR_CACHE_DIR (custom policy), and the first of each set (which empties it).
+SHARED_CACHES = {
+    "cache_cold": SHARED_CACHE,
+    "cache_warm": SHARED_CACHE,
+    **dict.fromkeys(("ca_cold", "ca_warm", "ca_swapped"), WORK / "inductor-cache-ca"),
+}
+FIRST_SHARED = {"cache_warm": "cache_cold", "ca_warm": "ca_cold", "ca_swapped": "ca_cold"}
 
 # What each workload declares about itself (recorded in the manifest as declarations, never as observations):
 # calls = iterations of the workload's loop, the backend handed to torch.compile, torch.compile's dynamic=
@@ -220,10 +232,10 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
     env.update(ENV_FOR.get(name, {}))
     cache: CachePolicy = "fresh"
     cache_dir: Path | None = None
-    if name in ("cache_cold", "cache_warm"):
-        if name == "cache_cold" and SHARED_CACHE.exists():
-            shutil.rmtree(SHARED_CACHE)
-        cache, cache_dir = "custom", SHARED_CACHE
+    if name in SHARED_CACHES:
+        if name not in FIRST_SHARED and SHARED_CACHES[name].exists():
+            shutil.rmtree(SHARED_CACHES[name])
+        cache, cache_dir = "custom", SHARED_CACHES[name]
     elif name == "inductor_cold":
         if INDUCTOR_CACHE.exists():
             shutil.rmtree(INDUCTOR_CACHE)
@@ -344,10 +356,11 @@ def main() -> int:
             continue
         if name == "inductor_warm":
             fill_cold_cache_if_missing(args.python, tlparse)
-        if name == "cache_warm" and not (SHARED_CACHE.is_dir() and any(SHARED_CACHE.iterdir())):
-            print("  cache_warm: the shared cache is empty, running cache_cold first (not retained)")
+        shared = SHARED_CACHES.get(name)
+        if name in FIRST_SHARED and shared is not None and not (shared.is_dir() and any(shared.iterdir())):
+            print(f"  {name}: the shared cache is empty, running {FIRST_SHARED[name]} first (not retained)")
             with tempfile.TemporaryDirectory(prefix="dd-cold-") as tmp:
-                capture_workload(args.python, "cache_cold", Path(tmp) / "bundle", None)
+                capture_workload(args.python, FIRST_SHARED[name], Path(tmp) / "bundle", None)
         wanted = TORCH_FOR.get(name, DEFAULT_TORCH)
         print(f"{name}: running {SCRIPTS[name]} with torch {versions[wanted]} ...", flush=True)
         stage = Path(tempfile.mkdtemp(prefix=f"dd-{name}-", dir=WORK)) / "bundle"

@@ -33,7 +33,7 @@ export class SourceCommands {
   openRow(comparison: Comparison, row: number, side: "baseline" | "candidate"): void {
     const r = comparison.functions?.[row];
     const rs = r?.[side];
-    if (!rs) return;
+    if (!rs || rs.generated) return; // generated code (a compiled-autograd graph) has no source
     const fn = sourceFunctionArg(rs.file ?? null, rs.line ?? null, rs.qualified_name ?? null);
     const capture = side === "baseline" ? comparison.baseline.id : comparison.candidate.id;
     if (fn) void this.openSource(capture, fn, rs.line ?? undefined, rs.file ? path.basename(rs.file) : undefined);

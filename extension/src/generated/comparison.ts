@@ -31,6 +31,10 @@ export type Area =
  */
 export type Verdict = "comparable" | "confounded" | "unknown";
 /**
+ * 'compiled_autograd': a backward graph Compiled Autograd captured and Dynamo compiled; 'fx_graph': an FX GraphModule's generated code compiled on its own.
+ */
+export type GeneratedKind = "compiled_autograd" | "fx_graph";
+/**
  * What a row's change is about (docs/COMPARING.md lists each with its meaning).
  *
  * This interface was referenced by `Comparison`'s JSON-Schema
@@ -55,7 +59,8 @@ export type ChangeKind =
  * This interface was referenced by `Comparison`'s JSON-Schema
  * via the `definition` "MatchMethod".
  */
-export type MatchMethod = "user_map" | "structure" | "line_diff" | "same_location" | "name" | "resume_parent" | "none";
+export type MatchMethod =
+  "user_map" | "structure" | "line_diff" | "same_location" | "name" | "resume_parent" | "graph" | "order" | "none";
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema
  * via the `definition` "RowStatus".
@@ -91,6 +96,13 @@ export type NoticeCode =
   | "ambiguous_rows"
   | "rank_count_differs";
 export type Severity = "info" | "warning" | "error";
+/**
+ * What a frame of generated code is (docs/COMPARING.md, "Generated code").
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "GeneratedKind".
+ */
+export type GeneratedKind1 = "compiled_autograd" | "fx_graph";
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema
  * via the `definition` "Severity".
@@ -298,9 +310,13 @@ export interface FunctionSide {
   compile_ids?: string[];
   counts: Counts;
   file?: string | null;
+  /**
+   * Set when the frame is code torch generated (`file` is then its raw co_filename).
+   */
+  generated?: GeneratedCode | null;
   line?: number | null;
   /**
-   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward') or 'trace' (the code object's bare co_name, when there is no snapshot to read).
+   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or 'generated' (code torch generated, named for what it is: see `generated`).
    */
   name_from?: string | null;
   qualified_name?: string | null;
@@ -399,6 +415,24 @@ export interface Counts {
    * Identities with conflicting terminal evidence.
    */
   unresolved_outcomes?: number;
+}
+/**
+ * A frame of code torch generated (an FX GraphModule's `forward`), not a function of the user's source.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "GeneratedCode".
+ */
+export interface GeneratedCode {
+  /**
+   * The file names torch gave the code, as the trace records them (one per rank that names it differently): the N of '<eval_with_key>.N' is torch.fx's count of modules generated so far in the process, not part of what the code is.
+   */
+  co_filenames?: string[];
+  co_name?: string | null;
+  kind: GeneratedKind;
+  /**
+   * The compiled-autograd id (as in the compile id '!<id>/...'), or the FX graph's position among the run's FX graphs in compile order (from 0).
+   */
+  number: number;
 }
 /**
  * One thing that changed on a row, with the evidence on each side.

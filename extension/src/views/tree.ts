@@ -75,7 +75,8 @@ export function rowName(row: FunctionRow): string {
 
 export function rowLocation(side: RowSide | null | undefined): string {
   if (!side) return "";
-  const where = side.file ? `${side.file}${side.line ? `:${side.line}` : ""}` : "";
+  // Generated code (a compiled-autograd graph) is named for what it is; its made-up file name is no location.
+  const where = side.generated ? "" : side.file ? `${side.file}${side.line ? `:${side.line}` : ""}` : "";
   return side.rank !== null && side.rank !== undefined ? `rank ${side.rank} ${where}`.trim() : where;
 }
 
@@ -311,7 +312,7 @@ export async function childrenOf(node: Node | undefined, source: TreeSource): Pr
       const out: Node[] = [];
       for (const side of ["baseline", "candidate"] as const) {
         const rs = row[side];
-        if (!rs) continue;
+        if (!rs || rs.generated) continue; // generated code has no source to show
         const fn = sourceFunctionArg(rs.file ?? null, rs.line ?? null, rs.qualified_name ?? null);
         const cap = sideCapture(comparison, side);
         if (fn) out.push({ kind: "source", captureId: cap.id, captureLabel: shortLabel(cap), side, fn, file: rs.file ?? null, line: rs.line ?? null });

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, generated_frames, made_up_name
 from dynamo_diff_compare.ranks import rank_ranges
 
 
@@ -132,8 +133,12 @@ def compilation_summary(comp: Compilation) -> str:
     return "\n".join(bits)
 
 
-def function_label(comp: Compilation) -> str:
+def function_label(comp: Compilation, generated: GeneratedFrame | None = None) -> str:
     code = comp.code
+    if generated is not None:
+        # Generated code by what it is; the file name torch made up for it is a detail of this run.
+        line = f":{code.co_firstlineno}" if code.co_firstlineno is not None else ""
+        return f"{generated.label} ({code.co_name or '?'} in {made_up_name(code.co_filename) or '?'}{line})"
     name = code.qualified_name or code.co_name or "?"
     where = code.co_filename.rsplit("/", 1)[-1] if code.co_filename else "?"
     line = f":{code.co_firstlineno}" if code.co_firstlineno is not None else ""
@@ -155,13 +160,20 @@ def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
     """One row per source function over every rank: its resume functions and the library frames Dynamo compiled
     in its place fold into it (a function's story is one row). (function label, frames, counts)."""
     groups: dict[tuple[str, str], tuple[list[str], list[Counts], int | None]] = {}
+    named: set[tuple[str, str]] = set()  # generated code: the label is the whole name
     for rank in capture.ranks:
+        generated = generated_frames(rank)
         for group in rank.functions:
             code = group.code
             name = code.co_name or "?"
             site = code.caller
-            # A library frame is counted in the user's function that called it; a resume function in its parent.
+            # A library frame is counted in the user's function that called it; a resume function in its parent;
+            # generated code in what it is (a compiled-autograd graph, an FX graph), whatever torch named its file.
             key = (site.filename, site.name or "?") if site else (code.co_filename or "?", _parent(name))
+            gen = generated.get(group.key)
+            if gen is not None:
+                key = ("<generated>", gen.label)
+                named.add(key)
             frames, counts, line = groups.setdefault(key, ([], [], None))
             match = _RESUME.match(name)
             frame = f"resume at {match.group(2)}" if match else name
@@ -174,9 +186,12 @@ def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
             if match is None and site is None and code.co_firstlineno is not None:
                 groups[key] = (frames, counts, code.co_firstlineno)
     out = []
-    for (file, name), (frames, counts, line) in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1][2] or 0)):
+    for key, (frames, counts, line) in sorted(
+        groups.items(), key=lambda kv: (kv[0] in named, kv[0][0], kv[1][2] or 0, kv[0][1])
+    ):
+        file, name = key
         where = file.rsplit("/", 1)[-1] + (f":{line}" if line else "")
-        out.append((f"{name} ({where})", frames, sum_counts(counts)))
+        out.append((name if key in named else f"{name} ({where})", frames, sum_counts(counts)))
     return out
 
 
@@ -238,10 +253,14 @@ def compilations_table(rank: Rank) -> Table:
     table = Table(title=f"{rank_name(rank.rank)}: compilations", title_justify="left")
     for col in ("id", "function", "outcome", "what the trace shows"):
         table.add_column(col, overflow="fold")
+    generated = generated_by_compile_id(rank)
     for comp in rank.compilations:
         # Text(), not str: trace text is data and must never be read as rich markup ("f32[4]", "[gb0059]").
         table.add_row(
-            Text(comp.compile_id), Text(function_label(comp)), Text(str(comp.outcome)), Text(compilation_summary(comp))
+            Text(comp.compile_id),
+            Text(function_label(comp, generated.get(comp.compile_id))),
+            Text(str(comp.outcome)),
+            Text(compilation_summary(comp)),
         )
     return table
 
@@ -376,6 +395,7 @@ def capture_markdown(capture: Capture) -> str:
             )
     with_compilations = [rank for rank in capture.ranks if rank.compilations]
     for rank in with_compilations[:MANY_RANKS]:
+        generated = generated_by_compile_id(rank)
         out += [
             "",
             f"## {rank_name(rank.rank)}: compilations",
@@ -385,7 +405,8 @@ def capture_markdown(capture: Capture) -> str:
         ]
         for comp in rank.compilations:
             out.append(
-                f"| {comp.compile_id} | {_md_cell(function_label(comp))} | {comp.outcome} | "
+                f"| {comp.compile_id} | {_md_cell(function_label(comp, generated.get(comp.compile_id)))} | "
+                f"{comp.outcome} | "
                 f"{_md_cell(compilation_summary(comp))} |"
             )
     if len(with_compilations) > MANY_RANKS:

@@ -27,6 +27,7 @@ from dynamo_diff_schema.comparison import (
     FunctionPiece,
     FunctionRow,
     FunctionSide,
+    GeneratedCode,
     MatchMethod,
     RowStatus,
     Side,
@@ -43,7 +44,7 @@ from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
 
 # Part of every comparison id: bump when rows or changes are computed differently.
-COMPARE_VERSION = "2"
+COMPARE_VERSION = "3"
 EMPTY = SnapshotSet(files={}, paths={})
 M = TypeVar("M", bound=Model)
 
@@ -125,6 +126,8 @@ def _side(
     if obs is None:
         return None
     ref = obs.ref
+    if ref.generated is not None:
+        return _generated_side(obs, name, multi_rank)
     rel = sources.rel_path(ref.file) or (library_path(ref.file) if ref.caller is not None else None)
     ranks = obs.ranks
     # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
@@ -133,9 +136,31 @@ def _side(
         FunctionSide,
         qualified_name=name or ref.name,
         name_from="source" if from_source else "trace",
+        generated=None,
         file=rel or ref.file,
         line=ref.first_line or None,
         called_at=(ref.caller.line or None) if ref.caller is not None else None,
+        rank=ranks[0] if len(ranks) == 1 else None,
+        compile_ids=obs.compile_ids(multi_rank),
+        counts=obs.counts,
+    )
+
+
+def _generated_side(obs: Observed, name: str | None, multi_rank: bool) -> FunctionSide:
+    """A side of generated code: named for what it is, with the file names torch gave it (`generated`)."""
+    ref, ranks = obs.ref, obs.ranks
+    assert ref.generated is not None
+    files = list(dict.fromkeys(group.code.co_filename for _, group in obs.groups if group.code.co_filename))
+    return _trusted(
+        FunctionSide,
+        qualified_name=name or ref.generated.label or ref.name,
+        name_from="generated",
+        generated=GeneratedCode(
+            kind=ref.generated.kind, number=ref.generated.number, co_filenames=files, co_name=ref.name
+        ),
+        file=files[0] if files else ref.file,
+        line=ref.first_line or None,
+        called_at=None,
         rank=ranks[0] if len(ranks) == 1 else None,
         compile_ids=obs.compile_ids(multi_rank),
         counts=obs.counts,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dynamo_diff_match import CallSite, FunctionRef
+from dynamo_diff_match import CallSite, FunctionRef, Generated
 from dynamo_diff_schema.capture import Capture, FunctionGroup
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import Counts, sum_counts
+
+from dynamo_diff_compare.generated import generated_form, generated_frames
 
 
 @dataclass
@@ -32,14 +34,17 @@ class Observed:
         return [f"rank {'?' if rank is None else rank}:{c.compile_id}" for rank, c in self.compilations]
 
 
-def ref_of(group: FunctionGroup) -> FunctionRef:
+def ref_of(group: FunctionGroup, generated: Generated | None = None) -> FunctionRef:
+    """The observed function of a group; a made-up file name (generated code) without its counters."""
     code = group.code
     site = code.caller
+    file = code.co_filename or "?"
     return FunctionRef(
-        file=code.co_filename or "?",
+        file=generated_form(file) or file,
         first_line=code.co_firstlineno or 0,
         name=code.co_name or "?",
         caller=None if site is None else CallSite(site.filename, site.line or 0, site.name or "?"),
+        generated=generated,
     )
 
 
@@ -47,8 +52,9 @@ def observed_functions(capture: Capture) -> dict[FunctionRef, Observed]:
     out: dict[FunctionRef, Observed] = {}
     for rank in capture.ranks:
         by_id = {c.compile_id: c for c in rank.compilations}
+        generated = {key: Generated(*frame) for key, frame in generated_frames(rank).items()}
         for group in rank.functions:
-            ref = ref_of(group)
+            ref = ref_of(group, generated.get(group.key))
             entry = out.setdefault(ref, Observed(ref))
             entry.groups.append((rank.rank, group))
             entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)

@@ -8,11 +8,11 @@ walks the compile order of each group's representative against the reference ran
 compilation that differs, with its evidence.
 
 A rank's behaviour signature (docs/COMPARING.md, "The rank view"): per compiled function (its file name, first
-line and name), in compile order, each compilation's outcome, its recompile evidence (confirmed or not, the
-failing guards' categories and texts with numbers blanked), its graph breaks (registry id or type, user file
-name and line), its failure type and its limit hits. Not part of it: timings, evidence ids, compile ids, cache
-decisions, directories, failure messages, and the numbers in guard text (a rank number, a rank-dependent shape,
-an object address).
+line and name; generated code without the counters in its made-up file name), in compile order, each
+compilation's outcome, its recompile evidence (confirmed or not, the failing guards' categories and texts with
+numbers blanked), its graph breaks (registry id or type, user file name and line), its failure type and its limit
+hits. Not part of it: timings, evidence ids, compile ids, cache decisions, directories, failure messages, and the
+numbers in guard text (a rank number, a rank-dependent shape, an object address).
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ import re
 from collections.abc import Iterable
 
 from dynamo_diff_schema.capture import Capture, Rank
-from dynamo_diff_schema.comparison import RankDivergence, RankGroup, RankView
+from dynamo_diff_schema.comparison import GeneratedKind, RankDivergence, RankGroup, RankView
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.ids import short_id
+
+from dynamo_diff_compare.generated import generated_form, kind_of
 
 _NUMBER = re.compile(r"(?<!\w)(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:e[+-]?\d+)?)")
 
@@ -40,7 +42,12 @@ def blank_numbers(text: str) -> str:
 def describe(comp: Compilation) -> str:
     code = comp.code
     where = f"{code.co_name or '?'}"
-    if code.co_filename:
+    kind = kind_of(comp)
+    if kind == GeneratedKind.COMPILED_AUTOGRAD:
+        where = f"compiled autograd graph {comp.identity.compiled_autograd_id} ({where})"
+    elif kind == GeneratedKind.FX_GRAPH:
+        where = f"FX graph ({where})"
+    elif code.co_filename:
         where += f" ({code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno if code.co_firstlineno else '?'})"
     bits = [f"{comp.compile_id} {where} {comp.outcome}"]
     if comp.recompile is not None and comp.recompile.reasons:
@@ -65,9 +72,17 @@ def _site(file: str | None, line: int | None) -> str:
 
 def function_key(comp: Compilation) -> str:
     """The compiled function, by file name (not directory: nodes may run from different checkouts), first line
-    and name."""
+    and name. Generated code by what it is: a made-up file name without its counters (`<eval_with_key>.#`: ranks
+    count the modules they generate differently), and a compiled-autograd graph by its id."""
     code = comp.code
-    return f"{(code.co_filename or '?').rsplit('/', 1)[-1]}:{code.co_firstlineno or '?'}:{code.co_name or '?'}"
+    file = code.co_filename or "?"
+    form = generated_form(file)
+    prefix = ""
+    if form is not None:
+        file = form
+        if comp.identity.compiled_autograd_id is not None:
+            prefix = f"!{comp.identity.compiled_autograd_id} "
+    return f"{prefix}{file.rsplit('/', 1)[-1]}:{code.co_firstlineno or '?'}:{code.co_name or '?'}"
 
 
 def _recompile(comp: Compilation) -> object:

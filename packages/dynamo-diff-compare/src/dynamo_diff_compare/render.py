@@ -15,6 +15,7 @@ from dynamo_diff_schema.comparison import (
     Difference,
     FunctionPiece,
     FunctionRow,
+    FunctionSide,
     MatchMethod,
     RowStatus,
     Side,
@@ -95,8 +96,19 @@ def same_name(a: str | None, b: str | None) -> bool:
     return a.endswith("." + b) or b.endswith("." + a)
 
 
+def function_name(side: FunctionSide) -> str:
+    """A function as rows name it: 'Net.forward (model.py:12)'; generated code by what it is ('compiled autograd
+    graph 0'), without the file name torch made up for it."""
+    if side.generated is not None:
+        return side.qualified_name or "?"
+    return f"{side.qualified_name} ({_where(side.file, side.line)})"
+
+
 def row_name(row: FunctionRow) -> str:
     b, c = row.baseline, row.candidate
+    if (b is not None and b.generated is not None) or (c is not None and c.generated is not None):
+        names = list(dict.fromkeys(function_name(s) for s in (b, c) if s is not None))
+        return " -> ".join(names)
     # Paired by file and name: the matcher already found the two paths to be one file (e.g. two checkouts).
     one_file = row.method in (MatchMethod.NAME, MatchMethod.SAME_LOCATION) or (b and c and same_file(b.file, c.file))
     if b and c and not (same_name(b.qualified_name, c.qualified_name) and one_file):

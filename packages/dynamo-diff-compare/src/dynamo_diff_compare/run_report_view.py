@@ -95,7 +95,8 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         functions.append(
             FunctionReport(
                 name=name,
-                file=where[0] if where else refs[0].file,
+                # Generated code: the file name torch gave it, as the trace records it.
+                file=where[0] if where else (observed[refs[0]].groups[0][1].code.co_filename or refs[0].file),
                 line=where[1] if where else refs[0].first_line or None,
                 frames=list(dict.fromkeys(frames)) if len(frames) > 1 or refs[0].caller is not None else [],
                 counts=nonzero(summed := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),

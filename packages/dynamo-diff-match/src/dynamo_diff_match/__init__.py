@@ -12,6 +12,7 @@ from dynamo_diff_match.correspond import (
 from dynamo_diff_match.identities import (
     CallSite,
     FunctionRef,
+    Generated,
     SourceFunction,
     function_id,
     index_functions,
@@ -34,6 +35,7 @@ __all__ = [
     "FunctionDiff",
     "FunctionMatch",
     "FunctionRef",
+    "Generated",
     "SnapshotSet",
     "SourceFunction",
     "UserMap",

@@ -19,6 +19,8 @@ Resume functions follow the function they resume (`resume_parent`). A frame of l
 wrapper around a torch.nn module, a library's decorator around a forward) follows the user's function that called
 it (`FunctionRef.caller`, found in the stack torch recorded); between matched functions such frames pair by their
 library file, name and first line.
+Generated code (a compiled-autograd graph, an FX GraphModule's code: `FunctionRef.generated`) has no source and a
+counter in its file name; it pairs by what it is, in `generated.py`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import MatchMethod, RowStatus
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
+from dynamo_diff_match.generated import GeneratedMatch, correspond_generated
 from dynamo_diff_match.identities import FunctionRef, SourceFunction, function_id
 from dynamo_diff_match.linediff import DiffLimitError, LineMap, line_map
 from dynamo_diff_match.snapshots import SnapshotSet, locate, locate_call
@@ -43,7 +46,10 @@ from dynamo_diff_match.usermap import UserMap, split_id
 def qualified_name(ref: FunctionRef, source: SourceFunction | None) -> str:
     """The `__qualname__`-style name of an observed function; a resume function is named like its parent's
     sibling (`Net.torch_dynamo_resume_in_forward_at_12`), as Dynamo sets its `co_qualname`. A library frame keeps
-    its own name (`source` is the user's function that called it)."""
+    its own name (`source` is the user's function that called it); generated code is named for what it is
+    ('compiled autograd graph 0')."""
+    if ref.generated is not None and ref.generated.label:
+        return ref.generated.label if ref.resume_parent is None else f"{ref.generated.label}: {ref.name}"
     if source is None or ref.caller is not None:
         return ref.name
     if ref.resume_parent is None:
@@ -727,9 +733,11 @@ def correspond_functions(
     candidate_sources: SnapshotSet,
     user_map: UserMap | None = None,
 ) -> list[FunctionMatch]:
-    """One FunctionMatch per source function, in the order `correspond` gives its rows (its pieces)."""
-    base = _units(baseline, baseline_sources, baseline=True)
-    cand = _units(candidate, candidate_sources, baseline=False)
+    """One FunctionMatch per source function, in the order `correspond` gives its rows (its pieces); then one per
+    generated unit (a compiled-autograd graph, an FX graph)."""
+    baseline, candidate = list(baseline), list(candidate)
+    base = _units((r for r in baseline if r.generated is None), baseline_sources, baseline=True)
+    cand = _units((r for r in candidate if r.generated is None), candidate_sources, baseline=False)
     if user_map is not None:
         _apply_user_map(user_map, base, cand)
     _match_structure(base, cand)
@@ -747,4 +755,35 @@ def correspond_functions(
     for c in cand:
         if c.match is None:
             matches.append(_function_match(None, c, _unmatched_rows(c, unmatched_base, base)))
+    generated = correspond_generated(
+        [r for r in baseline if r.generated is not None], [r for r in candidate if r.generated is not None]
+    )
+    matches += [_generated_function(g) for g in generated]
     return [m for m in matches if m.pieces]
+
+
+def _generated_function(match: GeneratedMatch) -> FunctionMatch:
+    """A generated unit's row: its frames as pieces, named for what it is."""
+
+    def piece_id(ref: FunctionRef | None) -> str | None:
+        return None if ref is None else qualified_name(ref, None)
+
+    pieces = tuple(
+        Correspondence(
+            b, c, status, method, why, piece_id(b), piece_id(c), alternatives=() if c and b else match.alternatives
+        )
+        for b, c, status, method, why in match.pieces
+    )
+    return FunctionMatch(
+        match.status,
+        match.method,
+        match.reason,
+        match.baseline_name,
+        match.candidate_name,
+        match.baseline_name,
+        match.candidate_name,
+        None,
+        None,
+        match.alternatives,
+        pieces,
+    )

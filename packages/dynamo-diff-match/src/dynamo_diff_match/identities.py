@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from dynamo_diff_schema.comparison import GeneratedKind
+
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES
 
 # Dynamo names a resume function f"torch_dynamo_resume_in_{co_name}_at_{line}" with co_firstlineno = line
@@ -42,14 +44,29 @@ class CallSite:
 
 
 @dataclass(frozen=True, order=True)
+class Generated:
+    """What a frame of code torch generated is (docs/COMPARING.md, "Generated code"): a compiled-autograd graph
+    (`number`: its compiled-autograd id) or an FX GraphModule's code (`number`: its position among the run's FX
+    graphs in compile order). `graph` is the structure of the graphs compiled from it (empty when none completed),
+    `label` its name for people; neither is part of its identity within a run."""
+
+    kind: GeneratedKind
+    number: int
+    label: str = field(default="", compare=False)
+    graph: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, order=True)
 class FunctionRef:
     """A function observed in a trace: the code object's `co_filename`, `co_firstlineno` and `co_name`; for a
-    frame of library code, the user's call it is attributed to (`caller`)."""
+    frame of library code, the user's call it is attributed to (`caller`); for generated code, what it is
+    (`generated`; `file` is then the file name with its counters replaced, `<eval_with_key>.#`)."""
 
     file: str
     first_line: int
     name: str
     caller: CallSite | None = None
+    generated: Generated | None = None
 
     @property
     def resume_parent(self) -> str | None:

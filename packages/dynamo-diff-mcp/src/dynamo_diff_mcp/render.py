@@ -196,6 +196,8 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         side = row.baseline or row.candidate
         line = f":{side.line}" if side is not None and side.line is not None else ""
         name = f"{side.qualified_name} ({(side.file or '?').rsplit('/', 1)[-1]}{line})" if side else "?"
+        if side is not None and side.generated is not None:
+            name = side.qualified_name or "?"  # generated code by what it is, not the file name torch made up
         status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
         pairs = [
             f"{label} {_pair(getattr(row.baseline.counts, k) if row.baseline else None, getattr(row.candidate.counts, k) if row.candidate else None)}"  # noqa: E501

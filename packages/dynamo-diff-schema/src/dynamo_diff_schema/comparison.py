@@ -34,6 +34,9 @@ class MatchMethod(StrEnum):
     SAME_LOCATION = "same_location"
     NAME = "name"
     RESUME_PARENT = "resume_parent"
+    # Generated code (docs/COMPARING.md, "Generated code"): identical graphs, then the position among the rest.
+    GRAPH = "graph"
+    ORDER = "order"
     NONE = "none"
 
 
@@ -171,12 +174,44 @@ class Totals(Model):
     candidate: Counts
 
 
+class GeneratedKind(StrEnum):
+    """What a frame of generated code is (docs/COMPARING.md, "Generated code")."""
+
+    COMPILED_AUTOGRAD = "compiled_autograd"
+    FX_GRAPH = "fx_graph"
+
+
+class GeneratedCode(Model):
+    """A frame of code torch generated (an FX GraphModule's `forward`), not a function of the user's source."""
+
+    kind: GeneratedKind = Field(
+        description="'compiled_autograd': a backward graph Compiled Autograd captured and Dynamo compiled; "
+        "'fx_graph': an FX GraphModule's generated code compiled on its own."
+    )
+    number: int = Field(
+        ge=0,
+        description="The compiled-autograd id (as in the compile id '!<id>/...'), or the FX graph's position among "
+        "the run's FX graphs in compile order (from 0).",
+    )
+    co_filenames: list[str] = Field(
+        default_factory=list,
+        description="The file names torch gave the code, as the trace records them (one per rank that names it "
+        "differently): the N of '<eval_with_key>.N' is torch.fx's count of modules generated so far in the process, "
+        "not part of what the code is.",
+    )
+    co_name: str | None = None
+
+
 class FunctionSide(Model):
     qualified_name: str | None = None
     name_from: str | None = Field(
         None,
         description="Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, "
-        "e.g. 'Net.forward') or 'trace' (the code object's bare co_name, when there is no snapshot to read).",
+        "e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or "
+        "'generated' (code torch generated, named for what it is: see `generated`).",
+    )
+    generated: GeneratedCode | None = Field(
+        None, description="Set when the frame is code torch generated (`file` is then its raw co_filename)."
     )
     file: str | None = None
     line: int | None = None

@@ -182,11 +182,12 @@ def _source(row: FunctionRow, material: ReportMaterial) -> str:
     for side in SIDES:
         fside: FunctionSide | None = getattr(row, side)
         other = "candidate" if side == "baseline" else "baseline"
-        views[side] = (
-            f"no {side} function: it exists only in the {other}"
-            if fside is None
-            else function_source(fside, material.side(side).sources)
-        )
+        if fside is None:
+            views[side] = f"no {side} function: it exists only in the {other}"
+        elif fside.generated is not None:
+            views[side] = "code torch generated: there is no source file (its ops are in the changes above)"
+        else:
+            views[side] = function_source(fside, material.side(side).sources)
     b, c = views["baseline"], views["candidate"]
     compare = isinstance(b, SourceView) and isinstance(c, SourceView)
     note = ""
@@ -203,6 +204,14 @@ def _source(row: FunctionRow, material: ReportMaterial) -> str:
 def row_details(index: int, anchor: str, row: FunctionRow, material: ReportMaterial, *, open_: bool) -> str:
     sides = [s for s in (row.baseline, row.candidate) if s is not None]
     where_text = " → ".join(dict.fromkeys(where(s) for s in sides))
+    if any(s.generated is not None for s in sides):
+        # The file names torch made up for generated code: a detail of each run, not a change.
+        names = [
+            f"{', '.join(s.generated.co_filenames) or '?'} in the {side}"
+            for side, s in zip(SIDES, (row.baseline, row.candidate), strict=True)
+            if s is not None and s.generated is not None
+        ]
+        where_text = "code torch generated, named " + " and ".join(names)
     out = [
         f'<section class="row-detail" id="{anchor}" data-row="{index}">',
         f"<details{' open' if open_ else ''}><summary>"
