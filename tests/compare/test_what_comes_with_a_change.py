@@ -230,3 +230,34 @@ def test_two_launches_on_other_rendezvous_ports_are_comparable(store) -> None:  
     assert any(line.startswith("  not confounding: command (recorded): only a launcher's rendezvous") for line in lines)
     assert {c.key for c in comp.checked} >= {"program", "compile.backend", "dynamo config"}
     assert evaluate(comparison, max_new_recompiles=0, fail_on_confounded=True).passed
+
+
+def test_a_break_in_a_library_is_one_site_in_two_environments() -> None:
+    """A torch upgrade installed in another environment: transformers' graph break at the same line of the same
+    file (GPT-2 under torch 2.13.0 and 2.14.1, each in its own venv) is not a break that moved."""
+    from dynamo_diff_compare.changes import row_changes
+    from dynamo_diff_schema.compilation import Compilation, CompileIdentity, GraphBreak
+
+    def compilation(venv: str) -> Compilation:
+        gb = GraphBreak(
+            gb_id="gb0010",
+            reason="Unsupported",
+            user_file=f"/work/{venv}/lib/python3.11/site-packages/transformers/modeling_utils.py",
+            user_line=4778,
+        )
+        return Compilation(
+            compile_id="0/0", identity=CompileIdentity(frame_id=0), outcome="completed", graph_breaks=[gb]
+        )
+
+    changes = row_changes([compilation(".venv-a")], [compilation(".venv-b")])
+    assert not [c for c in changes if c.kind.startswith("graph_break")]
+    moved = row_changes(
+        [compilation(".venv-a")],
+        [
+            compilation(".venv-b").model_copy(
+                update={"graph_breaks": [compilation(".venv-b").graph_breaks[0].model_copy(update={"user_line": 4790})]}
+            )
+        ],
+    )
+    (change,) = [c for c in moved if c.kind == "graph_break_moved"]
+    assert change.summary.startswith("graph break moved transformers/modeling_utils.py:4778 -> ")

@@ -9,7 +9,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from dynamo_diff_schema.comparison import Change, ChangeKind
-from dynamo_diff_schema.compilation import Compilation, Outcome
+from dynamo_diff_schema.code_paths import library_path
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, Outcome
 from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases, compile_time_change
 
 # Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
@@ -74,6 +75,15 @@ class Digest:
         self.backward_evidence: list[str] = []
 
 
+def _site(gb: GraphBreak) -> str:
+    """A break's user site; in library code from its package on (`transformers/modeling_utils.py:4778`), so the
+    same line of one library installed in two environments (a torch upgrade in another venv) is one site."""
+    if gb.user_file is None:
+        return "?"
+    file = library_path(gb.user_file) or gb.user_file
+    return f"{file}:{gb.user_line}" if gb.user_line is not None else file
+
+
 def digest(comps: Sequence[Compilation]) -> Digest:
     d = Digest()
     for comp in comps:
@@ -89,7 +99,7 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                     d.reason_evidence.setdefault(cat, []).append(reason.evidence_id)
         for gb in comp.graph_breaks:
             sites, ev, _ = d.breaks.setdefault(gb.key, (set(), [], gb.gb_type or gb.reason.split("\n", 1)[0]))
-            sites.add(gb.site or "?")
+            sites.add(_site(gb))
             if gb.evidence_id:
                 ev.append(gb.evidence_id)
         if comp.failure is not None:
