@@ -603,6 +603,8 @@ def analyse_ranks(
     (analysis._staged)."""
     if staged is not None and (len(jobs) != 1 or executor != "local"):
         raise ValueError("reading while the input is copied: one job, on the local executor")
+    if not jobs:
+        return []  # a bundle without trace files (a run that compiled no frame)
     jobs = [replace(job, work=str(work)) for job in jobs]
     done = on_rank or (lambda _: None)
     if executor == "ray":
