@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.code_paths import library_path
+from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.compilation import Compilation, GraphBreak, Outcome
 from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases, compile_time_change
 
