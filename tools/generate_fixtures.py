@@ -109,6 +109,9 @@ ALL = [
     ("ca_cold", "ca_cache.py"),
     ("ca_warm", "ca_cache.py"),
     ("ca_swapped", "ca_swapped.py"),
+    # Runs that compiled nothing: torch.compile called, its result never called; torch writes no trace file.
+    ("compiled_nothing", "compiled_nothing.py"),
+    ("compiled_nothing_ranks", "compiled_nothing_ranks.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -283,6 +286,8 @@ def prune_report(bundle: Path, keep: bool) -> dict[str, Any]:
     """Keep report/'s raw.jsonl files and the payload files they reference (no HTML), if small; else drop it."""
     report = bundle / "report"
     if not report.is_dir():
+        if not any((bundle / "raw").iterdir()):
+            return {"kept": False, "why": "no trace file to convert (the run compiled no frame)"}
         return {"kept": False, "why": "no report (tlparse not found or conversion failed)"}
     plan: list[Path] = []
     for jsonl in sorted(report.rglob("raw.jsonl")):

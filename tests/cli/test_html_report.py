@@ -23,8 +23,9 @@ PAIRS = {
     "edit": ("edit_v1", "edit_v2"),
     "graph-break-fix": ("break_fix_v1", "break_fix_v2"),
     "killed-run": ("midrun_complete", "midrun_kill"),
+    "compiled-nothing": ("stable", "compiled_nothing_ranks"),
 }
-SCREENSHOTS = ("edit", "graph-break-fix")
+SCREENSHOTS = ("edit", "graph-break-fix", "compiled-nothing")
 # A missing value as Python, JSON or a float would spell it.
 MISSING_WORDS = re.compile(r"\b(None|null|nan|NaN)\b")
 _VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr"}
@@ -192,6 +193,13 @@ def test_html_report_in_headless_chromium(run, tmp_path: Path, name: str) -> Non
         (card,) = header.find(class_="run-card", data_side=side)
         assert doc[side]["run"]["summary"] in card.text()
         assert ("DID NOT FINISH" in card.text()) == (doc[side]["run"]["finished"] is False)
+        # A side that compiled nothing says so on its card, before how its run ended.
+        compiled = doc[side]["compiled"]
+        said = card.find(class_="run-compiled")
+        assert bool(said) == (compiled["state"] != "compiled")
+        if said:
+            assert said[0].text() == "NOTHING COMPILED" and compiled["summary"] in card.text()
+            assert card.text().index(compiled["summary"]) < card.text().index(doc[side]["run"]["summary"])
     tiles = header.find(class_="tile")
     assert 3 <= len(tiles) <= 5
 
@@ -210,6 +218,11 @@ def test_html_report_in_headless_chromium(run, tmp_path: Path, name: str) -> Non
 
     # The timeline: each run's compilations, one mark each, coloured by outcome.
     for side in ("baseline", "candidate"):
+        if not compilations[side]:  # a run that compiled nothing: no lane, and the heading says why
+            assert (
+                f"No compilations: {doc[side]['compiled']['summary']}" in dom.find("section", id="timeline")[0].text()
+            )
+            continue
         (lane,) = dom.find("svg", class_="timeline", data_side=side)
         marks = lane.find("rect", class_="mark")
         assert sorted(m.attrs["data-compile-id"] for m in marks) == sorted(c["compile_id"] for c in compilations[side])

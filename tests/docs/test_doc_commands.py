@@ -27,8 +27,9 @@ PLACEHOLDERS = {
     "ID": "stable",
     "shape": "shape",
     "ranks": "two_ranks",
+    "nothing": "compiled_nothing",
 }
-FIXTURE_LABELS = {"edit_v1", "edit_v2", "two_ranks", "stable", "shape"}
+FIXTURE_LABELS = {"edit_v1", "edit_v2", "two_ranks", "stable", "shape", "compiled_nothing"}
 
 NEEDS_TORCH = "needs torch: tests/live/test_capture_live.py (real torch), tests/cli/test_capture.py"
 

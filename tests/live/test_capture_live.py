@@ -111,3 +111,25 @@ def test_a_killed_workload_fails_the_gate_live(tmp_path: Path) -> None:
     lines = gate.stdout.splitlines()
     assert gate.returncode == 1 and lines[0] == "dynamo-diff check: FAILED"
     assert lines[2].startswith("FAIL run: the candidate did not finish: killed by SIGKILL; trace cut: compilation 0/2")
+
+
+@pytest.mark.parametrize("workload", ["compiled_nothing.py", "compiled_nothing_ranks.py"])
+def test_a_run_that_compiled_nothing_is_captured_and_fails_the_gate_live(tmp_path: Path, workload: str) -> None:
+    """torch.compile called, its result never called: torch writes no trace file, capture imports the run all the
+    same (0 compilations, the observer's calls) and check fails on it unless --allow-empty."""
+    _, capture, oracle, bundle = run_capture(tmp_path, workload, "--label", "nothing")
+    assert not any((bundle / "raw").iterdir()) and oracle["expect"]["trace_files"] == 0
+    info = capture.capture
+    assert capture.ranks == [] and capture.counts.observed_compilation_identities == 0
+    assert info.run.state == "completed" and info.compiled.state == "nothing_compiled"
+    assert info.compiled.torch_compile_calls == oracle["expect"]["torch_compile_calls"]
+    assert f"fixtures/workloads/{workload}" in [f.path for f in info.manifest.sources.files]  # the caller's file
+    env = {**os.environ, "DYNAMO_DIFF_STORE": str(tmp_path / "store")}
+    stable = REPO / "fixtures/captures/stable"
+    gate = [ENTRY, "check", str(stable), "nothing"]
+    failed = subprocess.run(gate, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    assert failed.returncode == 1 and failed.stdout.splitlines()[1].startswith(
+        "FAIL compiled: the candidate COMPILED NOTHING: torch.compile was called 2 times"
+    )
+    allowed = subprocess.run([*gate, "--allow-empty"], cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    assert allowed.returncode == 0, allowed.stdout

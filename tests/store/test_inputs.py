@@ -117,9 +117,20 @@ def test_bundle_with_only_a_report(tmp_path: Path, logs: Path, exports: Path) ->
 
 
 def test_bundle_without_traces(tmp_path: Path, logs: Path, exports: Path) -> None:
+    # A run that compiled no frame leaves no trace file: whether the manifest records such a run is the store's
+    # to decide (tests/store/test_compiled_nothing.py), not discovery's.
+    layout = discover(make_bundle(tmp_path, logs, exports, raw=False, report=False), Limits())
+    assert layout.kind == "bundle" and layout.files == () and layout.manifest is not None
+
+
+@pytest.mark.parametrize("content", [[], ["dedicated_log_torch_trace_x.log"]])
+def test_an_empty_trace_directory_is_no_trace(tmp_path: Path, content: list[str]) -> None:
+    for name in content:
+        (tmp_path / name).write_bytes(b"")  # an empty file, as a run that never wrote a record could leave
     with pytest.raises(DynamoDiffError) as info:
-        discover(make_bundle(tmp_path, logs, exports, raw=False, report=False), Limits())
-    assert info.value.code is ErrorCode.MALFORMED_INPUT
+        discover(tmp_path, Limits())
+    assert info.value.code is ErrorCode.NO_TRACE
+    assert "dynamo-diff capture" in info.value.message and "compiled no frame" in info.value.message
 
 
 def test_not_a_capture(tmp_path: Path) -> None:

@@ -137,14 +137,21 @@ def test_training_backward_is_part_of_the_compilation(store: Store) -> None:
 @pytest.mark.parametrize("name", RANK_JOBS)
 def test_rank_jobs(store: Store, name: str) -> None:
     capture, oracle = load(store, name)
-    assert [r.rank for r in capture.ranks] == [0, 1]
-    for rank in capture.ranks:
-        expect = oracle["ranks"][str(rank.rank)]["expect"]
-        assert rank.counts.observed_compilation_identities == expect["compilations"]
-        assert rank.counts.confirmed_recompilation_identities == expect.get("recompiles", 0)
-    assert {str(r.rank): r.counts.observed_compilation_identities for r in capture.ranks} == oracle["expect"][
-        "rank_compilations"
-    ]
+    # Every rank writes its trace file when it starts compiling a frame: a job that compiled nothing has none.
+    traced = oracle["expect"].get("ranks_with_traces", len(oracle["ranks"]))
+    assert [r.rank for r in capture.ranks] == sorted(int(r) for r in oracle["ranks"])[:traced]
+    by_rank = {str(r.rank): r.counts for r in capture.ranks}
+    for rank, rank_oracle in oracle["ranks"].items():
+        expect = rank_oracle["expect"]
+        if rank not in by_rank:
+            assert expect["compilations"] == 0 and rank_oracle["backend_invocations"] == 0
+            continue
+        assert by_rank[rank].observed_compilation_identities == expect["compilations"]
+        assert by_rank[rank].confirmed_recompilation_identities == expect.get("recompiles", 0)
+    if traced:
+        assert {r: c.observed_compilation_identities for r, c in by_rank.items()} == oracle["expect"][
+            "rank_compilations"
+        ]
 
 
 def test_an_empty_graph_that_reached_the_backend_is_completed(store: Store) -> None:

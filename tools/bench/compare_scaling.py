@@ -31,6 +31,7 @@ from dynamo_diff_schema import (
     RecompileEvidence,
     RunStatus,
     Validity,
+    compiled_status,
 )
 
 PER_FILE = 100
@@ -112,6 +113,7 @@ def capture(n: int, *, candidate: bool) -> tuple[Capture, dict[str, str], dict[s
             input_kind="raw_log",
             reader_version="1",
             run=RunStatus(state="unknown", finished=None, summary="a synthetic capture", source="none"),
+            compiled=compiled_status(counts, None),
             validity=Validity(artifact_structure="complete"),
         ),
         counts=counts,

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import type { Capture, Compilation as CaptureCompilation, Evidence } from "../generated/capture";
 import type {
   Change as ComparisonChange,
+  CompiledStatus as ComparisonCompiledStatus,
   Comparison as ComparisonDocument,
   Counts as ComparisonCounts,
   Difference,
@@ -33,6 +34,7 @@ export type Change = ComparisonChange;
 export type FunctionPiece = ComparisonPiece;
 export type FunctionRow = ComparisonRow;
 export type RunStatus = ComparisonRunStatus;
+export type CompiledStatus = ComparisonCompiledStatus;
 export type ComparedCapture = Side;
 export type KeyDifference = Difference;
 export type RankDivergence = ComparisonDivergence;
@@ -55,6 +57,11 @@ export interface CaptureSummary {
   artifact_structure: string;
   ranks: number;
   counts: Record<string, number | string[]>;
+  /** How the run ended (absent from CLIs before run states). */
+  run?: string;
+  /** compiled, nothing_compiled (no frame was compiled) or no_graph (no graph reached the backend); absent from
+   * CLIs before it. */
+  compiled?: string;
 }
 
 /** `dynamo-diff evidence ID EVIDENCE --format json` (no schema: an Evidence and a slice of its text). */

@@ -3,6 +3,13 @@
 /* eslint-disable */
 
 /**
+ * Whether the run compiled anything (docs/SEMANTICS.md, "Runs that compiled nothing").
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "CompiledState".
+ */
+export type CompiledState = "compiled" | "nothing_compiled" | "no_graph";
+/**
  * This interface was referenced by `Capture`'s JSON-Schema
  * via the `definition` "InputKind".
  */
@@ -50,6 +57,8 @@ export type NoticeCode =
   | "same_capture"
   | "no_source_snapshots"
   | "run_incomplete"
+  | "nothing_compiled"
+  | "no_graph_compiled"
   | "ambiguous_rows"
   | "rank_count_differs";
 export type Severity = "info" | "warning" | "error";
@@ -121,6 +130,7 @@ export interface Capture {
  * via the `definition` "CaptureInfo".
  */
 export interface CaptureInfo {
+  compiled: CompiledStatus;
   id: string;
   /**
    * ISO 8601 UTC; not part of the id.
@@ -144,6 +154,24 @@ export interface CaptureInfo {
   };
   run: RunStatus;
   validity: Validity;
+}
+/**
+ * Whether the run compiled anything; said first when it did not (captures of earlier readers: derived from their counts and manifest when read).
+ */
+export interface CompiledStatus {
+  /**
+   * Compilations (observed_compilation_identities) over all ranks.
+   */
+  compilations: number;
+  state: CompiledState;
+  /**
+   * One line for people, e.g. 'torch.compile was called 2 times (Net at train.py:27) but no frame was compiled'.
+   */
+  summary: string;
+  /**
+   * How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).
+   */
+  torch_compile_calls?: number | null;
 }
 /**
  * This interface was referenced by `Capture`'s JSON-Schema
@@ -1007,4 +1035,26 @@ export interface FunctionGroup {
    * 'co_filename:co_firstlineno:co_name'.
    */
   key: string;
+}
+/**
+ * Said first in every view when it is not `compiled`: a run that compiled nothing has every count 0, which
+ * reads as a perfect run, and a CI gate fails on it.
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "CompiledStatus".
+ */
+export interface CompiledStatus1 {
+  /**
+   * Compilations (observed_compilation_identities) over all ranks.
+   */
+  compilations: number;
+  state: CompiledState;
+  /**
+   * One line for people, e.g. 'torch.compile was called 2 times (Net at train.py:27) but no frame was compiled'.
+   */
+  summary: string;
+  /**
+   * How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).
+   */
+  torch_compile_calls?: number | null;
 }

@@ -3,6 +3,13 @@
 /* eslint-disable */
 
 /**
+ * Whether the run compiled anything (docs/SEMANTICS.md, "Runs that compiled nothing").
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "CompiledState".
+ */
+export type CompiledState = "compiled" | "nothing_compiled" | "no_graph";
+/**
  * How a recorded run ended, as far as the capture can tell.
  *
  * This interface was referenced by `Comparison`'s JSON-Schema
@@ -93,6 +100,8 @@ export type NoticeCode =
   | "same_capture"
   | "no_source_snapshots"
   | "run_incomplete"
+  | "nothing_compiled"
+  | "no_graph_compiled"
   | "ambiguous_rows"
   | "rank_count_differs";
 export type Severity = "info" | "warning" | "error";
@@ -137,6 +146,10 @@ export interface Comparison {
  * via the `definition` "Side".
  */
 export interface Side {
+  /**
+   * Whether the run compiled anything (None: not known to this document).
+   */
+  compiled?: CompiledStatus | null;
   id: string;
   imported_at?: string | null;
   label?: string | null;
@@ -145,6 +158,28 @@ export interface Side {
    */
   run?: RunStatus | null;
   torch?: string | null;
+}
+/**
+ * Said first in every view when it is not `compiled`: a run that compiled nothing has every count 0, which
+ * reads as a perfect run, and a CI gate fails on it.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "CompiledStatus".
+ */
+export interface CompiledStatus {
+  /**
+   * Compilations (observed_compilation_identities) over all ranks.
+   */
+  compilations: number;
+  state: CompiledState;
+  /**
+   * One line for people, e.g. 'torch.compile was called 2 times (Net at train.py:27) but no frame was compiled'.
+   */
+  summary: string;
+  /**
+   * How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).
+   */
+  torch_compile_calls?: number | null;
 }
 /**
  * The first thing every view says about a capture: did the run finish? Counts of a run that stopped early

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "malformed_input"
   | "unreadable_input"
   | "unsupported_input"
+  | "no_trace"
   | "unsafe_path"
   | "path_not_allowed"
   | "resource_limit"

@@ -3,6 +3,13 @@
 /* eslint-disable */
 
 /**
+ * Whether the run compiled anything (docs/SEMANTICS.md, "Runs that compiled nothing").
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "CompiledState".
+ */
+export type CompiledState = "compiled" | "nothing_compiled" | "no_graph";
+/**
  * How a recorded run ended, as far as the capture can tell.
  *
  * This interface was referenced by `RunReport`'s JSON-Schema
@@ -16,6 +23,10 @@ export interface RunReport {
    * The run's compile time (entire_frame_compile_time_s summed).
    */
   compile_time_s?: number;
+  /**
+   * Whether the run compiled anything; said first when it did not (None: not known).
+   */
+  compiled?: CompiledStatus | null;
   /**
    * The capture's non-zero counts, summed over ranks.
    */
@@ -32,6 +43,28 @@ export interface RunReport {
   };
   run: RunStatus;
   torch?: string | null;
+}
+/**
+ * Said first in every view when it is not `compiled`: a run that compiled nothing has every count 0, which
+ * reads as a perfect run, and a CI gate fails on it.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "CompiledStatus".
+ */
+export interface CompiledStatus {
+  /**
+   * Compilations (observed_compilation_identities) over all ranks.
+   */
+  compilations: number;
+  state: CompiledState;
+  /**
+   * One line for people, e.g. 'torch.compile was called 2 times (Net at train.py:27) but no frame was compiled'.
+   */
+  summary: string;
+  /**
+   * How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).
+   */
+  torch_compile_calls?: number | null;
 }
 /**
  * This interface was referenced by `RunReport`'s JSON-Schema

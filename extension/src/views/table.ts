@@ -2,7 +2,7 @@
 // Everything from the comparison is escaped; the page runs only its own nonce'd script under a strict CSP.
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { Comparison, Counts, FunctionPiece, FunctionRow, KeyDifference, RunStatus } from "../common/cli";
+import { Comparison, CompiledStatus, Counts, FunctionPiece, FunctionRow, KeyDifference, RunStatus } from "../common/cli";
 import { TABLE_PANEL } from "../common/constants";
 import { compileTimeChange, compileTimeText } from "./compile-time";
 import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
@@ -91,6 +91,18 @@ function runText(run: RunStatus | null | undefined): string {
   return run.finished === false ? `DID NOT FINISH: ${run.summary} (counts may be low)` : run.summary;
 }
 
+const COMPILED_WORDS: Record<string, string> = { nothing_compiled: "COMPILED NOTHING", no_graph: "COMPILED NO GRAPH" };
+
+/** A side that compiled nothing, before anything else: its counts are all 0, which reads as a perfect run. */
+function compiledBanner(c: Comparison): string {
+  const sides: [string, CompiledStatus | null | undefined][] =
+    c.kind === "ranks" ? [["the run", c.baseline.compiled]] : [["the baseline", c.baseline.compiled], ["the candidate", c.candidate.compiled]];
+  const said = sides
+    .filter(([, s]) => s && s.state !== "compiled")
+    .map(([name, s]) => `${name} ${COMPILED_WORDS[s!.state] ?? s!.state}: ${s!.summary}`);
+  return said.length ? `<div class="banner unfinished" id="compiled" role="alert">${escapeHtml(said.join(" · "))}</div>` : "";
+}
+
 /** How each run ended, first: a run that did not finish compiled less, which looks like an improvement. */
 function runBanner(c: Comparison): string {
   const sides = c.kind === "ranks" ? [c.baseline] : [c.baseline, c.candidate];
@@ -138,7 +150,7 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
   const missing = missingKeys.length
     ? `<p>Not checked: ${missingKeys.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}</p>`
     : "";
-  const runs = runBanner(c);
+  const runs = compiledBanner(c) + runBanner(c);
   const bannerText =
     verdict === "comparable"
       ? "Comparable: no declared or observed setting differs."

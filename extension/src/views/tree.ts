@@ -161,10 +161,12 @@ export function describe(node: Node): Described {
       };
     case "capture": {
       const c = node.capture;
+      // A run that compiled nothing says so first: its counts are all 0, which reads as a perfect run.
+      const empty = c.compiled === "nothing_compiled" ? "NOTHING COMPILED · " : c.compiled === "no_graph" ? "NO GRAPH COMPILED · " : "";
       return {
         label: captureName(c),
-        description: `${c.input_kind} · torch ${c.torch_version ?? "?"} · ${c.ranks} rank(s) · ${c.imported_at}`,
-        tooltip: `${c.id}\nartifact structure: ${c.artifact_structure}`,
+        description: `${empty}${c.input_kind} · torch ${c.torch_version ?? "?"} · ${c.ranks} rank(s) · ${c.imported_at}`,
+        tooltip: `${c.id}\nartifact structure: ${c.artifact_structure}${c.compiled ? `\ncompiled: ${c.compiled}` : ""}`,
         expandable: true,
         icon: "archive",
         contextValue: "capture",

@@ -93,6 +93,7 @@ export function analysis(id: string): Analysis {
       input_kind: "bundle",
       reader_version: "8",
       run: { state: "completed", finished: true, summary: "completed (exit code 0)", source: "capture" },
+      compiled: { state: "compiled", summary: "3 compilation(s)", compilations: 3 },
       validity: { artifact_structure: "complete" },
     },
     counts: counts({ observed_compilation_identities: 3 }),

@@ -92,6 +92,18 @@ describe("comparison table", () => {
     assert.ok(html.includes("<li>not confounding: <code>command</code>: only a launcher&#39;s rendezvous options differ"));
   });
 
+  it("says before the runs that a side compiled nothing", () => {
+    const c = comparison();
+    const summary = "torch.compile was called 2 times (Net at train.py:27) but no frame was compiled";
+    c.baseline.compiled = { state: "compiled", summary: "1 compilation(s)", compilations: 1 };
+    c.candidate.compiled = { state: "nothing_compiled", summary, compilations: 0, torch_compile_calls: 2 };
+    const html = renderTable(c, "csp", "n");
+    assert.ok(html.includes(`<div class="banner unfinished" id="compiled" role="alert">the candidate COMPILED NOTHING: ${summary}</div>`));
+    assert.ok(html.indexOf('id="compiled"') < html.indexOf('id="runs"'));
+    c.candidate.compiled = { state: "compiled", summary: "3 compilation(s)", compilations: 3 };
+    assert.ok(!renderTable(c, "csp", "n").includes('id="compiled"'));
+  });
+
   it("lists the frames a row counts when the function broke into several", () => {
     const c = comparison();
     const side = c.functions[0].baseline!;

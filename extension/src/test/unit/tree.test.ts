@@ -27,6 +27,16 @@ describe("tree: captures → comparison rows → compilations → evidence", () 
     assert.equal(d.description, "comparable · 2 functions");
   });
 
+  it("says first that a capture compiled nothing", () => {
+    const c: CaptureSummary = {
+      id: CAND, label: "empty", imported_at: "2026-12-01T15:40:00+00:00", input_kind: "bundle", torch_version: "2.13.0+cpu",
+      artifact_structure: "complete", ranks: 0, counts: {}, run: "completed", compiled: "nothing_compiled",
+    };
+    const d = describeNode({ kind: "capture", capture: c });
+    assert.equal(d.description, "NOTHING COMPILED · bundle · torch 2.13.0+cpu · 0 rank(s) · 2026-12-01T15:40:00+00:00");
+    assert.equal(describeNode({ kind: "capture", capture: { ...c, compiled: "compiled" } }).description?.startsWith("bundle"), true);
+  });
+
   it("says what to do when there is nothing, and shows a CLI problem", async () => {
     const empty = await childrenOf(undefined, source({ captures: () => [], comparison: () => undefined }));
     assert.match(describeNode(empty[0]).label, /Import Capture/);

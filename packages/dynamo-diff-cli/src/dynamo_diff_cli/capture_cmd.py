@@ -76,6 +76,7 @@ def capture(
     Prints the capture id. The command's own output is shown as it runs. A failed or interrupted run still
     leaves a bundle, marked incomplete; the exit status is then the command's (128 + N when signal N killed it,
     130 after Ctrl-C)."""
+    from dynamo_diff_compare import compiled_line
     from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
     from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
 
@@ -103,7 +104,8 @@ def capture(
         f"dynamo-diff: bundle {result.bundle} ({len(manifest.raw_traces)} trace file(s), "
         f"{len(manifest.sources.files)} source snapshot(s)); run {status}"
     )
-    if not (no_import or result.interrupted_late or not result.has_traces):
+    # A run that wrote no trace file compiled no frame: it is imported all the same (a capture of 0 compilations).
+    if not (no_import or result.interrupted_late):
         progress = ImportProgress()
         try:
             imported = store_of(ctx).import_path(result.bundle, label=label, progress=progress, force_label=force_label)
@@ -112,6 +114,8 @@ def capture(
         typer.echo(imported.summary.capture.id)
         info = imported.summary.capture
         err.print(f"dynamo-diff: imported; run: {info.run.summary}; provenance {info.validity.provenance}")
+        if (loud := compiled_line(info.compiled)) is not None:
+            err.print(f"dynamo-diff: {loud}")
     if not result.completed:
         raise typer.Exit(exit_status(result.exit_code, interrupted=result.interrupted))
 

@@ -190,7 +190,8 @@ def list_(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """List the captures in the store."""
-    from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, short_id
+    from dynamo_diff_compare import COMPILED_WORDS
+    from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, short_id
     from rich.table import Table
 
     listed = HEADLINE_COUNTS[:LISTED_COUNTS]
@@ -202,6 +203,7 @@ def list_(
                     "id": r.id,
                     "label": r.label,
                     "run": r.run_state,
+                    "compiled": r.compiled_state,
                     "imported_at": r.imported_at,
                     "input_kind": r.input_kind,
                     "torch_version": r.torch_version,
@@ -234,7 +236,9 @@ def list_(
         table.add_row(
             short_id(r.id),
             r.label or "",
-            r.run_state,
+            r.run_state
+            if r.compiled_state == "compiled"
+            else f"{r.run_state}; {COMPILED_WORDS[CompiledState(r.compiled_state)]}",
             r.imported_at,
             r.input_kind,
             r.torch_version or "?",

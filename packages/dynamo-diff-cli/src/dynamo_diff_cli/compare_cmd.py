@@ -169,6 +169,14 @@ def check(
             help="Check runs that did not finish (crashed, killed, interrupted, trace cut) instead of failing.",
         ),
     ] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="Check runs that compiled nothing (no frame compiled, or no graph reached the backend) instead of "
+            "failing.",
+        ),
+    ] = False,
     source_map: Annotated[
         Path | None,
         typer.Option(
@@ -185,8 +193,9 @@ def check(
 ) -> None:
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.
 
-    A run that did not finish fails first (its low counts look like a gain) unless --allow-incomplete. The same
-    capture on both sides is refused (same_capture) unless --allow-same."""
+    A run that compiled nothing fails first (all its counts are 0) unless --allow-empty; a run that did not finish
+    fails (its low counts look like a gain) unless --allow-incomplete. The same capture on both sides is refused
+    (same_capture) unless --allow-same."""
     from dynamo_diff_compare import evaluate
     from dynamo_diff_schema import DynamoDiffError, ErrorCode, short_id
     from dynamo_diff_service import read_source_map
@@ -211,6 +220,7 @@ def check(
         fail_on_new_failures=fail_on_new_failures,
         fail_on_confounded=fail_on_confounded,
         allow_incomplete=allow_incomplete,
+        allow_empty=allow_empty,
     )
     typer.echo("\n".join(result.lines))
     raise typer.Exit(0 if result.passed else 1)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.capture_view import capture_markdown, capture_text
     from dynamo_diff_compare.comparability import check_comparability
     from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
+    from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
     from dynamo_diff_compare.gate import GateResult, evaluate
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
     from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
@@ -30,6 +31,8 @@ _LAZY = {
     "capture_markdown": "capture_view",
     "capture_text": "capture_view",
     "check_comparability": "comparability",
+    "COMPILED_WORDS": "compiled",
+    "compiled_line": "compiled",
     "coming_with": "verdict_text",
     "difference_phrase": "verdict_text",
     "verdict_headline": "verdict_text",
@@ -69,6 +72,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "COMPARE_VERSION",
+    "COMPILED_WORDS",
     "GateResult",
     "ReportMaterial",
     "RunMaterial",
@@ -84,6 +88,7 @@ __all__ = [
     "comparison_markdown",
     "comparison_text",
     "compilation_text",
+    "compiled_line",
     "difference_phrase",
     "evaluate",
     "evidence_summaries",

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, generated_frames, made_up_name
 from dynamo_diff_compare.ranks import rank_ranges
 
@@ -71,13 +72,22 @@ def setup_lines(capture: Capture) -> list[str]:
 
 
 def header_lines(capture: Capture) -> list[str]:
+    """What is said before any count: whether anything compiled (when nothing did), how the run ended, what it is."""
     info = capture.capture
     v = info.validity
+    loud = compiled_line(info.compiled)
+    # torch writes its trace file when it starts compiling a frame: a run that compiled none leaves no file.
+    ranks = (
+        f"{len(capture.ranks)} rank(s)"
+        if capture.ranks
+        else "no trace file (torch writes none for a run that compiles no frame)"
+    )
     lines = [
+        *([loud] if loud is not None else []),
         *run_lines(capture),
         f"capture {short_id(info.id)}" + (f"  ({info.label})" if info.label else ""),
-        f"input: {info.input_kind}; torch {info.producer.torch or 'unknown'}; "
-        f"{len(capture.ranks)} rank(s); imported {info.imported_at or '?'}",
+        f"input: {info.input_kind}; torch {info.producer.torch or 'unknown'}; {ranks}; "
+        f"imported {info.imported_at or '?'}",
         f"validity: trace {v.artifact_structure}, workload {v.workload_completion}, provenance {v.provenance}",
         *setup_lines(capture),
     ]
@@ -217,8 +227,13 @@ def functions_table(capture: Capture) -> Table:
 
 
 def shown_keys(columns: Sequence[Counts]) -> list[str]:
-    """The counts worth a line: non-zero (or possibly undercounted) in some column; the rest are said in one line."""
-    return [k for k in COUNT_KEYS if any(getattr(c, k) or k in c.incomplete for c in columns)]
+    """The counts worth a line: compilations (0 is an answer: a run that compiled nothing), then the counts non-zero
+    (or possibly undercounted) in some column; the rest are said in one line."""
+    return [
+        k
+        for k in COUNT_KEYS
+        if k == "observed_compilation_identities" or any(getattr(c, k) or k in c.incomplete for c in columns)
+    ]
 
 
 def zero_line(columns: Sequence[Counts]) -> str | None:
@@ -335,7 +350,7 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
         parts.append(table)
     else:
         rows = [(rank_name(r.rank), r.counts) for r in capture.ranks]
-        if len(rows) > 1:
+        if len(rows) != 1:  # several ranks, or none (a run that wrote no trace: every count is 0, not unknown)
             rows.append(("total", capture.counts))
         parts.append(counts_table(rows, title))
     if any(r.functions for r in capture.ranks):
@@ -360,8 +375,8 @@ def capture_markdown(capture: Capture) -> str:
     out = [f"# Capture {short_id(info.id)}" + (f" ({info.label})" if info.label else ""), ""]
     out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
     names = [rank_name(r.rank) for r in capture.ranks]
-    cols = [*names, "total"] if len(names) > 1 else names
-    counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) > 1 else [])
+    cols = [*names, "total"] if len(names) != 1 else names
+    counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) != 1 else [])
     if len(names) > MANY_RANKS:
         out += ["", "## Counts over ranks", "", "| count | " + " | ".join(SPREAD_COLUMNS) + " |"]
         out.append("|---|---:|---:|---:|---|")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.capture import Capture, CompiledState
 from dynamo_diff_schema.comparison import (
     ALL_AREAS,
     Area,
@@ -132,9 +132,15 @@ def _distinct(values: Iterable[Any]) -> list[Any]:
     return [seen[k] for k in sorted(seen)]
 
 
+# Keys read from the trace's records: a run that compiled no frame has none of them (torch wrote no record).
+_TRACE_KEYS = ("torch_version", "torch_git", "python", "devices", "cache_state")
+
+
 def _facts(capture: Capture) -> _Facts:
     info = capture.capture
     facts = _Facts()
+    if not capture.ranks and info.compiled.state == CompiledState.NOTHING_COMPILED:
+        facts.unavailable["trace"] = "it compiled no frame and wrote no trace file: its configuration is not known"
     if info.producer.torch:
         facts.values["torch_version"] = ("observed", info.producer.torch)
     if info.producer.torch_git:
@@ -192,6 +198,8 @@ def _facts(capture: Capture) -> _Facts:
 
 def _group(key: str) -> str:
     """Which source a key comes from, when the whole source can be unavailable on a side."""
+    if key in _TRACE_KEYS or key.endswith(" config"):
+        return "trace"
     if key.startswith(("compile.", "env.")) or key in ("seeds", "accelerators"):
         return "command" if key.startswith("env.") else "observer"
     return "command" if key in ("command", "program") else key
@@ -264,6 +272,8 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
         b_values, c_values = base.families.get(family), cand.families.get(family)
         if b_values is None or c_values is None:
             side = "baseline" if b_values is None else "candidate"
+            if _group(family) in sides[side].unavailable:
+                continue  # one line below says why (a run that compiled nothing wrote no configuration)
             if family == "inductor config":
                 # Only Inductor writes it: one side did not compile with Inductor.
                 differences.append(
@@ -340,8 +350,9 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
         verdict = Verdict.UNKNOWN
     else:
         verdict = Verdict.COMPARABLE
+    no_trace = any("trace" in f.unavailable for f in sides.values())  # its line says why
     for key in essential_missing:
-        if not any(key in m for m in missing):
+        if not any(key in m for m in missing) and not no_trace:
             missing.append(f"both: {key} not in the traces")
     return Comparability(
         verdict=verdict,

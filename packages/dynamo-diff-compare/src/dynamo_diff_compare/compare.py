@@ -19,7 +19,7 @@ from dynamo_diff_match import (
     correspond_functions,
 )
 from dynamo_diff_schema.base import Model
-from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.capture import Capture, CompiledState
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
     ChangeKind,
@@ -109,7 +109,14 @@ def _plain_fields(cls: type[Model]) -> list[tuple[str, bool, Any]] | None:
 
 def side_of(capture: Capture) -> Side:
     info = capture.capture
-    return Side(id=info.id, label=info.label, torch=info.producer.torch, imported_at=info.imported_at, run=info.run)
+    return Side(
+        id=info.id,
+        label=info.label,
+        torch=info.producer.torch,
+        imported_at=info.imported_at,
+        run=info.run,
+        compiled=info.compiled,
+    )
 
 
 def deltas(base: Counts | None, cand: Counts | None) -> dict[str, int]:
@@ -344,6 +351,25 @@ def _compare_captures(
                     ),
                 )
             )
+        compiled = capture.capture.compiled
+        if compiled.state == CompiledState.NOTHING_COMPILED:
+            notices.append(
+                Notice(
+                    code=NoticeCode.NOTHING_COMPILED,
+                    severity=Severity.ERROR,
+                    message=f"the {side} compiled nothing: {compiled.summary}; its counts are 0 because no frame "
+                    "was compiled, not because nothing went wrong",
+                )
+            )
+        elif compiled.state == CompiledState.NO_GRAPH:
+            notices.append(
+                Notice(
+                    code=NoticeCode.NO_GRAPH_COMPILED,
+                    severity=Severity.ERROR,
+                    message=f"the {side} compiled no graph: {compiled.summary}; the program ran without a compiled "
+                    "graph",
+                )
+            )
         run = capture.capture.run
         if run.finished is False:
             notices.append(
@@ -365,7 +391,8 @@ def _compare_captures(
             )
         )
     rank_counts = (len(baseline.ranks), len(candidate.ranks))
-    if rank_counts[0] != rank_counts[1]:
+    # A side without ranks wrote no trace file (it compiled nothing, said above): not a difference in ranks.
+    if rank_counts[0] != rank_counts[1] and all(rank_counts):
         notices.append(
             Notice(
                 code=NoticeCode.RANK_COUNT_DIFFERS,

@@ -1,8 +1,10 @@
-"""A CI verdict from a comparison: first whether both runs finished, then thresholds on what got worse, each
-failed check naming the functions that crossed it with the first failing guard or graph break and its evidence.
+"""A CI verdict from a comparison: first whether both runs compiled something and finished, then thresholds on what
+got worse, each failed check naming the functions that crossed it with the first failing guard or graph break and its
+evidence.
 
 A run that stopped early has fewer compilations, so it looks like an improvement: a run that did not finish
-fails the gate unless `allow_incomplete` is given (and that is printed)."""
+fails the gate unless `allow_incomplete` is given (and that is printed). A run that compiled nothing has every count
+0, which passes every threshold: it fails the gate unless `allow_empty` is given."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
 from dynamo_diff_schema.ids import short_id
 
+from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.render import row_name
 from dynamo_diff_compare.verdict_text import coming_with, difference_phrase
 
@@ -103,6 +106,22 @@ def _run_lines(comparison: Comparison, allow_incomplete: bool) -> tuple[list[str
     return lines, failed
 
 
+def _compiled_lines(comparison: Comparison, allow_empty: bool) -> tuple[list[str], bool]:
+    """A side that compiled nothing (no frame, or no graph) fails: its counts are 0, which passes every threshold."""
+    lines: list[str] = []
+    failed = False
+    for side_name, side in (("baseline", comparison.baseline), ("candidate", comparison.candidate)):
+        said = compiled_line(side.compiled, side_name)
+        if said is None:
+            continue
+        if allow_empty:
+            lines.append(f"warn compiled: {said} (allowed by --allow-empty)")
+        else:
+            failed = True
+            lines.append(f"FAIL compiled: {said} (--allow-empty compares anyway)")
+    return lines, failed
+
+
 def evaluate(
     comparison: Comparison,
     *,
@@ -111,11 +130,16 @@ def evaluate(
     fail_on_new_failures: bool = False,
     fail_on_confounded: bool = False,
     allow_incomplete: bool = False,
+    allow_empty: bool = False,
 ) -> GateResult:
     """Checks run on the totals (every row counts, matched or not); a failed check lists the functions whose
-    count grew. A bound of None is not checked."""
+    count grew. A bound of None is not checked. A side that compiled nothing fails first unless `allow_empty`,
+    then a run that did not finish unless `allow_incomplete`."""
     b, c = comparison.totals.baseline, comparison.totals.candidate
+    empty_lines, empty = _compiled_lines(comparison, allow_empty)
     lines, failed = _run_lines(comparison, allow_incomplete)
+    lines = empty_lines + lines
+    failed = failed or empty
     if comparison.kind == "captures" and comparison.baseline.id == comparison.candidate.id:
         lines.append(
             f"warn same capture: the baseline and the candidate are both {short_id(comparison.baseline.id)}: every "

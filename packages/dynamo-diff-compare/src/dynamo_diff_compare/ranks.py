@@ -273,9 +273,11 @@ def rank_view(capture: Capture, ranks: list[int] | None = None) -> tuple[RankVie
             f"{', '.join(str(r) for r in unknown)}; it has {rank_ranges(by_rank)}",
         )
     if len(chosen) < 2:
+        # No rank at all: the run wrote no trace file, because it compiled no frame.
+        why = f": {capture.capture.compiled.summary}" if not by_rank else ""
         raise DynamoDiffError(
             ErrorCode.INVALID_ARGUMENT,
-            f"a rank view needs at least two ranks (capture {short_id(capture.capture.id)} has {len(by_rank)})",
+            f"a rank view needs at least two ranks (capture {short_id(capture.capture.id)} has {len(by_rank)}){why}",
         )
     reference = chosen[0]
     groups = group_ranks([by_rank[r] for r in chosen], reference)

@@ -35,6 +35,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (
     areas_text,
@@ -294,8 +295,18 @@ def comparability_lines(comp: Comparability) -> list[str]:
     return lines
 
 
+def compiled_lines(comparison: Comparison) -> list[str]:
+    """'the candidate COMPILED NOTHING: ...' for each side that compiled nothing: said before anything else (its
+    counts are all 0, which reads as a perfect run)."""
+    if comparison.kind == "ranks":
+        return [line] if (line := compiled_line(comparison.baseline.compiled)) is not None else []
+    sides = (("baseline", comparison.baseline), ("candidate", comparison.candidate))
+    return [line for name, side in sides if (line := compiled_line(side.compiled, name)) is not None]
+
+
 def header(comparison: Comparison) -> list[str]:
     lines = [
+        *compiled_lines(comparison),
         run_line(comparison),
         f"baseline  {side_name(comparison.baseline)}  torch {comparison.baseline.torch or '?'}",
         f"candidate {side_name(comparison.candidate)}  torch {comparison.candidate.torch or '?'}",

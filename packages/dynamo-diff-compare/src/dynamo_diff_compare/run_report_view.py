@@ -18,6 +18,7 @@ from dynamo_diff_schema.run_report import (
 )
 
 from dynamo_diff_compare.changes import gist
+from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.observed import observed_functions
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -112,6 +113,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         label=info.label,
         torch=info.producer.torch,
         run=info.run,
+        compiled=info.compiled,
         counts=nonzero(capture.counts),
         compile_time_s=capture.counts.compile_time_s,
         phase_times_s=capture.counts.phase_times_s,
@@ -181,6 +183,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
 def run_report_text(report: RunReport) -> str:
     """The report as plain lines (the CLI's text; the MCP server renders its pages the same way)."""
     lines = [f"capture {short_id(report.capture)} ({report.label or '-'}) torch {report.torch or '?'}"]
+    if (loud := compiled_line(report.compiled)) is not None:
+        lines.insert(0, loud)
     unfinished = "+?" if report.counts.get("unknown_outcomes") else ""
     phases = phase_times_text(report.phase_times_s)
     lines.append(

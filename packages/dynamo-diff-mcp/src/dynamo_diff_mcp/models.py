@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dynamo_diff_schema import (
     Comparability,
+    CompiledStatus,
     Evidence,
     EvidenceEntry,
     FunctionReport,
@@ -38,6 +39,9 @@ class ImportSummary(Out):
     created: bool = Field(description="False when the same bytes were already in the store (nothing was written).")
     label: str | None = None
     run: RunStatus = Field(description="How the run ended; read it first: a run that did not finish has low counts.")
+    compiled: CompiledStatus = Field(
+        description="Whether anything compiled; read it first too: a run that compiled nothing has every count 0."
+    )
     input_kind: str
     torch: str | None = None
     artifact_structure: str = Field(description="'partial' when the trace was cut or evidence is missing.")
@@ -75,6 +79,10 @@ class CaptureEntry(Out):
     label: str | None = None
     run: str = Field(
         description="How the run ended: completed, exited, killed, interrupted, trace_cut, partial, unknown."
+    )
+    compiled: str = Field(
+        "compiled",
+        description="compiled, nothing_compiled (no frame was compiled) or no_graph (no graph reached the backend).",
     )
     imported_at: str
     input_kind: str
@@ -193,6 +201,9 @@ class RunPage(Out):
     label: str | None = None
     torch: str | None = None
     run: RunStatus = Field(description="How the run ended; a run that did not finish has low counts.")
+    compiled: CompiledStatus | None = Field(
+        None, description="Whether anything compiled (a run that compiled nothing has every count 0)."
+    )
     counts: dict[str, int] | None = Field(None, description="The run's non-zero counts (first page only).")
     total_functions: int
     offset: int

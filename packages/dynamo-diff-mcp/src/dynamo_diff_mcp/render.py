@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import re
 
-from dynamo_diff_compare import coming_with, compilation_text, difference_phrase, piece_line
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, compile_time_change, short_id
+from dynamo_diff_compare import (
+    COMPILED_WORDS,
+    coming_with,
+    compilation_text,
+    compiled_line,
+    difference_phrase,
+    piece_line,
+)
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, Side, compile_time_change, short_id
 from dynamo_diff_schema.comparison import Comparability
 
 from dynamo_diff_mcp.models import (
@@ -73,7 +80,9 @@ def _pair(b: int | None, c: int | None) -> str:
 
 def import_text(s: ImportSummary) -> str:
     run = s.run.summary if s.run.finished is not False else f"DID NOT FINISH: {s.run.summary} (counts may be low)"
+    loud = compiled_line(s.compiled)
     lines = [
+        *([_line(loud)] if loud is not None else []),
         f"run: {run}",
         f"{'imported' if s.created else 'already in the store (same bytes)'}: {s.id}"
         + (f" ({s.label})" if s.label else ""),
@@ -100,7 +109,9 @@ def captures_text(page: CaptureList) -> str:
     for c in page.captures:
         lines.append(
             _line(
-                f"{short_id(c.id)} {c.label or '-'} run {c.run} {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
+                f"{short_id(c.id)} {c.label or '-'} run {c.run}"
+                + ("" if c.compiled == CompiledState.COMPILED else f" {COMPILED_WORDS[CompiledState(c.compiled)]}")
+                + f" {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
                 f"compilations {c.compilations}, confirmed recompiles {c.confirmed_recompilations}, "
                 f"graph breaks {c.graph_breaks}, failed {c.failed}, trace {c.artifact_structure}"
             )
@@ -146,7 +157,14 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         if page.kind == "ranks"
         else f"runs: baseline {run_text(page.baseline)} | candidate {run_text(page.candidate)}"
     )
+    sides = (
+        [("baseline", page.baseline)]
+        if page.kind == "ranks"
+        else [("baseline", page.baseline), ("candidate", page.candidate)]
+    )
+    loud = [line for name, side in sides if (line := compiled_line(side.compiled, name)) is not None]
     lines = [
+        *(_line(line) for line in loud),
         _line(runs),
         f"comparison {short_id(page.comparison_id)} ({page.kind})",
         f"baseline  {_side(page.baseline)}",
@@ -265,6 +283,8 @@ def evidence_text(ex: EvidenceText) -> str:
 
 def run_page_text(page: RunPage) -> str:
     lines = [_line(f"capture {short_id(page.capture)} ({page.label or '-'}) torch {page.torch or '?'}")]
+    if (loud := compiled_line(page.compiled)) is not None:
+        lines.insert(0, _line(loud))
     lines.append(_line(f"run: {page.run.summary}"))
     if page.counts is not None:
         lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))

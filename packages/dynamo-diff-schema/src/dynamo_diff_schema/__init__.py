@@ -6,6 +6,8 @@ from dynamo_diff_schema.capture import (
     ArtifactStructure,
     Capture,
     CaptureInfo,
+    CompiledState,
+    CompiledStatus,
     FunctionGroup,
     InputKind,
     ObservedConfig,
@@ -15,6 +17,7 @@ from dynamo_diff_schema.capture import (
     RunStatus,
     Validity,
     WorkloadCompletion,
+    compiled_status,
 )
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
@@ -143,6 +146,8 @@ __all__ = [
     "CompilationLine",
     "CompileCall",
     "CompileIdentity",
+    "CompiledState",
+    "CompiledStatus",
     "Contradiction",
     "Counts",
     "Declarations",
@@ -209,6 +214,7 @@ __all__ = [
     "compile_time_change",
     "compile_time_noise",
     "compile_time_text",
+    "compiled_status",
     "generate_schema",
     "library_path",
     "phase_times_text",

@@ -11,7 +11,7 @@ from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.compilation import CodeLocation, Compilation
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Evidence, Notice
-from dynamo_diff_schema.manifest import Manifest, Producer
+from dynamo_diff_schema.manifest import CompileCall, Manifest, Producer
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
@@ -84,6 +84,71 @@ class RunStatus(Model):
     reasons: list[str] = Field(default_factory=list, description="The facts behind the state, one per line.")
 
 
+class CompiledState(StrEnum):
+    """Whether the run compiled anything (docs/SEMANTICS.md, "Runs that compiled nothing")."""
+
+    COMPILED = "compiled"  # at least one frame was compiled, and not every one of them ended without a graph
+    NOTHING_COMPILED = "nothing_compiled"  # no frame was compiled (torch writes no trace file for such a run)
+    NO_GRAPH = "no_graph"  # frames were compiled, but every compilation ended without a graph (no_graph_observed)
+
+
+class CompiledStatus(Model):
+    """Said first in every view when it is not `compiled`: a run that compiled nothing has every count 0, which
+    reads as a perfect run, and a CI gate fails on it."""
+
+    state: CompiledState
+    summary: str = Field(
+        description="One line for people, e.g. 'torch.compile was called 2 times (Net at train.py:27) but no frame "
+        "was compiled'."
+    )
+    compilations: int = Field(ge=0, description="Compilations (observed_compilation_identities) over all ranks.")
+    torch_compile_calls: int | None = Field(
+        None,
+        description="How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls "
+        "has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).",
+    )
+
+
+def _call_site(call: CompileCall) -> str:
+    """'Net at train.py:27' (the observer's target and the file name and line of the user code that called it)."""
+    where = call.caller.replace("\\", "/").rsplit("/", 1)[-1] if call.caller else None
+    target = call.target or "?"
+    return f"{target} at {where}" if where else target
+
+
+def compiled_status(counts: Counts, manifest: Manifest | None) -> CompiledStatus:
+    """Whether a run compiled anything, from its counts and what capture's observer saw of torch.compile."""
+    observed = manifest.observed if manifest is not None else None
+    calls: int | None = None
+    sites = ""
+    if observed is not None and observed.processes:
+        calls = sum(c.calls for c in observed.compile_calls)
+        shown = [_call_site(c) for c in observed.compile_calls[:3]]
+        more = len(observed.compile_calls) - len(shown)
+        sites = "; ".join(shown) + (f"; {more} more call site(s)" if more > 0 else "")
+    compilations = counts.observed_compilation_identities
+    said = None if calls is None else "once" if calls == 1 else f"{calls} times"
+    if compilations == 0:
+        state = CompiledState.NOTHING_COMPILED
+        if calls is None:
+            summary = "no frame was compiled (whether torch.compile was called was not observed)"
+        elif calls == 0:
+            summary = "torch.compile was never called and no frame was compiled"
+        else:
+            summary = f"torch.compile was called {said} ({sites}) but no frame was compiled"
+    elif counts.no_graph_observed == compilations:
+        state = CompiledState.NO_GRAPH
+        summary = (
+            f"frames ran but no graph reached the backend: {compilations} compilation(s), every one without a graph"
+        )
+        if calls:
+            summary += f" (torch.compile was called {said}: {sites})"
+    else:
+        state = CompiledState.COMPILED
+        summary = f"{compilations} compilation(s)"
+    return CompiledStatus(state=state, summary=summary, compilations=compilations, torch_compile_calls=calls)
+
+
 class ObservedConfig(Model):
     """What the trace shows of a set-up: compiler configuration (compilation_metrics dynamo_config /
     inductor_config) and the devices of the tensors Dynamo saw (describe_tensor records).
@@ -132,6 +197,10 @@ class CaptureInfo(Model):
     reader_version: str
     producer: Producer = Field(default_factory=Producer)
     run: RunStatus
+    compiled: CompiledStatus = Field(
+        description="Whether the run compiled anything; said first when it did not (captures of earlier readers: "
+        "derived from their counts and manifest when read)."
+    )
     validity: Validity
     manifest: Manifest | None = None
     observed_config: list[ObservedConfig] = Field(default_factory=list)
@@ -146,3 +215,17 @@ class Capture(Model):
     ranks: list[Rank]
     notices: list[Notice] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _compiled_of_earlier_documents(cls, data: Any) -> Any:
+        """A capture stored before captures said whether anything compiled: derived from what it holds."""
+        info = data.get("capture") if isinstance(data, dict) else None
+        if not isinstance(info, dict) or "compiled" in info:
+            return data
+        manifest = info.get("manifest")
+        status = compiled_status(
+            Counts.model_validate(data.get("counts", {})),
+            Manifest.model_validate(manifest) if manifest is not None else None,
+        )
+        return {**data, "capture": {**info, "compiled": status}}

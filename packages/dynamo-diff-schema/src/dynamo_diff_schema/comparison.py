@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
-from dynamo_diff_schema.capture import RunStatus
+from dynamo_diff_schema.capture import CompiledStatus, RunStatus
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -167,6 +167,9 @@ class Side(Model):
     torch: str | None = None
     imported_at: str | None = None
     run: RunStatus | None = Field(None, description="How the run ended (None: not known to this document).")
+    compiled: CompiledStatus | None = Field(
+        None, description="Whether the run compiled anything (None: not known to this document)."
+    )
 
 
 class Totals(Model):

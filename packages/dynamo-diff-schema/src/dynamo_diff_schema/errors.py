@@ -14,6 +14,7 @@ class ErrorCode(StrEnum):
     MALFORMED_INPUT = "malformed_input"
     UNREADABLE_INPUT = "unreadable_input"
     UNSUPPORTED_INPUT = "unsupported_input"
+    NO_TRACE = "no_trace"
     UNSAFE_PATH = "unsafe_path"
     PATH_NOT_ALLOWED = "path_not_allowed"
     RESOURCE_LIMIT = "resource_limit"

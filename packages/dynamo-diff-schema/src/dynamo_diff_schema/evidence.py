@@ -70,6 +70,8 @@ class NoticeCode(StrEnum):
     SAME_CAPTURE = "same_capture"
     NO_SOURCE_SNAPSHOTS = "no_source_snapshots"
     RUN_INCOMPLETE = "run_incomplete"
+    NOTHING_COMPILED = "nothing_compiled"
+    NO_GRAPH_COMPILED = "no_graph_compiled"
     AMBIGUOUS_ROWS = "ambiguous_rows"
     RANK_COUNT_DIFFERS = "rank_count_differs"
 

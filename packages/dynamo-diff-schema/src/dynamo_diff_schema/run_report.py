@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
-from dynamo_diff_schema.capture import RunStatus
+from dynamo_diff_schema.capture import CompiledStatus, RunStatus
 
 
 class GuardLine(Model):
@@ -71,6 +71,9 @@ class RunReport(Model):
     label: str | None = None
     torch: str | None = None
     run: RunStatus
+    compiled: CompiledStatus | None = Field(
+        None, description="Whether the run compiled anything; said first when it did not (None: not known)."
+    )
     counts: dict[str, int] = Field(description="The capture's non-zero counts, summed over ranks.")
     compile_time_s: float = Field(0.0, description="The run's compile time (entire_frame_compile_time_s summed).")
     phase_times_s: dict[str, float] = Field(

@@ -64,6 +64,11 @@ TABLES: dict[str, list[Column]] = {
         ("run_state", "string", "how the run ended: completed, exited, killed, interrupted, trace_cut, ..."),
         ("run_finished", "bool", "true: the run finished; null: not recorded (a bare trace)"),
         ("exit_code", "int64", "the command's exit code, when recorded"),
+        (
+            "compiled_state",
+            "string",
+            "compiled, nothing_compiled (no frame was compiled) or no_graph (no graph reached the backend)",
+        ),
         ("rank_count", "int64", "ranks with a trace"),
         *COUNT_COLUMNS,
     ],
@@ -258,6 +263,7 @@ def capture_rows(capture: Capture) -> dict[str, Iterator[dict[str, Any]]]:
             "run_state": str(info.run.state),
             "run_finished": info.run.finished,
             "exit_code": info.run.exit_code,
+            "compiled_state": str(info.compiled.state),
             "rank_count": len(capture.ranks),
             **_counts(capture.counts),
         }

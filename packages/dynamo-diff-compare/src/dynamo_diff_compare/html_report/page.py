@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dynamo_diff_schema.capture import RunStatus
+from dynamo_diff_schema.capture import CompiledState, RunStatus
 from dynamo_diff_schema.comparison import ChangeKind, Comparison, FunctionRow, RowStatus, Side
 from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS, compile_time_text
 from dynamo_diff_schema.evidence import NoticeCode, Severity
 from dynamo_diff_schema.ids import short_id
 
+from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_nothing
 from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
 from dynamo_diff_compare.html_report.details import row_details, status_text
 from dynamo_diff_compare.html_report.inputs import ReportMaterial
@@ -68,9 +69,18 @@ def _run_card(name: str, side: Side) -> str:
     reasons = ""
     if run is not None and run.finished is False and run.reasons:
         reasons = '<ul class="reasons">' + "".join(f"<li>{esc(r)}</li>" for r in run.reasons[:4]) + "</ul>"
+    compiled = ""
+    if side.compiled is not None and compiled_nothing(side.compiled):
+        # Said before how the run ended: every count of such a run is 0, which reads as a perfect run.
+        cls += " run-empty"
+        compiled = (
+            f'<div class="run-compiled" data-compiled="{esc(str(side.compiled.state))}">'
+            f"{esc(COMPILED_WORDS[CompiledState(side.compiled.state)])}</div>"
+            f'<div class="run-summary">{esc(side.compiled.summary)}</div>'
+        )
     return (
         f'<div class="run-card run-{cls}" data-side="{name}"><div class="side-name">{name}</div>'
-        f'<div class="run-label">{esc(label)}<code>{esc(short_id(side.id))}</code></div>'
+        f'<div class="run-label">{esc(label)}<code>{esc(short_id(side.id))}</code></div>{compiled}'
         f'<div class="run-state">{esc(state)}</div><div class="run-summary">{esc(summary)}</div>'
         f'<div class="run-torch">torch {esc(side.torch or "version not recorded")}</div>{reasons}</div>'
     )
@@ -145,7 +155,9 @@ def _tiles(comparison: Comparison) -> str:
     """3 to 5 headline deltas: the headline counts that changed, then compile time, filled with the first headline
     counts when fewer changed."""
     b, c = comparison.totals.baseline, comparison.totals.candidate
-    unfinished = any(s.run is not None and s.run.finished is False for s in (comparison.baseline, comparison.candidate))
+    sides = (comparison.baseline, comparison.candidate)
+    unfinished = any(s.run is not None and s.run.finished is False for s in sides)
+    empty = any(compiled_nothing(s.compiled) for s in sides)
     confounded = confounded_counts(comparison)
     changed = [(k, label) for k, label in HEADLINE_COUNTS if getattr(b, k) != getattr(c, k)][:_MAX_COUNT_TILES]
     timed = bool(b.compile_time_s or c.compile_time_s)
@@ -160,7 +172,7 @@ def _tiles(comparison: Comparison) -> str:
         delta = cv - bv
         if delta == 0:
             tone = "same"
-        elif unfinished or key in confounded or key not in _FEWER_IS_BETTER | {"cache_hits"}:
+        elif unfinished or empty or key in confounded or key not in _FEWER_IS_BETTER | {"cache_hits"}:
             tone = "neutral"
         else:
             better = delta < 0 if key in _FEWER_IS_BETTER else delta > 0
@@ -181,6 +193,8 @@ def _tiles(comparison: Comparison) -> str:
             f'<div class="tile-delta">{esc(short)}</div></div>'
         )
     out.append("</div>")
+    if empty:
+        out.append('<p class="warn">A run compiled nothing: its counts are 0, so a drop is not shown as good news.</p>')
     if unfinished:
         out.append(
             '<p class="warn">A run did not finish: its counts may be low, so a drop is not shown as good news.</p>'
@@ -191,8 +205,10 @@ def _tiles(comparison: Comparison) -> str:
 def _header(comparison: Comparison) -> str:
     b, c = comparison.baseline, comparison.candidate
     title = f"{b.label or short_id(b.id)} → {c.label or short_id(c.id)}"
-    # Warnings and errors are said up front too (the run cards already say that a run did not finish).
-    loud = [n for n in comparison.notices if n.severity != Severity.INFO and n.code != NoticeCode.RUN_INCOMPLETE]
+    # Warnings and errors are said up front too (the run cards already say that a run did not finish, or compiled
+    # nothing).
+    carded = (NoticeCode.RUN_INCOMPLETE, NoticeCode.NOTHING_COMPILED, NoticeCode.NO_GRAPH_COMPILED)
+    loud = [n for n in comparison.notices if n.severity != Severity.INFO and n.code not in carded]
     notes = "".join(f'<p class="warn">{esc(n.message)}</p>' for n in loud[:_HEADER_NOTICES])
     if len(loud) > _HEADER_NOTICES:
         notes += f'<p class="note">{len(loud) - _HEADER_NOTICES} more notice(s) at the end of the page.</p>'

@@ -53,6 +53,7 @@ details>summary{cursor:pointer}
 .run-card{border:1px solid var(--line);border-left:6px solid var(--muted);border-radius:8px;padding:8px 12px}
 .run-good{border-left-color:var(--good)}.run-bad{border-left-color:var(--bad);background:var(--bad-bg)}
 .run-unknown{border-left-color:var(--warn)}
+.run-empty{border-left-color:var(--bad);background:var(--bad-bg)}.run-compiled{font-weight:700;color:var(--bad)}
 .side-name{text-transform:uppercase;font-size:11px;letter-spacing:.08em;color:var(--muted);font-weight:600}
 .run-label{font-size:16px;font-weight:600}.run-state{font-weight:700}
 .run-good .run-state{color:var(--good)}.run-bad .run-state{color:var(--bad)}.run-unknown .run-state{color:var(--warn)}

@@ -185,6 +185,11 @@ def timelines(
 ) -> str:
     """Both runs' timelines, on one time scale when both recorded start times."""
     sides = [("baseline", material.baseline.compilations), ("candidate", material.candidate.compilations)]
+    said = {"baseline": comparison.baseline.compiled, "candidate": comparison.candidate.compiled}
+    if not any(compilations for _, compilations in sides) and all(
+        s is not None and s.compilations == 0 for s in said.values()
+    ):
+        return '<p class="empty">Neither run compiled a frame, so there is no timeline.</p>'
     if not any(compilations for _, compilations in sides):
         return (
             '<p class="empty">The compilations of the runs were not given to the report, so there is no timeline '
@@ -208,7 +213,9 @@ def timelines(
         marks, by_time = placed[name]
         who = f"{name} ({labels[name]})" if labels[name] else name
         if not compilations:
-            out.append(f'<h3>{esc(who)}</h3><p class="empty">No compilations.</p>')
+            status = said[name]
+            why = f": {status.summary}" if status is not None and status.compilations == 0 else "."
+            out.append(f'<h3>{esc(who)}</h3><p class="empty">No compilations{esc(why)}</p>')
             continue
         span = max((m.x + m.duration for m in marks), default=0.0)
         how = (

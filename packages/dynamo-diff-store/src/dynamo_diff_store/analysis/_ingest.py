@@ -50,7 +50,7 @@ from dynamo_diff_store.reading import (
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
-READER_VERSION = "11"
+READER_VERSION = "12"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 16 * 1024 * 1024
 CHUNK_BYTES = 12 * 1024 * 1024
@@ -603,6 +603,8 @@ def analyse_ranks(
     (analysis._staged)."""
     if staged is not None and (len(jobs) != 1 or executor != "local"):
         raise ValueError("reading while the input is copied: one job, on the local executor")
+    if not jobs:
+        return []  # a bundle without trace files (a run that compiled no frame)
     jobs = [replace(job, work=str(work)) for job in jobs]
     done = on_rank or (lambda _: None)
     if executor == "ray":

@@ -219,6 +219,18 @@ def discover(path: Path, limits: Limits) -> InputLayout:
         return _discover_export(root, limits)
     ignored: list[IgnoredFile] = []
     files = _scan_raw_dir(root, root, "", limits, ignored)
+    if not files and all(i.reason == "empty file" for i in ignored):
+        # What TORCH_TRACE holds after a run that compiled no frame (torch writes its file when it starts compiling
+        # one), but also after a run that never imported torch or never ran: nothing here says which.
+        raise DynamoDiffError(
+            ErrorCode.NO_TRACE,
+            f"{path} holds no trace file{' (only empty files)' if ignored else ''}: torch writes none for a run that "
+            "compiled no frame, but nothing here records the run or whether it called torch.compile; record it with "
+            "`dynamo-diff capture -- COMMAND`, which imports a run that compiled nothing as a capture of 0 "
+            "compilations",
+            path=str(path),
+            ignored=[i.rel for i in ignored],
+        )
     if not files:
         raise DynamoDiffError(
             ErrorCode.UNSUPPORTED_INPUT,
@@ -265,16 +277,9 @@ def _discover_bundle(root: Path, limits: Limits) -> InputLayout:
     if (root / "sources").exists() or (root / "sources").is_symlink():
         resolved, st = _check_entry(root, root / "sources", "sources")
         sources = resolved if stat.S_ISDIR(st.st_mode) else None
-    if raw:
-        files, primary = raw, "raw"
-    elif exported:
-        files, primary = exported, "tlparse_export"
-    else:
-        raise DynamoDiffError(
-            ErrorCode.MALFORMED_INPUT,
-            "The bundle has neither trace logs in raw/ nor a tlparse export in report/.",
-            path=str(root),
-        )
+    # A bundle without trace files is a run that compiled no frame (torch writes its trace file when it starts
+    # compiling one); whether its manifest records such a run is decided when the manifest is read.
+    files, primary = (raw, "raw") if raw or not exported else (exported, "tlparse_export")
     _check_total(files, limits)
     return InputLayout(
         "bundle",

@@ -200,14 +200,19 @@ def manifest_bytes(manifest: Manifest) -> bytes:
 
 
 def judge(
-    manifest: Manifest | None, files: dict[str, str], bundle_prefix: str
+    manifest: Manifest | None, files: dict[str, str], bundle_prefix: str, *, has_traces: bool = True
 ) -> tuple[Provenance, WorkloadCompletion, list[str]]:
     """Provenance and declared completion. `files` maps imported relative paths to sha256; manifest trace
-    paths are relative to the bundle root, which sits at `bundle_prefix` inside the imported tree."""
+    paths are relative to the bundle root, which sits at `bundle_prefix` inside the imported tree. `has_traces`:
+    the input holds trace files (a bundle of a run that compiled no frame has none)."""
     if manifest is None:
         return Provenance.UNVERIFIED, WorkloadCompletion.UNKNOWN, ["no manifest: nothing is declared"]
     reasons: list[str] = []
-    if not manifest.raw_traces:
+    if not manifest.raw_traces and not has_traces:
+        # Capture found no trace file and the bundle holds none: the manifest and the bundle agree.
+        provenance = Provenance.VERIFIED
+        reasons.append("the run wrote no trace file, and the manifest lists none")
+    elif not manifest.raw_traces:
         provenance = Provenance.UNVERIFIED
         reasons.append("the manifest lists no trace hashes")
     else:

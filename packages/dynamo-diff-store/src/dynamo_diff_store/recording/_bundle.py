@@ -498,19 +498,50 @@ def _workload(
     )
 
 
+def _no_trace_note(observations: Observations | None) -> str:
+    """What capture says when torch wrote no trace file: a run that compiled no frame (it is imported all the same,
+    as a capture of 0 compilations)."""
+    if observations is None or not observations.processes:
+        return (
+            "the command wrote no trace file: no frame was compiled (whether torch.compile was called was not observed)"
+        )
+    calls = sum(c.calls for c in observations.compile_calls)
+    if not calls:
+        return "the command wrote no trace file: torch.compile was never called and no frame was compiled"
+    targets = ", ".join(dict.fromkeys(c.target or "?" for c in observations.compile_calls))
+    times = "once" if calls == 1 else f"{calls} times"
+    return f"the command wrote no trace file: torch.compile was called {times} ({targets}) but no frame was compiled"
+
+
+def compile_call_files(observations: Observations | None) -> set[str]:
+    """The files of the user code that called torch.compile (the observer's `file:line`): snapshotted like the files
+    the trace names, so a run that compiled nothing still has the source that called it."""
+    if observations is None:
+        return set()
+    return {c.caller.rsplit(":", 1)[0] for c in observations.compile_calls if c.caller and ":" in c.caller}
+
+
+def _observed_torch(observations: Observations | None) -> str | None:
+    """torch.__version__ in the command's processes (its own first), when the trace cannot say."""
+    if observations is None:
+        return None
+    return next((p.torch for p in observations.processes if p.torch), None)
+
+
 def _finish(rec: _Recording, workload: Workload, observations: Observations | None) -> CaptureResult:
     request, bundle, cwd, limits, say = rec.request, rec.bundle, rec.cwd, rec.limits, rec.say
     raw = bundle / "raw"
     raw_files = sorted(p for p in raw.iterdir() if p.is_file() and not p.is_symlink())
     if not raw_files:
-        say("the command wrote no trace file (did it call torch.compile?)")
+        say(_no_trace_note(observations))
     scan = scan_traces(raw_files, limits)
 
     top, revision, dirty = work_tree(cwd)
     root = Path(request.root).absolute() if request.root is not None else (top or cwd)
     if request.root is not None:
         _, revision, dirty = work_tree(root)
-    files, skipped = snapshot_sources(scan.filenames, root, bundle, request.sources)
+    named = scan.filenames | compile_call_files(observations)
+    files, skipped = snapshot_sources(named, root, bundle, request.sources)
 
     report: ToolVersion | None = None
     if request.convert and raw_files:
@@ -525,7 +556,8 @@ def _finish(rec: _Recording, workload: Workload, observations: Observations | No
         label=request.label,
         producer=Producer(
             python=scan.python_version.split()[0] if scan.python_version else None,
-            torch=scan.torch_version,
+            # A run that wrote no trace: the torch its processes imported, as the observer saw it.
+            torch=scan.torch_version or _observed_torch(observations),
             torch_git=scan.torch_git,
             tlparse=report,
         ),

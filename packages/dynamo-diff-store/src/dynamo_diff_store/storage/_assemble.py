@@ -22,6 +22,7 @@ from dynamo_diff_schema.capture import (
     InputKind,
     ObservedConfig,
     Validity,
+    compiled_status,
 )
 from dynamo_diff_schema.counts import sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
@@ -65,7 +66,9 @@ def assemble_capture(
     imported_at: str,
     reader_version: str,
 ) -> AssembledCapture:
-    if not any(r.records or r.record_kinds for r in results):
+    if not layout.files:
+        _require_recorded_run(layout, manifest)
+    elif not any(r.records or r.record_kinds for r in results):
         noise = sum(r.noise_lines for r in results)
         where = layout.files[0].rel if layout.kind == "raw_log" else str(layout.root)
         raise DynamoDiffError(
@@ -76,7 +79,7 @@ def assemble_capture(
         )
     ranks = sorted(results, key=lambda r: (r.rank is None, r.rank if r.rank is not None else 0, r.files))
     after: list[Notice] = []
-    provenance, completion, reasons = judge(manifest, files, bundle_prefix="")
+    provenance, completion, reasons = judge(manifest, files, bundle_prefix="", has_traces=bool(layout.files))
     # A compilation that started and never finished means the trace stops early, even at a record boundary.
     partial = any(r.partial or r.unfinished for r in ranks)
     if partial:
@@ -107,6 +110,7 @@ def assemble_capture(
         unfinished=[(r.rank, compile_id) for r in ranks for compile_id in r.unfinished],
         evidence_missing=any(r.evidence_missing for r in ranks),
     )
+    counts = sum_counts(r.summary().counts for r in ranks)
     head = Capture(
         capture=CaptureInfo(
             id=capture_id,
@@ -116,6 +120,7 @@ def assemble_capture(
             reader_version=reader_version,
             producer=producer,
             run=run_status(manifest, provenance, trace),
+            compiled=compiled_status(counts, manifest),
             validity=Validity(
                 artifact_structure=ArtifactStructure.PARTIAL if partial else ArtifactStructure.COMPLETE,
                 workload_completion=completion,
@@ -127,10 +132,25 @@ def assemble_capture(
             record_kinds=dict(sorted(kinds.items())),
             noise_lines=sum(r.noise_lines for r in ranks),
         ),
-        counts=sum_counts(r.summary().counts for r in ranks),
+        counts=counts,
         ranks=[],
     )
     return AssembledCapture(head=head, ranks=ranks, notices_before=list(layout_notices), notices_after=after)
+
+
+def _require_recorded_run(layout: InputLayout, manifest: Manifest | None) -> None:
+    """A bundle without trace files is a capture of 0 compilations when its manifest records the run (how its
+    command ended): capture found no trace file because the run compiled no frame. Without that record nothing
+    says a run happened."""
+    work = manifest.workload if manifest is not None else None
+    if work is not None and (work.exit_code is not None or work.signal is not None or work.interrupted):
+        return
+    raise DynamoDiffError(
+        ErrorCode.NO_TRACE,
+        f"{layout.root} holds no trace file, and its manifest does not record how a command ended: nothing says a run "
+        "happened (a bundle that `dynamo-diff capture` wrote for a run that compiled nothing records it)",
+        path=str(layout.root),
+    )
 
 
 def observed_configs(ranks: Sequence[RankResult]) -> list[ObservedConfig]:

@@ -28,7 +28,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.capture import Capture, compiled_status
+from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
 from dynamo_diff_schema.ids import short_id
@@ -86,6 +87,12 @@ class CaptureRow:
     rank_count: int
     counts: dict[str, Any]
     run_state: str = "unknown"
+
+    @property
+    def compiled_state(self) -> str:
+        """compiled, nothing_compiled or no_graph (CompiledStatus.state), from the indexed counts."""
+        values = {k: v for k, v in self.counts.items() if k in COUNT_KEYS}
+        return str(compiled_status(Counts(**values), None).state)
 
 
 @dataclass(frozen=True)
