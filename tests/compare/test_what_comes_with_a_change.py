@@ -261,3 +261,8 @@ def test_a_break_in_a_library_is_one_site_in_two_environments() -> None:
     )
     (change,) = [c for c in moved if c.kind == "graph_break_moved"]
     assert change.summary.startswith("graph break moved transformers/modeling_utils.py:4778 -> ")
+
+
+def test_words_added_or_removed_from_a_command() -> None:
+    assert words_text("python app.py use", "python app.py") == "use removed"
+    assert words_text("python app.py", "python app.py --fast") == "--fast added"

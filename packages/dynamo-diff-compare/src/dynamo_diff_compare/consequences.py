@@ -261,9 +261,14 @@ def words_text(baseline: str, candidate: str) -> str:
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=b, b=c, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        before, after = " ".join(b[i1:i2]) or "(nothing)", " ".join(c[j1:j2]) or "(nothing)"
-        option = b[i1 - 1] if i1 > 0 and b[i1 - 1].startswith("-") and i2 > i1 else None
-        parts.append(f"{option + ' ' if option else ''}{before} -> {after}")
+        before, after = " ".join(b[i1:i2]), " ".join(c[j1:j2])
+        if tag == "delete":
+            parts.append(f"{before} removed")
+        elif tag == "insert":
+            parts.append(f"{after} added")
+        else:
+            option = b[i1 - 1] if i1 > 0 and b[i1 - 1].startswith("-") else None
+            parts.append(f"{option + ' ' if option else ''}{before} -> {after}")
     return "; ".join(parts)
 
 
