@@ -97,6 +97,8 @@ ALL = [
     # torch.compile(dynamic=True) against the default: one argument of one call edited (run from one fixed path).
     ("dynamic_flag_v1", "dynamic_flag_v1/model.py"),
     ("dynamic_flag_v2", "dynamic_flag_v2/model.py"),
+    # torch.compile of a DistributedDataParallel-wrapped model, 2 gloo ranks: DDP's library frames and Net.forward.
+    ("ddp_ranks", "ddp_ranks.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
