@@ -14,11 +14,18 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
     from dynamo_diff_compare.gate import GateResult, evaluate
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
-    from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
+    from dynamo_diff_compare.render import (
+        changed_first,
+        comparison_markdown,
+        comparison_text,
+        piece_line,
+        side_label,
+    )
     from dynamo_diff_compare.run_report_view import (
         compilation_text,
         evidence_summaries,
         nonzero,
+        report_label,
         run_report,
         run_report_text,
     )
@@ -46,9 +53,11 @@ _LAZY = {
     "comparison_markdown": "render",
     "comparison_text": "render",
     "piece_line": "render",
+    "side_label": "render",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
+    "report_label": "run_report_view",
     "run_report": "run_report_view",
     "run_report_text": "run_report_view",
 }
@@ -89,8 +98,10 @@ __all__ = [
     "evidence_summaries",
     "nonzero",
     "piece_line",
+    "report_label",
     "run_report",
     "run_report_text",
+    "side_label",
     "user_sources",
     "verdict_headline",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
@@ -15,6 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from dynamo_diff_compare.ranks import rank_ranges
+from dynamo_diff_compare.render import side_label
+from dynamo_diff_compare.run_report_view import folded_functions
 
 
 def rank_name(rank: int | None) -> str:
@@ -145,50 +148,43 @@ def function_label(comp: Compilation) -> str:
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
 
 
-def _parent(name: str) -> str:
-    while (match := _RESUME.match(name)) is not None:
-        name = match.group(1)
-    return name
-
-
-def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
+def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[tuple[str, list[str], Counts]]:
     """One row per source function over every rank: its resume functions and the library frames Dynamo compiled
-    in its place fold into it (a function's story is one row). (function label, frames, counts)."""
-    groups: dict[tuple[str, str], tuple[list[str], list[Counts], int | None]] = {}
-    for rank in capture.ranks:
-        for group in rank.functions:
-            code = group.code
-            name = code.co_name or "?"
-            site = code.caller
-            # A library frame is counted in the user's function that called it; a resume function in its parent.
-            key = (site.filename, site.name or "?") if site else (code.co_filename or "?", _parent(name))
-            frames, counts, line = groups.setdefault(key, ([], [], None))
-            match = _RESUME.match(name)
-            frame = f"resume at {match.group(2)}" if match else name
+    in its place fold into it (a function's story is one row), as in a comparison and `analyze --by-function`;
+    a row of library frames called from module-level code, or from the function that compiled the model, is named
+    by what was compiled. (function label, frames, counts)."""
+    out = []
+    for match, refs, observed in folded_functions(capture, sources):
+        frames: list[str] = []
+        for ref in refs:
+            code_match = _RESUME.match(ref.name)
+            frame = f"resume at {code_match.group(2)}" if code_match else ref.name
+            site = ref.caller
             if site is not None:
-                frame = f"{name} ({library_path(code.co_filename) or code.co_filename}:{code.co_firstlineno or '?'}"
-                frame += f", called at line {site.line})" if site.line is not None else ")"
+                frame = f"{ref.name} ({library_path(ref.file) or ref.file}:{ref.first_line or '?'}"
+                frame += f", called at line {site.line})" if site.line else ")"
             if frame not in frames:
                 frames.append(frame)
-            counts.append(group.counts)
-            if match is None and site is None and code.co_firstlineno is not None:
-                groups[key] = (frames, counts, code.co_firstlineno)
-    out = []
-    for (file, name), (frames, counts, line) in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[1][2] or 0)):
-        where = file.rsplit("/", 1)[-1] + (f":{line}" if line else "")
-        out.append((f"{name} ({where})", frames, sum_counts(counts)))
+        own = next((r for r in refs if r.caller is None and r.resume_parent is None), None)
+        file, line = match.baseline_location or (refs[0].file, None)
+        name = match.baseline_name or refs[0].name
+        if any(r.caller is not None and r.caller.target for r in refs):
+            label = side_label(name, file, line, "compiled")
+        else:
+            label = side_label(name, file, own.first_line if own is not None and own.first_line else None, None)
+        out.append((label, frames, sum_counts(g.counts for r in refs for _, g in observed[r].groups)))
     return out
 
 
-def functions_table(capture: Capture) -> Table:
+def functions_table(capture: Capture, sources: SnapshotSet | None = None) -> Table:
     table = Table(
         title="functions (resume functions counted in the function they resume, library frames in the user's "
-        "function that called them)",
+        "function that called them, or in what was compiled)",
         title_justify="left",
     )
     for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed", "compile time"):
         table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
-    for label, frames, counts in function_rows(capture):
+    for label, frames, counts in function_rows(capture, sources):
         table.add_row(
             Text(label),
             Text(", ".join(frames)),
@@ -302,7 +298,9 @@ def notice_lines(capture: Capture, limit: int = 20) -> list[str]:
     return lines
 
 
-def capture_text(capture: Capture, *, show_compilations: bool = True) -> RenderableType:
+def capture_text(
+    capture: Capture, *, show_compilations: bool = True, sources: SnapshotSet | None = None
+) -> RenderableType:
     parts: list[RenderableType] = [Text("\n".join(header_lines(capture)))]
     partial = bool(capture.counts.incomplete)
     title = "counts" + (" (+? = may be low: evidence missing)" if partial else "")
@@ -320,7 +318,7 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
             rows.append(("total", capture.counts))
         parts.append(counts_table(rows, title))
     if any(r.functions for r in capture.ranks):
-        parts.append(functions_table(capture))
+        parts.append(functions_table(capture, sources))
     if show_compilations:
         with_compilations = [rank for rank in capture.ranks if rank.compilations]
         parts.extend(compilations_table(rank) for rank in with_compilations[:MANY_RANKS])
@@ -336,7 +334,7 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def capture_markdown(capture: Capture) -> str:
+def capture_markdown(capture: Capture, sources: SnapshotSet | None = None) -> str:
     info = capture.capture
     out = [f"# Capture {short_id(info.id)}" + (f" ({info.label})" if info.label else ""), ""]
     out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
@@ -359,7 +357,7 @@ def capture_markdown(capture: Capture) -> str:
             out.append(f"| {shown} | " + " | ".join(values) + " |")
     if (zeros := zero_line(counts)) is not None:
         out += ["", zeros]
-    functions = function_rows(capture)
+    functions = function_rows(capture, sources)
     if functions:
         out += [
             "",

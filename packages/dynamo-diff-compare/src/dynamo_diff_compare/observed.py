@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dynamo_diff_match import CallSite, FunctionRef
+from dynamo_diff_match import CallSite, FunctionRef, SnapshotSet
 from dynamo_diff_schema.capture import Capture, FunctionGroup
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import Counts, sum_counts
+
+from dynamo_diff_compare.targets import compiled_targets, with_target
 
 
 @dataclass
@@ -43,12 +45,17 @@ def ref_of(group: FunctionGroup) -> FunctionRef:
     )
 
 
-def observed_functions(capture: Capture) -> dict[FunctionRef, Observed]:
+def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> dict[FunctionRef, Observed]:
+    """`sources`: the run's snapshots, which tell whether a library frame's caller is the function that compiled
+    the model (its row is then named by the compiled target, `targets.py`)."""
     out: dict[FunctionRef, Observed] = {}
+    targets = compiled_targets(
+        capture, (g for rank in capture.ranks for g in rank.functions), sources or SnapshotSet({}, {})
+    )
     for rank in capture.ranks:
         by_id = {c.compile_id: c for c in rank.compilations}
         for group in rank.functions:
-            ref = ref_of(group)
+            ref = with_target(ref_of(group), targets)
             entry = out.setdefault(ref, Observed(ref))
             entry.groups.append((rank.rank, group))
             entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)

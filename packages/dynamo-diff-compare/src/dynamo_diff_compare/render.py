@@ -100,11 +100,26 @@ def row_name(row: FunctionRow) -> str:
     # Paired by file and name: the matcher already found the two paths to be one file (e.g. two checkouts).
     one_file = row.method in (MatchMethod.NAME, MatchMethod.SAME_LOCATION) or (b and c and same_file(b.file, c.file))
     if b and c and not (same_name(b.qualified_name, c.qualified_name) and one_file):
-        return f"{b.qualified_name} ({_where(b.file, b.line)}) -> {c.qualified_name} ({_where(c.file, c.line)})"
+        return (
+            f"{side_label(b.qualified_name, b.file, b.line, b.name_from)} -> "
+            f"{side_label(c.qualified_name, c.file, c.line, c.name_from)}"
+        )
     sides = [s for s in (b, c) if s is not None]
     assert sides
     side = max(sides, key=lambda s: len(s.qualified_name or ""))  # the qualified name, when one side knows it
-    return f"{side.qualified_name} ({_where(side.file, side.line)})"
+    return side_label(side.qualified_name, side.file, side.line, side.name_from)
+
+
+def side_label(name: str | None, file: str | None, line: int | None, name_from: str | None) -> str:
+    """`Net.forward (model.py:12)`; a row named by what was compiled says where torch.compile was called
+    (`LlamaForCausalLM.forward (compiled at llama_upgrade.py:57)`), or, not known, in which file it was called."""
+    if name_from == "compiled":
+        return (
+            f"{name} (compiled at {_where(file, line)})"
+            if line
+            else f"{name} (compiled, called in {_where(file, None)})"
+        )
+    return f"{name} ({_where(file, line)})"
 
 
 def _where(file: str | None, line: int | None) -> str:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-from dynamo_diff_compare import coming_with, compilation_text, difference_phrase, piece_line
+from dynamo_diff_compare import (
+    coming_with,
+    compilation_text,
+    difference_phrase,
+    piece_line,
+    report_label,
+    side_label,
+)
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, Side, compile_time_change, short_id
 
 from dynamo_diff_mcp.models import (
@@ -185,8 +192,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     for entry in page.rows:
         row = entry.row
         side = row.baseline or row.candidate
-        line = f":{side.line}" if side is not None and side.line is not None else ""
-        name = f"{side.qualified_name} ({(side.file or '?').rsplit('/', 1)[-1]}{line})" if side else "?"
+        name = side_label(side.qualified_name, side.file, side.line, side.name_from) if side else "?"
         status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
         pairs = [
             f"{label} {_pair(getattr(row.baseline.counts, k) if row.baseline else None, getattr(row.candidate.counts, k) if row.candidate else None)}"  # noqa: E501
@@ -265,9 +271,7 @@ def run_page_text(page: RunPage) -> str:
         r = entry.report
         counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {r.counts[k]}" for k, _ in HEADLINE_COUNTS if r.counts.get(k))
         frames = f" frames {', '.join(r.frames)}" if r.frames else ""
-        lines.append(
-            _line(f"[{entry.index}] {r.name} ({(r.file or '?').rsplit('/', 1)[-1]}:{r.line or '?'}): {counts}{frames}")
-        )
+        lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{frames}"))
         texts = [t for c in r.compilations if (t := compilation_text(c, r.name)) is not None]
         lines += [_line(t) for t in texts[:6]]
         if len(texts) > 6:

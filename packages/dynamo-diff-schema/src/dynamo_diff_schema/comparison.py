@@ -176,7 +176,10 @@ class FunctionSide(Model):
     name_from: str | None = Field(
         None,
         description="Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, "
-        "e.g. 'Net.forward') or 'trace' (the code object's bare co_name, when there is no snapshot to read).",
+        "e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or "
+        "'compiled' (what the user compiled, when Dynamo compiled library code for a call from module-level code, "
+        "from the function that compiled the model, or from a wrapper: 'LlamaForCausalLM.forward'; `file` and "
+        "`line` are then the torch.compile call's, the line None when not known).",
     )
     file: str | None = None
     line: int | None = None

@@ -52,9 +52,18 @@ class CompilationLine(Model):
 
 
 class FunctionReport(Model):
-    name: str = Field(description="Qualified name from the source snapshot, else the code object's name.")
+    name: str = Field(
+        description="Qualified name from the source snapshot, else the code object's name; for a row named by "
+        "what the user compiled (`compiled`), that target ('LlamaForCausalLM.forward')."
+    )
     file: str | None = None
     line: int | None = None
+    compiled: bool = Field(
+        False,
+        description="Named by what the user compiled (Dynamo compiled library code for a call from module-level "
+        "code, from the function that compiled the model, or from a wrapper): `file` and `line` are then where "
+        "torch.compile was called (the line None when not known).",
+    )
     frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
     counts: dict[str, int] = Field(description="Its non-zero counts.")
     compile_time_s: float = Field(0.0, description="Its compile time (entire_frame_compile_time_s summed).")
