@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
@@ -15,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.ranks import rank_ranges
 from dynamo_diff_compare.render import side_label
 from dynamo_diff_compare.run_report_view import folded_functions
@@ -148,11 +150,27 @@ def function_label(comp: Compilation) -> str:
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
 
 
-def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[tuple[str, list[str], Counts]]:
+@dataclass(frozen=True)
+class FunctionLine:
+    """One row of a capture's function table: its label, the frames counted in it and its counts (summed over
+    ranks, with how they split over them: rank_sums.py)."""
+
+    label: str
+    frames: list[str]
+    counts: Counts
+    ranks_summed: int | None
+    per_rank: dict[str, dict[str, int]]
+
+    def count(self, key: str) -> str:
+        return summed(getattr(self.counts, key), self.ranks_summed, self.per_rank.get(key))
+
+
+def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[FunctionLine]:
     """One row per source function over every rank: its resume functions and the library frames Dynamo compiled
     in its place fold into it (a function's story is one row), as in a comparison and `analyze --by-function`;
     a row of library frames called from module-level code, or from the function that compiled the model, is named
-    by what was compiled. (function label, frames, counts)."""
+    by what was compiled."""
+    ranks = [rank.rank for rank in capture.ranks]
     out = []
     for match, refs, observed in folded_functions(capture, sources):
         frames: list[str] = []
@@ -172,8 +190,19 @@ def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[
             label = side_label(name, file, line, "compiled")
         else:
             label = side_label(name, file, own.first_line if own is not None and own.first_line else None, None)
-        out.append((label, frames, sum_counts(g.counts for r in refs for _, g in observed[r].groups)))
+        groups = [(rank, g) for r in refs for rank, g in observed[r].groups]
+        ranks_summed, per_rank = rank_split(((rank, g.counts) for rank, g in groups), ranks)
+        out.append(FunctionLine(label, frames, sum_counts(g.counts for _, g in groups), ranks_summed, per_rank))
     return out
+
+
+# The counts of the function table: compiles, recompiles, breaks, failed.
+_TABLE_COUNTS = (
+    "observed_compilation_identities",
+    "confirmed_recompilation_identities",
+    "graph_break_records",
+    "failed",
+)
 
 
 def functions_table(capture: Capture, sources: SnapshotSet | None = None) -> Table:
@@ -184,15 +213,12 @@ def functions_table(capture: Capture, sources: SnapshotSet | None = None) -> Tab
     )
     for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed", "compile time"):
         table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
-    for label, frames, counts in function_rows(capture, sources):
+    for row in function_rows(capture, sources):
         table.add_row(
-            Text(label),
-            Text(", ".join(frames)),
-            str(counts.observed_compilation_identities),
-            str(counts.confirmed_recompilation_identities),
-            str(counts.graph_break_records),
-            str(counts.failed),
-            compile_time_text(counts),
+            Text(row.label),
+            Text(", ".join(row.frames)),
+            *(row.count(key) for key in _TABLE_COUNTS),
+            compile_time_text(row.counts),
         )
     return table
 
@@ -366,11 +392,11 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None) -> st
             "| function | frames | compiles | recompiles | breaks | failed | compile time |",
         ]
         out.append("|---|---|---:|---:|---:|---:|---:|")
-        for label, frames, c in functions:
+        for row in functions:
             out.append(
-                f"| {_md_cell(label)} | {_md_cell(', '.join(frames))} | {c.observed_compilation_identities} | "
-                f"{c.confirmed_recompilation_identities} | {c.graph_break_records} | {c.failed} | "
-                f"{compile_time_text(c)} |"
+                f"| {_md_cell(row.label)} | {_md_cell(', '.join(row.frames))} | "
+                + " | ".join(_md_cell(row.count(key)) for key in _TABLE_COUNTS)
+                + f" | {compile_time_text(row.counts)} |"
             )
     with_compilations = [rank for rank in capture.ranks if rank.compilations]
     for rank in with_compilations[:MANY_RANKS]:

@@ -127,6 +127,7 @@ def _side(
     ref = obs.ref
     rel = sources.rel_path(ref.file) or (library_path(ref.file) if ref.caller is not None else None)
     ranks = obs.ranks
+    ranks_summed, per_rank = obs.rank_split()
     # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
     # large comparison (tools/bench/compare_scaling.py). The comparison is validated when it is rendered as JSON.
     return _trusted(
@@ -139,6 +140,8 @@ def _side(
         rank=ranks[0] if len(ranks) == 1 else None,
         compile_ids=obs.compile_ids(multi_rank),
         counts=obs.counts,
+        ranks_summed=ranks_summed,
+        per_rank=per_rank,
     )
 
 
@@ -190,7 +193,7 @@ def _merged(observed: list[Observed]) -> Observed | None:
         return None
     if len(observed) == 1:
         return observed[0]
-    merged = Observed(observed[0].ref)
+    merged = Observed(observed[0].ref, capture_ranks=observed[0].capture_ranks)
     for part in observed:
         merged.groups.extend(part.groups)
         merged.compilations.extend(part.compilations)

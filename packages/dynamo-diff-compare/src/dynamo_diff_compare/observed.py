@@ -9,6 +9,7 @@ from dynamo_diff_schema.capture import Capture, FunctionGroup
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import Counts, sum_counts
 
+from dynamo_diff_compare.rank_sums import rank_split
 from dynamo_diff_compare.targets import compiled_targets, with_target
 
 
@@ -19,10 +20,16 @@ class Observed:
     ref: FunctionRef
     groups: list[tuple[int | None, FunctionGroup]] = field(default_factory=list)
     compilations: list[tuple[int | None, Compilation]] = field(default_factory=list)
+    # Every rank of the capture (its counts are summed over them, 0 on a rank where it did not compile).
+    capture_ranks: list[int | None] = field(default_factory=list)
 
     @property
     def counts(self) -> Counts:
         return sum_counts(group.counts for _, group in self.groups)
+
+    def rank_split(self) -> tuple[int | None, dict[str, dict[str, int]]]:
+        """(ranks summed, per-rank values of the headline counts that differ between ranks): rank_sums.py."""
+        return rank_split(((rank, group.counts) for rank, group in self.groups), self.capture_ranks)
 
     @property
     def ranks(self) -> list[int | None]:
@@ -52,11 +59,12 @@ def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> 
     targets = compiled_targets(
         capture, (g for rank in capture.ranks for g in rank.functions), sources or SnapshotSet({}, {})
     )
+    ranks = [rank.rank for rank in capture.ranks]
     for rank in capture.ranks:
         by_id = {c.compile_id: c for c in rank.compilations}
         for group in rank.functions:
             ref = with_target(ref_of(group), targets)
-            entry = out.setdefault(ref, Observed(ref))
+            entry = out.setdefault(ref, Observed(ref, capture_ranks=ranks))
             entry.groups.append((rank.rank, group))
             entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)
     return out

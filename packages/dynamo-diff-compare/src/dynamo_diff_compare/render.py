@@ -15,6 +15,7 @@ from dynamo_diff_schema.comparison import (
     Difference,
     FunctionPiece,
     FunctionRow,
+    FunctionSide,
     MatchMethod,
     RowStatus,
     Side,
@@ -34,6 +35,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.rank_sums import summed
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (
     areas_text,
@@ -140,12 +142,21 @@ def row_compile_time(row: FunctionRow) -> str:
     return compile_time_change(b, c) + (" +?" if unfinished else "")
 
 
+def side_count(side: FunctionSide, key: str) -> str:
+    """A side's count, saying how it splits over ranks when it is a sum over several (rank_sums.py)."""
+    return summed(getattr(side.counts, key), side.ranks_summed, side.per_rank.get(key))
+
+
+def count_pair(b: FunctionSide | None, c: FunctionSide | None, key: str) -> str:
+    """'2', '2 -> 3', '2 (1 per rank x 2) -> 4 (rank 0: 1, rank 1: 3)'; one-sided rows show that side's count."""
+    texts = [side_count(s, key) for s in (b, c) if s is not None]
+    if len(texts) == 1 or texts[0] == texts[1]:
+        return texts[0]
+    return f"{texts[0]} -> {texts[1]}"
+
+
 def _pair(row: FunctionRow, key: str) -> str:
-    b = getattr(row.baseline.counts, key) if row.baseline else None
-    c = getattr(row.candidate.counts, key) if row.candidate else None
-    if b is None or c is None or b == c:
-        return str(c if b is None else b)  # one-sided rows show that side's count
-    return f"{b} -> {c}"
+    return count_pair(row.baseline, row.candidate, key)
 
 
 def _status(row: FunctionRow) -> str:
@@ -169,9 +180,7 @@ def _piece_counts(piece: FunctionPiece, row_status: str) -> str:
         c = getattr(piece.candidate.counts, key) if piece.candidate else None
         if not b and not c:
             return None
-        if b is None or c is None or b == c:
-            return f"{b if c is None else c} {label}"
-        return f"{b} -> {c} {label}"
+        return f"{count_pair(piece.baseline, piece.candidate, key)} {label}"
 
     parts = [one(key, label) for key, label in HEADLINE_COUNTS[:4]]
     where = "" if piece.status in (RowStatus.MATCHED, row_status) else f", {str(piece.status).replace('_', ' ')}"

@@ -19,6 +19,7 @@ from dynamo_diff_schema.run_report import (
 
 from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.observed import Observed, observed_functions
+from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -37,7 +38,7 @@ def _then(comp: Compilation) -> str:
     return "ran eagerly (suppress_errors)" if comp.failure.suppressed else "raised into the program"
 
 
-def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
+def compilation_line(comp: Compilation, frame: str, rank: int | None = None) -> CompilationLine:
     failure = None
     if comp.failure is not None:
         failure = FailureLine(
@@ -50,6 +51,7 @@ def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
     reasons = comp.recompile.reasons if comp.recompile is not None else []
     return CompilationLine(
         compile_id=comp.compile_id,
+        rank=rank,
         frame=frame,
         outcome=str(comp.outcome),
         recompile=[
@@ -99,10 +101,15 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         frames = [r.name for r in refs]
         if function is not None and function not in (name, name.rsplit(".", 1)[-1], *frames):
             continue
+        multi_rank = len(capture.ranks) > 1
         comps = sorted(
-            ((r.name, c) for r in refs for _, c in observed[r].compilations), key=lambda fc: _order(fc[1].compile_id)
+            ((r.name, rank, c) for r in refs for rank, c in observed[r].compilations),
+            key=lambda frc: (_order(frc[2].compile_id), frc[1] is None, frc[1] or 0),
         )
         where = match.baseline_location
+        ranks_summed, per_rank = rank_split(
+            ((rank, g.counts) for r in refs for rank, g in observed[r].groups), [x.rank for x in capture.ranks]
+        )
         functions.append(
             FunctionReport(
                 name=name,
@@ -110,10 +117,12 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 line=where[1] if where else refs[0].first_line or None,
                 compiled=any(r.caller is not None and bool(r.caller.target) for r in refs),
                 frames=list(dict.fromkeys(frames)) if len(frames) > 1 or refs[0].caller is not None else [],
-                counts=nonzero(summed := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
-                compile_time_s=summed.compile_time_s,
-                count_evidence=_count_evidence([c for _, c in comps]),
-                compilations=[compilation_line(c, frame) for frame, c in comps],
+                counts=nonzero(total := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
+                ranks_summed=ranks_summed,
+                per_rank=per_rank,
+                compile_time_s=total.compile_time_s,
+                count_evidence=_count_evidence([c for _, _, c in comps]),
+                compilations=[compilation_line(c, frame, rank if multi_rank else None) for frame, rank, c in comps],
             )
         )
     functions.sort(key=_interest)
@@ -186,7 +195,17 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
-    return f"  {c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+    rank = "" if c.rank is None else f"rank {c.rank} "
+    return f"  {rank}{c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+
+
+def report_counts(fn: FunctionReport) -> str:
+    """Its headline counts that are not 0, each saying how it splits over ranks in a capture of several."""
+    return ", ".join(
+        f"{COUNT_LABELS.get(k, k)} {summed(fn.counts[k], fn.ranks_summed, fn.per_rank.get(k))}"
+        for k, _ in HEADLINE_COUNTS
+        if fn.counts.get(k)
+    )
 
 
 def report_label(fn: FunctionReport) -> str:
@@ -208,8 +227,7 @@ def run_report_text(report: RunReport) -> str:
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     for fn in report.functions:
         frames = f" frames: {', '.join(fn.frames)}" if fn.frames else ""
-        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {fn.counts[k]}" for k, _ in HEADLINE_COUNTS if fn.counts.get(k))
-        lines.append(f"{report_label(fn)}: {counts or 'compiled'}{frames}")
+        lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         lines += [t for c in fn.compilations if (t := compilation_text(c, fn.name)) is not None]
     return "\n".join(lines)
 

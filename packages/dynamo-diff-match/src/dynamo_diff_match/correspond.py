@@ -780,10 +780,14 @@ def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondenc
     status = own.status if unit.ref is not None else pieces[0].status
     alternatives = own.alternatives
     ran = "library frames it called" if unit.calls and not unit.resumes else "resume functions"
+    if unit.compiled:
+        reason = f"what was compiled ran as library frames; {pieces[0].reason}"
+    else:
+        reason = own.reason if unit.ref is not None else f"only {ran} of {unit.label} ran; {pieces[0].reason}"
     return FunctionMatch(
         status,
         MatchMethod.NONE,
-        own.reason if unit.ref is not None else f"only {ran} of {unit.label} ran; {pieces[0].reason}",
+        reason,
         unit.id if unit.baseline else None,
         None if unit.baseline else unit.id,
         unit.label if unit.baseline else None,

@@ -189,6 +189,16 @@ class FunctionSide(Model):
     rank: int | None = None
     compile_ids: list[str] = Field(default_factory=list)
     counts: Counts
+    ranks_summed: int | None = Field(
+        None,
+        description="In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture, "
+        "0 on a rank where the function did not compile). None: one rank.",
+    )
+    per_rank: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="For each count whose value differs between the ranks summed: rank (as text) -> its value on "
+        "that rank. A count not listed has the same value on every rank (counts / ranks_summed).",
+    )
 
 
 class ChangeKind(StrEnum):
