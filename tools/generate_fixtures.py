@@ -99,6 +99,8 @@ ALL = [
     ("dynamic_flag_v2", "dynamic_flag_v2/model.py"),
     # torch.compile of a DistributedDataParallel-wrapped model, 2 gloo ranks: DDP's library frames and Net.forward.
     ("ddp_ranks", "ddp_ranks.py"),
+    # A compiled nn.Sequential called through a decorator of the user's own (its wrapper is the nearest user frame).
+    ("wrapped_call", "wrapped_call.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
