@@ -176,10 +176,10 @@ def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: boo
         assert site is not None
         where, _, at = site.compiled_at.rpartition(":")
         path = snapshots.paths.get(where or site.file, where or site.file)
-        key = ("compiled", site.target, path, at)
-        parent = by_key.get(key)
+        target_key = ("compiled", site.target, path, at)
+        parent = by_key.get(target_key)
         if parent is None:
-            parent = by_key[key] = _Unit(
+            parent = by_key[target_key] = _Unit(
                 baseline,
                 function_id(path, site.target, int(at) if at.isdigit() else None),
                 None,
