@@ -487,11 +487,12 @@ def _match_targets(base: list[_Unit], cand: list[_Unit]) -> None:
                 path, _, name = u.location
                 groups[(as_base.get(path, path) if side else path, name)][side].append(u)
     for bs, cs in groups.values():
-        if len(bs) == 1 and len(cs) == 1:
-            b, c = bs[0], cs[0]
-            (_, b_line), (_, c_line) = b.where, c.where
-            lines = "" if b_line is None or c_line is None else f", compiled at line {b_line} -> {c_line}"
-            _pair(b, c, MatchMethod.NAME, f"the same torch.compile target{lines}")
+        # One target compiled at several places of the file (two models of one class): in the order of the calls.
+        if len(bs) == len(cs):
+            for b, c in zip(sorted(bs, key=lambda u: u.location), sorted(cs, key=lambda u: u.location), strict=True):
+                (_, b_line), (_, c_line) = b.where, c.where
+                lines = "" if b_line is None or c_line is None else f", compiled at line {b_line} -> {c_line}"
+                _pair(b, c, MatchMethod.NAME, f"the same torch.compile target{lines}")
 
 
 def _call_key(unit: _Unit, as_base: dict[str, str] | None = None) -> tuple[object, ...] | None:
