@@ -271,6 +271,16 @@ export interface CompileCall {
  */
 export interface ObservedProcess {
   argv?: string[];
+  /**
+   * Settings of those modules not at torch's default ('dynamo.<key>' / 'inductor.<key>' -> value), set in code or by an environment variable, as torch's config module tells; read at exit, or at the last torch.compile call of a process that did not exit. A key of a module read and not listed was at its default.
+   */
+  config_overrides?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The compiler configuration modules the observer could read in this process ('dynamo', 'inductor'); empty: none (an earlier observer, or the process never imported them).
+   */
+  config_read?: string[];
   cwd?: string | null;
   /**
    * Accelerators initialised, e.g. 'cuda:0 NVIDIA A100'.
@@ -752,6 +762,14 @@ export interface CodeLocation {
   co_filename?: string | null;
   co_firstlineno?: number | null;
   co_name?: string | null;
+  /**
+   * On the frame a compiled module's call entered first (nothing but torch's call machinery between it and the user's call): the module's class as torch's guards on this frame name it (the `fn` that torch's `inner` wrapper calls; else `self`, or `args[0]` for a decorator's wrapper of a method), e.g. 'transformers.models.llama.modeling_llama.LlamaForCausalLM'. None when the guards do not say.
+   */
+  compiled_module?: string | null;
+  /**
+   * When the compiled frame is library code: what the user's call went into, read from the dynamo_start stack between the user frame and the compiled one: 'module' (a module compiled with torch.compile: its __call__ in torch/_dynamo/eval_frame.py comes first), 'function' (a function compiled with torch.compile), None (no torch.compile entry on the stack).
+   */
+  entered?: ("module" | "function") | null;
   /**
    * Known when a source snapshot allows it.
    */

@@ -189,6 +189,10 @@ export interface Comparability {
   contradictions?: Contradiction[];
   differences?: Difference[];
   /**
+   * Differences that confound nothing by themselves: what comes with another difference or with the change under test (`follows_from`: a torch version's own defaults and its build, settings torch derives from a torch.compile argument, the command naming another script), and differences that change nothing counted (a launcher's rendezvous options). Each says why.
+   */
+  explained?: Difference[];
+  /**
    * Differences the user named as the change under test (`--change KEY`): they do not confound.
    */
   intended?: Difference[];
@@ -238,12 +242,20 @@ export interface Difference {
   affects?: Area[];
   baseline?: unknown;
   candidate?: unknown;
+  /**
+   * In `explained`: the key of the difference this one comes with ('torch_version', 'compile.dynamic', 'program'); None for a difference that changes nothing counted (a launcher's rendezvous port).
+   */
+  follows_from?: string | null;
   key: string;
   rank?: number | null;
   /**
    * 'observed' (the trace), 'observer' (seen inside the process by capture's observer), 'recorded' (recorded by capture: the command, named environment variables) or 'declared' (manifest).
    */
   source: string;
+  /**
+   * Why it is explained, or why it could not be (e.g. 'the default of each version (2.13.0: true, 2.14.1: false)', 'set in the candidate', 'could not tell default from user setting').
+   */
+  why?: string | null;
 }
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema
@@ -288,11 +300,23 @@ export interface FunctionSide {
   file?: string | null;
   line?: number | null;
   /**
-   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward') or 'trace' (the code object's bare co_name, when there is no snapshot to read).
+   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or 'compiled' (what the user compiled, when Dynamo compiled library code for a call from module-level code, from the function that compiled the model, or from a wrapper: 'LlamaForCausalLM.forward'; `file` and `line` are then the torch.compile call's, the line None when not known).
    */
   name_from?: string | null;
+  /**
+   * For each count whose value differs between the ranks summed: rank (as text) -> its value on that rank. A count not listed has the same value on every rank (counts / ranks_summed).
+   */
+  per_rank?: {
+    [k: string]: {
+      [k: string]: number;
+    };
+  };
   qualified_name?: string | null;
   rank?: number | null;
+  /**
+   * In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture, 0 on a rank where the function did not compile). None: one rank.
+   */
+  ranks_summed?: number | null;
 }
 /**
  * What was observed. A key listed in `incomplete` may be an undercount (evidence was missing).

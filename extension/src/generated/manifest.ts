@@ -124,6 +124,16 @@ export interface CompileCall {
  */
 export interface ObservedProcess {
   argv?: string[];
+  /**
+   * Settings of those modules not at torch's default ('dynamo.<key>' / 'inductor.<key>' -> value), set in code or by an environment variable, as torch's config module tells; read at exit, or at the last torch.compile call of a process that did not exit. A key of a module read and not listed was at its default.
+   */
+  config_overrides?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The compiler configuration modules the observer could read in this process ('dynamo', 'inductor'); empty: none (an earlier observer, or the process never imported them).
+   */
+  config_read?: string[];
   cwd?: string | null;
   /**
    * Accelerators initialised, e.g. 'cuda:0 NVIDIA A100'.
