@@ -51,9 +51,10 @@ GREPS: dict[str, str] = {
     ),
     "confirmed_recompilation_identities": f'{META} | grep -c \'"name": "recompile_reasons"\'',
     "graph_break_records": f'{META} | grep -c \'"name": "dynamo_graph_break_reason"\'',
+    # Per file (docs/SEMANTICS.md, "Ranks": a summed count of sites is the sum of each rank's), summed.
     "unique_graph_break_sites": (
-        "grep -h -A1 '\"name\": \"dynamo_graph_break_reason\"' raw/*.log | grep -o 'Graph break in user code at .*' "
-        "| sort -u | wc -l"
+        'for f in raw/*.log; do grep -h -A1 \'"name": "dynamo_graph_break_reason"\' "$f" '
+        "| grep -o 'Graph break in user code at .*' | sort -u | wc -l; done | awk '{s += $1} END {print s}'"
     ),
     "compiler_limit_events": f'{METRICS} | grep -c \'"fail_reason": "Dynamo recompile limit exceeded\'',
     "cache_hits": f'{META} | grep -c \'"name": "\\(fx_graph\\|aotautograd\\)_cache_hit"\'',

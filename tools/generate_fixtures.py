@@ -112,6 +112,10 @@ ALL = [
     # Runs that compiled nothing: torch.compile called, its result never called; torch writes no trace file.
     ("compiled_nothing", "compiled_nothing.py"),
     ("compiled_nothing_ranks", "compiled_nothing_ranks.py"),
+    # torch.compile of a DistributedDataParallel-wrapped model, 2 gloo ranks: DDP's library frames and Net.forward.
+    ("ddp_ranks", "ddp_ranks.py"),
+    # A compiled nn.Sequential called through a decorator of the user's own (its wrapper is the nearest user frame).
+    ("wrapped_call", "wrapped_call.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with

@@ -40,9 +40,13 @@ def first_line(version: str, name: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if re.match(rf"def {name}\(", line))
 
 
-@pytest.mark.parametrize("name", ["graph_break", "observed_on", "two_ranks", "library_frames"])
+@pytest.mark.parametrize(
+    "name", ["graph_break", "observed_on", "two_ranks", "library_frames", "llama_213", "ddp_ranks", "wrapped_call"]
+)
 def test_a_bundle_and_its_own_raw_folder_pair_with_no_deltas(store: Store, tmp_path: Path, name: str) -> None:
-    """The bundle names files relative to the project root; its raw folder, imported alone, by absolute path."""
+    """The bundle names files relative to the project root; its raw folder, imported alone, by absolute path. A
+    bundle's row named by what was compiled (its observer saw where: ddp_ranks, wrapped_call) and its raw trace's row
+    named by the calling code are one row: the same library frames, called at the same lines."""
     shutil.copytree(CAPTURES / name / "raw", tmp_path / "raw")
     comparison = compared(store, CAPTURES / name, tmp_path / "raw")
     assert comparison.functions

@@ -149,3 +149,35 @@ def test_every_count_someone_acts_on_points_to_its_records(session: Session) -> 
             kinds.setdefault(key, set()).add(excerpt.structured_content["excerpt"]["evidence"]["kind"])  # type: ignore[index]
     assert kinds["compiler_limit_events"] == {"compilation_metrics"}
     assert kinds["confirmed_recompilation_identities"] <= {"recompile_reasons", "compilation_metrics"}
+
+
+def test_rows_name_what_was_compiled_and_say_their_rank_sums(session: Session) -> None:
+    """An agent reads the same rows a user does: the Llama upgrade as one row named by the model
+    (llama_213/214's oracle: LlamaForCausalLM.forward, compiled from module level), and the counts of a capture of
+    two ranks as sums that say how they split (two_ranks: rank 0 compiled f once, rank 1 three times; ddp_ranks:
+    each rank compiled Net.forward once)."""
+    name = oracle("llama_213")["forward_code"]["qualname"]
+    result = session.call(
+        "compare_runs", baseline="captures/llama_213", candidate="captures/llama_214", change=["torch_version"]
+    )
+    assert not result.is_error, text_of(result)
+    (row,) = [e["row"] for e in result.structured_content["rows"]]  # type: ignore[index]
+    assert row["baseline"]["qualified_name"] == name and row["baseline"]["name_from"] == "compiled"
+    assert f"[0] {name} (compiled at llama_upgrade.py:" in text_of(result)
+    ranks = oracle("two_ranks")["ranks"]
+    compiles = {r: v["expect"]["compilations"] for r, v in sorted(ranks.items())}
+    split = f"{sum(compiles.values())} (" + ", ".join(f"rank {r}: {n}" for r, n in compiles.items()) + ")"
+    result = session.call("analyze_capture", capture="captures/two_ranks")
+    (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
+    assert fn["ranks_summed"] == len(ranks) and fn["per_rank"]["observed_compilation_identities"] == compiles
+    assert f"compilations {split}" in text_of(result)
+    text, offset = "", 0
+    while offset is not None:  # every page of rows (the response bound cuts the pages)
+        result = session.call(
+            "compare_runs", baseline="captures/two_ranks", candidate="captures/ddp_ranks", offset=offset
+        )
+        text += text_of(result)
+        offset = result.structured_content["next_offset"]  # type: ignore[index]
+    assert f"compilations {split}" in text
+    forward = [c for c in oracle("ddp_ranks")["ranks"]["0"]["compilations"] if c["user_caller"] is None]
+    assert len(forward) == 1 and "Net.forward (ddp_ranks.py:" in text and "compilations 2 (1 per rank x 2)" in text

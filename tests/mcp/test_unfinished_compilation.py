@@ -20,12 +20,17 @@ def test_compare_runs_gives_one_row_per_function_of_a_killed_run(session: Sessio
             next((CAPTURES / "killed_compile_resume" / "raw").glob("*.log")).as_posix(),
         ),
     ):
-        result = session.call("compare_runs", baseline=baseline, candidate=candidate)
-        assert not result.is_error, text_of(result)
-        page = ComparisonPage.model_validate(result.structured_content)
-        names = [(e.row.baseline or e.row.candidate).qualified_name for e in page.rows]  # type: ignore[union-attr]
+        # Every page of the comparison (a page holds what fits in the response bound).
+        entries, offset = [], 0
+        while offset is not None:
+            result = session.call("compare_runs", baseline=baseline, candidate=candidate, offset=offset)
+            assert not result.is_error, text_of(result)
+            page = ComparisonPage.model_validate(result.structured_content)
+            entries += page.rows
+            offset = page.next_offset
+        names = [(e.row.baseline or e.row.candidate).qualified_name for e in entries]  # type: ignore[union-attr]
         assert sorted(names) == sorted(complete["functions"]) and page.total_rows == len(names)
-        g = next(e.row for e in page.rows if e.row.candidate and e.row.candidate.qualified_name == "g")
+        g = next(e.row for e in entries if e.row.candidate and e.row.candidate.qualified_name == "g")
         assert g.status == "matched" and g.candidate is not None
         # g and its resume function (the compilation killed in the backend), as the oracle counts them.
         of_g = sum(
@@ -35,4 +40,4 @@ def test_compare_runs_gives_one_row_per_function_of_a_killed_run(session: Sessio
         )
         assert g.candidate.counts.observed_compilation_identities == of_g == 2
         assert g.candidate.counts.unknown_outcomes == len(oracle["unfinished"])
-        assert "candidate_only" not in {e.row.status for e in page.rows}
+        assert "candidate_only" not in {e.row.status for e in entries}

@@ -34,6 +34,12 @@ def load(store: Store, name: str) -> tuple[Capture, dict[str, Any]]:
     return store.import_path(CAPTURES / name).capture, oracle
 
 
+def _rank_expect(name: str) -> dict[str, Any]:
+    """The expectations of a multi-rank oracle's first rank."""
+    ranks = json.loads((CAPTURES / name / "oracle.json").read_text())["ranks"]
+    return dict(ranks[min(ranks)]["expect"])
+
+
 def test_all_fixtures_are_present() -> None:
     assert len(NAMES) >= 19
 
@@ -41,10 +47,24 @@ def test_all_fixtures_are_present() -> None:
 @pytest.mark.parametrize("name", [n for n in NAMES if n not in RANK_JOBS])
 def test_counts_equal_the_workload_oracle(store: Store, name: str) -> None:
     capture, oracle = load(store, name)
-    expect = oracle["expect"]
-    counts = capture.counts
-    comps = [c for r in capture.ranks for c in r.compilations]
     assert capture.capture.producer.torch == oracle["torch_version"]
+    check_oracle(capture.counts, [c for r in capture.ranks for c in r.compilations], oracle)
+
+
+@pytest.mark.parametrize("name", [n for n in RANK_JOBS if "compilations" in _rank_expect(n)])
+def test_each_rank_equals_its_oracle(store: Store, name: str) -> None:
+    capture, oracle = load(store, name)
+    assert capture.capture.producer.torch == oracle["torch_version"]
+    # A rank writes its trace file when it starts compiling: one that compiled nothing has none.
+    traced = sorted(r for r, o in oracle["ranks"].items() if o["expect"]["compilations"] or o["backend_invocations"])
+    assert sorted(str(r.rank) for r in capture.ranks) == traced
+    for rank in capture.ranks:
+        check_oracle(rank.counts, rank.compilations, oracle["ranks"][str(rank.rank)])
+
+
+def check_oracle(counts: Any, comps: list[Any], oracle: dict[str, Any]) -> None:
+    """A capture's (or one rank's) counts and compilations against the oracle its workload wrote."""
+    expect = oracle["expect"]
     assert counts.observed_compilation_identities == expect["compilations"]
     assert counts.failed == expect.get("failures", 0)
     assert counts.no_graph_observed == expect.get("no_graph", 0)

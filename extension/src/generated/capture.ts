@@ -791,6 +791,14 @@ export interface CodeLocation {
   co_firstlineno?: number | null;
   co_name?: string | null;
   /**
+   * On the frame a compiled module's call entered first (nothing but torch's call machinery between it and the user's call): the module's class as torch's guards on this frame name it (the `fn` that torch's `inner` wrapper calls; else `self`, or `args[0]` for a decorator's wrapper of a method), e.g. 'transformers.models.llama.modeling_llama.LlamaForCausalLM'. None when the guards do not say.
+   */
+  compiled_module?: string | null;
+  /**
+   * When the compiled frame is library code: what the user's call went into, read from the dynamo_start stack between the user frame and the compiled one: 'module' (a module compiled with torch.compile: its __call__ in torch/_dynamo/eval_frame.py comes first), 'function' (a function compiled with torch.compile), None (no torch.compile entry on the stack).
+   */
+  entered?: ("module" | "function") | null;
+  /**
    * Known when a source snapshot allows it.
    */
   qualified_name?: string | null;

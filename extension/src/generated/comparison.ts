@@ -351,11 +351,23 @@ export interface FunctionSide {
   generated?: GeneratedCode | null;
   line?: number | null;
   /**
-   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or 'generated' (code torch generated, named for what it is: see `generated`).
+   * Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or 'generated' (code torch generated, named for what it is: see `generated`) or 'compiled' (what the user compiled, when Dynamo compiled library code for a call from module-level code, from the function that compiled the model, or from a wrapper: 'LlamaForCausalLM.forward'; `file` and `line` are then the torch.compile call's, the line None when not known).
    */
   name_from?: string | null;
+  /**
+   * For each count whose value differs between the ranks summed: rank (as text) -> its value on that rank. A count not listed has the same value on every rank (counts / ranks_summed).
+   */
+  per_rank?: {
+    [k: string]: {
+      [k: string]: number;
+    };
+  };
   qualified_name?: string | null;
   rank?: number | null;
+  /**
+   * In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture, 0 on a rank where the function did not compile). None: one rank.
+   */
+  ranks_summed?: number | null;
 }
 /**
  * What was observed. A key listed in `incomplete` may be an undercount (evidence was missing).

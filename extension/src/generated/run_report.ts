@@ -77,13 +77,17 @@ export interface FunctionReport {
    */
   compile_time_s?: number;
   /**
+   * Named by what the user compiled (Dynamo compiled library code for a call from module-level code, from the function that compiled the model, or from a wrapper): `file` and `line` are then where torch.compile was called (the line None when not known).
+   */
+  compiled?: boolean;
+  /**
    * For the counts someone acts on (failed, confirmed recompilations, graph breaks, limit hits, restarts): the evidence ids behind them, at most 5 each.
    */
   count_evidence?: {
     [k: string]: string[];
   };
   /**
-   * Its non-zero counts.
+   * Its non-zero counts (in a capture of several ranks, summed).
    */
   counts: {
     [k: string]: number;
@@ -95,9 +99,21 @@ export interface FunctionReport {
   frames?: string[];
   line?: number | null;
   /**
-   * Qualified name from the source snapshot, else the code object's name.
+   * Qualified name from the source snapshot, else the code object's name; for a row named by what the user compiled (`compiled`), that target ('LlamaForCausalLM.forward').
    */
   name: string;
+  /**
+   * For each count whose value differs between the ranks summed: rank (as text) -> its value. A count not listed has the same value on every rank.
+   */
+  per_rank?: {
+    [k: string]: {
+      [k: string]: number;
+    };
+  };
+  /**
+   * In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture). None: one rank.
+   */
+  ranks_summed?: number | null;
 }
 /**
  * This interface was referenced by `RunReport`'s JSON-Schema
@@ -126,6 +142,10 @@ export interface CompilationLine {
    */
   limit?: string | null;
   outcome: string;
+  /**
+   * In a capture of several ranks: the rank it compiled on.
+   */
+  rank?: number | null;
   /**
    * Failing guards that made it recompile.
    */

@@ -61,7 +61,7 @@ def open_capture(service: "Service", ref: str, *, label: str | None = None) -> "
     return opened.capture
 
 
-def _print_capture(capture: "Capture", output_format: Format) -> None:
+def _print_capture(capture: "Capture", output_format: Format, service: "Service") -> None:
     from dynamo_diff_compare import capture_markdown, capture_text
     from dynamo_diff_schema import validate
 
@@ -70,9 +70,9 @@ def _print_capture(capture: "Capture", output_format: Format) -> None:
         validate(document, "capture")
         print_json(document)
     elif output_format == Format.MARKDOWN:
-        typer.echo(capture_markdown(capture), nl=False)
+        typer.echo(capture_markdown(capture, service.sources(capture)), nl=False)
     else:
-        stdout().print(capture_text(capture))
+        stdout().print(capture_text(capture, sources=service.sources(capture)))
 
 
 @handles_errors
@@ -111,7 +111,7 @@ def import_(
     ] = ExecutorChoice.LOCAL,
 ) -> None:
     """Import a recorded run into the store and print its id, per-rank counts and notices."""
-    from dynamo_diff_compare import capture_markdown, capture_text
+    from dynamo_diff_compare import capture_markdown, capture_text, user_sources
     from dynamo_diff_schema import validate
 
     store = store_of(ctx)
@@ -135,11 +135,12 @@ def import_(
         return
     typer.echo(result.summary.capture.id)
     stderr().print("imported" if result.created else "already in the store (same bytes): nothing written")
+    sources = user_sources(*result.store.source_files(result.summary))
     if output_format == Format.MARKDOWN:
-        typer.echo(capture_markdown(result.store.load(result.summary.capture.id, evidence=False)), nl=False)
+        typer.echo(capture_markdown(result.store.load(result.summary.capture.id, evidence=False), sources), nl=False)
     else:
         # The summary (counts and notices) is all the text shows: the compilations are not read back.
-        stdout().print(capture_text(result.summary, show_compilations=False))
+        stdout().print(capture_text(result.summary, show_compilations=False, sources=sources))
 
 
 @handles_errors
@@ -173,7 +174,7 @@ def analyze(
     service = service_of(ctx)
     capture = open_capture(service, ref)
     if not by_function and function is None:
-        _print_capture(capture, output_format)
+        _print_capture(capture, output_format, service)
         return
     report = service.report(capture, function=function)
     if output_format == Format.JSON:
@@ -256,7 +257,8 @@ def show(
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """Show one stored capture (like analyze, but never imports)."""
-    _print_capture(service_of(ctx).load(ref), output_format)
+    service = service_of(ctx)
+    _print_capture(service.load(ref), output_format, service)
 
 
 @handles_errors

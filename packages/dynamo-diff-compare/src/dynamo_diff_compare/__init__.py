@@ -15,11 +15,20 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
     from dynamo_diff_compare.gate import GateResult, evaluate
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
-    from dynamo_diff_compare.render import changed_first, comparison_markdown, comparison_text, piece_line
+    from dynamo_diff_compare.render import (
+        changed_first,
+        comparison_markdown,
+        comparison_text,
+        count_pair,
+        piece_line,
+        side_label,
+    )
     from dynamo_diff_compare.run_report_view import (
         compilation_text,
         evidence_summaries,
         nonzero,
+        report_counts,
+        report_label,
         run_report,
         run_report_text,
     )
@@ -49,9 +58,13 @@ _LAZY = {
     "comparison_markdown": "render",
     "comparison_text": "render",
     "piece_line": "render",
+    "count_pair": "render",
+    "side_label": "render",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
+    "report_counts": "run_report_view",
+    "report_label": "run_report_view",
     "run_report": "run_report_view",
     "run_report_text": "run_report_view",
 }
@@ -89,13 +102,17 @@ __all__ = [
     "comparison_text",
     "compilation_text",
     "compiled_line",
+    "count_pair",
     "difference_phrase",
     "evaluate",
     "evidence_summaries",
     "nonzero",
     "piece_line",
+    "report_counts",
+    "report_label",
     "run_report",
     "run_report_text",
+    "side_label",
     "user_sources",
     "verdict_headline",
 ]

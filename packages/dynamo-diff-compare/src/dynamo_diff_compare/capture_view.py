@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
@@ -15,8 +17,11 @@ from rich.table import Table
 from rich.text import Text
 
 from dynamo_diff_compare.compiled import compiled_line
-from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, generated_frames, made_up_name
+from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, made_up_name
+from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.ranks import rank_ranges
+from dynamo_diff_compare.render import side_label
+from dynamo_diff_compare.run_report_view import folded_functions
 
 
 def rank_name(rank: int | None) -> str:
@@ -160,68 +165,78 @@ def function_label(comp: Compilation, generated: GeneratedFrame | None = None) -
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
 
 
-def _parent(name: str) -> str:
-    while (match := _RESUME.match(name)) is not None:
-        name = match.group(1)
-    return name
+@dataclass(frozen=True)
+class FunctionLine:
+    """One row of a capture's function table: its label, the frames counted in it and its counts (summed over
+    ranks, with how they split over them: rank_sums.py)."""
+
+    label: str
+    frames: list[str]
+    counts: Counts
+    ranks_summed: int | None
+    per_rank: dict[str, dict[str, int]]
+
+    def count(self, key: str) -> str:
+        return summed(getattr(self.counts, key), self.ranks_summed, self.per_rank.get(key))
 
 
-def function_rows(capture: Capture) -> list[tuple[str, list[str], Counts]]:
+def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[FunctionLine]:
     """One row per source function over every rank: its resume functions and the library frames Dynamo compiled
-    in its place fold into it (a function's story is one row). (function label, frames, counts)."""
-    groups: dict[tuple[str, str], tuple[list[str], list[Counts], int | None]] = {}
-    named: set[tuple[str, str]] = set()  # generated code: the label is the whole name
-    for rank in capture.ranks:
-        generated = generated_frames(rank)
-        for group in rank.functions:
-            code = group.code
-            name = code.co_name or "?"
-            site = code.caller
-            # A library frame is counted in the user's function that called it; a resume function in its parent;
-            # generated code in what it is (a compiled-autograd graph, an FX graph), whatever torch named its file.
-            key = (site.filename, site.name or "?") if site else (code.co_filename or "?", _parent(name))
-            gen = generated.get(group.key)
-            if gen is not None:
-                key = ("<generated>", gen.label)
-                named.add(key)
-            frames, counts, line = groups.setdefault(key, ([], [], None))
-            match = _RESUME.match(name)
-            frame = f"resume at {match.group(2)}" if match else name
+    in its place fold into it (a function's story is one row), as in a comparison and `analyze --by-function`;
+    a row of library frames called from module-level code, or from the function that compiled the model, is named
+    by what was compiled."""
+    ranks = [rank.rank for rank in capture.ranks]
+    out = []
+    for match, refs, observed in folded_functions(capture, sources):
+        frames: list[str] = []
+        for ref in refs:
+            code_match = _RESUME.match(ref.name)
+            frame = f"resume at {code_match.group(2)}" if code_match else ref.name
+            site = ref.caller
             if site is not None:
-                frame = f"{name} ({library_path(code.co_filename) or code.co_filename}:{code.co_firstlineno or '?'}"
-                frame += f", called at line {site.line})" if site.line is not None else ")"
+                frame = f"{ref.name} ({library_path(ref.file) or ref.file}:{ref.first_line or '?'}"
+                frame += f", called at line {site.line})" if site.line else ")"
             if frame not in frames:
                 frames.append(frame)
-            counts.append(group.counts)
-            if match is None and site is None and code.co_firstlineno is not None:
-                groups[key] = (frames, counts, code.co_firstlineno)
-    out = []
-    for key, (frames, counts, line) in sorted(
-        groups.items(), key=lambda kv: (kv[0] in named, kv[0][0], kv[1][2] or 0, kv[0][1])
-    ):
-        file, name = key
-        where = file.rsplit("/", 1)[-1] + (f":{line}" if line else "")
-        out.append((name if key in named else f"{name} ({where})", frames, sum_counts(counts)))
+        own = next((r for r in refs if r.caller is None and r.resume_parent is None), None)
+        file, line = match.baseline_location or (refs[0].file, None)
+        name = match.baseline_name or refs[0].name
+        generated = next((r.generated for r in refs if r.generated is not None), None)
+        if generated is not None:  # generated code: named for what it is (a compiled-autograd graph, an FX graph)
+            label = generated.label
+        elif any(r.caller is not None and r.caller.target for r in refs):
+            label = side_label(name, file, line, "compiled")
+        else:
+            label = side_label(name, file, own.first_line if own is not None and own.first_line else None, None)
+        groups = [(rank, g) for r in refs for rank, g in observed[r].groups]
+        ranks_summed, per_rank = rank_split(((rank, g.counts) for rank, g in groups), ranks)
+        out.append(FunctionLine(label, frames, sum_counts(g.counts for _, g in groups), ranks_summed, per_rank))
     return out
 
 
-def functions_table(capture: Capture) -> Table:
+# The counts of the function table: compiles, recompiles, breaks, failed.
+_TABLE_COUNTS = (
+    "observed_compilation_identities",
+    "confirmed_recompilation_identities",
+    "graph_break_records",
+    "failed",
+)
+
+
+def functions_table(capture: Capture, sources: SnapshotSet | None = None) -> Table:
     table = Table(
         title="functions (resume functions counted in the function they resume, library frames in the user's "
-        "function that called them)",
+        "function that called them, or in what was compiled)",
         title_justify="left",
     )
     for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed", "compile time"):
         table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
-    for label, frames, counts in function_rows(capture):
+    for row in function_rows(capture, sources):
         table.add_row(
-            Text(label),
-            Text(", ".join(frames)),
-            str(counts.observed_compilation_identities),
-            str(counts.confirmed_recompilation_identities),
-            str(counts.graph_break_records),
-            str(counts.failed),
-            compile_time_text(counts),
+            Text(row.label),
+            Text(", ".join(row.frames)),
+            *(row.count(key) for key in _TABLE_COUNTS),
+            compile_time_text(row.counts),
         )
     return table
 
@@ -336,7 +351,9 @@ def notice_lines(capture: Capture, limit: int = 20) -> list[str]:
     return lines
 
 
-def capture_text(capture: Capture, *, show_compilations: bool = True) -> RenderableType:
+def capture_text(
+    capture: Capture, *, show_compilations: bool = True, sources: SnapshotSet | None = None
+) -> RenderableType:
     parts: list[RenderableType] = [Text("\n".join(header_lines(capture)))]
     partial = bool(capture.counts.incomplete)
     title = "counts" + (" (+? = may be low: evidence missing)" if partial else "")
@@ -354,7 +371,7 @@ def capture_text(capture: Capture, *, show_compilations: bool = True) -> Rendera
             rows.append(("total", capture.counts))
         parts.append(counts_table(rows, title))
     if any(r.functions for r in capture.ranks):
-        parts.append(functions_table(capture))
+        parts.append(functions_table(capture, sources))
     if show_compilations:
         with_compilations = [rank for rank in capture.ranks if rank.compilations]
         parts.extend(compilations_table(rank) for rank in with_compilations[:MANY_RANKS])
@@ -370,7 +387,7 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def capture_markdown(capture: Capture) -> str:
+def capture_markdown(capture: Capture, sources: SnapshotSet | None = None) -> str:
     info = capture.capture
     out = [f"# Capture {short_id(info.id)}" + (f" ({info.label})" if info.label else ""), ""]
     out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
@@ -393,7 +410,7 @@ def capture_markdown(capture: Capture) -> str:
             out.append(f"| {shown} | " + " | ".join(values) + " |")
     if (zeros := zero_line(counts)) is not None:
         out += ["", zeros]
-    functions = function_rows(capture)
+    functions = function_rows(capture, sources)
     if functions:
         out += [
             "",
@@ -402,11 +419,11 @@ def capture_markdown(capture: Capture) -> str:
             "| function | frames | compiles | recompiles | breaks | failed | compile time |",
         ]
         out.append("|---|---|---:|---:|---:|---:|---:|")
-        for label, frames, c in functions:
+        for row in functions:
             out.append(
-                f"| {_md_cell(label)} | {_md_cell(', '.join(frames))} | {c.observed_compilation_identities} | "
-                f"{c.confirmed_recompilation_identities} | {c.graph_break_records} | {c.failed} | "
-                f"{compile_time_text(c)} |"
+                f"| {_md_cell(row.label)} | {_md_cell(', '.join(row.frames))} | "
+                + " | ".join(_md_cell(row.count(key)) for key in _TABLE_COUNTS)
+                + f" | {compile_time_text(row.counts)} |"
             )
     with_compilations = [rank for rank in capture.ranks if rank.compilations]
     for rank in with_compilations[:MANY_RANKS]:

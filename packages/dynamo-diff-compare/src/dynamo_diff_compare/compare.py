@@ -44,7 +44,7 @@ from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
 
 # Part of every comparison id: bump when rows or changes are computed differently.
-COMPARE_VERSION = "3"
+COMPARE_VERSION = "4"
 EMPTY = SnapshotSet(files={}, paths={})
 M = TypeVar("M", bound=Model)
 
@@ -137,6 +137,7 @@ def _side(
         return _generated_side(obs, name, multi_rank)
     rel = sources.rel_path(ref.file) or (library_path(ref.file) if ref.caller is not None else None)
     ranks = obs.ranks
+    ranks_summed, per_rank = obs.rank_split()
     # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
     # large comparison (tools/bench/compare_scaling.py). The comparison is validated when it is rendered as JSON.
     return _trusted(
@@ -150,6 +151,8 @@ def _side(
         rank=ranks[0] if len(ranks) == 1 else None,
         compile_ids=obs.compile_ids(multi_rank),
         counts=obs.counts,
+        ranks_summed=ranks_summed,
+        per_rank=per_rank,
     )
 
 
@@ -222,7 +225,7 @@ def _merged(observed: list[Observed]) -> Observed | None:
         return None
     if len(observed) == 1:
         return observed[0]
-    merged = Observed(observed[0].ref)
+    merged = Observed(observed[0].ref, capture_ranks=observed[0].capture_ranks)
     for part in observed:
         merged.groups.extend(part.groups)
         merged.compilations.extend(part.compilations)
@@ -251,6 +254,11 @@ def _function_row(
     c_side = _named_side(
         c_all, match.candidate_name, match.candidate_source, match.candidate_location, sources[1], multi_rank
     )
+    # A row named by what the user compiled (targets.py) says so.
+    if b_side is not None and any(_compiled(p.baseline) for p in match.pieces):
+        b_side = b_side.model_copy(update={"name_from": "compiled"})
+    if c_side is not None and any(_compiled(p.candidate) for p in match.pieces):
+        c_side = c_side.model_copy(update={"name_from": "compiled"})
     pieces = []
     for piece in match.pieces:
         row = _row(piece, base, cand, sources, multi_rank)
@@ -271,6 +279,10 @@ def _function_row(
     return _assembled(
         match.status, match.method, match.reason, match.alternatives, (b_all, b_side), (c_all, c_side), pieces
     )
+
+
+def _compiled(ref: FunctionRef | None) -> bool:
+    return ref is not None and ref.caller is not None and bool(ref.caller.target)
 
 
 def _named_side(
@@ -323,7 +335,7 @@ def _compare_captures(
     intended: list[str],
 ) -> Comparison:
     b_src, c_src = baseline_sources or EMPTY, candidate_sources or EMPTY
-    base, cand = observed_functions(baseline), observed_functions(candidate)
+    base, cand = observed_functions(baseline, b_src), observed_functions(candidate, c_src)
     multi_rank = len(baseline.ranks) > 1 or len(candidate.ranks) > 1
     matches = correspond_functions(list(base), b_src, list(cand), c_src, user_map)
     rows = [_function_row(match, base, cand, (b_src, c_src), multi_rank) for match in matches]
@@ -428,7 +440,7 @@ def compare_ranks(
     by_rank = {r.rank: r for r in capture.ranks}
     ref_capture = _only_rank(capture, reference)
     other_capture = _only_rank(capture, other) if other in by_rank else ref_capture
-    base, cand = observed_functions(ref_capture), observed_functions(other_capture)
+    base, cand = observed_functions(ref_capture, src), observed_functions(other_capture, src)
     matches = correspond_functions(list(base), src, list(cand), src, None)
     rows = [_function_row(match, base, cand, (src, src), False) for match in matches]
     rows = [_between_ranks(row, reference, other) for row in rows]

@@ -16,7 +16,7 @@ from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow,
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.compiled import compiled_line
-from dynamo_diff_compare.render import row_name
+from dynamo_diff_compare.render import row_name, side_count
 from dynamo_diff_compare.verdict_text import coming_with, difference_phrase
 
 # Functions listed under a failed check (the rest are counted).
@@ -75,8 +75,8 @@ def _regressions(comparison: Comparison, key: str, detail: Callable[[FunctionRow
     rows.sort(key=lambda r: -r.deltas.get(key, 0))
     lines = []
     for row in rows[:SHOWN_FUNCTIONS]:
-        before = getattr(row.baseline.counts, key) if row.baseline else 0
-        after = getattr(row.candidate.counts, key) if row.candidate else 0
+        before = side_count(row.baseline, key) if row.baseline else "0"
+        after = side_count(row.candidate, key) if row.candidate else "0"
         lines.append(f"       {row_name(row)}: {before} -> {after}{detail(row)}")
     if len(rows) > SHOWN_FUNCTIONS:
         lines.append(f"       ... and {len(rows) - SHOWN_FUNCTIONS} more function(s)")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dynamo_diff_match import CallSite, FunctionRef, Generated
+from dynamo_diff_match import CallSite, FunctionRef, Generated, SnapshotSet
 from dynamo_diff_schema.capture import Capture, FunctionGroup
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import Counts, sum_counts
 
 from dynamo_diff_compare.generated import generated_form, generated_frames
+from dynamo_diff_compare.rank_sums import rank_split
+from dynamo_diff_compare.targets import compiled_targets, with_target
 
 
 @dataclass
@@ -19,10 +21,16 @@ class Observed:
     ref: FunctionRef
     groups: list[tuple[int | None, FunctionGroup]] = field(default_factory=list)
     compilations: list[tuple[int | None, Compilation]] = field(default_factory=list)
+    # Every rank of the capture (its counts are summed over them, 0 on a rank where it did not compile).
+    capture_ranks: list[int | None] = field(default_factory=list)
 
     @property
     def counts(self) -> Counts:
         return sum_counts(group.counts for _, group in self.groups)
+
+    def rank_split(self) -> tuple[int | None, dict[str, dict[str, int]]]:
+        """(ranks summed, per-rank values of the headline counts that differ between ranks): rank_sums.py."""
+        return rank_split(((rank, group.counts) for rank, group in self.groups), self.capture_ranks)
 
     @property
     def ranks(self) -> list[int | None]:
@@ -48,14 +56,20 @@ def ref_of(group: FunctionGroup, generated: Generated | None = None) -> Function
     )
 
 
-def observed_functions(capture: Capture) -> dict[FunctionRef, Observed]:
+def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> dict[FunctionRef, Observed]:
+    """`sources`: the run's snapshots, which tell whether a library frame's caller is the function that compiled
+    the model (its row is then named by the compiled target, `targets.py`)."""
     out: dict[FunctionRef, Observed] = {}
+    targets = compiled_targets(
+        capture, (g for rank in capture.ranks for g in rank.functions), sources or SnapshotSet({}, {})
+    )
+    ranks = [rank.rank for rank in capture.ranks]
     for rank in capture.ranks:
         by_id = {c.compile_id: c for c in rank.compilations}
         generated = {key: Generated(*frame) for key, frame in generated_frames(rank).items()}
         for group in rank.functions:
-            ref = ref_of(group, generated.get(group.key))
-            entry = out.setdefault(ref, Observed(ref))
+            ref = with_target(ref_of(group, generated.get(group.key)), targets)
+            entry = out.setdefault(ref, Observed(ref, capture_ranks=ranks))
             entry.groups.append((rank.rank, group))
             entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)
     return out

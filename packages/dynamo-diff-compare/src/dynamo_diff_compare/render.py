@@ -36,6 +36,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dynamo_diff_compare.compiled import compiled_line
+from dynamo_diff_compare.rank_sums import summed
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (
     areas_text,
@@ -113,11 +114,28 @@ def row_name(row: FunctionRow) -> str:
     # Paired by file and name: the matcher already found the two paths to be one file (e.g. two checkouts).
     one_file = row.method in (MatchMethod.NAME, MatchMethod.SAME_LOCATION) or (b and c and same_file(b.file, c.file))
     if b and c and not (same_name(b.qualified_name, c.qualified_name) and one_file):
-        return f"{b.qualified_name} ({_where(b.file, b.line)}) -> {c.qualified_name} ({_where(c.file, c.line)})"
+        return (
+            f"{side_label(b.qualified_name, b.file, b.line, b.name_from)} -> "
+            f"{side_label(c.qualified_name, c.file, c.line, c.name_from)}"
+        )
     sides = [s for s in (b, c) if s is not None]
     assert sides
     side = max(sides, key=lambda s: len(s.qualified_name or ""))  # the qualified name, when one side knows it
-    return f"{side.qualified_name} ({_where(side.file, side.line)})"
+    return side_label(side.qualified_name, side.file, side.line, side.name_from)
+
+
+def side_label(name: str | None, file: str | None, line: int | None, name_from: str | None) -> str:
+    """`Net.forward (model.py:12)`; a row named by what was compiled says where torch.compile was called
+    (`LlamaForCausalLM.forward (compiled at llama_upgrade.py:57)`), or, not known, in which file it was called."""
+    if name_from == "generated":  # code torch generated, named for what it is, not by the file name torch made up
+        return name or "?"
+    if name_from == "compiled":
+        return (
+            f"{name} (compiled at {_where(file, line)})"
+            if line
+            else f"{name} (compiled, called in {_where(file, None)})"
+        )
+    return f"{name} ({_where(file, line)})"
 
 
 def _where(file: str | None, line: int | None) -> str:
@@ -138,12 +156,21 @@ def row_compile_time(row: FunctionRow) -> str:
     return compile_time_change(b, c) + (" +?" if unfinished else "")
 
 
+def side_count(side: FunctionSide, key: str) -> str:
+    """A side's count, saying how it splits over ranks when it is a sum over several (rank_sums.py)."""
+    return summed(getattr(side.counts, key), side.ranks_summed, side.per_rank.get(key))
+
+
+def count_pair(b: FunctionSide | None, c: FunctionSide | None, key: str) -> str:
+    """'2', '2 -> 3', '2 (1 per rank x 2) -> 4 (rank 0: 1, rank 1: 3)'; one-sided rows show that side's count."""
+    texts = [side_count(s, key) for s in (b, c) if s is not None]
+    if len(texts) == 1 or texts[0] == texts[1]:
+        return texts[0]
+    return f"{texts[0]} -> {texts[1]}"
+
+
 def _pair(row: FunctionRow, key: str) -> str:
-    b = getattr(row.baseline.counts, key) if row.baseline else None
-    c = getattr(row.candidate.counts, key) if row.candidate else None
-    if b is None or c is None or b == c:
-        return str(c if b is None else b)  # one-sided rows show that side's count
-    return f"{b} -> {c}"
+    return count_pair(row.baseline, row.candidate, key)
 
 
 def _status(row: FunctionRow) -> str:
@@ -167,9 +194,7 @@ def _piece_counts(piece: FunctionPiece, row_status: str) -> str:
         c = getattr(piece.candidate.counts, key) if piece.candidate else None
         if not b and not c:
             return None
-        if b is None or c is None or b == c:
-            return f"{b if c is None else c} {label}"
-        return f"{b} -> {c} {label}"
+        return f"{count_pair(piece.baseline, piece.candidate, key)} {label}"
 
     parts = [one(key, label) for key, label in HEADLINE_COUNTS[:4]]
     where = "" if piece.status in (RowStatus.MATCHED, row_status) else f", {str(piece.status).replace('_', ' ')}"

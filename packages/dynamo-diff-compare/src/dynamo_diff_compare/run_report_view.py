@@ -3,7 +3,7 @@ count in the function they belong to)."""
 
 from __future__ import annotations
 
-from dynamo_diff_match import SnapshotSet, correspond_functions
+from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, phase_times_text, sum_counts
@@ -19,7 +19,9 @@ from dynamo_diff_schema.run_report import (
 
 from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.compiled import compiled_line
-from dynamo_diff_compare.observed import observed_functions
+from dynamo_diff_compare.observed import Observed, observed_functions
+from dynamo_diff_compare.rank_sums import rank_split, summed
+from dynamo_diff_compare.render import side_label
 
 # The compile-time figure shown per compilation (torch's own name and unit).
 _COMPILE_TIME = "entire_frame_compile_time_s"
@@ -37,7 +39,7 @@ def _then(comp: Compilation) -> str:
     return "ran eagerly (suppress_errors)" if comp.failure.suppressed else "raised into the program"
 
 
-def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
+def compilation_line(comp: Compilation, frame: str, rank: int | None = None) -> CompilationLine:
     failure = None
     if comp.failure is not None:
         failure = FailureLine(
@@ -50,6 +52,7 @@ def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
     reasons = comp.recompile.reasons if comp.recompile is not None else []
     return CompilationLine(
         compile_id=comp.compile_id,
+        rank=rank,
         frame=frame,
         outcome=str(comp.outcome),
         recompile=[
@@ -75,35 +78,53 @@ def compilation_line(comp: Compilation, frame: str) -> CompilationLine:
     )
 
 
+def folded_functions(
+    capture: Capture, sources: SnapshotSet | None = None
+) -> list[tuple[FunctionMatch, list[FunctionRef], dict[FunctionRef, Observed]]]:
+    """The capture's source functions, each with the frames counted in it (its own, its resume functions, the
+    library frames compiled in its place), folded as a comparison folds them (the run paired with itself)."""
+    src = sources or SnapshotSet({}, {})
+    observed = observed_functions(capture, src)
+    out = []
+    for match in correspond_functions(list(observed), src, list(observed), src):
+        refs = [p.baseline for p in match.pieces if p.baseline is not None and p.baseline in observed]
+        if refs:
+            out.append((match, refs, observed))
+    return out
+
+
 def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None = None) -> RunReport:
     """The run per source function, functions with something to say (failures, recompilations, breaks) first;
     `function` keeps the functions of that name (qualified or bare, or a frame's name)."""
-    observed = observed_functions(capture)
-    matches = correspond_functions(list(observed), sources, list(observed), sources)
     functions = []
-    for match in matches:
-        refs = [p.baseline for p in match.pieces if p.baseline is not None and p.baseline in observed]
-        if not refs:
-            continue
+    for match, refs, observed in folded_functions(capture, sources):
         name = match.baseline_name or refs[0].name
         frames = [r.name for r in refs]
         if function is not None and function not in (name, name.rsplit(".", 1)[-1], *frames):
             continue
+        multi_rank = len(capture.ranks) > 1
         comps = sorted(
-            ((r.name, c) for r in refs for _, c in observed[r].compilations), key=lambda fc: _order(fc[1].compile_id)
+            ((r.name, rank, c) for r in refs for rank, c in observed[r].compilations),
+            key=lambda frc: (_order(frc[2].compile_id), frc[1] is None, frc[1] or 0),
         )
         where = match.baseline_location
+        ranks_summed, per_rank = rank_split(
+            ((rank, g.counts) for r in refs for rank, g in observed[r].groups), [x.rank for x in capture.ranks]
+        )
         functions.append(
             FunctionReport(
                 name=name,
                 # Generated code: the file name torch gave it, as the trace records it.
                 file=where[0] if where else (observed[refs[0]].groups[0][1].code.co_filename or refs[0].file),
                 line=where[1] if where else refs[0].first_line or None,
+                compiled=any(r.caller is not None and bool(r.caller.target) for r in refs),
                 frames=list(dict.fromkeys(frames)) if len(frames) > 1 or refs[0].caller is not None else [],
-                counts=nonzero(summed := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
-                compile_time_s=summed.compile_time_s,
-                count_evidence=_count_evidence([c for _, c in comps]),
-                compilations=[compilation_line(c, frame) for frame, c in comps],
+                counts=nonzero(total := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
+                ranks_summed=ranks_summed,
+                per_rank=per_rank,
+                compile_time_s=total.compile_time_s,
+                count_evidence=_count_evidence([c for _, _, c in comps]),
+                compilations=[compilation_line(c, frame, rank if multi_rank else None) for frame, rank, c in comps],
             )
         )
     functions.sort(key=_interest)
@@ -177,7 +198,24 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
-    return f"  {c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+    rank = "" if c.rank is None else f"rank {c.rank} "
+    return f"  {rank}{c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+
+
+def report_counts(fn: FunctionReport) -> str:
+    """Its headline counts that are not 0, each saying how it splits over ranks in a capture of several."""
+    return ", ".join(
+        f"{COUNT_LABELS.get(k, k)} {summed(fn.counts[k], fn.ranks_summed, fn.per_rank.get(k))}"
+        for k, _ in HEADLINE_COUNTS
+        if fn.counts.get(k)
+    )
+
+
+def report_label(fn: FunctionReport) -> str:
+    """`Net.forward (model.py:12)`, `LlamaForCausalLM.forward (compiled at llama_upgrade.py:57)`."""
+    if fn.compiled:
+        return side_label(fn.name, fn.file, fn.line, "compiled")
+    return f"{fn.name} ({(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'})"
 
 
 def run_report_text(report: RunReport) -> str:
@@ -193,10 +231,8 @@ def run_report_text(report: RunReport) -> str:
     )
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     for fn in report.functions:
-        where = f"{(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'}"
         frames = f" frames: {', '.join(fn.frames)}" if fn.frames else ""
-        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {fn.counts[k]}" for k, _ in HEADLINE_COUNTS if fn.counts.get(k))
-        lines.append(f"{fn.name} ({where}): {counts or 'compiled'}{frames}")
+        lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         lines += [t for c in fn.compilations if (t := compilation_text(c, fn.name)) is not None]
     return "\n".join(lines)
 

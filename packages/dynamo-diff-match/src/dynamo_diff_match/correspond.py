@@ -119,6 +119,8 @@ class _Unit:
     missing: str = ""  # why there is no source, if so
     resumes: list[FunctionRef] = field(default_factory=list)
     calls: list[FunctionRef] = field(default_factory=list)  # library frames compiled in its place
+    # Named by what the user compiled (`location` is where torch.compile was called, line 0 when not known).
+    compiled: bool = False
     match: _Unit | None = None
     method: MatchMethod = MatchMethod.NONE
     reason: str = ""
@@ -139,6 +141,8 @@ class _Unit:
     def where(self) -> tuple[str, int | None]:
         if self.source is not None:
             return self.source.rel_path, self.source.first_line
+        if self.compiled:
+            return self.location[0], self.location[1] or None
         return self.location[0], self.ref.first_line if self.ref is not None else None
 
 
@@ -172,7 +176,25 @@ def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: boo
         ]
         return max(parents, key=lambda u: u.order) if parents else None
 
-    for ref in (r for r in all_refs if r.caller is not None):
+    for ref in (r for r in all_refs if r.caller is not None and r.caller.target):
+        # Named by what the user compiled: one unit per target and torch.compile call, whatever calls it.
+        site = ref.caller
+        assert site is not None
+        where, _, at = site.compiled_at.rpartition(":")
+        path = snapshots.paths.get(where or site.file, where or site.file)
+        target_key = ("compiled", site.target, path, at)
+        parent = by_key.get(target_key)
+        if parent is None:
+            parent = by_key[target_key] = _Unit(
+                baseline,
+                function_id(path, site.target, int(at) if at.isdigit() else None),
+                None,
+                None,
+                (path, int(at) if at.isdigit() else 0, site.target),
+                compiled=True,
+            )
+        parent.calls.append(ref)
+    for ref in (r for r in all_refs if r.caller is not None and not r.caller.target):
         site = ref.caller
         assert site is not None
         source = locate_call(site, snapshots)
@@ -461,6 +483,54 @@ def _same_file(base: list[_Unit], cand: list[_Unit]) -> dict[str, str]:
     return {c: b for b, c in pairs.items()}
 
 
+def _match_targets(base: list[_Unit], cand: list[_Unit]) -> None:
+    """Rows named by what the user compiled pair by that name in the same file (unique on both sides)."""
+    as_base = _same_file(base, cand)
+    groups: dict[tuple[str, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
+    for side, units in ((0, base), (1, cand)):
+        for u in units:
+            if u.match is None and u.compiled:
+                path, _, name = u.location
+                groups[(as_base.get(path, path) if side else path, name)][side].append(u)
+    for bs, cs in groups.values():
+        # One target compiled at several places of the file (two models of one class): in the order of the calls.
+        if len(bs) == len(cs):
+            for b, c in zip(sorted(bs, key=lambda u: u.location), sorted(cs, key=lambda u: u.location), strict=True):
+                (_, b_line), (_, c_line) = b.where, c.where
+                lines = "" if b_line is None or c_line is None else f", compiled at line {b_line} -> {c_line}"
+                _pair(b, c, MatchMethod.NAME, f"the same torch.compile target{lines}")
+
+
+def _call_key(unit: _Unit, as_base: dict[str, str] | None = None) -> tuple[object, ...] | None:
+    """What a unit of library frames only is made of: the frames and the lines of the calls that reached them."""
+    if unit.ref is not None or unit.resumes or not unit.calls:
+        return None
+    files = {r.caller.file for r in unit.calls if r.caller is not None}
+    frames = frozenset((_library_frame(r), _call_site(r)) for r in unit.calls)
+    paths = frozenset((as_base or {}).get(f, f) for f in files)
+    return paths, frames
+
+
+def _match_calls(base: list[_Unit], cand: list[_Unit]) -> None:
+    """A row named by what the user compiled on one side, and by the code that called it on the other (a bundle's
+    observer tells where torch.compile was called, a bare trace cannot): the same library frames called at the
+    same lines are one row."""
+    as_base = _file_pairs(
+        {r.caller.file for u in base if u.match is None for r in u.calls if r.caller is not None},
+        {r.caller.file for u in cand if u.match is None for r in u.calls if r.caller is not None},
+    )
+    as_base = {c: b for b, c in as_base.items()}
+    groups: dict[tuple[object, ...], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
+    for side, units in ((0, base), (1, cand)):
+        for u in units:
+            if u.match is None and (key := _call_key(u, as_base if side else None)) is not None:
+                groups[key][side].append(u)
+    for bs, cs in groups.values():
+        if len(bs) == 1 and len(cs) == 1 and (bs[0].compiled or cs[0].compiled):
+            lines = sorted({_call_site(r) for r in bs[0].calls})
+            _pair(bs[0], cs[0], MatchMethod.SAME_LOCATION, f"the same library frames, called at line(s) {lines}")
+
+
 def _match_location(base: list[_Unit], cand: list[_Unit]) -> None:
     as_base = _same_file(base, cand)
     groups: dict[tuple[str, int, str], tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
@@ -575,6 +645,13 @@ def _library_frame(ref: FunctionRef) -> tuple[str, str, int]:
     return library_path(ref.file) or ref.file, ref.name, ref.first_line
 
 
+def _caller(unit: _Unit, ref: FunctionRef) -> str:
+    """Who called a library frame: the unit's function, or (a unit named by what was compiled) the calling code."""
+    if unit.compiled and ref.caller is not None:
+        return ref.caller.name
+    return unit.label
+
+
 def _call_site(ref: FunctionRef) -> int:
     return ref.caller.line if ref.caller is not None else 0
 
@@ -590,7 +667,8 @@ def _call_rows(b: _Unit, c: _Unit) -> list[Correspondence]:
         if s is None:
             continue
         why = (
-            f"called from {b.label} (line {_call_site(r)} -> {_call_site(s)}); the same frame of {_library_frame(r)[0]}"
+            f"called from {_caller(b, r)} (line {_call_site(r)} -> {_call_site(s)}); the same frame of "
+            f"{_library_frame(r)[0]}"
         )
         rows.append(
             Correspondence(
@@ -609,7 +687,7 @@ def _call_rows(b: _Unit, c: _Unit) -> list[Correspondence]:
         rc.remove(s)
     for mine, unit, status in ((rb, b, RowStatus.BASELINE_ONLY), (rc, c, RowStatus.CANDIDATE_ONLY)):
         for r in mine:
-            why = f"called from {unit.label} (line {_call_site(r)}); the other side's function did not compile it"
+            why = f"called from {_caller(unit, r)} (line {_call_site(r)}); the other side's function did not compile it"
             rows.append(_one_sided(unit, r, status, why))
     return rows
 
@@ -650,7 +728,7 @@ def _unmatched_rows(unit: _Unit, unmatched_others: set[str], others: list[_Unit]
     for r in sorted(unit.resumes):
         rows.append(_one_sided(unit, r, status, f"follows {unit.label}, which is {status.value}", alternatives))
     for r in sorted(unit.calls, key=lambda r: (_call_site(r), r)):
-        why = f"called from {unit.label} (line {_call_site(r)}), which is {status.value}"
+        why = f"called from {_caller(unit, r)} (line {_call_site(r)}), which is {status.value}"
         rows.append(_one_sided(unit, r, status, why, alternatives))
     return rows
 
@@ -709,10 +787,14 @@ def _function_match(b: _Unit | None, c: _Unit | None, pieces: list[Correspondenc
     status = own.status if unit.ref is not None else pieces[0].status
     alternatives = own.alternatives
     ran = "library frames it called" if unit.calls and not unit.resumes else "resume functions"
+    if unit.compiled:
+        reason = f"what was compiled ran as library frames; {pieces[0].reason}"
+    else:
+        reason = own.reason if unit.ref is not None else f"only {ran} of {unit.label} ran; {pieces[0].reason}"
     return FunctionMatch(
         status,
         MatchMethod.NONE,
-        own.reason if unit.ref is not None else f"only {ran} of {unit.label} ran; {pieces[0].reason}",
+        reason,
         unit.id if unit.baseline else None,
         None if unit.baseline else unit.id,
         unit.label if unit.baseline else None,
@@ -742,8 +824,10 @@ def correspond_functions(
         _apply_user_map(user_map, base, cand)
     _match_structure(base, cand)
     _match_lines(base, cand, baseline_sources, candidate_sources)
+    _match_targets(base, cand)
     _match_location(base, cand)
     _match_name(base, cand)
+    _match_calls(base, cand)
     unmatched_base = {u.id for u in base if u.match is None}
     unmatched_cand = {u.id for u in cand if u.match is None}
     matches: list[FunctionMatch] = []

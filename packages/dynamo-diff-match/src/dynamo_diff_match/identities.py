@@ -36,11 +36,16 @@ _RESUME = re.compile(r"torch_dynamo_resume_in_(?P<parent>.+)_at_(?P<line>\d+)")
 
 @dataclass(frozen=True, order=True)
 class CallSite:
-    """A call in the user's code: the frame's file, the line of the call and the function's bare name."""
+    """A call in the user's code: the frame's file, the line of the call and the function's bare name; when the
+    row is named by what the user compiled rather than by this function (docs/COMPARING.md, "The row is the
+    user's function"), that target (`LlamaForCausalLM.forward`) and where torch.compile was called ('' when not
+    known)."""
 
     file: str
     line: int
     name: str
+    target: str = ""
+    compiled_at: str = ""  # 'path:line' of the torch.compile call
 
 
 @dataclass(frozen=True, order=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 
 from dynamo_diff_match.identities import CallSite, FunctionRef, SourceFunction, _Piece, index_with_pieces
@@ -93,3 +94,67 @@ def locate_call(site: CallSite, snapshots: SnapshotSet) -> SourceFunction | None
         f for f in snapshots.named(rel, site.name) if f.kind != "class" and f.first_line <= site.line <= f.last_line
     ]
     return max(containing, key=lambda f: f.first_line, default=None)
+
+
+def enclosing_function(file: str, line: int, snapshots: SnapshotSet) -> SourceFunction | None:
+    """The innermost function (not class) whose lines hold `line` of a file, or None (module level, or no
+    snapshot of the file)."""
+    rel = snapshots.rel_path(file)
+    if rel is None:
+        return None
+    containing = [f for f in snapshots.functions(rel) if f.kind != "class" and f.first_line <= line <= f.last_line]
+    return max(containing, key=lambda f: f.first_line, default=None)
+
+
+def calls_a_closure(site: CallSite, snapshots: SnapshotSet) -> bool:
+    """Whether the call at `site` is, in its snapshot, a call of a name the function takes from the function it
+    is defined in: a decorator's wrapper calling the function it wraps (`fn(*args, **kwargs)`), or a helper
+    defined inside the function that compiled the model calling it."""
+    own = locate_call(site, snapshots)
+    if (
+        own is None
+        or ".<locals>." not in own.qualified_name
+        or not isinstance(own.node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ):
+        return False
+    rel = snapshots.rel_path(site.file)
+    outer_name = own.qualified_name.rsplit(".<locals>.", 1)[0]
+    outer = next(
+        (
+            f
+            for f in snapshots.functions(rel or "")
+            if f.qualified_name == outer_name and f.first_line <= own.first_line <= own.last_line <= f.last_line
+        ),
+        None,
+    )
+    if outer is None or not isinstance(outer.node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    called = {
+        node.func.id
+        for node in ast.walk(own.node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.lineno == site.line
+    }
+    return any(name not in _bound(own.node) and name in _bound(outer.node) for name in called)
+
+
+def _bound(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a function binds itself: its parameters and the names it assigns (not those of functions
+    defined inside it)."""
+    args = node.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg) if a}
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(item.name)
+            continue
+        if isinstance(item, ast.Lambda):
+            continue
+        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store):
+            names.add(item.id)
+        elif isinstance(item, ast.alias):
+            names.add((item.asname or item.name).split(".", 1)[0])
+        elif isinstance(item, ast.arg):
+            names.add(item.arg)
+        stack.extend(ast.iter_child_nodes(item))
+    return names

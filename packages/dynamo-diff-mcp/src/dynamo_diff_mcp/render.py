@@ -9,8 +9,12 @@ from dynamo_diff_compare import (
     coming_with,
     compilation_text,
     compiled_line,
+    count_pair,
     difference_phrase,
     piece_line,
+    report_counts,
+    report_label,
+    side_label,
 )
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, Side, compile_time_change, short_id
 from dynamo_diff_schema.comparison import Comparability
@@ -212,15 +216,9 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     for entry in page.rows:
         row = entry.row
         side = row.baseline or row.candidate
-        line = f":{side.line}" if side is not None and side.line is not None else ""
-        name = f"{side.qualified_name} ({(side.file or '?').rsplit('/', 1)[-1]}{line})" if side else "?"
-        if side is not None and side.generated is not None:
-            name = side.qualified_name or "?"  # generated code by what it is, not the file name torch made up
+        name = side_label(side.qualified_name, side.file, side.line, side.name_from) if side else "?"
         status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
-        pairs = [
-            f"{label} {_pair(getattr(row.baseline.counts, k) if row.baseline else None, getattr(row.candidate.counts, k) if row.candidate else None)}"  # noqa: E501
-            for k, label in HEADLINE[:4]
-        ]
+        pairs = [f"{label} {count_pair(row.baseline, row.candidate, k)}" for k, label in HEADLINE[:4]]
         changed = [ch.summary for ch in row.changes if ch.kind != "phase_time"][:2]
         frames = piece_line(row)
         if frames:
@@ -294,11 +292,9 @@ def run_page_text(page: RunPage) -> str:
     )
     for entry in page.functions:
         r = entry.report
-        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {r.counts[k]}" for k, _ in HEADLINE_COUNTS if r.counts.get(k))
+        counts = report_counts(r)
         frames = f" frames {', '.join(r.frames)}" if r.frames else ""
-        lines.append(
-            _line(f"[{entry.index}] {r.name} ({(r.file or '?').rsplit('/', 1)[-1]}:{r.line or '?'}): {counts}{frames}")
-        )
+        lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{frames}"))
         texts = [t for c in r.compilations if (t := compilation_text(c, r.name)) is not None]
         lines += [_line(t) for t in texts[:6]]
         if len(texts) > 6:

@@ -211,7 +211,10 @@ class FunctionSide(Model):
         None,
         description="Where `qualified_name` comes from: 'source' (the definition in the run's source snapshot, "
         "e.g. 'Net.forward'), 'trace' (the code object's bare co_name, when there is no snapshot to read) or "
-        "'generated' (code torch generated, named for what it is: see `generated`).",
+        "'generated' (code torch generated, named for what it is: see `generated`) or "
+        "'compiled' (what the user compiled, when Dynamo compiled library code for a call from module-level code, "
+        "from the function that compiled the model, or from a wrapper: 'LlamaForCausalLM.forward'; `file` and "
+        "`line` are then the torch.compile call's, the line None when not known).",
     )
     generated: GeneratedCode | None = Field(
         None, description="Set when the frame is code torch generated (`file` is then its raw co_filename)."
@@ -224,6 +227,16 @@ class FunctionSide(Model):
     rank: int | None = None
     compile_ids: list[str] = Field(default_factory=list)
     counts: Counts
+    ranks_summed: int | None = Field(
+        None,
+        description="In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture, "
+        "0 on a rank where the function did not compile). None: one rank.",
+    )
+    per_rank: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="For each count whose value differs between the ranks summed: rank (as text) -> its value on "
+        "that rank. A count not listed has the same value on every rank (counts / ranks_summed).",
+    )
 
 
 class ChangeKind(StrEnum):

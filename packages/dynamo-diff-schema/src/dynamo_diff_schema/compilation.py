@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import Field
 
@@ -74,6 +75,20 @@ class CodeLocation(Model):
         description="When the compiled frame is library code (torch, the standard library, an installed package): "
         "the nearest user frame of the dynamo_start stack (the call in the user's function; `line` is the line of "
         "the call). Rows count the compilation in that function.",
+    )
+    entered: Literal["module", "function"] | None = Field(
+        None,
+        description="When the compiled frame is library code: what the user's call went into, read from the "
+        "dynamo_start stack between the user frame and the compiled one: 'module' (a module compiled with "
+        "torch.compile: its __call__ in torch/_dynamo/eval_frame.py comes first), 'function' (a function compiled "
+        "with torch.compile), None (no torch.compile entry on the stack).",
+    )
+    compiled_module: str | None = Field(
+        None,
+        description="On the frame a compiled module's call entered first (nothing but torch's call machinery "
+        "between it and the user's call): the module's class as torch's guards on this frame name it (the `fn` "
+        "that torch's `inner` wrapper calls; else `self`, or `args[0]` for a decorator's wrapper of a method), "
+        "e.g. 'transformers.models.llama.modeling_llama.LlamaForCausalLM'. None when the guards do not say.",
     )
 
 

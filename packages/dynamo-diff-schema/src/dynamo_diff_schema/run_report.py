@@ -36,6 +36,7 @@ class FailureLine(Model):
 
 class CompilationLine(Model):
     compile_id: str
+    rank: int | None = Field(None, description="In a capture of several ranks: the rank it compiled on.")
     frame: str = Field(description="The compiled frame: the function itself, a resume function or a library frame.")
     outcome: str
     recompile: list[GuardLine] = Field(default_factory=list, description="Failing guards that made it recompile.")
@@ -52,11 +53,30 @@ class CompilationLine(Model):
 
 
 class FunctionReport(Model):
-    name: str = Field(description="Qualified name from the source snapshot, else the code object's name.")
+    name: str = Field(
+        description="Qualified name from the source snapshot, else the code object's name; for a row named by "
+        "what the user compiled (`compiled`), that target ('LlamaForCausalLM.forward')."
+    )
     file: str | None = None
     line: int | None = None
+    compiled: bool = Field(
+        False,
+        description="Named by what the user compiled (Dynamo compiled library code for a call from module-level "
+        "code, from the function that compiled the model, or from a wrapper): `file` and `line` are then where "
+        "torch.compile was called (the line None when not known).",
+    )
     frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
-    counts: dict[str, int] = Field(description="Its non-zero counts.")
+    counts: dict[str, int] = Field(description="Its non-zero counts (in a capture of several ranks, summed).")
+    ranks_summed: int | None = Field(
+        None,
+        description="In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture). "
+        "None: one rank.",
+    )
+    per_rank: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="For each count whose value differs between the ranks summed: rank (as text) -> its value. "
+        "A count not listed has the same value on every rank.",
+    )
     compile_time_s: float = Field(0.0, description="Its compile time (entire_frame_compile_time_s summed).")
     count_evidence: dict[str, list[str]] = Field(
         default_factory=dict,

@@ -13,7 +13,7 @@ from dynamo_diff_compare.html_report.chart import short_change, time_change
 from dynamo_diff_compare.html_report.inputs import ReportMaterial
 from dynamo_diff_compare.html_report.source import SourceView, function_source, with_changes
 from dynamo_diff_compare.html_report.text import ABSENT, esc, seconds, value_text, where
-from dynamo_diff_compare.render import piece_line, row_name, same_file
+from dynamo_diff_compare.render import count_pair, piece_line, row_name, same_file, side_count
 
 SIDES = ("baseline", "candidate")
 _BREAKS = (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED)
@@ -33,7 +33,7 @@ def headline(row: FunctionRow) -> str:
         b = getattr(row.baseline.counts, key) if row.baseline else None
         c = getattr(row.candidate.counts, key) if row.candidate else None
         if b or c:
-            parts.append(f"{label} {c if b is None else b if c is None or b == c else f'{b} → {c}'}")
+            parts.append(f"{label} {count_pair(row.baseline, row.candidate, key).replace(' -> ', ' → ')}")
     return " · ".join(parts)
 
 
@@ -103,9 +103,11 @@ def _counts(row: FunctionRow) -> str:
         bv = getattr(b.counts, key) if b else None
         cv = getattr(c.counts, key) if c else None
         delta = f"{cv - bv:+d}" if bv is not None and cv is not None and cv != bv else ""
+        bt = ABSENT if b is None else esc(side_count(b, key))
+        ct = ABSENT if c is None else esc(side_count(c, key))
         out.append(
-            f'<tr><td>{esc(COUNT_LABELS[key])}</td><td class="n">{ABSENT if bv is None else bv}</td>'
-            f'<td class="n">{ABSENT if cv is None else cv}</td><td class="n">{delta}</td></tr>'
+            f'<tr><td>{esc(COUNT_LABELS[key])}</td><td class="n">{bt}</td>'
+            f'<td class="n">{ct}</td><td class="n">{delta}</td></tr>'
         )
     if any(s is not None and s.counts.compile_time_s for s in (b, c)):
         bt = seconds(b.counts.compile_time_s) if b else ABSENT

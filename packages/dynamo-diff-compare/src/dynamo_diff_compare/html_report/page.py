@@ -22,6 +22,7 @@ from dynamo_diff_compare.render import (
     changed_first,
     confounded_counts,
     count_label,
+    count_pair,
     folded,
     rank_counts_line,
     row_compile_time,
@@ -327,7 +328,7 @@ def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping
         for key, _ in HEADLINE_COUNTS:
             b = getattr(row.baseline.counts, key) if row.baseline else None
             c = getattr(row.candidate.counts, key) if row.candidate else None
-            text = str(c if b is None else b) if b is None or c is None or b == c else f"{b} → {c}"
+            text = esc(count_pair(row.baseline, row.candidate, key).replace(" -> ", " → "))
             cells.append(f'<td class="n{" changed" if b is not None and c is not None and b != c else ""}">{text}</td>')
         anchor = anchors[index[id(row)]]
         out.append(

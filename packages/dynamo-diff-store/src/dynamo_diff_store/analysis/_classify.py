@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import (
@@ -103,10 +103,12 @@ class _Identity:
     errors: list[tuple[str, str]] = field(default_factory=list)
     cache_events: list[CacheEvent] = field(default_factory=list)
     guard_categories: Counter[str] = field(default_factory=Counter)
+    guard_local_types: dict[str, str] = field(default_factory=dict)  # the guard tree's class of self, fn, args[0]
     guard_evidence: list[str] = field(default_factory=list)
     start_top: tuple[str, StartStack] | None = None  # (the file it was read from, the stack)
     start_code: CodeLocation | None = None
     start_caller: StackFrame | None = None
+    start_call: _UserCall | None = None
     evidence: list[str] = field(default_factory=list)
     incomplete: set[str] = field(default_factory=set)
     # Opened by a record that came before its dynamo_start (see Classifier._identity): that start joins it.
@@ -271,9 +273,12 @@ class Classifier:
 
     def _fold_guards(self, fact: Fact, ident: _Identity) -> None:
         ident.guard_evidence.append(self._evidence(fact, fact.kind, ident))
-        # The C++ guard tree names every guard's kind; the JSON list is read only when there is no tree.
+        # The C++ guard tree names every guard's kind; the JSON list is read only when there is no tree. The last
+        # tree is the final attempt's.
         if fact.data is not None and (fact.kind == "dynamo_cpp_guards_str" or not ident.guard_categories):
-            ident.guard_categories = fact.data
+            ident.guard_categories = fact.data.categories
+            if fact.data.local_types:
+                ident.guard_local_types = fact.data.local_types
 
     def _fold_evidence_only(self, fact: Fact, ident: _Identity) -> None:
         self._evidence(fact, fact.kind, ident)
@@ -362,7 +367,8 @@ class Classifier:
                     ident.start_code = CodeLocation(
                         co_filename=filename, co_name=stack.name, co_firstlineno=stack.line, source="dynamo_start"
                     )
-                    ident.start_caller = _nearest_user_frame(stack, resolve)
+                    ident.start_call = _user_call(stack, resolve)
+                    ident.start_caller = ident.start_call.caller if ident.start_call is not None else None
                 comp = self._compilation(ident, last_code)
                 if comp.code.co_name is not None:
                     last_code[(ident.key[0], ident.key[1])] = comp.code
@@ -482,13 +488,62 @@ def _code(
         code = last_code.get((ident.key[0], ident.key[1]))
         if code is not None:
             code = code.model_copy(update={"source": "frame_id"})
-    if code is not None and ident.start_caller is not None and library_path(code.co_filename) is not None:
-        code = code.model_copy(update={"caller": ident.start_caller})
+    call = ident.start_call
+    if code is not None and call is not None and library_path(code.co_filename) is not None:
+        update: dict[str, Any] = {"caller": call.caller, "entered": call.entered}
+        if call.entered == "module" and call.first:
+            update["compiled_module"] = _module_class(code, ident.guard_local_types)
+        code = code.model_copy(update=update)
     return code
 
 
 def _same_code(a: CodeLocation, b: CodeLocation) -> bool:
     return (a.co_filename, a.co_name) == (b.co_filename, b.co_name)
+
+
+# torch's machinery between a user's call of a compiled module and the frame it enters first: the compiled
+# module's `__call__` and `compile_wrapper` (eval_frame.py) and nn.Module's call (`_wrapped_call_impl`, `_call_impl`).
+_CALL_MACHINERY = frozenset({"torch/_dynamo/eval_frame.py", "torch/nn/modules/module.py"})
+_EVAL_FRAME = "torch/_dynamo/eval_frame.py"
+# torch.compile of a torch.nn module compiles this wrapper around it (`wrap_inline`; its closure's `fn` is the module).
+_WRAP_INLINE = ("torch/_dynamo/external_utils.py", "inner")
+
+
+@dataclass(frozen=True)
+class _UserCall:
+    """How a compiled library frame was reached from the user's code, read off its dynamo_start stack."""
+
+    caller: StackFrame  # the nearest user frame
+    entered: Literal["module", "function"] | None  # what of torch.compile's that call went into
+    first: bool  # only torch's call machinery between the user's call and this frame
+
+
+def _user_call(stack: StartStack, resolve: Callable[[int | str], str]) -> _UserCall | None:
+    """The innermost frame below the compiled one that is the user's code (not torch, the standard library or an
+    installed package; see dynamo_diff_schema.code_paths), and what lies between it and the compiled frame."""
+    below = stack.below
+    for at in range(len(below) - 1, -1, -1):
+        filename, line, name = below[at]
+        path = resolve(filename)
+        if library_path(path) is None and not path.startswith("<string "):
+            between = [(library_path(resolve(f)) or resolve(f), n) for f, _, n in below[at + 1 :]]
+            entered: Literal["module", "function"] | None = None
+            if between and between[0] == (_EVAL_FRAME, "__call__"):
+                entered = "module"  # OptimizedModule.__call__ (torch 2.6 to 2.14)
+            elif any(f == _EVAL_FRAME for f, _ in between):
+                entered = "function"
+            first = all(f in _CALL_MACHINERY for f, _ in between)
+            return _UserCall(StackFrame(filename=path, line=line, name=name), entered, first)
+    return None
+
+
+def _module_class(code: CodeLocation, local_types: dict[str, str]) -> str | None:
+    """The class of the compiled module whose call entered this frame first, from the guards on the frame: torch's
+    `inner` wrapper calls the module as `fn`; a module's forward (or a decorator's wrapper of it, which receives
+    the module as the first of its `*args`) has it as `self`."""
+    if (library_path(code.co_filename), code.co_name) == _WRAP_INLINE:
+        return local_types.get("fn")
+    return local_types.get("self") or local_types.get("args[0]")
 
 
 def _recompile(ident: _Identity, final: dict[str, Any], metrics_ev: str | None) -> RecompileEvidence | None:
@@ -670,16 +725,6 @@ def _outcome(ident: _Identity) -> tuple[Outcome, str, Failure | None, list[Limit
         None,
         limits,
     )
-
-
-def _nearest_user_frame(stack: StartStack, resolve: Callable[[int | str], str]) -> StackFrame | None:
-    """The innermost frame below the compiled one that is the user's code (not torch, the standard library or an
-    installed package; see dynamo_diff_schema.code_paths), or None."""
-    for filename, line, name in reversed(stack.below):
-        path = resolve(filename)
-        if library_path(path) is None and not path.startswith("<string "):
-            return StackFrame(filename=path, line=line, name=name)
-    return None
 
 
 def _metrics_code(body: dict[str, Any]) -> CodeLocation | None:

@@ -21,7 +21,36 @@ _DEVICE_TYPE = re.compile(r"type='([A-Za-z0-9_]+)'|^([A-Za-z0-9_]+)(?::\d+)?$")
 # `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
 CPP_GUARD = re.compile(r"^[ \t|+-]*(?!TREE_GUARD_MANAGER)([A-Z][A-Z_]{2,}):", re.M)
 
+# `| +- GuardManager: source=L['fn'], accessed_by=FrameLocalsGuardAccessor(key='fn', framelocals_idx=2),
+# type=<class 'torch.nn.parallel.distributed.DistributedDataParallel'>, ...` (torch 2.13, 2.14): the class of a
+# frame local (`L['args'][0]`: the first item of `args`).
+_LOCAL_TYPE = re.compile(
+    r"GuardManager: source=L\['(?P<local>\w+)'\](?P<first>\[0\])?, accessed_by=\w+\([^)\n]*\), "
+    r"type=<class '(?P<cls>[^'\n]+)'>"
+)
+# The locals whose class can name the module a compiled frame belongs to (see `GuardTree`).
+_NAMING_LOCALS = frozenset({"self", "fn", "args[0]"})
+
 CompileKeyTuple = tuple[int | None, int | None, int | None]
+
+
+class GuardTree(NamedTuple):
+    """What a guard record says: how many guards of each kind, and the classes the guard tree gives the frame's
+    `self`, `fn` and `args[0]` (the module's class, for the frame a compiled module's call enters first)."""
+
+    categories: Counter[str]
+    local_types: dict[str, str]
+
+
+def cpp_guard_tree(text: str) -> GuardTree:
+    local_types: dict[str, str] = {}
+    for m in _LOCAL_TYPE.finditer(text):
+        local = m["local"] + ("[0]" if m["first"] else "")
+        if local in _NAMING_LOCALS and local not in local_types:
+            local_types[local] = m["cls"][:300]
+    return GuardTree(Counter(CPP_GUARD.findall(text)), local_types)
+
+
 # AOTAutograd's graphs of a compilation (training: forward and backward; inference: one).
 AOT_GRAPHS = frozenset({"aot_forward_graph", "aot_backward_graph", "aot_inference_graph"})
 
@@ -136,6 +165,11 @@ def cache_reason(payload: str | None) -> str | None:
             if isinstance(value, str):
                 return value[:500]
     return None
+
+
+def json_guard_tree(text: str) -> GuardTree:
+    """The JSON guard list (older torch) names guard kinds only."""
+    return GuardTree(json_guard_categories(text), {})
 
 
 def json_guard_categories(text: str) -> Counter[str]:

@@ -10,7 +10,6 @@ a new kind: add its entry here, its fold method to Classifier and a test (CONTRI
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,11 +18,11 @@ from dynamo_diff_schema.compilation import CacheDecision, CacheName
 
 from dynamo_diff_store.analysis._facts import (
     AOT_GRAPHS,
-    CPP_GUARD,
     Fact,
     cache_reason,
+    cpp_guard_tree,
     device_type,
-    json_guard_categories,
+    json_guard_tree,
     parse_torch_version,
     reason_entries,
     stack_top,
@@ -116,8 +115,8 @@ RECORD_KINDS: dict[str, RecordKind] = {
     "bwd_compilation_metrics": RecordKind("_fold_bwd_metrics", _body, _metrics_files),
     "compilation_metrics_runtime": RecordKind("_fold_evidence_only"),
     "dynamo_output_graph": RecordKind("_fold_output_graph", _payload(op_histogram)),
-    "dynamo_cpp_guards_str": RecordKind("_fold_guards", _payload(lambda p: Counter(CPP_GUARD.findall(p)))),
-    "dynamo_guards": RecordKind("_fold_guards", _payload(json_guard_categories)),
+    "dynamo_cpp_guards_str": RecordKind("_fold_guards", _payload(cpp_guard_tree)),
+    "dynamo_guards": RecordKind("_fold_guards", _payload(json_guard_tree)),
     **{kind: RecordKind("_fold_aot_graph", _payload(lambda p: sum(op_histogram(p).values()))) for kind in AOT_GRAPHS},
     "describe_tensor": RecordKind(
         "_fold_describe_tensor", lambda rec: device_type(_body(rec).get("device")), interpreted=False

@@ -28,7 +28,7 @@ library and nothing of dynamo-diff.
 import os
 import sys
 
-OBSERVER_VERSION = "2"
+OBSERVER_VERSION = "3"
 ENV_DIR = "DYNAMO_DIFF_OBSERVE"
 _MAX_KINDS = 200  # distinct compile calls / seeds kept per process
 _MAX_TEXT = 300
@@ -134,11 +134,22 @@ def _install(out_dir):
     def target_name(obj):
         owner = getattr(obj, "__self__", None)
         if owner is not None and getattr(obj, "__name__", None) == "_call_impl":
-            return type(owner).__qualname__  # nn.Module.compile() compiles the module's _call_impl
+            return module_name(owner)  # nn.Module.compile() compiles the module's _call_impl
         name = getattr(obj, "__qualname__", None)
         if isinstance(name, str):
             return name
-        return type(obj).__qualname__
+        return module_name(obj)
+
+    def module_name(obj):
+        """A module's class; a wrapper that holds the user's model as `.module` (DistributedDataParallel,
+        DataParallel) names it too: 'DistributedDataParallel(Net)'."""
+        name = type(obj).__qualname__
+        torch = sys.modules.get("torch")
+        base = getattr(getattr(torch, "nn", None), "Module", None)
+        inner = getattr(obj, "__dict__", {}).get("_modules", {}).get("module")
+        if isinstance(base, type) and isinstance(obj, base) and isinstance(inner, base):
+            return "%s(%s)" % (name, type(inner).__qualname__)
+        return name
 
     def backend_name(backend):
         if isinstance(backend, str):
