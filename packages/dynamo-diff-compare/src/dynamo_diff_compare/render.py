@@ -152,8 +152,12 @@ def row_compile_time(row: FunctionRow) -> str:
         return f"{value:.2f} s" if value else ""
     if not (b or c):
         return ""
-    unfinished = any(side.counts.unknown_outcomes for side in (row.baseline, row.candidate) if side)
-    return compile_time_change(b, c) + (" +?" if unfinished else "")
+    b_cut, c_cut = (bool(side.counts.unknown_outcomes) if side else False for side in (row.baseline, row.candidate))
+    if b_cut or c_cut:
+        # A compilation that never finished has no time in its side's sum: the sum is a lower bound, so no change
+        # is judged ('0.03 s -> 0.00 s+?', not '(noise)' or '-100%').
+        return f"{b:.2f} s{'+?' if b_cut else ''} -> {c:.2f} s{'+?' if c_cut else ''}"
+    return compile_time_change(b, c)
 
 
 def side_count(side: FunctionSide, key: str) -> str:
