@@ -266,3 +266,17 @@ def test_a_break_in_a_library_is_one_site_in_two_environments() -> None:
 def test_words_added_or_removed_from_a_command() -> None:
     assert words_text("python app.py use", "python app.py") == "use removed"
     assert words_text("python app.py", "python app.py --fast") == "--fast added"
+
+
+def test_bare_traces_of_two_scripts_are_two_programs(store) -> None:  # type: ignore[no-untyped-def]
+    """With no command recorded, the program is the script the trace's stacks start from (the outermost,
+    module-level frame of torch's dynamo_start stacks); a bundle and its own bare log are one program."""
+    workload = {n: json.loads((CAPTURES / n / "fixture.json").read_text())["workload"] for n in ("stable", "shape")}
+    comp = compare_captures(bare(store, "stable"), bare(store, "shape")).comparability
+    (program,) = [d for d in comp.differences if d.key == "program"]
+    assert program.source == "observed"
+    assert program.baseline.endswith("/" + workload["stable"]) and program.candidate.endswith("/" + workload["shape"])
+    base, b_src = captured(store, "stable")
+    same = compare_captures(base, bare(store, "stable"), baseline_sources=b_src).comparability
+    assert "program" not in {d.key for d in same.differences}
+    assert [c.value for c in same.checked if c.key == "program"] == [workload["stable"]]

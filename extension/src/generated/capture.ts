@@ -131,6 +131,10 @@ export interface Capture {
  */
 export interface CaptureInfo {
   compiled: CompiledStatus;
+  /**
+   * The script the run started from, as the trace shows it: the file of the outermost frame (module-level code) of the first stack torch recorded when a compilation started (dynamo_start), on the lowest rank that has one; None when no stack starts at module-level code (a thread, `python -m`).
+   */
+  entry_script?: string | null;
   id: string;
   /**
    * ISO 8601 UTC; not part of the id.

@@ -42,6 +42,7 @@ from dynamo_diff_compare.consequences import (
     explain_setting,
     launcher_only,
     program_of,
+    same_program,
     side_defaults,
     words_text,
 )
@@ -158,6 +159,9 @@ def _facts(capture: Capture) -> _Facts:
     state = _cache_state(capture)
     if state is not None:
         facts.values["cache_state"] = ("observed", state)
+    if info.entry_script:
+        # The script the trace's stacks start from; a bundle's command names it more exactly (below).
+        facts.values["program"] = ("observed", info.entry_script)
     manifest = info.manifest
     if manifest is None:
         facts.unavailable["command"] = "a bare trace records no command"
@@ -263,6 +267,8 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
             side = "baseline" if b is None else "candidate"
             if _group(key) not in sides[side].unavailable:  # else one line below says why the whole group is
                 missing.append(f"{side}: {key} not available")
+        elif key == "program" and isinstance(b[1], str) and isinstance(c[1], str) and same_program(b[1], c[1]):
+            checked.append(Checked(key=key, source=b[0], value=b[1]))
         elif canonical(b[1]) != canonical(c[1]):
             differences.append(Difference(key=key, source=b[0], baseline=b[1], candidate=c[1], affects=affects(key)))
         else:

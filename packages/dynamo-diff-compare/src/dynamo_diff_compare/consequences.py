@@ -254,6 +254,14 @@ def program_of(argv: list[str], cwd: str | None) -> str | None:
     return None if name.startswith("python") else name
 
 
+def same_program(a: str, b: str) -> bool:
+    """One program whatever the folder it ran from: a bundle names its script relative to where it ran, a bare
+    trace by the absolute path the process saw, two checkouts under two roots (`-m module` compared whole)."""
+    if a.startswith("-") or b.startswith("-"):
+        return a == b
+    return a.replace("\\", "/").rsplit("/", 1)[-1] == b.replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def words_text(baseline: str, candidate: str) -> str:
     """'--master_port 29531 -> 29532' with the option each changed value belongs to."""
     b, c = baseline.split(), candidate.split()

@@ -204,6 +204,12 @@ class CaptureInfo(Model):
     validity: Validity
     manifest: Manifest | None = None
     observed_config: list[ObservedConfig] = Field(default_factory=list)
+    entry_script: str | None = Field(
+        None,
+        description="The script the run started from, as the trace shows it: the file of the outermost frame "
+        "(module-level code) of the first stack torch recorded when a compilation started (dynamo_start), on the "
+        "lowest rank that has one; None when no stack starts at module-level code (a thread, `python -m`).",
+    )
     record_kinds: dict[str, int] = Field(default_factory=dict, description="Record kind -> number of records.")
     noise_lines: int = Field(0, ge=0, description="Lines that were not trace lines.")
 

@@ -134,6 +134,7 @@ class RankSummary:
     torch_version: str | None
     torch_git: str | None
     python_version: str | None
+    entry_script: str | None = None  # the outermost `<module>` frame's file of the first dynamo_start stack
     compilation_count: int = 0
     evidence_count: int = 0
     devices: list[str] = field(default_factory=list)
@@ -350,6 +351,7 @@ class Classifier:
         file's intern table."""
         self.rank = rank
         last_code: dict[tuple[int | None, int | None], CodeLocation] = {}
+        entry_script: str | None = None
         incomplete: set[str] = set()
         unfinished: list[str] = []
         try:
@@ -364,6 +366,8 @@ class Classifier:
                         return strings.get(name, f"<string {name}>") if isinstance(name, int) else name
 
                     filename = None if stack.filename is None else resolve(stack.filename)
+                    if entry_script is None and stack.entry is not None:
+                        entry_script = resolve(stack.entry)
                     ident.start_code = CodeLocation(
                         co_filename=filename, co_name=stack.name, co_firstlineno=stack.line, source="dynamo_start"
                     )
@@ -420,6 +424,7 @@ class Classifier:
             torch_version=self.torch_version,
             torch_git=self.torch_git,
             python_version=self.python_version,
+            entry_script=entry_script,
             compilation_count=len(self.identities),
             evidence_count=self.evidence_count,
             devices=sorted(self.devices),

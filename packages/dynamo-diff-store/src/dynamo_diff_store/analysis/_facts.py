@@ -65,6 +65,9 @@ class StartStack(NamedTuple):
     name: str | None
     below: tuple[tuple[int | str, int | None, str | None], ...]
     line: int | None = None
+    # The file of the stack's outermost frame when it is module-level code (`<module>`): the script the process
+    # started from (python train.py, a torchrun worker); None for a thread's or runpy's stack.
+    entry: int | str | None = None
 
 
 @dataclass(slots=True)
@@ -144,11 +147,14 @@ def stack_top(body: Any) -> StartStack | None:
         if isinstance(frame, dict) and isinstance(fn := frame.get("filename"), int | str):
             line, fname = frame.get("line"), frame.get("name")
             below.append((fn, line if isinstance(line, int) else None, fname if isinstance(fname, str) else None))
+    outer = stack[0]
+    entry = outer.get("filename") if isinstance(outer, dict) and outer.get("name") == "<module>" else None
     return StartStack(
         filename if isinstance(filename, int | str) else None,
         name if isinstance(name, str) else None,
         tuple(below),
         first_line if isinstance(first_line, int) and not isinstance(first_line, bool) else None,
+        entry if isinstance(entry, int | str) and not isinstance(entry, bool) else None,
     )
 
 

@@ -50,7 +50,7 @@ from dynamo_diff_store.reading import (
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
-READER_VERSION = "13"
+READER_VERSION = "14"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 16 * 1024 * 1024
 CHUNK_BYTES = 12 * 1024 * 1024
@@ -109,6 +109,7 @@ class RankResult:
     torch_version: str | None
     torch_git: str | None
     python_version: str | None
+    entry_script: str | None = None
     devices: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)  # compile ids started but never finished
     cut_files: list[tuple[str, int | None]] = field(default_factory=list)  # files that end mid-record, and where
@@ -547,6 +548,7 @@ def _analyse_rank(job: RankJob, staged: StagedCopy | None = None) -> RankResult:
         torch_version=result.torch_version,
         torch_git=result.torch_git,
         python_version=result.python_version,
+        entry_script=result.entry_script,
         devices=result.devices,
         unfinished=result.unfinished,
         cut_files=[(r.file, r.truncated_at) for r in reports if r.truncated],

@@ -129,6 +129,7 @@ def assemble_capture(
             ),
             manifest=manifest,
             observed_config=observed_configs(ranks),
+            entry_script=next((r.entry_script for r in ranks if r.entry_script), None),
             record_kinds=dict(sorted(kinds.items())),
             noise_lines=sum(r.noise_lines for r in ranks),
         ),
