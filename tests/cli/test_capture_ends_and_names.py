@@ -126,7 +126,6 @@ def test_an_output_file_too_long_is_refused(run: Run, tmp_path: Path) -> None:
 
 
 def test_an_export_folder_too_long_is_refused(run: Run, tmp_path: Path) -> None:
-    pytest.importorskip("pyarrow")
     code, _, err = run("export", str(CAPTURES / "stable"), "--out", str(tmp_path / "tables" / TOO_LONG))
     assert code == 2 and _error(err).startswith("error[name_too_long]: --out")
     assert made(tmp_path) == []

@@ -19,8 +19,6 @@ contradicts is listed, and the observation is what is compared.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -46,10 +44,8 @@ from dynamo_diff_compare.consequences import (
     side_defaults,
     words_text,
 )
+from dynamo_diff_compare.setting_values import canonical, normalize
 
-# Values that only name a place in the environment (a temp dir, a home dir, a venv) are not configuration.
-_PATHLIKE = re.compile(r"^(?:/|~|[A-Za-z]:[\\/])")
-PATH_PLACEHOLDER = "<path>"
 # Without these the deltas cannot be read at all: the verdict is `unknown` when either is missing.
 ESSENTIAL = ("torch_version", "dynamo config")
 
@@ -73,22 +69,6 @@ def affects(key: str) -> list[Area]:
     if key.startswith("inductor."):
         return list(_BACKEND_ONLY)
     return list(AFFECTS.get(key, ALL_AREAS))
-
-
-def normalize(value: Any) -> Any:
-    """Config values with environment paths replaced by a placeholder (recursively)."""
-    if isinstance(value, str):
-        return PATH_PLACEHOLDER if _PATHLIKE.match(value) else value
-    if isinstance(value, list):
-        return [normalize(v) for v in value]
-    if isinstance(value, dict):
-        return {k: normalize(v) for k, v in value.items()}
-    return value
-
-
-def canonical(value: Any) -> str:
-    """One text per value, so lists of call descriptions compare by content, not by key order."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 @dataclass
@@ -393,9 +373,7 @@ def _explain(
         follows, why = None, None
         is_explained = False
         if d.key.startswith(("dynamo.", "inductor.")):
-            explanation, why = explain_setting(
-                d.key, d.baseline, d.candidate, defaults, normalize=normalize, dynamic=dynamic
-            )
+            explanation, why = explain_setting(d.key, d.baseline, d.candidate, defaults, dynamic=dynamic)
             if explanation is not None and explanation.follows_from in roots:
                 follows, why, is_explained = explanation.follows_from, explanation.why, True
         elif d.key == "torch_git" and "torch_version" in roots:

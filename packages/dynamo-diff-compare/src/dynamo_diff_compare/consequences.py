@@ -26,6 +26,8 @@ from typing import Any
 
 from dynamo_diff_schema.capture import Capture
 
+from dynamo_diff_compare.setting_values import canonical, normalize
+
 # torch/_dynamo/eval_frame.py, make_set_enable_dynamic (torch 2.6 to 2.14): torch.compile(dynamic=True) patches
 # assume_static_by_default=False for the length of each compilation; dynamic=False patches
 # automatic_dynamic_shapes=False and assume_static_by_default=True; dynamic=None (the default) patches nothing.
@@ -34,7 +36,11 @@ DERIVED_FROM_DYNAMIC: dict[bool, dict[str, bool]] = {
     True: {"dynamo.assume_static_by_default": False},
     False: {"dynamo.automatic_dynamic_shapes": False, "dynamo.assume_static_by_default": True},
 }
-DYNAMIC_KEYS = ("dynamo.assume_static_by_default", "dynamo.automatic_dynamic_shapes")
+DYNAMIC_KEYS = frozenset(key for derived in DERIVED_FROM_DYNAMIC.values() for key in derived)
+
+# How the `why` of a setting that came with a version begins (verdict_text groups them by it).
+ONLY_ONE_VERSION = "a setting only torch"
+EACH_VERSION_DEFAULT = "the default of each version"
 
 # torchrun's options that only choose where the ranks meet (the rendezvous), never what they compile.
 LAUNCHER_OPTIONS = frozenset(
@@ -54,7 +60,7 @@ LAUNCHER_OPTIONS = frozenset(
     }
 )
 # Interpreters and launchers whose first script argument is the program.
-_INTERPRETER_OPTIONS_WITH_VALUE = frozenset({"-X", "-W", "-Q"})
+_INTERPRETER_OPTIONS_WITH_VALUE = frozenset({"-X", "-W"})
 
 
 def base_version(version: str | None) -> str | None:
@@ -102,7 +108,7 @@ class SideDefaults:
     observer_read: set[str] = field(default_factory=set)  # config families the observer read ('dynamo', ...)
     overrides: dict[str, Any] = field(default_factory=dict)  # key -> value the user set (observer)
 
-    def is_default(self, key: str, value: Any, normalize: Any) -> bool | None:
+    def is_default(self, key: str, value: Any) -> bool | None:
         """True: `value` is this torch version's default for `key`; False: the user set it; None: cannot tell."""
         family = key.split(".", 1)[0]
         if family in self.observer_read and key in self.overrides:
@@ -111,19 +117,10 @@ class SideDefaults:
             if key in self.table.machine_dependent:
                 return None
             if key in self.table.defaults:
-                return _same(normalize(self.table.defaults[key]), value)
+                return canonical(normalize(self.table.defaults[key])) == canonical(value)
         if family in self.observer_read:
             return True
         return None
-
-    def knows(self) -> str:
-        """How defaults are known on this side, for the docs and the `why` of a difference that stays."""
-        parts = []
-        if self.table is not None:
-            parts.append(f"the torch {base_version(self.torch)} defaults table")
-        if self.observer_read:
-            parts.append("capture's observer")
-        return " and ".join(parts) or "nothing"
 
 
 def side_defaults(capture: Capture) -> SideDefaults:
@@ -135,10 +132,6 @@ def side_defaults(capture: Capture) -> SideDefaults:
             out.observer_read.update(process.config_read)
             out.overrides.update(process.config_overrides)
     return out
-
-
-def _same(a: Any, b: Any) -> bool:
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
 def _text(value: Any) -> str:
@@ -157,7 +150,6 @@ def explain_setting(
     candidate: Any,
     sides: tuple[SideDefaults, SideDefaults],
     *,
-    normalize: Any,
     dynamic: tuple[list[Any] | None, list[Any] | None],
 ) -> tuple[Explanation | None, str | None]:
     """(explanation, None) when the setting's difference comes with another difference; (None, why it stays)."""
@@ -170,9 +162,9 @@ def explain_setting(
             for side, value, dyn in ((base, baseline, b_dyn[0]), (cand, candidate, c_dyn[0])):
                 derived = DERIVED_FROM_DYNAMIC.get(dyn) if isinstance(dyn, bool) else None
                 if derived is not None and key in derived:
-                    expected.append(_same(derived[key], value))
+                    expected.append(canonical(derived[key]) == canonical(value))
                 else:
-                    expected.append(side.is_default(key, value, normalize) is True)
+                    expected.append(side.is_default(key, value) is True)
             if all(expected):
                 b_word, c_word = (_dynamic_word(b_dyn[0]), _dynamic_word(c_dyn[0]))
                 return (
@@ -188,23 +180,23 @@ def explain_setting(
         set_on = [
             name
             for name, side, value in (("baseline", base, baseline), ("candidate", cand, candidate))
-            if value != "<absent>" and side.is_default(key, value, normalize) is False
+            if value != "<absent>" and side.is_default(key, value) is False
         ]
         return None, (f"set by the user in the {' and the '.join(set_on)}" if set_on else None)
     b_ver, c_ver = versions
     absent = "<absent>"
     if absent in (baseline, candidate):
         only, side, value = (c_ver, cand, candidate) if baseline == absent else (b_ver, base, baseline)
-        if side.is_default(key, value, normalize) is False:
+        if side.is_default(key, value) is False:
             return None, f"set by the user in torch {only}, which has this setting ({_other(only, versions)} has not)"
-        return Explanation("torch_version", f"a setting only torch {only} has"), None
-    b_default = base.is_default(key, baseline, normalize)
-    c_default = cand.is_default(key, candidate, normalize)
+        return Explanation("torch_version", f"{ONLY_ONE_VERSION} {only} has"), None
+    b_default = base.is_default(key, baseline)
+    c_default = cand.is_default(key, candidate)
     if b_default and c_default:
         return (
             Explanation(
                 "torch_version",
-                f"the default of each version ({b_ver}: {_text(baseline)}; {c_ver}: {_text(candidate)})",
+                f"{EACH_VERSION_DEFAULT} ({b_ver}: {_text(baseline)}; {c_ver}: {_text(candidate)})",
             ),
             None,
         )

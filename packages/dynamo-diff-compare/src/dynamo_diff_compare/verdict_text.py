@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from dynamo_diff_schema.comparison import ALL_AREAS, Comparability, Difference
 
+from dynamo_diff_compare.consequences import EACH_VERSION_DEFAULT, ONLY_ONE_VERSION
 from dynamo_diff_compare.values import value_text
 
 
@@ -49,9 +50,9 @@ def with_it(items: Sequence[Difference], shown: int = 3) -> str:
         why = e.why or ""
         if e.key == "torch_git":
             group = "torch_git"
-        elif why.startswith("a setting only"):
+        elif why.startswith(ONLY_ONE_VERSION):
             group = "only"
-        elif why.startswith("the default of each version"):
+        elif why.startswith(EACH_VERSION_DEFAULT):
             group = "default"
         elif e.follows_from == "compile.dynamic":
             group = "derived"
