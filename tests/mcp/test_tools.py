@@ -340,6 +340,9 @@ def test_a_torch_upgrade_is_one_difference_and_what_comes_with_it(session: Sessi
     page = ComparisonPage.model_validate(session.call("compare_runs", **pair).structured_content)
     assert page.comparability.verdict == "confounded"
     assert [d.key for d in page.comparability.differences] == ["torch_version"]
+    # What comes with the upgrade gives way before the row does: its change (guards per compilation) is shown.
+    assert page.rows[0].row.changes and not any(n.startswith("changes:") for n in page.rows[0].truncated)
+    assert any(n.startswith("explained: ") for n in page.comparability_truncated)
     text = text_of(session.call("compare_runs", **pair))
 
     assert "comparability: CONFOUNDED (differs: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come " in text

@@ -97,7 +97,11 @@ def shrink_row(row: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[st
     _cut_text(row, "reason", 400, "reason", notes)
     if size(row) <= limit:
         return row, notes
-    # 2: as many changes as fit, in order.
+    # 2: the frames a row counts (pieces: the text line names them) before what changed, which is the answer.
+    _cap_list(row, "pieces", 0, "pieces", notes)
+    if size(row) <= limit:
+        return row, notes
+    # 3: as many changes as fit, in order.
     changes = row.get("changes", [])
     row["changes"] = []
     base = size(row)
@@ -111,26 +115,36 @@ def shrink_row(row: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[st
         notes.append(f"changes: {len(kept)} of {len(changes)} shown")
     if size(row) <= limit:
         return row, notes
-    # 3: the bare row: who matched whom and the count deltas.
+    # 4: the bare row: who matched whom and the count deltas.
     for side in ("baseline", "candidate"):
         if isinstance(row.get(side), dict):
             _cap_list(row[side], "compile_ids", 2, f"{side}.compile_ids", notes)
             _cut_text(row[side], "qualified_name", 200, f"{side}.qualified_name", notes)
             _cut_text(row[side], "file", 200, f"{side}.file", notes)
     _cap_list(row, "alternatives", 2, "alternatives", notes)
-    _cap_list(row, "pieces", 0, "pieces", notes)
     _cut_text(row, "reason", 120, "reason", notes)
     return row, notes
 
 
 def shrink_comparability(comp: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Differences in order while they fit their share; the keys of the rest are still named in a note."""
+    """Differences in order while they fit their share; the keys of the rest are still named in a note. What comes
+    with a difference (`explained`: a torch upgrade brings dozens) goes first: `comparability_line` counts it, and
+    the rows keep their room."""
     notes: list[str] = []
     if size(comp) <= COMPARABILITY_CHARS:
         return comp, notes
     comp = json.loads(json.dumps(comp))
     _cap_list(comp, "missing", 10, "missing", notes)
-    _cap_list(comp, "explained", 6, "explained", notes)
+    explained: list[dict[str, Any]] = comp.get("explained", [])
+    every_explained = [str(e.get("key")) for e in explained]
+    while explained and size(comp) > COMPARABILITY_CHARS:
+        explained.pop()
+    if len(explained) < len(every_explained):
+        rest = ", ".join(every_explained[len(explained) :])
+        notes.append(
+            f"explained: {len(explained)} of {len(every_explained)} shown; the others: "
+            + (rest if len(rest) <= 1200 else rest[:1200] + "…")
+        )
     differences: list[dict[str, Any]] = comp.get("differences", [])
     every_key = [str(d.get("key")) for d in differences]
     value_notes: list[tuple[int, str]] = []
