@@ -233,6 +233,8 @@ def test_compile_time_of_a_cut_run_says_it_may_be_low(run, tmp_path: Path) -> No
     assert code == 0
     line = next(line for line in out.splitlines() if "compile time" in line and " s" in line)
     assert "s+?" in line
+    # The sum of a side with a cut compilation is a lower bound: no change is judged from it, totals or rows.
+    assert "not judged (+?)" in line and "%" not in line and "noise" not in line
     code, md, _ = run(
         "compare", str(CAPTURES / "midrun_kill"), str(CAPTURES / "midrun_complete"), "--format", "markdown"
     )

@@ -47,6 +47,7 @@ class Digest:
         "reasons",
         "restart_evidence",
         "restarts",
+        "unfinished",
     )
 
     def __init__(self) -> None:
@@ -68,6 +69,7 @@ class Digest:
         self.guard_evidence: list[str] = []
         self.cache: dict[str, Counter[str]] = {}
         self.cache_evidence: dict[str, list[str]] = {}
+        self.unfinished = False  # a compilation never finished: its time is in no sum
         self.phases: dict[str, float] = {}
         self.phase_evidence: list[str] = []
         self.backward_ops: list[int] = []  # per compilation whose backward graph was traced
@@ -126,6 +128,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
             d.cache.setdefault(str(event.cache), Counter())[str(event.decision)] += 1
             if event.evidence_id:
                 d.cache_evidence.setdefault(str(event.cache), []).append(event.evidence_id)
+        if comp.outcome == Outcome.UNKNOWN:
+            d.unfinished = True
         if comp.phase_times:
             for phase, value in compilation_phases(comp.phase_times).items():
                 d.phases[phase] = d.phases.get(phase, 0.0) + value
@@ -337,7 +341,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
             changes.append(
                 Change(
                     kind=ChangeKind.PHASE_TIME,
-                    summary=f"{label} compile time: {compile_time_change(bt, ct)}",
+                    summary=f"{label} compile time: {compile_time_change(bt, ct, cut=(b.unfinished, c.unfinished))}",
                     baseline=bt,
                     candidate=ct,
                     baseline_evidence=b.phase_evidence,

@@ -145,19 +145,15 @@ def _where(file: str | None, line: int | None) -> str:
 
 def row_compile_time(row: FunctionRow) -> str:
     """The row's compile time on each side (one-sided rows: that side's), with noise marked."""
-    b = row.baseline.counts.compile_time_s if row.baseline else None
-    c = row.candidate.counts.compile_time_s if row.candidate else None
-    if b is None or c is None:
-        value = c if b is None else b
+    if row.baseline is None or row.candidate is None:
+        side = row.baseline or row.candidate
+        value = side.counts.compile_time_s if side is not None else 0.0
         return f"{value:.2f} s" if value else ""
-    if not (b or c):
+    b, c = row.baseline.counts, row.candidate.counts
+    if not (b.compile_time_s or c.compile_time_s):
         return ""
-    b_cut, c_cut = (bool(side.counts.unknown_outcomes) if side else False for side in (row.baseline, row.candidate))
-    if b_cut or c_cut:
-        # A compilation that never finished has no time in its side's sum: the sum is a lower bound, so no change
-        # is judged ('0.03 s -> 0.00 s+?', not '(noise)' or '-100%').
-        return f"{b:.2f} s{'+?' if b_cut else ''} -> {c:.2f} s{'+?' if c_cut else ''}"
-    return compile_time_change(b, c)
+    cut = (bool(b.unknown_outcomes), bool(c.unknown_outcomes))
+    return compile_time_change(b.compile_time_s, c.compile_time_s, cut=cut)
 
 
 def side_count(side: FunctionSide, key: str) -> str:
@@ -390,17 +386,21 @@ def time_rows(b: Counts, c: Counts) -> list[tuple[str, str, str, str]]:
     """Compile time under the totals, then its phases that took time: (label, baseline, candidate, change)."""
     if not (b.compile_time_s or c.compile_time_s):
         return []
-    total = _time_delta(b.compile_time_s, c.compile_time_s)
+    cut = (bool(b.unknown_outcomes), bool(c.unknown_outcomes))
+    total = _time_delta(b.compile_time_s, c.compile_time_s, cut)
     rows = [("compile time", compile_time_text(b), compile_time_text(c), total)]
     for key, label, _ in COMPILE_PHASES:
         bt, ct = b.phase_times_s.get(key, 0.0), c.phase_times_s.get(key, 0.0)
         if round(bt, 2) or round(ct, 2):  # a phase under 5 ms on both sides would read 0.00 s
-            rows.append((f"  {label}", f"{bt:.2f} s", f"{ct:.2f} s", _time_delta(bt, ct)))
+            rows.append((f"  {label}", f"{bt:.2f} s", f"{ct:.2f} s", _time_delta(bt, ct, cut)))
     return rows
 
 
-def _time_delta(before: float, after: float) -> str:
-    """The compile-time change as the third column says it: a percentage, or 'noise'."""
+def _time_delta(before: float, after: float, cut: tuple[bool, bool] = (False, False)) -> str:
+    """The compile-time change as the third column says it: a percentage, or 'noise'; 'not judged (+?)' when a
+    compilation of a side never finished."""
+    if any(cut):
+        return "not judged (+?)"
     change = compile_time_change(before, after)
     return "noise" if change.endswith("(noise)") else (change.rsplit("(", 1)[-1].rstrip(")") if "(" in change else "")
 

@@ -181,7 +181,10 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
             _line(
                 "totals: "
                 + ", ".join(f"{label} {_pair(getattr(b, k), getattr(c, k))}" for k, label in HEADLINE)
-                + f", compile time {compile_time_change(b.compile_time_s, c.compile_time_s)}"
+                + ", compile time "
+                + compile_time_change(
+                    b.compile_time_s, c.compile_time_s, cut=(bool(b.unknown_outcomes), bool(c.unknown_outcomes))
+                )
                 + (" (+?: a compilation never finished)" if b.unknown_outcomes or c.unknown_outcomes else "")
             )
         )

@@ -203,8 +203,12 @@ def compile_time_noise(before: float, after: float) -> bool:
     )
 
 
-def compile_time_change(before: float, after: float) -> str:
-    """'0.42 s -> 0.31 s (-26%)', or with '(noise)' when the change is within COMPILE_TIME_NOISE."""
+def compile_time_change(before: float, after: float, *, cut: tuple[bool, bool] = (False, False)) -> str:
+    """'0.42 s -> 0.31 s (-26%)', or with '(noise)' when the change is within COMPILE_TIME_NOISE. `cut`: a side
+    with a compilation that never finished (its time is in no sum): that side reads '0.31 s+?' and no change is
+    judged, since the sum is only a lower bound ('1.07 s -> 0.31 s+?', never '-72%')."""
+    if any(cut):
+        return f"{before:.2f} s{'+?' if cut[0] else ''} -> {after:.2f} s{'+?' if cut[1] else ''}"
     text = f"{before:.2f} s -> {after:.2f} s"
     if before == after:
         return f"{after:.2f} s"

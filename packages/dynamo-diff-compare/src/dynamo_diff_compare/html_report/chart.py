@@ -49,8 +49,11 @@ def _short(text: str, limit: int = 44) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def short_change(before: float, after: float) -> str:
-    """A compile-time change as the totals' change column says it: '\u221234%', '+12%', 'noise' or 'no change'."""
+def short_change(before: float, after: float, cut: tuple[bool, bool] = (False, False)) -> str:
+    """A compile-time change as the totals' change column says it: '\u221234%', '+12%', 'noise' or 'no change';
+    '+?' when a compilation of a side never finished (the sum is a lower bound: nothing is judged)."""
+    if any(cut):
+        return "+?"
     change = compile_time_change(before, after)
     if change.endswith("(noise)"):
         return "noise"
@@ -63,10 +66,11 @@ def time_change(row: FunctionRow) -> str:
     """The row's compile-time change as the totals' delta column says it: '-34%', 'noise', 'no change', or which
     side it has; '+?' when a compilation never finished (its time is in neither sum)."""
     b, c = row.baseline, row.candidate
-    unfinished = " +?" if any(s.counts.unknown_outcomes for s in (b, c) if s is not None) else ""
     if b is None or c is None:
+        unfinished = " +?" if any(s.counts.unknown_outcomes for s in (b, c) if s is not None) else ""
         return ("baseline only" if c is None else "candidate only") + unfinished
-    return short_change(b.counts.compile_time_s, c.counts.compile_time_s) + unfinished
+    cut = (bool(b.counts.unknown_outcomes), bool(c.counts.unknown_outcomes))
+    return short_change(b.counts.compile_time_s, c.counts.compile_time_s, cut)
 
 
 def timed_rows(comparison: Comparison) -> list[FunctionRow]:

@@ -186,7 +186,7 @@ def _tiles(comparison: Comparison) -> str:
             f'<div class="tile-delta">{f"{delta:+d}" if delta else "no change"}</div></div>'
         )
     if timed:
-        short = short_change(b.compile_time_s, c.compile_time_s)
+        short = short_change(b.compile_time_s, c.compile_time_s, (bool(b.unknown_outcomes), bool(c.unknown_outcomes)))
         tone = "same" if short in ("noise", "no change") else "neutral"
         out.append(
             f'<div class="tile tile-{tone}" data-count="compile_time_s"><div class="tile-label">compile time</div>'
