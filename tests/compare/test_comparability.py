@@ -124,3 +124,17 @@ def test_unknown_when_the_essentials_are_missing(store: Store) -> None:
     comp = check_comparability(capture, capture)
     assert comp.verdict == "unknown"
     assert any("dynamo config" in m for m in comp.missing)
+
+
+def test_a_trace_cut_before_its_first_metrics_leaves_the_configuration_unchecked(tmp_path: Path) -> None:
+    """stable's log cut before its first compilation_metrics: the cut side records no configuration at all, which
+    is not 'Inductor did not run' (the whole side has no compilation_metrics)."""
+    (log,) = sorted((CAPTURES / "stable" / "raw").glob("*.log"))
+    data = log.read_bytes()
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(data[: data.index(b'{"compilation_metrics"')])
+    store = Store(tmp_path / "store")
+    comp = compare_captures(store.import_path(log).capture, store.import_path(cut).capture).comparability
+    assert comp.verdict == "unknown"
+    assert not [d for d in comp.differences if d.key == "inductor config"]
+    assert "candidate: dynamo config not in the trace (no compilation_metrics with it)" in comp.missing
