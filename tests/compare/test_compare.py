@@ -268,7 +268,7 @@ def test_recompile_examples_are_distinct_guard_texts(load: Callable[..., Loaded]
 
 
 def test_the_same_workload_recorded_twice_differs_in_compile_time_only_by_noise(load: Callable[..., Loaded]) -> None:
-    from dynamo_diff_schema import compile_time_change
+    from dynamo_diff_compare import compile_time_change
 
     for pair in (("observed_on", "observed_off"), ("midrun_complete", "midrun_again")):
         (base, _), (cand, _) = load(pair[0]), load(pair[1])

@@ -33,6 +33,7 @@ from dynamo_diff_schema import (
     Validity,
     compiled_status,
 )
+from dynamo_diff_store import collector_paused
 
 PER_FILE = 100
 ROOT = "/home/user/project"
@@ -131,12 +132,13 @@ def main() -> int:
     print(f"baseline {len(base.ranks[0].functions)} functions, candidate {len(cand.ranks[0].functions)}")
     for label, with_sources in (("without snapshots (file/line/name)", False), ("with snapshots (ast + diff)", True)):
         start = time.perf_counter()
-        comparison = compare_captures(
-            base,
-            cand,
-            baseline_sources=user_sources(b_files, b_paths) if with_sources else None,
-            candidate_sources=user_sources(c_files, c_paths) if with_sources else None,
-        )
+        with collector_paused():  # as the service runs it
+            comparison = compare_captures(
+                base,
+                cand,
+                baseline_sources=user_sources(b_files, b_paths) if with_sources else None,
+                candidate_sources=user_sources(c_files, c_paths) if with_sources else None,
+            )
         elapsed = time.perf_counter() - start
         statuses: dict[str, int] = {}
         for row in comparison.functions:

@@ -66,13 +66,19 @@ COMPARE_CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from compare_scaling import capture
+from contextlib import nullcontext
 from dynamo_diff_compare import compare_captures, user_sources
+try:  # since 0.3 the caller pauses the cyclic collector (as the service does); earlier releases paused inside
+    from dynamo_diff_store import collector_paused
+except ImportError:
+    collector_paused = nullcontext
 n = int(sys.argv[2])
 base, b_files, b_paths = capture(n, candidate=False)
 cand, c_files, c_paths = capture(n, candidate=True)
 start = time.perf_counter()
-result = compare_captures(base, cand, baseline_sources=user_sources(b_files, b_paths),
-                          candidate_sources=user_sources(c_files, c_paths))
+with collector_paused():
+    result = compare_captures(base, cand, baseline_sources=user_sources(b_files, b_paths),
+                              candidate_sources=user_sources(c_files, c_paths))
 print(json.dumps({"seconds": time.perf_counter() - start, "rows": len(result.functions)}))
 """
 

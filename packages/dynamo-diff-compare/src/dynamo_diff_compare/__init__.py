@@ -12,6 +12,13 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.capture_view import capture_markdown, capture_text
     from dynamo_diff_compare.comparability import check_comparability
     from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
+    from dynamo_diff_compare.compile_time import (
+        COMPILE_TIME_NOISE,
+        compile_time_change,
+        compile_time_noise,
+        compile_time_text,
+        phase_times_text,
+    )
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
     from dynamo_diff_compare.gate import GateResult, evaluate
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
@@ -40,6 +47,11 @@ _LAZY = {
     "capture_markdown": "capture_view",
     "capture_text": "capture_view",
     "check_comparability": "comparability",
+    "COMPILE_TIME_NOISE": "compile_time",
+    "compile_time_change": "compile_time",
+    "compile_time_noise": "compile_time",
+    "compile_time_text": "compile_time",
+    "phase_times_text": "compile_time",
     "COMPILED_WORDS": "compiled",
     "compiled_line": "compiled",
     "coming_with": "verdict_text",
@@ -86,6 +98,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "COMPARE_VERSION",
     "COMPILED_WORDS",
+    "COMPILE_TIME_NOISE",
     "GateResult",
     "ReportMaterial",
     "RunMaterial",
@@ -101,12 +114,16 @@ __all__ = [
     "comparison_markdown",
     "comparison_text",
     "compilation_text",
+    "compile_time_change",
+    "compile_time_noise",
+    "compile_time_text",
     "compiled_line",
     "count_pair",
     "difference_phrase",
     "evaluate",
     "evidence_summaries",
     "nonzero",
+    "phase_times_text",
     "piece_line",
     "report_counts",
     "report_label",

@@ -10,12 +10,13 @@ from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, compile_time_text, sum_counts
+from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, made_up_name
 from dynamo_diff_compare.rank_sums import rank_split, summed

@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.compilation import Compilation, GraphBreak, Outcome
-from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases, compile_time_change
+from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases
+
+from dynamo_diff_compare.compile_time import compile_time_change
 
 # Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
 # run-time speed-up).

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeVar, cast
 
 from dynamo_diff_match import (
     Correspondence,
@@ -18,7 +17,6 @@ from dynamo_diff_match import (
     UserMap,
     correspond_functions,
 )
-from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import Capture, CompiledState
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import (
@@ -35,76 +33,17 @@ from dynamo_diff_schema.comparison import (
 )
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
-from dynamo_diff_schema.gc_pause import collector_paused
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
+from dynamo_diff_compare.trusted import trusted
 
 # Part of every comparison id: bump when rows or changes are computed differently.
 COMPARE_VERSION = "4"
 EMPTY = SnapshotSet(files={}, paths={})
-M = TypeVar("M", bound=Model)
-
-
-# What `model_construct` does for a model without aliases, extra fields, private attributes or post-init hook, with
-# the per-field checks it makes on every call done once per class. Rows are built from already-validated values
-# (the comparison is validated when it is rendered as JSON); building 30,000 of them with `model_construct` took a
-# sixth of a large comparison.
-_FIELDS: dict[type[Model], list[tuple[str, bool, Any]] | None] = {}
-_NAMES: dict[type[Model], tuple[str, ...]] = {}
-
-
-def _trusted(cls: type[M], **values: Any) -> M:
-    """`cls.model_construct(**values)` (same `__dict__`, in field order, and the same fields set)."""
-    if cls not in _FIELDS:
-        _FIELDS[cls] = _plain_fields(cls)
-        _NAMES[cls] = tuple(cls.model_fields)
-        if _FIELDS[cls] is not None:
-            # The first object is built both ways: should the installed pydantic build models differently from
-            # what this stands in for, the class goes back to `model_construct` for good.
-            slow = cast(M, cls.model_construct(**values))
-            if _built(cls, dict(values)).__getstate__() != slow.__getstate__():
-                _FIELDS[cls] = None
-            return slow
-    if _FIELDS[cls] is None:
-        return cast(M, cls.model_construct(**values))
-    return _built(cls, values)
-
-
-def _built(cls: type[M], values: dict[str, Any]) -> M:
-    fields = _FIELDS[cls]
-    assert fields is not None
-    given: dict[str, Any]
-    if tuple(values) == _NAMES[cls]:
-        given = values  # every field, in field order (as the callers below give them): nothing to add or reorder
-    else:
-        given = {}
-        for name, required, field in fields:
-            if name in values:
-                given[name] = values[name]
-            elif not required:
-                given[name] = field.get_default(call_default_factory=True, validated_data=given)
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", given)
-    object.__setattr__(model, "__pydantic_fields_set__", values.keys() & given.keys())
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
-    return model
-
-
-def _plain_fields(cls: type[Model]) -> list[tuple[str, bool, Any]] | None:
-    """(name, required, field info) of each field, or None when `_trusted` cannot stand in for model_construct."""
-    plain = (
-        cls.model_config.get("extra") != "allow"
-        and not cls.__pydantic_root_model__
-        and not cls.__pydantic_post_init__
-        and not cls.__private_attributes__
-        and all(f.alias is None and f.validation_alias is None for f in cls.model_fields.values())
-    )
-    return [(name, f.is_required(), f) for name, f in cls.model_fields.items()] if plain else None
 
 
 def side_of(capture: Capture) -> Side:
@@ -140,7 +79,7 @@ def _side(
     ranks_summed, per_rank = obs.rank_split()
     # model_construct: every value comes from validated models; re-validating 20,000 rows costs a third of a
     # large comparison (tools/bench/compare_scaling.py). The comparison is validated when it is rendered as JSON.
-    return _trusted(
+    return trusted(
         FunctionSide,
         qualified_name=name or ref.name,
         name_from="source" if from_source else "trace",
@@ -161,7 +100,7 @@ def _generated_side(obs: Observed, name: str | None, multi_rank: bool) -> Functi
     ref, ranks = obs.ref, obs.ranks
     assert ref.generated is not None
     files = list(dict.fromkeys(group.code.co_filename for _, group in obs.groups if group.code.co_filename))
-    return _trusted(
+    return trusted(
         FunctionSide,
         qualified_name=name or ref.generated.label or ref.name,
         name_from="generated",
@@ -205,7 +144,7 @@ def _assembled(
 ) -> FunctionRow:
     """A row from each side's observed compilations and its shown side (validated when rendered as JSON)."""
     (b, b_side), (c, c_side) = base, cand
-    return _trusted(
+    return trusted(
         FunctionRow,
         status=status,
         method=method,
@@ -264,7 +203,7 @@ def _function_row(
         row = _row(piece, base, cand, sources, multi_rank)
         side = piece.baseline or piece.candidate
         pieces.append(
-            _trusted(
+            trusted(
                 FunctionPiece,
                 name=side.name if side is not None else "?",
                 library_file=None if side is None or side.caller is None else (library_path(side.file) or side.file),
@@ -321,19 +260,11 @@ def compare_captures(
     intended: Iterable[str] = (),
 ) -> Comparison:
     """Comparability first, then one row per source function (matched by source, never by frame id).
-    `intended`: the keys whose difference is the change under test (e.g. 'torch_version' for an upgrade)."""
-    with collector_paused():
-        return _compare_captures(baseline, candidate, baseline_sources, candidate_sources, user_map, list(intended))
+    `intended`: the keys whose difference is the change under test (e.g. 'torch_version' for an upgrade).
 
-
-def _compare_captures(
-    baseline: Capture,
-    candidate: Capture,
-    baseline_sources: SnapshotSet | None,
-    candidate_sources: SnapshotSet | None,
-    user_map: UserMap | None,
-    intended: list[str],
-) -> Comparison:
+    A large comparison allocates millions of objects and no cycles: callers pause the cyclic collector around it
+    (`dynamo_diff_store.collector_paused`, as the service does), which halves its time."""
+    intended = list(intended)
     b_src, c_src = baseline_sources or EMPTY, candidate_sources or EMPTY
     base, cand = observed_functions(baseline, b_src), observed_functions(candidate, c_src)
     multi_rank = len(baseline.ranks) > 1 or len(candidate.ranks) > 1

@@ -20,21 +20,13 @@ from dynamo_diff_schema.comparison import (
     RowStatus,
     Side,
 )
-from dynamo_diff_schema.counts import (
-    COMPILE_PHASES,
-    COUNT_KEYS,
-    COUNT_LABELS,
-    HEADLINE_COUNTS,
-    Counts,
-    compile_time_change,
-    compile_time_noise,
-    compile_time_text,
-)
+from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dynamo_diff_compare.compile_time import compile_time_change, compile_time_noise, compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.rank_sums import summed
 from dynamo_diff_compare.values import value_text

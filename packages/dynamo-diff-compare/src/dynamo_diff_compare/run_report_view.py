@@ -6,7 +6,7 @@ from __future__ import annotations
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, phase_times_text, sum_counts
+from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
     BreakLine,
@@ -18,6 +18,7 @@ from dynamo_diff_schema.run_report import (
 )
 
 from dynamo_diff_compare.changes import gist
+from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed

@@ -8,6 +8,7 @@ from dynamo_diff_compare import (
     COMPILED_WORDS,
     coming_with,
     compilation_text,
+    compile_time_change,
     compiled_line,
     count_pair,
     difference_phrase,
@@ -16,7 +17,7 @@ from dynamo_diff_compare import (
     report_label,
     side_label,
 )
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, Side, compile_time_change, short_id
+from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, Side, short_id
 from dynamo_diff_schema.comparison import Comparability
 
 from dynamo_diff_mcp.models import (

@@ -69,23 +69,17 @@ from dynamo_diff_schema.compilation import (
 )
 from dynamo_diff_schema.counts import (
     COMPILE_PHASES,
-    COMPILE_TIME_NOISE,
     COUNT_KEYS,
     COUNT_LABELS,
     HEADLINE_COUNTS,
     Counts,
     compilation_phases,
-    compile_time_change,
-    compile_time_noise,
-    compile_time_text,
-    phase_times_text,
     sum_counts,
     sum_phases,
 )
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch, Notice, NoticeCode, Severity
-from dynamo_diff_schema.gc_pause import collector_paused
 from dynamo_diff_schema.ids import SHORT_ID_LENGTH, short_id
 from dynamo_diff_schema.manifest import (
     CompileCall,
@@ -117,7 +111,6 @@ __all__ = [
     "ALL_AREAS",
     "CHANGE_AREAS",
     "COMPILE_PHASES",
-    "COMPILE_TIME_NOISE",
     "COUNT_AREAS",
     "COUNT_KEYS",
     "COUNT_LABELS",
@@ -209,15 +202,10 @@ __all__ = [
     "Workload",
     "WorkloadCompletion",
     "__version__",
-    "collector_paused",
     "compilation_phases",
-    "compile_time_change",
-    "compile_time_noise",
-    "compile_time_text",
     "compiled_status",
     "generate_schema",
     "library_path",
-    "phase_times_text",
     "render_schema",
     "short_id",
     "sum_counts",

@@ -30,7 +30,7 @@ from dynamo_diff_schema import (
     RunReport,
     short_id,
 )
-from dynamo_diff_store import CaptureRow, EvidenceExcerpt, ImportResult, Store
+from dynamo_diff_store import CaptureRow, EvidenceExcerpt, ImportResult, Store, collector_paused
 
 from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
 from dynamo_diff_service._refs import looks_like_path
@@ -239,18 +239,21 @@ class Service:
     def compare(
         self, baseline: Capture, candidate: Capture, *, source_map: UserMap | None = None, change: Iterable[str] = ()
     ) -> Comparison:
-        """Two captures per source function, matched with their source snapshots."""
-        return compare_captures(
-            baseline,
-            candidate,
-            baseline_sources=self.sources(baseline),
-            candidate_sources=self.sources(candidate),
-            user_map=source_map,
-            intended=change,
-        )
+        """Two captures per source function, matched with their source snapshots (the cyclic collector paused:
+        millions of objects, no cycles)."""
+        with collector_paused():
+            return compare_captures(
+                baseline,
+                candidate,
+                baseline_sources=self.sources(baseline),
+                candidate_sources=self.sources(candidate),
+                user_map=source_map,
+                intended=change,
+            )
 
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:
-        return compare_ranks(capture, ranks or None, sources=self.sources(capture))
+        with collector_paused():
+            return compare_ranks(capture, ranks or None, sources=self.sources(capture))
 
     def evidence_excerpts(
         self, comparison: Comparison, *, per_change: int = 2, max_chars: int = 3000

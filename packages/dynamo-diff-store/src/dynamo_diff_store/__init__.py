@@ -3,6 +3,7 @@
 from importlib.metadata import version as _version
 
 from dynamo_diff_store.analysis import READER_VERSION
+from dynamo_diff_store.gc_pause import collector_paused
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.paths import check_name_fits
 from dynamo_diff_store.recording import (
@@ -31,6 +32,7 @@ __all__ = [
     "VerifyReport",
     "__version__",
     "check_name_fits",
+    "collector_paused",
     "default_bundle_path",
     "parse_declarations",
     "record",

@@ -6,8 +6,9 @@ import math
 from collections.abc import Sequence
 
 from dynamo_diff_schema.comparison import Comparison, FunctionRow
-from dynamo_diff_schema.counts import COMPILE_PHASES, Counts, compile_time_change
+from dynamo_diff_schema.counts import COMPILE_PHASES, Counts
 
+from dynamo_diff_compare.compile_time import compile_time_change
 from dynamo_diff_compare.html_report.text import MINUS, esc, seconds
 from dynamo_diff_compare.render import row_name
 

@@ -25,7 +25,6 @@ from dynamo_diff_schema.capture import Rank
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
-from dynamo_diff_schema.gc_pause import collector_paused
 
 from dynamo_diff_store.analysis._classify import Classifier, EvidenceRef
 from dynamo_diff_store.analysis._counting import CountAccumulator
@@ -33,6 +32,7 @@ from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._functions import FunctionGrouper
 from dynamo_diff_store.analysis._kinds import NOT_INDEXED, collapse_repeats, extract
 from dynamo_diff_store.analysis._staged import StagedCopy
+from dynamo_diff_store.gc_pause import collector_paused
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
@@ -442,7 +442,7 @@ def _moved_on(err: DynamoDiffError, by: int, limits: Limits) -> DynamoDiffError:
 def analyse_rank(job: RankJob, staged: StagedCopy | None = None) -> RankResult:
     """Read and classify one rank. Pure with respect to the store: reads files under job.root only. `staged`: the
     rank's files are still being copied there (reading waits for the bytes it reads; see analysis._staged)."""
-    with collector_paused():  # millions of short-lived objects, no cycles (dynamo_diff_schema.gc_pause)
+    with collector_paused():  # millions of short-lived objects, no cycles (dynamo_diff_store.gc_pause)
         return _analyse_rank(job, staged)
 
 

@@ -4,7 +4,9 @@ Reading a trace and comparing two large captures allocate hundreds of thousands 
 that form no reference cycles worth collecting; the collector's repeated scans of the growing object graph cost
 a fifth of an import and half of a large comparison (tools/bench/import_scaling.py, tools/bench/compare_scaling.py).
 Reference counting still frees everything as usual; the collector is resumed (if it was on) when the block ends,
-also on an exception. Library code uses this context manager only, never gc.disable() on its own.
+also on an exception. Library code uses this context manager only, never gc.disable() on its own. It lives in
+the store, the lowest package that pauses the collector itself (in its import workers); whoever runs a large
+comparison (the service, the benchmarks) pauses it around `compare_captures` with the same context manager.
 
 When the block ends, the objects it kept (its result) are moved to the collector's oldest generation without a
 scan (`gc.freeze()` then `gc.unfreeze()`), unless the program has frozen objects of its own: otherwise the first

@@ -8,7 +8,7 @@ import weakref
 from pathlib import Path
 
 import pytest
-from dynamo_diff_schema import collector_paused
+from dynamo_diff_store import collector_paused
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ def test_the_collector_is_paused_inside_and_resumed_after_also_on_an_error() -> 
 
 
 def test_no_other_library_code_switches_the_collector() -> None:
-    own = ROOT / "packages/dynamo-diff-schema/src/dynamo_diff_schema/gc_pause.py"
+    own = ROOT / "packages/dynamo-diff-store/src/dynamo_diff_store/gc_pause.py"
     found = [
         f"{path.relative_to(ROOT)}:{n}"
         for path in (ROOT / "packages").rglob("src/**/*.py")
