@@ -272,6 +272,24 @@ def test_keys_are_relative_to_the_project_root(exported: Path) -> None:
     assert "<generated>::compiled autograd graph 0" in ca and not any("eval_with_key" in k for k in ca)
 
 
+def test_a_bare_trace_keeps_the_paths_its_trace_recorded(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A bare trace names no project root: its keys use the files as the trace (and the CLI's JSON) name them."""
+    out = tmp_path / "tables"
+    code, _, err = run("export", str(CAPTURES / "library_frames" / "raw"), "--out", str(out))
+    assert code == 0, err
+    (capture,) = table(out, "captures")
+    assert capture["source_root"] is None
+    code, stdout, err = run("analyze", capture["capture_id"], "--by-function", "--format", "json")
+    assert code == 0, err
+    shown = {
+        f"{f['file']}::{f['name']}" + (f"@{f['line']}" if f["line"] else "") for f in json.loads(stdout)["functions"]
+    }
+    assert {r["function_key"] for r in table(out, "functions")} == shown
+    assert {r["name"] for r in table(out, "functions")} == set(
+        oracle("library_frames")["expect"]["compilations_by_caller"]
+    )
+
+
 def test_compilation_counts_keep_the_json_names_and_sum_to_the_capture(exported: Path) -> None:
     captures = {c["capture_id"]: c for c in table(exported, "captures")}
     compilations = table(exported, "compilations")
