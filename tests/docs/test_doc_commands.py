@@ -111,7 +111,11 @@ def test_doc_command_runs(runner: CliRunner, doc: str, line: str, tmp_path: Path
     if not_run_reason(line):
         pytest.skip(not_run_reason(line))
     # Files a command writes go to a temporary directory.
-    written = {"report.html": str(tmp_path / "report.html"), "tables": str(tmp_path / "tables")}
+    written = {
+        "report.html": str(tmp_path / "report.html"),
+        "tables": str(tmp_path / "tables"),
+        "compared": str(tmp_path / "compared"),
+    }
     args = [written.get(a, a) for a in to_args(line)]
     result = runner.invoke(app, args)
     # `check` exits 1 when a bound is exceeded: that is its documented answer, not an error.

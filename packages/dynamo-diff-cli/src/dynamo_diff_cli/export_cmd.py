@@ -1,4 +1,5 @@
-"""`dynamo-diff export`: captures as tables (Parquet) for DuckDB, Spark and pandas.
+"""`dynamo-diff export`: captures as tables (Parquet) for DuckDB, Spark and pandas, built from the documents the
+other commands print (`analyze`, `analyze --by-function`, with `--compare` the comparison of `compare A B`).
 
 The work is the service's (`Service.export_tables`); pyarrow is the optional extra `dynamo-diff[parquet]`, and
 without it the command fails with `missing_extra` and the install hint."""
@@ -30,12 +31,23 @@ def export(
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace an earlier export in --out (never any other directory).")
     ] = False,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare",
+            help="Two captures, the baseline then the candidate: also write their comparison (one row per "
+            "function pair, as `dynamo-diff compare A B --format json` lists them).",
+        ),
+    ] = False,
 ) -> None:
-    """Write captures as tables (captures, ranks, functions, compilations, guards, graph_breaks, evidence): one
-    Parquet file each, every row with its capture id."""
+    """Write captures as tables (captures, ranks, functions, frames, compilations, phase_times, guards,
+    graph_breaks, evidence; comparison with --compare): one Parquet file each, every row with its capture id."""
     from dynamo_diff_schema import short_id
 
-    result = service_of(ctx).export_tables(refs, out, table_format=table_format, overwrite=overwrite)
+    service = service_of(ctx)
+    result = service.export_tables(refs, out, table_format=table_format, overwrite=overwrite, compare=compare)
     typer.echo(f"exported {len(result.captures)} capture(s) ({', '.join(short_id(c) for c in result.captures)})")
+    if result.comparison is not None:
+        typer.echo(f"  with their comparison {short_id(result.comparison)}")
     for name, rows in result.rows.items():
         typer.echo(f"  {result.out / (name + '.parquet')}: {rows} row(s)")

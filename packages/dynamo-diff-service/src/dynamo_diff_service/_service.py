@@ -174,19 +174,40 @@ class Service:
         return path if path.exists() else None
 
     def export_tables(
-        self, refs: list[str], out: Path, *, table_format: str = "parquet", overwrite: bool = False
+        self,
+        refs: list[str],
+        out: Path,
+        *,
+        table_format: str = "parquet",
+        overwrite: bool = False,
+        compare: bool = False,
     ) -> ExportResult:
-        """The captures as tables in `out` (docs/INTEGRATIONS.md, "Tables for DuckDB, Spark and pandas"). Every
-        reference is resolved (paths imported) before anything is written; the tables appear together or not at
-        all."""
+        """The captures as tables in `out` (docs/INTEGRATIONS.md, "Tables for DuckDB, Spark and pandas"), built
+        from their documents (the capture, its run report; with `compare`, the comparison of the two captures
+        given, baseline first). Every reference is resolved (paths imported) before anything is written; the
+        tables appear together or not at all."""
         if table_format != "parquet":
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"unknown format {table_format!r}: use parquet")
         if not refs:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give at least one capture to export")
+        if compare and len(refs) != 2:
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"--compare takes two captures (the baseline, then the candidate), not {len(refs)}",
+            )
         require_pyarrow()
         check_target(out, overwrite)
-        ids = list(dict.fromkeys(self.resolve(ref)[0] for ref in refs))
-        return export_parquet(ids, self.store.load, out, overwrite=overwrite)
+        resolved = [self.resolve(ref)[0] for ref in refs]
+        pair = (resolved[0], resolved[1]) if compare else None
+        return export_parquet(
+            list(dict.fromkeys(resolved)),
+            self.store.load,
+            out,
+            report=self.report,
+            compare=self.compare,
+            pair=pair,
+            overwrite=overwrite,
+        )
 
     def load(self, ref: str) -> Capture:
         """A stored capture by id, prefix or label (never a path), without its evidence list."""
