@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from dynamo_diff_compare.trusted import trusted
 from dynamo_diff_schema import Counts, FunctionRow, FunctionSide, MatchMethod, RowStatus
 from dynamo_diff_schema.base import Model
@@ -30,22 +29,48 @@ SIDE: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize(
-    "values",
-    [
-        SIDE,
-        {name: SIDE[name] for name in reversed(list(SIDE))},  # any order of keywords
-        {"counts": Counts()},  # defaults (and default factories) filled in, not marked as set
-        {
-            name: SIDE.get(name, [] if name == "compile_ids" else {} if name == "per_rank" else None)
-            for name in FunctionSide.model_fields
-        },  # every field, in field order
-    ],
-    ids=["some", "reversed", "one", "all"],
-)
-def test_trusted_builds_what_model_construct_builds(values: dict[str, Any]) -> None:
-    for _ in range(2):  # the first object of a class is checked against model_construct, the later ones are not
-        _same(trusted(FunctionSide, **values), FunctionSide.model_construct(**values))
+def test_rows_are_built_as_model_construct_builds_them() -> None:
+    """Rows skip validation (their values come from validated models) through a shortcut of model_construct."""
+    from dynamo_diff_compare.trusted import trusted
+    from dynamo_diff_schema.comparison import FunctionPiece, FunctionRow, FunctionSide, MatchMethod, RowStatus
+    from dynamo_diff_schema.counts import Counts
+
+    side = {"qualified_name": "f", "name_from": "trace", "file": "m.py", "line": 3, "counts": Counts(completed=1)}
+    row = {"status": RowStatus.MATCHED, "method": MatchMethod.STRUCTURE, "reason": "r", "baseline": None}
+    full = {name: side.get(name) for name in FunctionSide.model_fields} | {"rank": 0, "compile_ids": ["0/0"]}
+    assert tuple(full) == tuple(FunctionSide.model_fields)  # every field, in field order: the shortcut's shortcut
+    cases = ((FunctionSide, side), (FunctionSide, full), (FunctionRow, row), (FunctionPiece, {"name": "g", **row}))
+    for cls, values in cases:
+        trusted(cls, **values)  # the first object of a class is model_construct's own (checked against the shortcut)
+        fast, slow = trusted(cls, **values), cls.model_construct(**values)  # type: ignore[attr-defined]
+        assert fast == slow
+        assert list(fast.__dict__) == list(slow.__dict__)
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.model_dump_json() == slow.model_dump_json()
+
+
+def test_a_pydantic_that_builds_models_otherwise_gets_model_construct(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The shortcut checks itself against model_construct on a class's first object; a difference (what another
+    pydantic version might bring) sends that class back to model_construct for good."""
+    from dynamo_diff_compare import trusted as module
+    from dynamo_diff_schema.comparison import Totals
+    from dynamo_diff_schema.counts import Counts
+
+    monkeypatch.setattr(module, "_FIELDS", {})
+    monkeypatch.setattr(module, "_NAMES", {})
+    real = module._built
+
+    def otherwise(cls, values):  # type: ignore[no-untyped-def]
+        model = real(cls, values)
+        object.__setattr__(model, "__pydantic_fields_set__", set())  # not what model_construct sets
+        return model
+
+    monkeypatch.setattr(module, "_built", otherwise)
+    values = {"baseline": Counts(completed=1), "candidate": Counts(completed=2)}
+    for _ in range(3):
+        built = module.trusted(Totals, **values)
+        assert built.model_fields_set == {"baseline", "candidate"}
+    assert module._FIELDS[Totals] is None
 
 
 def test_default_factories_give_each_object_its_own_value() -> None:
