@@ -1,6 +1,6 @@
 """The MCP server: the comparison model for coding agents, over stdio.
 
-Thin like the CLI: it resolves and confines paths, loads from the store, calls the compare package, pages and
+Thin like the CLI: it confines paths, opens captures through the service, calls the compare package, pages and
 bounds the result. Every tool result is under RESPONSE_LIMIT characters; what does not fit is on a later page
 (`next_offset`) or cut with a note. A DynamoDiffError becomes a tool error `error[<code>]: <message>` with the
 error itself under `_meta["dynamo-diff/error"]`. The server reads traces only below the allowed roots, never
