@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 from pathlib import Path
 
 import anyio
 import pytest
-from dynamo_diff_cli import serve_cmd
 from dynamo_diff_cli.app import app
 from dynamo_diff_mcp.budget import RESPONSE_LIMIT
 from dynamo_diff_mcp.models import CaptureList, ComparisonPage
@@ -82,14 +80,14 @@ def test_no_allowed_root_or_a_file_root_refuses_to_start(tmp_path: Path, command
     assert done.returncode == 2 and done.stderr.startswith("error[path_not_allowed]:")
 
 
-def test_serve_mcp_without_the_mcp_package_prints_the_install_hint(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("missing", ["dynamo_diff_mcp", "mcp"])
+def test_serve_mcp_without_the_mcp_extra_prints_the_install_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, missing: str
 ) -> None:
-    def missing(name: str) -> object:
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-
-    monkeypatch.setattr(importlib, "import_module", missing)
-    assert serve_cmd.importlib.import_module is missing
+    """Without the extra (the MCP package, or the SDK it needs) `import` fails: the command says what to install."""
+    for name in [m for m in sys.modules if m.split(".")[0] in {missing, "dynamo_diff_mcp"}]:
+        monkeypatch.delitem(sys.modules, name)  # imported afresh (and put back afterwards)
+    monkeypatch.setitem(sys.modules, missing, None)  # importing it raises ModuleNotFoundError
     result = CliRunner().invoke(app, ["--store", str(tmp_path), "serve-mcp", "--allow-root", str(tmp_path)])
     assert result.exit_code == 2
     assert 'pip install "dynamo-diff[mcp]"' in result.stderr

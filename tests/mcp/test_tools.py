@@ -13,12 +13,13 @@ from dynamo_diff_schema import validate
 
 from .conftest import CAPTURES, CORPUS, Session, error_code, size_of, text_of
 
-TOOLS = {"import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence"}
+ORDER = ["import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence"]
+TOOLS = set(ORDER)
 
 
 def test_tools_are_listed_with_descriptions_and_the_listing_is_bounded(session: Session) -> None:
     listing = session.list_tools()
-    assert {t.name for t in listing.tools} == TOOLS
+    assert [t.name for t in listing.tools] == ORDER  # the order the methods are written in
     for tool in listing.tools:
         assert tool.description and "\n    " not in tool.description  # dedented docstring
         assert tool.input_schema["type"] == "object"
@@ -301,7 +302,43 @@ def test_a_large_excerpt_is_cut_to_fit_and_says_where_to_read_on(session: Sessio
 @pytest.mark.parametrize("tool", sorted(TOOLS - {"list_captures"}))
 def test_missing_arguments_are_tool_errors(session: Session, tool: str) -> None:
     result = session.call(tool)
-    assert result.is_error
+    assert error_code(result) == "invalid_argument"
+    required = next(t for t in session.list_tools().tools if t.name == tool).input_schema["required"]
+    assert text_of(result).startswith(f"error[invalid_argument]: {required[0]} is required")
+
+
+def test_every_published_bound_is_the_one_a_call_is_checked_against(session: Session) -> None:
+    """A bound is declared once, in the parameter's type: tools/list publishes it and the SDK checks it; a call
+    just outside it is an invalid_argument error naming the bound, a call on it is not refused for it."""
+    checked = []
+    for tool in session.list_tools().tools:
+        schema = tool.input_schema
+        given = {name: "nothing" for name in schema.get("required", [])}  # no such capture: found after the check
+        for name, prop in schema["properties"].items():
+            low, high = prop.get("minimum"), prop.get("maximum")
+            if low is None:
+                assert high is None, (tool.name, name)
+                continue
+            within = f"at least {low}" if high is None else f"from {low} to {high}"
+            for outside in [low - 1] + ([high + 1] if high is not None else []):
+                result = session.call(tool.name, **given, **{name: outside})
+                assert error_code(result) == "invalid_argument", (tool.name, name, outside)
+                assert text_of(result) == f"error[invalid_argument]: {name} must be {within}, not {outside}"
+                assert result.meta is not None and result.meta["dynamo-diff/error"]["details"] == {"argument": name}
+            for inside in [low] + ([high] if high is not None else []):
+                result = session.call(tool.name, **given, **{name: inside})
+                assert not text_of(result).startswith(f"error[invalid_argument]: {name} must be"), text_of(result)
+            checked.append((tool.name, name))
+    assert sorted(checked) == sorted(
+        [("list_captures", "offset"), ("get_evidence", "offset"), ("get_evidence", "max_chars")]
+        + [(t, p) for t in ("analyze_capture", "compare_runs", "compare_ranks") for p in ("offset", "page_size")]
+    )
+
+
+def test_a_mistyped_argument_is_an_invalid_argument_error(session: Session) -> None:
+    result = session.call("list_captures", offset="x")
+    assert error_code(result) == "invalid_argument"
+    assert text_of(result).startswith("error[invalid_argument]: offset: Input should be a valid integer")
 
 
 def test_every_fixture_pair_fits(connect: Callable[..., Session]) -> None:

@@ -1,7 +1,8 @@
 """The dependency direction of the design, checked on the source (lazy imports included).
 
-schema <- match <- compare <- service <- cli, mcp;  schema <- store <- service;  cli and mcp render with compare and
-open the store through the service (the CLI's `capture` records with the store directly)
+schema <- match <- compare <- service <- mcp <- cli (the extra `mcp`);  schema <- store <- service;  cli and mcp
+render with compare; mcp opens the store only through the service (the CLI's `capture` records with the store
+directly)
 Every third-party import must be declared in the importing package's pyproject, and cli/mcp may use
 the other packages only through their top-level API (so semantics cannot creep into the thin layers).
 """
@@ -66,7 +67,8 @@ def imports_of(package: str) -> list[tuple[Path, int, str]]:
 def declared(package: str) -> set[str]:
     project = tomllib.loads((ROOT / f"packages/dynamo-diff-{package}/pyproject.toml").read_text())["project"]
     names = set()
-    for req in project.get("dependencies", []):
+    extras = [req for reqs in project.get("optional-dependencies", {}).values() for req in reqs]
+    for req in [*project.get("dependencies", []), *extras]:  # an optional extra is a declared dependency too
         match = re.match(r"[A-Za-z0-9_.-]+", req)
         assert match is not None
         names.add(match.group(0).lower())

@@ -18,12 +18,15 @@ import tempfile
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
+
+import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import FIXTURES, Figures, arguments, finish
 from dynamo_diff_mcp.roots import AllowedRoots
-from dynamo_diff_mcp.server import ERROR_META, Tools
+from dynamo_diff_mcp.server import ERROR_META, create_server
 from dynamo_diff_store import Store
 from mcp.types import CallToolResult
 
@@ -129,8 +132,8 @@ def build_export_name(work: Path, name: str) -> Path:
     return export
 
 
-def mcp_cases(work: Path) -> list[tuple[str, Callable[[Tools], object]]]:
-    """An allowed root holding one good bundle and hostile entries; (label, tool call) for each attack."""
+def mcp_cases(work: Path) -> list[tuple[str, str, dict[str, Any]]]:
+    """An allowed root holding one good bundle and hostile entries; (label, tool, arguments) for each attack."""
     allowed = work / "root"
     shutil.copytree(RAW, allowed / "stable")
     outside = work / "outside"
@@ -148,22 +151,16 @@ def mcp_cases(work: Path) -> list[tuple[str, Callable[[Tools], object]]]:
         "/dev/zero",
         "stable\x00/raw",
     ]
-    cases: list[tuple[str, Callable[[Tools], object]]] = []
-    for path in paths:
-        cases.append(
-            (f"mcp import_trace {path!r}", partial(lambda t, path: t.import_trace(path, None, None), path=path))
-        )
+    cases = [(f"mcp import_trace {path!r}", "import_trace", {"path": path}) for path in paths]
     cases.append(
         (
             "mcp import_trace manifest_path out",
-            lambda t: t.import_trace("stable", str(outside / "secret.log"), None),
+            "import_trace",
+            {"path": "stable", "manifest_path": str(outside / "secret.log")},
         )
     )
     cases.append(
-        (
-            "mcp compare_runs by path out",
-            lambda t: t.compare_runs("../outside/secret.log", "./stable", 0, 20, None),
-        )
+        ("mcp compare_runs by path out", "compare_runs", {"baseline": "../outside/secret.log", "candidate": "./stable"})
     )
     return cases
 
@@ -172,12 +169,11 @@ def run_mcp(figures: Figures, root: Path) -> None:
     work = Path(tempfile.mkdtemp(dir=root))
     try:
         cases = mcp_cases(work)
-        store = Store(work / "store")
-        tools = Tools(store, AllowedRoots([work / "root"]))
-        for label, call in cases:
+        server = create_server(work / "store", AllowedRoots([work / "root"]))
+        for label, tool, arguments in cases:
 
-            def action(call: Callable[[Tools], object] = call) -> str:
-                result = call(tools)
+            def action(tool: str = tool, arguments: dict[str, Any] = arguments) -> str:
+                result = anyio.run(server.call_tool, tool, arguments)
                 # A tool answers a refusal with an error result carrying our code (never an exception).
                 if isinstance(result, CallToolResult) and result.is_error and result.meta:
                     return f"error:{result.meta[ERROR_META]['code']}"

@@ -1,11 +1,9 @@
 """`dynamo-diff serve-mcp`: the MCP server for coding agents, when dynamo-diff-mcp is installed.
 
-The CLI does not depend on dynamo-diff-mcp (it is the optional extra `dynamo-diff[mcp]`), so the server is
-imported by name at run time. `importlib` rather than an import statement keeps the dependency-direction test
-(tests/workspace/test_dependencies.py) true to the declared dependencies: cli never needs mcp to import.
+dynamo-diff-mcp is the CLI's optional extra `mcp` (`pip install "dynamo-diff[mcp]"`): the command imports the MCP
+package's entry point `serve` when it runs, and says how to install the extra when it is missing.
 """
 
-import importlib
 from pathlib import Path
 from typing import Annotated
 
@@ -39,9 +37,9 @@ def serve_mcp(
             "no allowed root: give at least one --allow-root DIR (the server reads traces only below these)",
         )
     try:
-        server = importlib.import_module("dynamo_diff_mcp.server")
-    except ModuleNotFoundError:
+        from dynamo_diff_mcp import serve
+    except ModuleNotFoundError:  # the extra is not installed (the package, or the MCP SDK it needs)
         report_error(DynamoDiffError(ErrorCode.INVALID_ARGUMENT, INSTALL_HINT))
         raise typer.Exit(ERROR_EXIT) from None
     settings = ctx.find_object(Settings) or Settings()
-    server.serve(settings.store, allow_root)
+    serve(settings.store, allow_root)

@@ -1,17 +1,33 @@
 """Keeping every response under the size limit, and saying exactly what was cut to get there.
 
 Sizes are characters of the JSON a client receives for the tool result (text content plus structured
-content). Cutting works on the JSON form of schema models and validates the result again, so what goes out is
-still a valid model; each cut adds a note.
+content). Cutting works on the schema models themselves (a cut is a copy with a shorter list, a shorter text or
+a value left out), so what goes out is still a valid model; each cut adds a note. `page` is the one paging helper:
+every paged tool shows as many items as fit, and says where to read on.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-from mcp.types import CallToolResult
+from dynamo_diff_schema import (
+    Change,
+    Comparability,
+    CompilationLine,
+    Counts,
+    Difference,
+    FunctionReport,
+    FunctionRow,
+    FunctionSide,
+    Notice,
+    RankDivergence,
+    RankGroup,
+    RankView,
+)
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel
 
 # The promise: no tool result is longer than this (characters of its JSON).
 RESPONSE_LIMIT = 12_000
@@ -26,8 +42,15 @@ VALUE_CHARS = 300  # one changed value (e.g. an op histogram) shown in full up t
 LIST_ITEMS = 8  # compile ids / evidence ids / alternatives kept when a row has to be cut
 
 
+def _json_form(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    """Characters of the JSON form of `value` (models as they dump)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_form))
 
 
 def result_size(result: CallToolResult) -> int:
@@ -53,109 +76,166 @@ def largest_fitting(build: Callable[[int], CallToolResult], count: int) -> tuple
     return lo, best
 
 
-def _cap_list(holder: dict[str, Any], key: str, keep: int, label: str, notes: list[str]) -> None:
-    items = holder.get(key)
+def tool_result(model: BaseModel, text: str) -> CallToolResult:
+    """A short text for the model to read, and the model itself as the structured content."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=model.model_dump(mode="json")
+    )
+
+
+Item = TypeVar("Item")
+# What a paged tool makes of the items it shows and the offset to read on from (None: the last page).
+MakePage = Callable[[Sequence[Item], int | None], tuple[BaseModel, str]]
+
+
+def page(items: Sequence[Item], make: MakePage[Item], *, offset: int = 0, total: int | None = None) -> CallToolResult:
+    """The result of a paged tool: as many of `items` as fit the budget, in order. `items` start at `offset` of
+    `total` (default: they are all there is); `make(shown, next_offset)` returns the page's model and text, and
+    `next_offset` is None when the page reaches the end."""
+    end_of_all = offset + len(items) if total is None else total
+
+    def build(k: int) -> CallToolResult:
+        end = offset + k
+        return tool_result(*make(items[:k], end if end < end_of_all else None))
+
+    return largest_fitting(build, len(items))[1]
+
+
+Cut = TypeVar("Cut", bound=BaseModel)
+
+
+def _cap_list(model: Cut, key: str, keep: int, label: str, notes: list[str]) -> Cut:
+    items = getattr(model, key)
     if isinstance(items, list) and len(items) > keep:
         notes.append(f"{label}: {keep} of {len(items)} shown")
-        holder[key] = items[:keep]
+        return model.model_copy(update={key: items[:keep]})
+    return model
 
 
-def _cut_value(holder: dict[str, Any], key: str, label: str, notes: list[str], limit: int = VALUE_CHARS) -> None:
-    if key in holder and holder[key] is not None and size(holder[key]) > limit:
-        notes.append(f"{label}: value omitted ({size(holder[key])} characters; see its evidence)")
-        holder[key] = None
+def _cut_value(model: Cut, key: str, label: str, notes: list[str], limit: int = VALUE_CHARS) -> Cut:
+    value = getattr(model, key)
+    if value is not None and size(value) > limit:
+        notes.append(f"{label}: value omitted ({size(value)} characters; see its evidence)")
+        return model.model_copy(update={key: None})
+    return model
 
 
-def _cut_text(holder: dict[str, Any], key: str, limit: int, label: str, notes: list[str]) -> None:
-    text = holder.get(key)
+def _cut_text(model: Cut, key: str, limit: int, label: str, notes: list[str]) -> Cut:
+    text = getattr(model, key)
     if isinstance(text, str) and len(text) > limit:
         notes.append(f"{label}: first {limit} of {len(text)} characters shown")
-        holder[key] = text[:limit] + "…"
+        return model.model_copy(update={key: text[:limit] + "…"})
+    return model
 
 
-def shrink_row(row: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[str]]:
-    """A FunctionRow (as JSON) cut step by step until it is at most `limit` characters, with notes."""
+def _sides(model: Cut, cut: Callable[[FunctionSide, str], FunctionSide]) -> Cut:
+    """The model with each of its sides (baseline, candidate) that is there replaced by cut(side, its name)."""
+    update = {}
+    for name in ("baseline", "candidate"):
+        side = getattr(model, name)
+        if side is not None:
+            update[name] = cut(side, name)
+    return model.model_copy(update=update)
+
+
+def listed_row(row: FunctionRow) -> FunctionRow:
+    """The row as a page lists it: without its compile-phase changes (compile times: analyze_capture has them)."""
+    changes = [c for c in row.changes if c.kind != "phase_time"]
+    return row if len(changes) == len(row.changes) else row.model_copy(update={"changes": changes})
+
+
+def row_size(row: FunctionRow) -> int:
+    """Characters of the row as a page writes it (its sides' counts trimmed, see `trim_counts`)."""
+    return size(trim_counts(row.model_dump(mode="json")))
+
+
+def shrink_row(row: FunctionRow, limit: int) -> tuple[FunctionRow, list[str]]:
+    """A row as a page lists it, cut step by step until it is at most `limit` characters, with notes."""
     notes: list[str] = []
-    if size(row) <= limit:
+    row = listed_row(row)
+    if row_size(row) <= limit:
         return row, notes
-    row = json.loads(json.dumps(row))
     # 1: long lists and large changed values.
-    for side in ("baseline", "candidate"):
-        if isinstance(row.get(side), dict):
-            _cap_list(row[side], "compile_ids", LIST_ITEMS, f"{side}.compile_ids", notes)
-    _cap_list(row, "alternatives", LIST_ITEMS, "alternatives", notes)
-    _cap_list(row, "pieces", LIST_ITEMS, "pieces", notes)
-    for piece in row.get("pieces", []):
+    row = _sides(row, lambda side, name: _cap_list(side, "compile_ids", LIST_ITEMS, f"{name}.compile_ids", notes))
+    row = _cap_list(row, "alternatives", LIST_ITEMS, "alternatives", notes)
+    row = _cap_list(row, "pieces", LIST_ITEMS, "pieces", notes)
+    row = row.model_copy(
+        update={
+            "pieces": [
+                _sides(piece, lambda side, _: _cap_list(side, "compile_ids", 2, "pieces.compile_ids", notes))
+                for piece in row.pieces
+            ]
+        }
+    )
+    changes: list[Change] = []
+    for i, original in enumerate(row.changes):
+        change = original
         for side in ("baseline", "candidate"):
-            if isinstance(piece.get(side), dict):
-                _cap_list(piece[side], "compile_ids", 2, "pieces.compile_ids", notes)
-    for i, change in enumerate(row.get("changes", [])):
-        for side in ("baseline", "candidate"):
-            _cap_list(change, f"{side}_evidence", LIST_ITEMS, f"changes[{i}].{side}_evidence", notes)
-            _cut_value(change, side, f"changes[{i}].{side}", notes)
-        _cut_text(change, "summary", 400, f"changes[{i}].summary", notes)
-    _cut_text(row, "reason", 400, "reason", notes)
-    if size(row) <= limit:
+            change = _cap_list(change, f"{side}_evidence", LIST_ITEMS, f"changes[{i}].{side}_evidence", notes)
+            change = _cut_value(change, side, f"changes[{i}].{side}", notes)
+        changes.append(_cut_text(change, "summary", 400, f"changes[{i}].summary", notes))
+    row = _cut_text(row.model_copy(update={"changes": changes}), "reason", 400, "reason", notes)
+    if row_size(row) <= limit:
         return row, notes
     # 2: the frames a row counts (pieces: the text line names them) before what changed, which is the answer.
-    _cap_list(row, "pieces", 0, "pieces", notes)
-    if size(row) <= limit:
+    row = _cap_list(row, "pieces", 0, "pieces", notes)
+    if row_size(row) <= limit:
         return row, notes
     # 3: as many changes as fit, in order.
-    changes = row.get("changes", [])
-    row["changes"] = []
-    base = size(row)
-    kept: list[Any] = []
-    for change in changes:
+    base = row_size(row.model_copy(update={"changes": []}))
+    kept: list[Change] = []
+    for change in row.changes:
         if base + size(kept) + size(change) + 1 > limit:
             break
         kept.append(change)
-    row["changes"] = kept
-    if len(kept) < len(changes):
-        notes.append(f"changes: {len(kept)} of {len(changes)} shown")
-    if size(row) <= limit:
+    if len(kept) < len(row.changes):
+        notes.append(f"changes: {len(kept)} of {len(row.changes)} shown")
+    row = row.model_copy(update={"changes": kept})
+    if row_size(row) <= limit:
         return row, notes
+
     # 4: the bare row: who matched whom and the count deltas.
-    for side in ("baseline", "candidate"):
-        if isinstance(row.get(side), dict):
-            _cap_list(row[side], "compile_ids", 2, f"{side}.compile_ids", notes)
-            _cut_text(row[side], "qualified_name", 200, f"{side}.qualified_name", notes)
-            _cut_text(row[side], "file", 200, f"{side}.file", notes)
-    _cap_list(row, "alternatives", 2, "alternatives", notes)
-    _cut_text(row, "reason", 120, "reason", notes)
-    return row, notes
+    def bare(side: FunctionSide, name: str) -> FunctionSide:
+        side = _cap_list(side, "compile_ids", 2, f"{name}.compile_ids", notes)
+        side = _cut_text(side, "qualified_name", 200, f"{name}.qualified_name", notes)
+        return _cut_text(side, "file", 200, f"{name}.file", notes)
+
+    row = _cap_list(_sides(row, bare), "alternatives", 2, "alternatives", notes)
+    return _cut_text(row, "reason", 120, "reason", notes), notes
 
 
-def shrink_comparability(comp: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def shrink_comparability(comp: Comparability) -> tuple[Comparability, list[str]]:
     """Differences in order while they fit their share; the keys of the rest are still named in a note. What comes
     with a difference (`explained`: a torch upgrade brings dozens) goes first: `comparability_line` counts it, and
     the rows keep their room."""
     notes: list[str] = []
     if size(comp) <= COMPARABILITY_CHARS:
         return comp, notes
-    comp = json.loads(json.dumps(comp))
-    _cap_list(comp, "missing", 10, "missing", notes)
-    explained: list[dict[str, Any]] = comp.get("explained", [])
-    every_explained = [str(e.get("key")) for e in explained]
-    while explained and size(comp) > COMPARABILITY_CHARS:
-        explained.pop()
-    if len(explained) < len(every_explained):
-        rest = ", ".join(every_explained[len(explained) :])
+    comp = _cap_list(comp, "missing", 10, "missing", notes)
+    every_explained = [e.key for e in comp.explained]
+    while comp.explained and size(comp) > COMPARABILITY_CHARS:
+        comp = comp.model_copy(update={"explained": comp.explained[:-1]})
+    if len(comp.explained) < len(every_explained):
+        rest = ", ".join(every_explained[len(comp.explained) :])
         notes.append(
-            f"explained: {len(explained)} of {len(every_explained)} shown; the others: "
+            f"explained: {len(comp.explained)} of {len(every_explained)} shown; the others: "
             + (rest if len(rest) <= 1200 else rest[:1200] + "…")
         )
-    differences: list[dict[str, Any]] = comp.get("differences", [])
-    every_key = [str(d.get("key")) for d in differences]
+    every_key = [d.key for d in comp.differences]
     value_notes: list[tuple[int, str]] = []
-    for i, diff in enumerate(differences):
+    differences: list[Difference] = []
+    for i, diff in enumerate(comp.differences):
+        update = {}
         for side in ("baseline", "candidate"):
-            if size(diff.get(side)) > 160:
-                value_notes.append((i, f"differences[{i}].{side}: value cut ({size(diff.get(side))} characters)"))
-                diff[side] = json.dumps(diff.get(side))[:150] + "…"
-    while len(differences) > 1 and size(comp) > COMPARABILITY_CHARS:
-        differences.pop()
-    kept = len(differences)
+            value = diff.model_dump(mode="json", include={side})[side]
+            if size(value) > 160:
+                value_notes.append((i, f"differences[{i}].{side}: value cut ({size(value)} characters)"))
+                update[side] = json.dumps(value)[:150] + "…"
+        differences.append(diff.model_copy(update=update))
+    comp = comp.model_copy(update={"differences": differences})
+    while len(comp.differences) > 1 and size(comp) > COMPARABILITY_CHARS:
+        comp = comp.model_copy(update={"differences": comp.differences[:-1]})
+    kept = len(comp.differences)
     notes += [note for i, note in value_notes if i < kept]
     if kept < len(every_key):
         rest = ", ".join(every_key[kept:])
@@ -170,127 +250,136 @@ RANK_RANGES_CHARS = 300
 RANK_GROUPS = 12  # groups at most on a page (the reference group, then the largest)
 
 
-def _same_behaviour_counts(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return {k: v for k, v in a.items() if k != "compile_time_s"} == {
-        k: v for k, v in b.items() if k != "compile_time_s"
-    }
+def _behaviour_counts(counts: Counts) -> dict[str, Any]:
+    return {k: v for k, v in nonzero_counts(counts.model_dump(mode="json")).items() if k != "compile_time_s"}
 
 
-def shrink_rank_view(view: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def rank_view_size(view: RankView) -> int:
+    """Characters of the rank view as a page writes it (its counts trimmed, see `trim_rank_view`)."""
+    return size(trim_rank_view(view.model_dump(mode="json")))
+
+
+def shrink_rank_view(view: RankView) -> tuple[RankView, list[str]]:
     """The rank view within its share, whatever the number of ranks: groups (the reference group first, then the
     largest) with their rank ranges, counts and first divergences; per-rank counts only for the reference rank and
     the ranks whose counts differ from their group's (apart from compile time); long rank lists cut to their first
     ranks. Each cut is noted."""
     notes: list[str] = []
-    view = json.loads(json.dumps(trim_rank_view(view)))
-    ranks = view.get("ranks") or []
-    if len(ranks) > RANK_LIST_ITEMS:
-        notes.append(f"ranks: first {RANK_LIST_ITEMS} of {len(ranks)} listed (groups[].rank_ranges name them all)")
-        view["ranks"] = ranks[:RANK_LIST_ITEMS]
-    groups: list[dict[str, Any]] = view.get("groups") or []
-    group_of = {str(r): g for g in groups for r in (g.get("ranks") or [])}
-    total_groups, total_div = len(groups), len(view.get("divergences") or [])
-    if len(groups) > RANK_GROUPS:
-        del groups[RANK_GROUPS:]
-        shown = {g.get("representative") for g in groups}
-        view["divergences"] = [d for d in view.get("divergences") or [] if d.get("rank") in shown]
-    for i, group in enumerate(groups):
-        members = group.get("ranks") or []
-        if len(members) > RANK_LIST_ITEMS:
-            notes.append(f"groups[{i}].ranks: first {RANK_LIST_ITEMS} of {len(members)} listed (see rank_ranges)")
-            group["ranks"] = members[:RANK_LIST_ITEMS]
-        _cut_text(group, "rank_ranges", RANK_RANGES_CHARS, f"groups[{i}].rank_ranges", notes)
-    counts: dict[str, Any] = view.get("counts") or {}
-    reference = str(view.get("reference_rank"))
+    if len(view.ranks) > RANK_LIST_ITEMS:
+        notes.append(f"ranks: first {RANK_LIST_ITEMS} of {len(view.ranks)} listed (groups[].rank_ranges name them all)")
+        view = view.model_copy(update={"ranks": view.ranks[:RANK_LIST_ITEMS]})
+    group_of = {str(r): g for g in view.groups for r in g.ranks}
+    total_groups, total_div = len(view.groups), len(view.divergences)
+    if len(view.groups) > RANK_GROUPS:
+        groups = view.groups[:RANK_GROUPS]
+        shown = {g.representative for g in groups}
+        view = view.model_copy(
+            update={"groups": groups, "divergences": [d for d in view.divergences if d.rank in shown]}
+        )
+    kept_groups: list[RankGroup] = []
+    for i, whole in enumerate(view.groups):
+        group = whole
+        if len(group.ranks) > RANK_LIST_ITEMS:
+            notes.append(f"groups[{i}].ranks: first {RANK_LIST_ITEMS} of {len(group.ranks)} listed (see rank_ranges)")
+            group = group.model_copy(update={"ranks": group.ranks[:RANK_LIST_ITEMS]})
+        kept_groups.append(_cut_text(group, "rank_ranges", RANK_RANGES_CHARS, f"groups[{i}].rank_ranges", notes))
+    counts = view.counts
+    reference = str(view.reference_rank)
     differing = [
         k
         for k, c in counts.items()
-        if k == reference or k not in group_of or not _same_behaviour_counts(c, group_of[k].get("counts") or {})
+        if k == reference or k not in group_of or _behaviour_counts(c) != _behaviour_counts(group_of[k].counts)
     ]
     if len(differing) < len(counts):
         notes.append(
             f"counts: {len(differing)} of {len(counts)} ranks listed; the others' counts are their group's "
             "(groups[].counts) apart from compile time"
         )
-    view["counts"] = {k: counts[k] for k in differing}
-    if size(view) <= RANKS_CHARS:
+    view = view.model_copy(update={"groups": kept_groups, "counts": {k: counts[k] for k in differing}})
+    if rank_view_size(view) <= RANKS_CHARS:
         return view, notes
-    for i, div in enumerate(view.get("divergences", [])):
-        _cap_list(div, "evidence_ids", 4, f"divergences[{i}].evidence_ids", notes)
-        _cut_text(div, "reason", 300, f"divergences[{i}].reason", notes)
-    divergences = view.get("divergences", [])
-    while len(groups) > 2 and size(view) > RANKS_CHARS * 3 // 4:
-        dropped = groups.pop()
-        divergences[:] = [d for d in divergences if d.get("rank") != dropped.get("representative")]
-    if len(groups) < total_groups:
-        notes.append(
-            f"groups: {len(groups)} of {total_groups} shown (the reference group, then the largest); "
-            f"divergences: {len(divergences)} of {total_div} shown"
+    divergences: list[RankDivergence] = []
+    for i, divergence in enumerate(view.divergences):
+        div = _cap_list(divergence, "evidence_ids", 4, f"divergences[{i}].evidence_ids", notes)
+        divergences.append(_cut_text(div, "reason", 300, f"divergences[{i}].reason", notes))
+    view = view.model_copy(update={"divergences": divergences})
+    while len(view.groups) > 2 and rank_view_size(view) > RANKS_CHARS * 3 // 4:
+        dropped = view.groups[-1]
+        view = view.model_copy(
+            update={
+                "groups": view.groups[:-1],
+                "divergences": [d for d in view.divergences if d.rank != dropped.representative],
+            }
         )
-    kept_counts: dict[str, Any] = view["counts"]
+    if len(view.groups) < total_groups:
+        notes.append(
+            f"groups: {len(view.groups)} of {total_groups} shown (the reference group, then the largest); "
+            f"divergences: {len(view.divergences)} of {total_div} shown"
+        )
+    kept_counts = view.counts
     order = sorted(kept_counts, key=lambda k: (k != reference, k))
-    view["counts"] = {}
-    used = size(view)
+    listed: dict[str, Counts] = {}
+    used = rank_view_size(view.model_copy(update={"counts": {}}))
     for key in order:
-        entry = size({key: kept_counts[key]})
+        entry = size({key: nonzero_counts(kept_counts[key].model_dump(mode="json"))})
         if used + entry > RANKS_CHARS:
             break
-        view["counts"][key] = kept_counts[key]
+        listed[key] = kept_counts[key]
         used += entry
-    if len(view["counts"]) < len(kept_counts):
-        left_out = [k for k in order if k not in view["counts"]]
+    if len(listed) < len(kept_counts):
+        left_out = [k for k in order if k not in listed]
         notes.append(
-            f"counts: {len(view['counts'])} of {len(kept_counts)} differing ranks shown (left out: "
+            f"counts: {len(listed)} of {len(kept_counts)} differing ranks shown (left out: "
             f"{', '.join(left_out[:20])}"
             + ("…" if len(left_out) > 20 else "")
             + "; pass ranks=[...] to compare_ranks to see them)"
         )
-    return view, notes
+    return view.model_copy(update={"counts": listed}), notes
 
 
-def shrink_notices(notices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+def shrink_notices(notices: Sequence[Notice]) -> tuple[list[Notice], int]:
     """Notices in order while they fit their share (long messages cut); returns (kept, omitted)."""
-    kept: list[dict[str, Any]] = []
+    kept: list[Notice] = []
     for original in notices:
-        notice = dict(original)
-        if isinstance(notice.get("message"), str) and len(notice["message"]) > 400:
-            notice["message"] = notice["message"][:400] + "…"
-        _cap_list(notice, "evidence_ids", 4, "evidence_ids", [])
-        if size(notice.get("details", {})) > 200:
-            notice["details"] = {"omitted": "details too long for this response"}
+        notice = original
+        if len(notice.message) > 400:
+            notice = notice.model_copy(update={"message": notice.message[:400] + "…"})
+        notice = _cap_list(notice, "evidence_ids", 4, "evidence_ids", [])
+        if size(notice.details) > 200:
+            notice = notice.model_copy(update={"details": {"omitted": "details too long for this response"}})
         if size(kept) + size(notice) > NOTICES_CHARS:
             break
         kept.append(notice)
     return kept, len(notices) - len(kept)
 
 
-def _eventful(comp: dict[str, Any]) -> bool:
-    return bool(comp.get("recompile") or comp.get("graph_breaks") or comp.get("failure") or comp.get("limit"))
+def _eventful(comp: CompilationLine) -> bool:
+    return bool(comp.recompile or comp.graph_breaks or comp.failure or comp.limit)
 
 
-def shrink_function(report: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[str]]:
-    """A FunctionReport (as JSON) cut until it is at most `limit` characters: uneventful compilations first, then
-    long guard lists, then the latest compilations (the first ones, which set the story, stay)."""
+def shrink_function(report: FunctionReport, limit: int) -> tuple[FunctionReport, list[str]]:
+    """A FunctionReport cut until it is at most `limit` characters: uneventful compilations first, then long guard
+    lists, then the latest compilations (the first ones, which set the story, stay)."""
     notes: list[str] = []
     if size(report) <= limit:
         return report, notes
-    report = json.loads(json.dumps(report))
-    comps = report.get("compilations", [])
+    comps = report.compilations
     eventful = [c for c in comps if _eventful(c)]
     if len(eventful) < len(comps):
         notes.append(f"compilations: {len(comps) - len(eventful)} without recompile, break or failure left out")
-        report["compilations"] = comps = eventful
-    for comp in comps:
-        _cap_list(comp, "recompile", 3, f"{comp.get('compile_id')}.recompile", notes)
-        _cap_list(comp, "evidence_ids", 1, f"{comp.get('compile_id')}.evidence_ids", notes)
+        comps = eventful
+    cut: list[CompilationLine] = []
+    for line in comps:
+        comp = _cap_list(line, "recompile", 3, f"{line.compile_id}.recompile", notes)
+        cut.append(_cap_list(comp, "evidence_ids", 1, f"{comp.compile_id}.evidence_ids", notes))
+    report = report.model_copy(update={"compilations": cut})
     if size(report) <= limit:
         return report, notes
-    keep = len(comps)
-    while keep > 1 and size({**report, "compilations": comps[:keep]}) > limit:
+    keep = len(cut)
+    while keep > 1 and size(report.model_copy(update={"compilations": cut[:keep]})) > limit:
         keep //= 2
-    notes.append(f"compilations: {keep} of {len(comps)} shown (ask for this function alone to page on)")
-    report["compilations"] = comps[:keep]
-    return report, notes
+    notes.append(f"compilations: {keep} of {len(cut)} shown (ask for this function alone to page on)")
+    return report.model_copy(update={"compilations": cut[:keep]}), notes
 
 
 # Left out of rows: the compile-phase split (the totals carry it; analyze_capture has each compilation's time).

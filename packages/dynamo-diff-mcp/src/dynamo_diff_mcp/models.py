@@ -6,6 +6,8 @@ Nothing is cut silently: every list that was shortened to keep a response under 
 
 from __future__ import annotations
 
+from typing import Any
+
 from dynamo_diff_schema import (
     Comparability,
     CompiledStatus,
@@ -20,7 +22,9 @@ from dynamo_diff_schema import (
     Side,
     Totals,
 )
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_serializer
+
+from dynamo_diff_mcp.budget import trim_counts, trim_rank_view, trim_totals
 
 
 class Out(BaseModel):
@@ -112,6 +116,10 @@ class RowEntry(Out):
         default_factory=list, description="What was cut from this row to fit the response (empty: nothing)."
     )
 
+    @field_serializer("row", mode="wrap")
+    def _listed_counts(self, row: FunctionRow, handler: SerializerFunctionWrapHandler) -> Any:
+        return trim_counts(handler(row))
+
 
 class ComparisonPage(Out):
     """One page of a comparison (compare_runs or compare_ranks): comparability first, then rows.
@@ -143,6 +151,16 @@ class ComparisonPage(Out):
     rows_truncated: bool = Field(False, description="True when any row on this page was cut (see its notes).")
     page_note: str | None = Field(None, description="Why fewer rows than page_size are shown, when they are.")
     next_calls: list[str] = Field(default_factory=list)
+
+    @field_serializer("totals", mode="wrap")
+    def _listed_totals(self, totals: Totals | None, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(totals)
+        return trim_totals(data) if data else data
+
+    @field_serializer("ranks", mode="wrap")
+    def _listed_ranks(self, ranks: RankView | None, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(ranks)
+        return trim_rank_view(data) if data else data
 
 
 class EvidenceIndexPage(Out):

@@ -72,6 +72,15 @@ class Service:
         self.store = store
         self._confine = confine
 
+    @classmethod
+    def at(cls, store_path: Path, *, confine: Confine = _as_is) -> Service:
+        """The service over the store at `store_path` (made on first write), so a front end never names `Store`."""
+        return cls(Store(store_path), confine=confine)
+
+    @property
+    def store_path(self) -> Path:
+        return self.store.path
+
     # -- captures ------------------------------------------------------------------------------------
 
     def import_path(
