@@ -90,12 +90,11 @@ def tool_result(model: BaseModel, text: str) -> CallToolResult:
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
     """`error[code]: message` for the model to read, and the error itself for programs."""
-    message = render.for_agents(err.message)
-    message = message if len(message) <= 2000 else message[:2000] + "…"
+    message = err.message if len(err.message) <= 2000 else err.message[:2000] + "…"
     info = err.info().model_dump(mode="json") | {"message": message}
     if budget.size(info["details"]) > 2000:
         info["details"] = {"omitted": "details too long for this response"}
-    text = f"error[{err.code.value}]: {message}"
+    text = f"error[{err.code.value}]: {render.for_agents(message, err.hint)}"
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={ERROR_META: info})
 
 
@@ -178,9 +177,7 @@ class Tools:
             next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
         all_ranks = [RankCounts(rank=r.rank, counts=nonzero(r.counts)) for r in capture.ranks]
         all_notices = [n.model_dump(mode="json") for n in capture.notices]
-        notices, notices_omitted = budget.shrink_notices(
-            [n | {"message": render.for_agents(n["message"])} for n in all_notices]
-        )
+        notices, notices_omitted = budget.shrink_notices(all_notices)
 
         def build(k: int) -> CallToolResult:
             summary = ImportSummary(
@@ -451,9 +448,7 @@ class Tools:
             rank_notes: list[str] = []
             if comparison.ranks is not None:
                 ranks, rank_notes = budget.shrink_rank_view(comparison.ranks.model_dump(mode="json"))
-            notices, notices_omitted = budget.shrink_notices(
-                [n.model_dump(mode="json") | {"message": render.for_agents(n.message)} for n in comparison.notices]
-            )
+            notices, notices_omitted = budget.shrink_notices([n.model_dump(mode="json") for n in comparison.notices])
             header |= {
                 "comparability": comparability,
                 "comparability_truncated": comp_notes,

@@ -86,6 +86,7 @@ from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch, Notice, NoticeCode, Severity
 from dynamo_diff_schema.gc_pause import collector_paused
+from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase, with_hint
 from dynamo_diff_schema.ids import SHORT_ID_LENGTH, short_id
 from dynamo_diff_schema.manifest import (
     CompileCall,
@@ -123,6 +124,7 @@ __all__ = [
     "COUNT_LABELS",
     "HEADLINE_COUNTS",
     "KINDS",
+    "PLAIN_HINTS",
     "SCHEMA_MAJOR",
     "SCHEMA_VERSION",
     "SHORT_ID_LENGTH",
@@ -173,6 +175,9 @@ __all__ = [
     "GuardLine",
     "GuardReason",
     "GuardSummary",
+    "Hint",
+    "HintAction",
+    "HintWords",
     "InputKind",
     "LimitEvent",
     "Manifest",
@@ -218,9 +223,11 @@ __all__ = [
     "generate_schema",
     "library_path",
     "phase_times_text",
+    "phrase",
     "render_schema",
     "short_id",
     "sum_counts",
     "sum_phases",
     "validate",
+    "with_hint",
 ]
