@@ -34,6 +34,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from dynamo_diff_mcp import __version__, budget, render
+from dynamo_diff_mcp.hints import for_agents
 from dynamo_diff_mcp.models import (
     CaptureEntry,
     CaptureList,
@@ -94,7 +95,7 @@ def error_result(err: DynamoDiffError) -> CallToolResult:
     info = err.info().model_dump(mode="json") | {"message": message}
     if budget.size(info["details"]) > 2000:
         info["details"] = {"omitted": "details too long for this response"}
-    text = f"error[{err.code.value}]: {render.for_agents(message, err.hint)}"
+    text = f"error[{err.code.value}]: {for_agents(message, err.hint)}"
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={ERROR_META: info})
 
 
