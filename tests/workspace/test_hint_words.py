@@ -116,6 +116,8 @@ def test_every_hint_has_a_wording_in_each_front_end() -> None:
         worded = " ".join(tables[name].values())
         assert "dynamo-diff list" not in worded and "dynamo-diff analyze" not in worded, name
     assert not any(NAMES_A_COMMAND.search(text) for text in PLAIN_HINTS.values())
+    semantics = (ROOT / "docs/SEMANTICS.md").read_text(encoding="utf-8").split("### Hints", 1)[1]
+    assert set(re.findall(r"^\| `([a-z_]+)` \|", semantics.split("\n## ", 1)[0], re.M)) == actions, "docs/SEMANTICS.md"
 
 
 def test_a_hint_fills_only_the_arguments_its_action_has() -> None:
