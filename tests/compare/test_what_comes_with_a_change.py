@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from dynamo_diff_cli.hints import CLI_HINTS
 from dynamo_diff_compare import compare_captures, comparison_markdown, evaluate, user_sources
 from dynamo_diff_compare.consequences import defaults_table, known_tables, launcher_only, program_of, words_text
 from dynamo_diff_compare.render import comparability_lines
@@ -87,7 +88,7 @@ def test_a_torch_upgrade_is_one_difference_with_what_comes_with_it(store) -> Non
             f"the default of each version (2.13.0: {json.dumps(b_config[key])}; 2.14.1: {json.dumps(c_config[key])})"
         )
     # One headline, not one line per setting.
-    lines = comparability_lines(comp)
+    lines = comparability_lines(comp, CLI_HINTS)  # as the CLI words the next step
     assert lines[0] == (
         f"comparability: CONFOUNDED: torch {b_version} -> {c_version}, and {len(settings) + 1} differences that come "
         "with it"

@@ -40,7 +40,9 @@ def error_code(result: CallToolResult) -> str:
     assert result.is_error, text_of(result)
     assert result.meta is not None
     info = result.meta["dynamo-diff/error"]
-    assert text_of(result) == f"error[{info['code']}]: {info['message']}"
+    # The text is the message and, when the error has a hint, the tool call it words (dynamo_diff_mcp.hints).
+    plain = f"error[{info['code']}]: {info['message']}"
+    assert text_of(result) == plain if info.get("hint") is None else text_of(result).startswith(plain + " (")
     return str(info["code"])
 
 

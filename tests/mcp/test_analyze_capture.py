@@ -111,9 +111,14 @@ def test_one_call_imports_a_folder_of_runs_and_suggests_comparing_them(session: 
 def test_errors_and_suggestions_name_tools_not_cli_commands(session: Session) -> None:
     result = session.call("analyze_capture", capture="no-such-run")
     assert error_code(result) == "unknown_capture" and "import_trace(path=...)" in text_of(result)
+    assert result.meta is not None and result.meta["dynamo-diff/error"]["hint"] == {
+        "action": "import_first",
+        "args": {},
+    }
     first = session.call("import_trace", path="captures/edit_v1").structured_content
     result = session.call("analyze_capture", capture="no-such-run")
-    assert "list_captures()" in text_of(result) and "dynamo-diff list" not in text_of(result)
+    assert "list_captures()" in text_of(result) and "dynamo-diff" not in text_of(result)
+    assert result.meta is not None and result.meta["dynamo-diff/error"]["hint"]["action"] == "list_captures"
     assert first is not None and first["next_calls"] == [f'analyze_capture(capture="{first["id"][:12]}")']
     second = session.call("import_trace", path="captures/edit_v2").structured_content
     assert second is not None and second["next_calls"][0].startswith(f'compare_runs(baseline="{first["id"][:12]}"')

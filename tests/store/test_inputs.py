@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import FileReport, discover, rank_from_name, read_records
 
@@ -130,7 +131,9 @@ def test_an_empty_trace_directory_is_no_trace(tmp_path: Path, content: list[str]
     with pytest.raises(DynamoDiffError) as info:
         discover(tmp_path, Limits())
     assert info.value.code is ErrorCode.NO_TRACE
-    assert "dynamo-diff capture" in info.value.message and "compiled no frame" in info.value.message
+    # What is so in the message; the next step (record the run) is a hint each front end words.
+    assert "compiled no frame" in info.value.message and "dynamo-diff" not in info.value.message
+    assert info.value.hint == Hint(action=HintAction.RECORD_RUN)
 
 
 def test_not_a_capture(tmp_path: Path) -> None:

@@ -24,8 +24,9 @@ import type {
   RunStatus as ComparisonRunStatus,
   Side,
 } from "../generated/comparison";
-import type { ErrorInfo } from "../generated/error";
+import type { ErrorInfo, Hint } from "../generated/error";
 import type { CompilationLine, FunctionReport, RunReport as RunReportDocument } from "../generated/run_report";
+import { withHint } from "./hints";
 
 export type Comparison = ComparisonDocument;
 export type Counts = ComparisonCounts;
@@ -96,21 +97,34 @@ export interface SourceResult {
 // ---------------------------------------------------------------------------------------------------------
 // Errors
 
-/** A failure with the CLI's own error code (or one of ours: cli_not_found, cli_version, cancelled, ...). */
+/** A failure with the CLI's own error code (or one of ours: cli_not_found, cli_version, cancelled, ...), and the
+ * next step it points to (`hint`, worded by ./hints.ts). */
 export class CliError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly details: unknown = undefined,
+    readonly hint: Hint | null = null,
   ) {
     super(message);
     this.name = "CliError";
   }
 
-  /** How the editor shows it: `[unknown_capture] no capture matches ...`. */
+  /** How the editor shows it: `[unknown_capture] no capture matches ... (the Dynamo Diff view lists ...)`. */
   display(): string {
-    return `[${this.code}] ${this.message}`;
+    return `[${this.code}] ${withHint(this.message, this.hint)}`;
   }
+}
+
+function hintOf(value: unknown): Hint | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { action, args } = value as { action?: unknown; args?: unknown };
+  if (typeof action !== "string") return null;
+  const strings =
+    typeof args === "object" && args !== null
+      ? Object.fromEntries(Object.entries(args).filter((e): e is [string, string] => typeof e[1] === "string"))
+      : {};
+  return { action, args: strings };
 }
 
 /** Reads the error the CLI wrote to stderr: a JSON ErrorInfo (`--format json`) or `error[code]: message`. */
@@ -122,7 +136,7 @@ export function parseCliError(stderr: string, exitCode: number | null): CliError
     try {
       const info = JSON.parse(line) as Partial<Record<keyof ErrorInfo, unknown>>;
       if (typeof info.code === "string" && typeof info.message === "string") {
-        return new CliError(info.code, info.message, info.details);
+        return new CliError(info.code, info.message, info.details, hintOf(info.hint));
       }
     } catch {
       // not JSON; try the plain form below

@@ -61,6 +61,25 @@ export type NoticeCode =
   | "no_graph_compiled"
   | "ambiguous_rows"
   | "rank_count_differs";
+/**
+ * Every next step a notice or an error can point to (docs/SEMANTICS.md, "Notices", "Hints").
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "HintAction".
+ */
+export type HintAction =
+  | "list_captures"
+  | "import_first"
+  | "analyze_capture"
+  | "evidence_of_kind"
+  | "compare_ranks"
+  | "record_with_capture"
+  | "record_run"
+  | "import_with_label"
+  | "move_label"
+  | "pair_with_source_map"
+  | "name_the_change"
+  | "whole_document";
 export type Severity = "info" | "warning" | "error";
 /**
  * This interface was referenced by `Capture`'s JSON-Schema
@@ -672,9 +691,34 @@ export interface Notice {
     [k: string]: unknown;
   };
   evidence_ids?: string[];
+  /**
+   * The next step, as a code with arguments (None: none to suggest).
+   */
+  hint?: Hint | null;
+  /**
+   * What is so, in one sentence; what to do next is the hint, worded by each front end.
+   */
   message: string;
   rank?: number | null;
   severity?: Severity;
+}
+/**
+ * A next step: what to do (`action`) and the values it needs (`args`, e.g. the capture's short id).
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "Hint".
+ */
+export interface Hint {
+  /**
+   * A HintAction (a capture stored by an earlier version may carry one no longer written).
+   */
+  action: HintAction | string;
+  /**
+   * e.g. {'capture': '3f2a9c01b7de'}.
+   */
+  args?: {
+    [k: string]: string;
+  };
 }
 /**
  * This interface was referenced by `Capture`'s JSON-Schema

@@ -32,6 +32,25 @@ export type ErrorCode =
   | "io_error"
   | "missing_extra"
   | "executor_failed";
+/**
+ * Every next step a notice or an error can point to (docs/SEMANTICS.md, "Notices", "Hints").
+ *
+ * This interface was referenced by `ErrorInfo`'s JSON-Schema
+ * via the `definition` "HintAction".
+ */
+export type HintAction =
+  | "list_captures"
+  | "import_first"
+  | "analyze_capture"
+  | "evidence_of_kind"
+  | "compare_ranks"
+  | "record_with_capture"
+  | "record_run"
+  | "import_with_label"
+  | "move_label"
+  | "pair_with_source_map"
+  | "name_the_change"
+  | "whole_document";
 
 /**
  * The serialisable form of an error, as the CLI prints it with `--format json` and MCP returns it.
@@ -42,7 +61,29 @@ export interface ErrorInfo {
     [k: string]: unknown;
   };
   /**
-   * One human sentence saying what is wrong and, where possible, what to do.
+   * The next step, as a code with arguments: each front end words it (a command, a tool call).
+   */
+  hint?: Hint | null;
+  /**
+   * One human sentence saying what is wrong; what to do next is the hint.
    */
   message: string;
+}
+/**
+ * A next step: what to do (`action`) and the values it needs (`args`, e.g. the capture's short id).
+ *
+ * This interface was referenced by `ErrorInfo`'s JSON-Schema
+ * via the `definition` "Hint".
+ */
+export interface Hint {
+  /**
+   * A HintAction (a capture stored by an earlier version may carry one no longer written).
+   */
+  action: HintAction | string;
+  /**
+   * e.g. {'capture': '3f2a9c01b7de'}.
+   */
+  args?: {
+    [k: string]: string;
+  };
 }

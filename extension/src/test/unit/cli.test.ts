@@ -162,6 +162,25 @@ describe("parsing", () => {
     assert.equal(e.display(), "[unknown_capture] no capture matches 'nope'");
   });
 
+  it("words an error's hint as the editor's next step, not a CLI command", () => {
+    const e = parseCliError(
+      '{"code": "unknown_capture", "details": {}, "hint": {"action": "list_captures", "args": {}}, ' +
+        '"message": "no capture matches \'nope\' in .dynamo-diff"}\n',
+      2,
+    );
+    assert.deepEqual(e.hint, { action: "list_captures", args: {} });
+    assert.equal(
+      e.display(),
+      "[unknown_capture] no capture matches 'nope' in .dynamo-diff (the Dynamo Diff view lists the captures in the store)",
+    );
+    const fn = parseCliError(
+      '{"code": "unknown_function", "hint": {"action": "analyze_capture", "args": {"capture": "3f2a9c01b7de"}}, ' +
+        '"message": "no compiled function \'f\' in capture 3f2a9c01b7de"}',
+      2,
+    );
+    assert.match(fn.display(), /\(open capture 3f2a9c01b7de in the Dynamo Diff view\)$/);
+  });
+
   it("reads the plain `error[code]: message` form", () => {
     const e = parseCliError("error[unsafe_path]: ../x escapes the input\n", 2);
     assert.equal(e.code, "unsafe_path");

@@ -65,14 +65,16 @@ def _print_capture(capture: "Capture", output_format: Format, service: "Service"
     from dynamo_diff_compare import capture_markdown, capture_text
     from dynamo_diff_schema import validate
 
+    from dynamo_diff_cli.hints import CLI_HINTS
+
     if output_format == Format.JSON:
         document = capture.model_dump(mode="json", exclude={"evidence"})
         validate(document, "capture")
         print_json(document)
     elif output_format == Format.MARKDOWN:
-        typer.echo(capture_markdown(capture, service.sources(capture)), nl=False)
+        typer.echo(capture_markdown(capture, service.sources(capture), hints=CLI_HINTS), nl=False)
     else:
-        stdout().print(capture_text(capture, sources=service.sources(capture)))
+        stdout().print(capture_text(capture, sources=service.sources(capture), hints=CLI_HINTS))
 
 
 @handles_errors
@@ -114,6 +116,8 @@ def import_(
     from dynamo_diff_compare import capture_markdown, capture_text, user_sources
     from dynamo_diff_schema import validate
 
+    from dynamo_diff_cli.hints import CLI_HINTS
+
     store = store_of(ctx)
     progress = ImportProgress()
     try:
@@ -137,10 +141,11 @@ def import_(
     stderr().print("imported" if result.created else "already in the store (same bytes): nothing written")
     sources = user_sources(*result.store.source_files(result.summary))
     if output_format == Format.MARKDOWN:
-        typer.echo(capture_markdown(result.store.load(result.summary.capture.id, evidence=False), sources), nl=False)
+        loaded = result.store.load(result.summary.capture.id, evidence=False)
+        typer.echo(capture_markdown(loaded, sources, hints=CLI_HINTS), nl=False)
     else:
         # The summary (counts and notices) is all the text shows: the compilations are not read back.
-        stdout().print(capture_text(result.summary, show_compilations=False, sources=sources))
+        stdout().print(capture_text(result.summary, show_compilations=False, sources=sources, hints=CLI_HINTS))
 
 
 @handles_errors

@@ -40,6 +40,8 @@ def emit(
     from dynamo_diff_schema import validate
     from rich.console import Console
 
+    from dynamo_diff_cli.hints import CLI_HINTS
+
     if output_format == "json":
         document = comparison.model_dump(mode="json")
         validate(document, "comparison")
@@ -48,15 +50,15 @@ def emit(
             return
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     elif output_format == "markdown":
-        text = comparison_markdown(comparison, all_rows=all_rows)
+        text = comparison_markdown(comparison, all_rows=all_rows, hints=CLI_HINTS)
     elif output_format == "html":
-        text = comparison_html(comparison, material=service.report_material(comparison, captures))
+        text = comparison_html(comparison, material=service.report_material(comparison, captures), hints=CLI_HINTS)
     else:
         if output is None:
-            stdout().print(comparison_text(comparison, all_rows=all_rows))
+            stdout().print(comparison_text(comparison, all_rows=all_rows, hints=CLI_HINTS))
             return
         console = Console(record=True, width=160, markup=False, file=io.StringIO())
-        console.print(comparison_text(comparison, all_rows=all_rows))
+        console.print(comparison_text(comparison, all_rows=all_rows, hints=CLI_HINTS))
         text = console.export_text()
     if output is None:
         typer.echo(text, nl=False)

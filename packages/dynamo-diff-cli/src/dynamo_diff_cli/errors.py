@@ -23,7 +23,11 @@ def report_error(err: DynamoDiffError, *, as_json: bool = False) -> None:
     if as_json:
         sys.stderr.write(json.dumps(err.info().model_dump(mode="json"), sort_keys=True) + "\n")
     else:
-        sys.stderr.write(f"error[{err.code.value}]: {err.message}\n")
+        from dynamo_diff_schema import with_hint
+
+        from dynamo_diff_cli.hints import CLI_HINTS
+
+        sys.stderr.write(f"error[{err.code.value}]: {with_hint(err.message, err.hint, CLI_HINTS)}\n")
 
 
 def handles_errors(func: Callable[P, R]) -> Callable[P, R]:

@@ -11,6 +11,7 @@ from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
+from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase, with_hint
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -330,36 +331,43 @@ SPREAD_COLUMNS = ("total", "lowest a rank", "highest a rank", "ranks at the high
 MANY_RANKS = 8  # above this, counts are shown as a spread over ranks and compilations for the first ranks only
 
 
-def rank_note(capture: Capture) -> str:
-    return (
-        f"{len(capture.ranks)} ranks: `dynamo-diff compare {short_id(capture.capture.id)} --ranks` groups them by "
-        "behaviour and shows where groups first differ; --format json holds every rank"
-    )
+def rank_note(capture: Capture, hints: HintWords = PLAIN_HINTS) -> str:
+    ranks = phrase(Hint(action=HintAction.COMPARE_RANKS, args={"capture": short_id(capture.capture.id)}), hints)
+    return f"{len(capture.ranks)} ranks: {ranks}; {phrase(Hint(action=HintAction.WHOLE_DOCUMENT), hints)}"
 
 
-def notice_lines(capture: Capture, limit: int = 20) -> list[str]:
-    """Each distinct notice once, with the ranks that gave it ('[info] code (ranks 0-4095): message')."""
+def notice_lines(capture: Capture, limit: int = 20, hints: HintWords = PLAIN_HINTS) -> list[str]:
+    """Each distinct notice once, with the ranks that gave it ('[info] code (ranks 0-4095): message (hint)')."""
     ranks_of: dict[tuple[str, str, str], list[int | None]] = {}
+    shown = short_id(capture.capture.id)
     for n in capture.notices:
-        ranks_of.setdefault((str(n.severity), str(n.code), n.message), []).append(n.rank)
+        message = with_hint(n.message, n.hint, hints, capture=shown)
+        ranks_of.setdefault((str(n.severity), str(n.code), message), []).append(n.rank)
     lines = []
     for (severity, code, message), ranks in ranks_of.items():
         named = [r for r in ranks if r is not None]
         where = f" (rank {named[0]})" if len(named) == 1 else f" (ranks {_short(rank_ranges(named), 60)})"
         lines.append(f"[{severity}] {code}{where if named else ''}: {message}")
     if len(lines) > limit:
-        lines[limit:] = [f"… {len(lines) - limit} more distinct notice(s): --format json lists them all"]
+        lines[limit:] = [
+            f"… {len(lines) - limit} more distinct notice(s): {phrase(Hint(action=HintAction.WHOLE_DOCUMENT), hints)}"
+        ]
     return lines
 
 
 def capture_text(
-    capture: Capture, *, show_compilations: bool = True, sources: SnapshotSet | None = None
+    capture: Capture,
+    *,
+    show_compilations: bool = True,
+    sources: SnapshotSet | None = None,
+    hints: HintWords = PLAIN_HINTS,
 ) -> RenderableType:
+    """One capture for a terminal; `hints` words the next steps its notices point to (the caller's front end)."""
     parts: list[RenderableType] = [Text("\n".join(header_lines(capture)))]
     partial = bool(capture.counts.incomplete)
     title = "counts" + (" (+? = may be low: evidence missing)" if partial else "")
     if len(capture.ranks) > MANY_RANKS:
-        table = Table(title=title + " over ranks", title_justify="left", caption=rank_note(capture))
+        table = Table(title=title + " over ranks", title_justify="left", caption=rank_note(capture, hints))
         table.add_column("count")
         for column in SPREAD_COLUMNS:
             table.add_column(column, justify="left" if column.startswith("ranks") else "right")
@@ -378,9 +386,9 @@ def capture_text(
         parts.extend(compilations_table(rank) for rank in with_compilations[:MANY_RANKS])
         if len(with_compilations) > MANY_RANKS:
             more = len(with_compilations) - MANY_RANKS
-            parts.append(Text(f"compilations of {more} more rank(s) not shown: {rank_note(capture)}"))
+            parts.append(Text(f"compilations of {more} more rank(s) not shown: {rank_note(capture, hints)}"))
     if capture.notices:
-        parts.append(Text("notices:\n" + "\n".join(f"  {line}" for line in notice_lines(capture))))
+        parts.append(Text("notices:\n" + "\n".join(f"  {line}" for line in notice_lines(capture, hints=hints))))
     return Group(*parts)
 
 
@@ -388,7 +396,8 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def capture_markdown(capture: Capture, sources: SnapshotSet | None = None) -> str:
+def capture_markdown(capture: Capture, sources: SnapshotSet | None = None, *, hints: HintWords = PLAIN_HINTS) -> str:
+    """One capture as Markdown; `hints` words the next steps its notices point to (the caller's front end)."""
     info = capture.capture
     out = [f"# Capture {short_id(info.id)}" + (f" ({info.label})" if info.label else ""), ""]
     out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
@@ -401,7 +410,7 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None) -> st
         for label, values in spread_rows(capture):
             shown = f"&nbsp;&nbsp;{label.strip()}" if label.startswith(" ") else label
             out.append(f"| {shown} | " + " | ".join(_md_cell(v) for v in values) + " |")
-        out += ["", rank_note(capture)]
+        out += ["", rank_note(capture, hints)]
     else:
         out += ["", "## Counts", "", "| count | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
         for key in shown_keys(counts):
@@ -444,8 +453,8 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None) -> st
             )
     if len(with_compilations) > MANY_RANKS:
         more = len(with_compilations) - MANY_RANKS
-        out += ["", f"Compilations of {more} more rank(s) not shown: {rank_note(capture)}"]
+        out += ["", f"Compilations of {more} more rank(s) not shown: {rank_note(capture, hints)}"]
     if capture.notices:
         out += ["", "## Notices", ""]
-        out += [f"- {_md_cell(line)}" for line in notice_lines(capture)]
+        out += [f"- {_md_cell(line)}" for line in notice_lines(capture, hints=hints)]
     return "\n".join(out) + "\n"

@@ -33,6 +33,7 @@ from dynamo_diff_schema.comparison import (
 )
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.changes import row_changes
@@ -278,8 +279,9 @@ def compare_captures(
                 severity=Severity.WARNING,
                 message=(
                     f"the baseline and the candidate are the same capture ({short_id(baseline.capture.id)}): every "
-                    "delta is zero by construction; to read one run, use `dynamo-diff analyze`"
+                    "delta is zero by construction"
                 ),
+                hint=Hint(action=HintAction.ANALYZE_CAPTURE, args={"capture": short_id(baseline.capture.id)}),
             )
         )
     for side, capture, src in (("baseline", baseline, b_src), ("candidate", candidate, c_src)):
@@ -289,9 +291,10 @@ def compare_captures(
                     code=NoticeCode.NO_SOURCE_SNAPSHOTS,
                     severity=Severity.WARNING,
                     message=(
-                        f"the {side} has no source snapshots: functions are matched by file, line and name only "
-                        "(record with `dynamo-diff capture` to match edited code by its source)"
+                        f"the {side} has no source snapshots: functions are matched by file, line and name only, "
+                        "not by their source"
                     ),
+                    hint=Hint(action=HintAction.RECORD_WITH_CAPTURE),
                 )
             )
         compiled = capture.capture.compiled
@@ -327,10 +330,8 @@ def compare_captures(
         notices.append(
             Notice(
                 code=NoticeCode.AMBIGUOUS_ROWS,
-                message=(
-                    f"{ambiguous} function(s) could not be matched unambiguously; they stay in the totals "
-                    "(pass --source-map to pair them explicitly)"
-                ),
+                message=(f"{ambiguous} function(s) could not be matched unambiguously; they stay in the totals"),
+                hint=Hint(action=HintAction.PAIR_WITH_SOURCE_MAP),
             )
         )
     rank_counts = (len(baseline.ranks), len(candidate.ranks))

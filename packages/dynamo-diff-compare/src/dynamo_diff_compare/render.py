@@ -21,6 +21,8 @@ from dynamo_diff_schema.comparison import (
     Side,
 )
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts
+from dynamo_diff_schema.evidence import Notice
+from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase, with_hint
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -276,17 +278,15 @@ def difference_text(d: Difference) -> str:
     return f"{difference_phrase(d)}; can change {areas_text(d)}"
 
 
-def comparability_lines(comp: Comparability) -> list[str]:
+def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> list[str]:
     lines: list[str] = [f"comparability: {verdict_headline(comp)}"]
     if len(comp.differences) == 1:
         d = comp.differences[0]
         items = followers(comp, d.key)
         if items:
             lines.append(f"  with it: {with_it(items)}")
-        lines.append(
-            f"  it can change {areas_text(d)}: counts may come from it, not only from your change (--change {d.key} "
-            "when it is the change under test)"
-        )
+        change = phrase(Hint(action=HintAction.NAME_THE_CHANGE, args={"key": d.key}), hints)
+        lines.append(f"  it can change {areas_text(d)}: counts may come from it, not only from your change ({change})")
     elif comp.differences:
         for d in comp.differences[:6]:
             lines += difference_lines(comp, d)
@@ -321,7 +321,7 @@ def compiled_lines(comparison: Comparison) -> list[str]:
     return [line for name, side in sides if (line := compiled_line(side.compiled, name)) is not None]
 
 
-def header(comparison: Comparison) -> list[str]:
+def header(comparison: Comparison, hints: HintWords = PLAIN_HINTS) -> list[str]:
     lines = [
         *compiled_lines(comparison),
         run_line(comparison),
@@ -329,7 +329,7 @@ def header(comparison: Comparison) -> list[str]:
         f"candidate {side_name(comparison.candidate)}  torch {comparison.candidate.torch or '?'}",
     ]
     if comparison.kind == "captures":
-        lines += comparability_lines(comparison.comparability)
+        lines += comparability_lines(comparison.comparability, hints)
     return lines
 
 
@@ -488,8 +488,16 @@ def ranks_lines(comparison: Comparison) -> list[str]:
     return lines
 
 
-def comparison_text(comparison: Comparison, *, all_rows: bool = False) -> RenderableType:
-    parts: list[RenderableType] = [Text("\n".join(header(comparison)))]
+def notice_line(notice: Notice, hints: HintWords = PLAIN_HINTS) -> str:
+    """'[severity] code: message (its hint, worded by `hints`)'."""
+    return f"[{notice.severity}] {notice.code}: {with_hint(notice.message, notice.hint, hints)}"
+
+
+def comparison_text(
+    comparison: Comparison, *, all_rows: bool = False, hints: HintWords = PLAIN_HINTS
+) -> RenderableType:
+    """The comparison for a terminal; `hints` words the next steps notices point to (the caller's front end)."""
+    parts: list[RenderableType] = [Text("\n".join(header(comparison, hints)))]
     rank_text = ranks_lines(comparison)
     if rank_text:
         parts.append(Text("\n".join(rank_text)))
@@ -503,9 +511,7 @@ def comparison_text(comparison: Comparison, *, all_rows: bool = False) -> Render
     if quiet:
         parts.append(Text(folded_line(quiet)))
     if comparison.notices:
-        parts.append(
-            Text("notices:\n" + "\n".join(f"  [{n.severity}] {n.code}: {n.message}" for n in comparison.notices))
-        )
+        parts.append(Text("notices:\n" + "\n".join(f"  {notice_line(n, hints)}" for n in comparison.notices)))
     return Group(*parts)
 
 
@@ -513,8 +519,9 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> str:
-    out = ["# Dynamo Diff comparison", ""] + [f"- {_md(line.strip())}" for line in header(comparison)]
+def comparison_markdown(comparison: Comparison, *, all_rows: bool = False, hints: HintWords = PLAIN_HINTS) -> str:
+    """The comparison as Markdown; `hints` words the next steps notices point to (the caller's front end)."""
+    out = ["# Dynamo Diff comparison", ""] + [f"- {_md(line.strip())}" for line in header(comparison, hints)]
     rank_text = ranks_lines(comparison)
     if rank_text:
         out += ["", "## Ranks", ""] + [f"- {_md(line.strip())}" for line in rank_text]
@@ -553,5 +560,7 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False) -> st
     if quiet:
         out += ["", _md(folded_line(quiet))]
     if comparison.notices:
-        out += ["", "## Notices", ""] + [f"- **{n.severity}** `{n.code}`: {_md(n.message)}" for n in comparison.notices]
+        out += ["", "## Notices", ""] + [
+            f"- **{n.severity}** `{n.code}`: {_md(with_hint(n.message, n.hint, hints))}" for n in comparison.notices
+        ]
     return "\n".join(out) + "\n"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from dynamo_diff_compare import (
     COMPILED_WORDS,
     coming_with,
@@ -20,6 +18,7 @@ from dynamo_diff_compare import (
 from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, Side, short_id
 from dynamo_diff_schema.comparison import Comparability
 
+from dynamo_diff_mcp.hints import for_agents
 from dynamo_diff_mcp.models import (
     CaptureList,
     ComparisonPage,
@@ -34,23 +33,6 @@ from dynamo_diff_mcp.models import (
 LINE_CHARS = 240
 # The counts shown in one-line summaries (dynamo_diff_schema.HEADLINE_COUNTS), named in full.
 HEADLINE = tuple((key, COUNT_LABELS[key]) for key, _ in HEADLINE_COUNTS)
-
-
-# The CLI's commands that messages from the shared layers name, as the tool calls an agent makes instead.
-_FOR_AGENTS = (
-    (re.compile(r"`dynamo-diff list`"), "list_captures()"),
-    (re.compile(r"`dynamo-diff analyze ([^`]+)`"), r'analyze_capture(capture="\1")'),
-    (re.compile(r"`dynamo-diff analyze`"), "analyze_capture"),
-    (re.compile(r"`dynamo-diff evidence ID --kind KIND`"), 'get_evidence(capture=..., kind="KIND")'),
-    (re.compile(r"(the store \S+ is empty)$"), r"\1: import a run first with import_trace(path=...)"),
-)
-
-
-def for_agents(text: str) -> str:
-    """A message with the CLI commands it names replaced by the tool calls that do the same."""
-    for pattern, replacement in _FOR_AGENTS:
-        text = pattern.sub(replacement, text)
-    return text
 
 
 def _line(text: str) -> str:
@@ -100,7 +82,8 @@ def import_text(s: ImportSummary) -> str:
         lines.append(
             f"... {len(s.ranks) - min(len(s.ranks), 8) + s.ranks_omitted} more rank(s) in the structured result"
         )
-    lines += [_line(f"[{n.severity}] {n.code}: {n.message}") for n in s.notices[:5]]
+    shown = short_id(s.id)
+    lines += [_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint, capture=shown)}") for n in s.notices[:5]]
     if len(s.notices) > 5 or s.notices_omitted:
         lines.append(f"... {len(s.notices) - min(len(s.notices), 5) + s.notices_omitted} more notice(s)")
     lines += [f"next: {call}" for call in s.next_calls]
@@ -230,7 +213,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         cut = " [cut: see truncated]" if entry.truncated else ""
         lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
     for n in page.notices[:3]:
-        lines.append(_line(f"[{n.severity}] {n.code}: {n.message}"))
+        lines.append(_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint)}"))
     if page.page_note:
         lines.append(page.page_note)
     if page.next_offset is not None:

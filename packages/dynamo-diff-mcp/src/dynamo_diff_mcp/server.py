@@ -25,7 +25,6 @@ from dynamo_diff_schema import (
     ErrorCode,
     EvidenceEntry,
     GrepMatch,
-    Notice,
     short_id,
 )
 from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
@@ -35,6 +34,7 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field, ValidationError
 
 from dynamo_diff_mcp import __version__, budget, render
+from dynamo_diff_mcp.hints import for_agents
 from dynamo_diff_mcp.models import (
     CaptureEntry,
     CaptureList,
@@ -79,12 +79,11 @@ MaxChars = Annotated[int, Field(ge=1, le=5000)]
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
     """`error[code]: message` for the model to read, and the error itself for programs."""
-    message = render.for_agents(err.message)
-    message = message if len(message) <= 2000 else message[:2000] + "…"
+    message = err.message if len(err.message) <= 2000 else err.message[:2000] + "…"
     info = err.info().model_dump(mode="json") | {"message": message}
     if budget.size(info["details"]) > 2000:
         info["details"] = {"omitted": "details too long for this response"}
-    text = f"error[{err.code.value}]: {message}"
+    text = f"error[{err.code.value}]: {for_agents(message, err.hint)}"
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={ERROR_META: info})
 
 
@@ -189,7 +188,7 @@ class Tools:
         if len(capture.ranks) > 1:
             next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
         all_ranks = [RankCounts(rank=r.rank, counts=nonzero(r.counts)) for r in capture.ranks]
-        notices, notices_omitted = budget.shrink_notices(_for_agents(capture.notices))
+        notices, notices_omitted = budget.shrink_notices(list(capture.notices))
 
         def make(ranks: Sequence[RankCounts], _: int | None) -> tuple[ImportSummary, str]:
             summary = ImportSummary(
@@ -426,7 +425,7 @@ class Tools:
         if offset == 0:  # what the whole comparison says, once
             comparability, comp_notes = budget.shrink_comparability(comparison.comparability)
             ranks, rank_notes = (None, []) if comparison.ranks is None else budget.shrink_rank_view(comparison.ranks)
-            notices, notices_omitted = budget.shrink_notices(_for_agents(comparison.notices))
+            notices, notices_omitted = budget.shrink_notices(list(comparison.notices))
             header = header.model_copy(
                 update={
                     "comparability": comparability,
@@ -565,11 +564,6 @@ class Tools:
             return EvidenceResult(matches=page), render.evidence_matches_text(page)
 
         return budget.page(matches, make)
-
-
-def _for_agents(notices: Sequence[Notice]) -> list[Notice]:
-    """Notices as an agent reads them (hints name tool calls)."""
-    return [n.model_copy(update={"message": render.for_agents(n.message)}) for n in notices]
 
 
 class Server(MCPServer):

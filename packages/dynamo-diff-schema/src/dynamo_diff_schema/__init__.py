@@ -80,6 +80,7 @@ from dynamo_diff_schema.counts import (
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch, Notice, NoticeCode, Severity
+from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase, with_hint
 from dynamo_diff_schema.ids import SHORT_ID_LENGTH, short_id
 from dynamo_diff_schema.manifest import (
     CompileCall,
@@ -116,6 +117,7 @@ __all__ = [
     "COUNT_LABELS",
     "HEADLINE_COUNTS",
     "KINDS",
+    "PLAIN_HINTS",
     "SCHEMA_MAJOR",
     "SCHEMA_VERSION",
     "SHORT_ID_LENGTH",
@@ -166,6 +168,9 @@ __all__ = [
     "GuardLine",
     "GuardReason",
     "GuardSummary",
+    "Hint",
+    "HintAction",
+    "HintWords",
     "InputKind",
     "LimitEvent",
     "Manifest",
@@ -206,9 +211,11 @@ __all__ = [
     "compiled_status",
     "generate_schema",
     "library_path",
+    "phrase",
     "render_schema",
     "short_id",
     "sum_counts",
     "sum_phases",
     "validate",
+    "with_hint",
 ]

@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dynamo_diff_schema.hints import Hint
+
 
 class ErrorCode(StrEnum):
     """Stable error codes. Tools and tests match on these, never on the message text."""
@@ -42,29 +44,35 @@ class ErrorInfo(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     code: ErrorCode
-    message: str = Field(description="One human sentence saying what is wrong and, where possible, what to do.")
+    message: str = Field(description="One human sentence saying what is wrong; what to do next is the hint.")
+    hint: Hint | None = Field(
+        None, description="The next step, as a code with arguments: each front end words it (a command, a tool call)."
+    )
     details: dict[str, Any] = Field(default_factory=dict)
 
 
 class DynamoDiffError(Exception):
     """Raised at package boundaries for anything the user can cause or fix."""
 
-    def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, hint: Hint | None = None, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.hint = hint
         self.details = details
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Picklable with its code and details: raised in a worker process (or a Ray task), re-raised here.
-        return (_rebuild, (type(self), self.code, self.message, self.details))
+        # Picklable with its code, hint and details: raised in a worker process (or a Ray task), re-raised here.
+        return (_rebuild, (type(self), self.code, self.message, self.hint, self.details))
 
     def info(self) -> ErrorInfo:
-        return ErrorInfo(code=self.code, message=self.message, details=self.details)
+        return ErrorInfo(code=self.code, message=self.message, hint=self.hint, details=self.details)
 
     def __str__(self) -> str:
         return f"{self.code.value}: {self.message}"
 
 
-def _rebuild(cls: type[DynamoDiffError], code: ErrorCode, message: str, details: dict[str, Any]) -> DynamoDiffError:
-    return cls(code, message, **details)
+def _rebuild(
+    cls: type[DynamoDiffError], code: ErrorCode, message: str, hint: Hint | None, details: dict[str, Any]
+) -> DynamoDiffError:
+    return cls(code, message, hint=hint, **details)

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
+from dynamo_diff_schema.hints import Hint
 
 
 class Evidence(Model):
@@ -83,7 +84,10 @@ class Notice(Model):
         description="A NoticeCode (a capture stored by an earlier version may carry a code no longer written)."
     )
     severity: Severity = Severity.WARNING
-    message: str
+    message: str = Field(
+        description="What is so, in one sentence; what to do next is the hint, worded by each front end."
+    )
+    hint: Hint | None = Field(None, description="The next step, as a code with arguments (None: none to suggest).")
     rank: int | None = None
     evidence_ids: list[str] = Field(default_factory=list)
     details: dict[str, Any] = Field(default_factory=dict)

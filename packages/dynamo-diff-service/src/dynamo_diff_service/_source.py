@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dynamo_diff_compare import user_sources
 from dynamo_diff_match import FunctionRef, SnapshotSet, function_span, locate, qualified_name
-from dynamo_diff_schema import Capture, CodeLocation, DynamoDiffError, ErrorCode, short_id
+from dynamo_diff_schema import Capture, CodeLocation, DynamoDiffError, ErrorCode, Hint, HintAction, short_id
 from dynamo_diff_store import Store
 
 # Lines shown when a snapshot no longer parses around the function (a stale or edited snapshot).
@@ -63,7 +63,8 @@ def find_source(store: Store, capture: Capture, function: str) -> list[SourceLoc
         shown = short_id(capture.capture.id)
         raise DynamoDiffError(
             ErrorCode.UNKNOWN_FUNCTION,
-            f"no compiled function {function!r} in capture {shown} (see `dynamo-diff analyze {shown}`)",
+            f"no compiled function {function!r} in capture {shown}",
+            hint=Hint(action=HintAction.ANALYZE_CAPTURE, args={"capture": shown}),
         )
     found = []
     for co_filename, first_line in locations:

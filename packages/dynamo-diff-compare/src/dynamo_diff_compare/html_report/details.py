@@ -189,7 +189,7 @@ def _source(row: FunctionRow, material: ReportMaterial) -> str:
         elif fside.generated is not None:
             views[side] = "code torch generated: there is no source file (its ops are in the changes above)"
         else:
-            views[side] = function_source(fside, material.side(side).sources)
+            views[side] = function_source(fside, material.side(side).sources, material.hints)
     b, c = views["baseline"], views["candidate"]
     compare = isinstance(b, SourceView) and isinstance(c, SourceView)
     note = ""

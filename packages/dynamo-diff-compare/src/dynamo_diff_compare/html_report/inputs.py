@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.hints import PLAIN_HINTS, HintWords
 
 
 @dataclass(frozen=True)
@@ -22,11 +23,12 @@ class RunMaterial:
 @dataclass(frozen=True)
 class ReportMaterial:
     """`excerpts` maps 'baseline:<evidence id>' / 'candidate:<evidence id>' to evidence text the caller read
-    (hash-checked) from the store."""
+    (hash-checked) from the store; `hints` words the next steps the page suggests (set by comparison_html)."""
 
     excerpts: Mapping[str, str] = field(default_factory=dict)
     baseline: RunMaterial = field(default_factory=RunMaterial)
     candidate: RunMaterial = field(default_factory=RunMaterial)
+    hints: HintWords = field(default_factory=lambda: PLAIN_HINTS)
 
     def side(self, name: str) -> RunMaterial:
         return self.baseline if name == "baseline" else self.candidate

@@ -4,11 +4,13 @@ timelines; the functions table; per-row details; comparability, totals and notic
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from dynamo_diff_schema.capture import CompiledState, RunStatus
 from dynamo_diff_schema.comparison import ChangeKind, Comparison, FunctionRow, RowStatus, Side
 from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS
 from dynamo_diff_schema.evidence import NoticeCode, Severity
+from dynamo_diff_schema.hints import PLAIN_HINTS, HintWords, with_hint
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.compile_time import compile_time_text
@@ -204,14 +206,14 @@ def _tiles(comparison: Comparison) -> str:
     return "\n".join(out)
 
 
-def _header(comparison: Comparison) -> str:
+def _header(comparison: Comparison, hints: HintWords) -> str:
     b, c = comparison.baseline, comparison.candidate
     title = f"{b.label or short_id(b.id)} → {c.label or short_id(c.id)}"
     # Warnings and errors are said up front too (the run cards already say that a run did not finish, or compiled
     # nothing).
     carded = (NoticeCode.RUN_INCOMPLETE, NoticeCode.NOTHING_COMPILED, NoticeCode.NO_GRAPH_COMPILED)
     loud = [n for n in comparison.notices if n.severity != Severity.INFO and n.code not in carded]
-    notes = "".join(f'<p class="warn">{esc(n.message)}</p>' for n in loud[:_HEADER_NOTICES])
+    notes = "".join(f'<p class="warn">{esc(with_hint(n.message, n.hint, hints))}</p>' for n in loud[:_HEADER_NOTICES])
     if len(loud) > _HEADER_NOTICES:
         notes += f'<p class="note">{len(loud) - _HEADER_NOTICES} more notice(s) at the end of the page.</p>'
     # How each run ended comes first (docs/COMPARING.md), then whether the two are comparable.
@@ -344,15 +346,18 @@ def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping
 
 
 def comparison_html(
-    comparison: Comparison, excerpts: Mapping[str, str] | None = None, *, material: ReportMaterial | None = None
+    comparison: Comparison,
+    excerpts: Mapping[str, str] | None = None,
+    *,
+    material: ReportMaterial | None = None,
+    hints: HintWords = PLAIN_HINTS,
 ) -> str:
     """The report as one self-contained page. `excerpts` maps 'baseline:<evidence id>' / 'candidate:<evidence id>'
     to evidence text that the caller read (hash-checked) from the store; `material` adds each run's compilations
     (the timeline) and source snapshots (the source of both versions); its excerpts are used when `excerpts` is
-    not given."""
+    not given. `hints` words the next steps the page suggests (the caller's front end)."""
     material = material or ReportMaterial()
-    if excerpts is not None:
-        material = ReportMaterial(excerpts=excerpts, baseline=material.baseline, candidate=material.candidate)
+    material = replace(material, excerpts=material.excerpts if excerpts is None else excerpts, hints=hints)
     rows = changed_first(comparison.functions)
     anchors = {n: row_anchor(n) for n in range(len(comparison.functions))}
     b, c = comparison.baseline, comparison.candidate
@@ -364,7 +369,7 @@ def comparison_html(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>Dynamo Diff: {esc(b.label or short_id(b.id))} → {esc(c.label or short_id(c.id))}</title>",
         f"<style>{CSS}</style></head><body><main>",
-        _header(comparison),
+        _header(comparison, hints),
     ]
     if comparison.ranks is not None:
         out.append(_rank_groups(comparison))
@@ -402,7 +407,7 @@ def comparison_html(
         out.append('<section id="notices"><h2>Notices</h2><ul>')
         out += [
             f'<li><span class="badge sev-{esc(str(n.severity))}">{esc(str(n.severity))}</span> <code>{esc(n.code)}'
-            f"</code>: {esc(n.message)}</li>"
+            f"</code>: {esc(with_hint(n.message, n.hint, hints))}</li>"
             for n in comparison.notices
         ]
         out.append("</ul></section>")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_match import SnapshotSet, function_span
 from dynamo_diff_schema.comparison import FunctionSide
+from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase
 
 # Lines shown of one function (a longer one is cut, and the page says so).
 MAX_LINES = 300
@@ -30,15 +31,16 @@ class SourceView:
         return self.first_line + len(self.lines) - 1
 
 
-def function_source(side: FunctionSide, snapshots: SnapshotSet | None) -> SourceView | str:
-    """The side's function in its snapshot, or a sentence saying why it cannot be shown."""
+def function_source(
+    side: FunctionSide, snapshots: SnapshotSet | None, hints: HintWords = PLAIN_HINTS
+) -> SourceView | str:
+    """The side's function in its snapshot, or a sentence saying why it cannot be shown (and, with `hints`' wording,
+    how to keep the sources next time)."""
     if side.file is None or side.line is None:
         return "the trace does not say where this function is defined"
     if snapshots is None or not snapshots.files:
-        return (
-            "no source snapshot: this run was imported from a trace alone (record with `dynamo-diff capture` to "
-            "keep the sources)"
-        )
+        record = phrase(Hint(action=HintAction.RECORD_WITH_CAPTURE), hints)
+        return f"no source snapshot: this run was imported from a trace alone ({record})"
     rel = snapshots.rel_path(side.file)
     if rel is None:
         return f"no source snapshot of {side.file} in this run"

@@ -36,6 +36,7 @@ from dynamo_diff_schema.compilation import (
     StackFrame,
 )
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
+from dynamo_diff_schema.hints import Hint, HintAction
 
 from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
 from dynamo_diff_store.analysis._guards import categorize
@@ -387,9 +388,8 @@ class Classifier:
             parts = []
             if indexed:
                 parts.append(
-                    f"{sum(indexed.values())} records of {len(indexed)} kinds are kept as evidence (list them with "
-                    "`dynamo-diff evidence ID --kind KIND`) but not interpreted: "
-                    + ", ".join(f"{k.removeprefix('artifact:')} ({n})" for k, n in indexed.items())
+                    f"{sum(indexed.values())} records of {len(indexed)} kinds are kept as evidence but not "
+                    "interpreted: " + ", ".join(f"{k.removeprefix('artifact:')} ({n})" for k, n in indexed.items())
                 )
             if unindexed:
                 parts.append(
@@ -403,6 +403,11 @@ class Classifier:
                     severity=Severity.INFO,
                     rank=self.rank,
                     message=message,
+                    hint=None
+                    if not indexed
+                    else Hint(
+                        action=HintAction.EVIDENCE_OF_KIND, args={"kind": next(iter(indexed)).removeprefix("artifact:")}
+                    ),
                     details={"kinds": kinds},
                 )
             )

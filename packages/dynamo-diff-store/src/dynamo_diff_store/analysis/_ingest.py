@@ -50,7 +50,7 @@ from dynamo_diff_store.reading import (
 )
 
 # Part of every capture id: bump when reading or classification changes what a capture says.
-READER_VERSION = "14"
+READER_VERSION = "15"
 # Raw logs at least this large are read as byte ranges in parallel when the machine has cores to spare.
 CHUNK_MIN_BYTES = 16 * 1024 * 1024
 CHUNK_BYTES = 12 * 1024 * 1024

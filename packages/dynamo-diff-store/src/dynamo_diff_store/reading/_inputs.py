@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
+from dynamo_diff_schema.hints import Hint, HintAction
 
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading._filereport import FileReport
@@ -225,9 +226,8 @@ def discover(path: Path, limits: Limits) -> InputLayout:
         raise DynamoDiffError(
             ErrorCode.NO_TRACE,
             f"{path} holds no trace file{' (only empty files)' if ignored else ''}: torch writes none for a run that "
-            "compiled no frame, but nothing here records the run or whether it called torch.compile; record it with "
-            "`dynamo-diff capture -- COMMAND`, which imports a run that compiled nothing as a capture of 0 "
-            "compilations",
+            "compiled no frame, but nothing here records the run or whether it called torch.compile",
+            hint=Hint(action=HintAction.RECORD_RUN),
             path=str(path),
             ignored=[i.rel for i in ignored],
         )

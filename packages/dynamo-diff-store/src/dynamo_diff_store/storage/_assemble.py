@@ -27,6 +27,7 @@ from dynamo_diff_schema.capture import (
 from dynamo_diff_schema.counts import sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.manifest import Manifest, Producer
 
 from dynamo_diff_store.analysis import RankResult, TraceState, run_status
@@ -149,7 +150,8 @@ def _require_recorded_run(layout: InputLayout, manifest: Manifest | None) -> Non
     raise DynamoDiffError(
         ErrorCode.NO_TRACE,
         f"{layout.root} holds no trace file, and its manifest does not record how a command ended: nothing says a run "
-        "happened (a bundle that `dynamo-diff capture` wrote for a run that compiled nothing records it)",
+        "happened",
+        hint=Hint(action=HintAction.RECORD_RUN),
         path=str(layout.root),
     )
 

@@ -32,6 +32,7 @@ from dynamo_diff_schema.capture import Capture, compiled_status
 from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Evidence, Notice, NoticeCode, Severity
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_store.analysis import READER_VERSION, Executor, RankResult, analyse_ranks, require_executor
@@ -243,7 +244,8 @@ class Store:
                                 code=NoticeCode.LABEL_TAKEN,
                                 severity=Severity.INFO,
                                 message=f"the bundle's label {label!r} belongs to capture {short_id(owner)} in this "
-                                "store, so this capture has no label (import with --label to name it)",
+                                "store, so this capture has no label",
+                                hint=Hint(action=HintAction.IMPORT_WITH_LABEL),
                             )
                         )
                         label = None
@@ -459,7 +461,11 @@ class Store:
         ref = ref.strip()
         with self._index(create=False) as conn:
             if conn is None:
-                raise DynamoDiffError(ErrorCode.UNKNOWN_CAPTURE, f"no capture {ref!r}: the store {self.path} is empty")
+                raise DynamoDiffError(
+                    ErrorCode.UNKNOWN_CAPTURE,
+                    f"no capture {ref!r}: the store {self.path} is empty",
+                    hint=Hint(action=HintAction.IMPORT_FIRST),
+                )
             rows = []
             if len(ref) >= 4 and all(ch in "0123456789abcdef" for ch in ref):
                 rows = [
@@ -469,10 +475,11 @@ class Store:
                 rows = [r["id"] for r in conn.execute("SELECT id FROM captures WHERE label = ? ORDER BY id", (ref,))]
         if not rows:
             near = self.nearest(ref)
-            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            meant = f"; did you mean {', '.join(near)}?" if near else ""
             raise DynamoDiffError(
                 ErrorCode.UNKNOWN_CAPTURE,
-                f"no capture matches {ref!r} in {self.path}{hint} (see `dynamo-diff list`)",
+                f"no capture matches {ref!r} in {self.path}{meant}",
+                hint=Hint(action=HintAction.LIST_CAPTURES),
                 suggestions=near,
             )
         if len(rows) > 1:
@@ -657,8 +664,8 @@ class Store:
         if rel is None:
             raise DynamoDiffError(
                 ErrorCode.MISSING_SNAPSHOT,
-                f"capture {short_id(self.resolve(ref))} has no source "
-                f"snapshot of {co_filename} (record runs with `dynamo-diff capture` to keep sources)",
+                f"capture {short_id(self.resolve(ref))} has no source snapshot of {co_filename}",
+                hint=Hint(action=HintAction.RECORD_WITH_CAPTURE),
             )
         return rel, files[rel]
 
@@ -710,8 +717,8 @@ def _refuse_taken(label: str, owner: str | None) -> None:
     if owner is not None:
         raise DynamoDiffError(
             ErrorCode.LABEL_TAKEN,
-            f"the label {label!r} already names capture {short_id(owner)}: choose another label, or pass "
-            "--force-label to move it to the new capture",
+            f"the label {label!r} already names capture {short_id(owner)}",
+            hint=Hint(action=HintAction.MOVE_LABEL, args={"label": label}),
             label=label,
             capture=owner,
         )
