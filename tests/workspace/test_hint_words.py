@@ -11,8 +11,9 @@ from pathlib import Path
 import typer.main
 from dynamo_diff_cli.app import app
 from dynamo_diff_cli.hints import CLI_HINTS
+from dynamo_diff_compare import PLAIN_HINTS
 from dynamo_diff_mcp.hints import MCP_HINTS
-from dynamo_diff_schema import PLAIN_HINTS, HintAction
+from dynamo_diff_schema import HintAction
 
 ROOT = Path(__file__).resolve().parents[2]
 BELOW_FRONT_ENDS = ("schema", "store", "match", "compare", "service")

@@ -23,7 +23,7 @@ def report_error(err: DynamoDiffError, *, as_json: bool = False) -> None:
     if as_json:
         sys.stderr.write(json.dumps(err.info().model_dump(mode="json"), sort_keys=True) + "\n")
     else:
-        from dynamo_diff_schema import with_hint
+        from dynamo_diff_compare import with_hint
 
         from dynamo_diff_cli.hints import CLI_HINTS
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     )
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
     from dynamo_diff_compare.gate import GateResult, evaluate
+    from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
     from dynamo_diff_compare.render import (
         changed_first,
@@ -53,6 +54,10 @@ _LAZY = {
     "compile_time_text": "compile_time",
     "phase_times_text": "compile_time",
     "COMPILED_WORDS": "compiled",
+    "PLAIN_HINTS": "hint_words",
+    "HintWords": "hint_words",
+    "phrase": "hint_words",
+    "with_hint": "hint_words",
     "compiled_line": "compiled",
     "coming_with": "verdict_text",
     "difference_phrase": "verdict_text",
@@ -99,7 +104,9 @@ __all__ = [
     "COMPARE_VERSION",
     "COMPILED_WORDS",
     "COMPILE_TIME_NOISE",
+    "PLAIN_HINTS",
     "GateResult",
+    "HintWords",
     "ReportMaterial",
     "RunMaterial",
     "__version__",
@@ -124,6 +131,7 @@ __all__ = [
     "evidence_summaries",
     "nonzero",
     "phase_times_text",
+    "phrase",
     "piece_line",
     "report_counts",
     "report_label",
@@ -132,4 +140,5 @@ __all__ = [
     "side_label",
     "user_sources",
     "verdict_headline",
+    "with_hint",
 ]

@@ -22,7 +22,7 @@ from dynamo_diff_schema.comparison import (
 )
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts
 from dynamo_diff_schema.evidence import Notice
-from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase, with_hint
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -30,6 +30,7 @@ from rich.text import Text
 
 from dynamo_diff_compare.compile_time import compile_time_change, compile_time_noise, compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
+from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
 from dynamo_diff_compare.rank_sums import summed
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (

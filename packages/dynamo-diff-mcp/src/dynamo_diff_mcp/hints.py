@@ -5,7 +5,8 @@ shell."""
 
 from __future__ import annotations
 
-from dynamo_diff_schema import Hint, HintAction, with_hint
+from dynamo_diff_compare import with_hint
+from dynamo_diff_schema import Hint, HintAction
 
 MCP_HINTS: dict[str, str] = {
     HintAction.LIST_CAPTURES: "see list_captures()",

@@ -80,7 +80,7 @@ from dynamo_diff_schema.counts import (
 from dynamo_diff_schema.documents import KINDS, generate_schema, render_schema, validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch, Notice, NoticeCode, Severity
-from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase, with_hint
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import SHORT_ID_LENGTH, short_id
 from dynamo_diff_schema.manifest import (
     CompileCall,
@@ -117,7 +117,6 @@ __all__ = [
     "COUNT_LABELS",
     "HEADLINE_COUNTS",
     "KINDS",
-    "PLAIN_HINTS",
     "SCHEMA_MAJOR",
     "SCHEMA_VERSION",
     "SHORT_ID_LENGTH",
@@ -170,7 +169,6 @@ __all__ = [
     "GuardSummary",
     "Hint",
     "HintAction",
-    "HintWords",
     "InputKind",
     "LimitEvent",
     "Manifest",
@@ -211,11 +209,9 @@ __all__ = [
     "compiled_status",
     "generate_schema",
     "library_path",
-    "phrase",
     "render_schema",
     "short_id",
     "sum_counts",
     "sum_phases",
     "validate",
-    "with_hint",
 ]

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.compilation import Compilation
-from dynamo_diff_schema.hints import PLAIN_HINTS, HintWords
+
+from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from dynamo_diff_schema.capture import CompiledState, RunStatus
 from dynamo_diff_schema.comparison import ChangeKind, Comparison, FunctionRow, RowStatus, Side
 from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS
 from dynamo_diff_schema.evidence import NoticeCode, Severity
-from dynamo_diff_schema.hints import PLAIN_HINTS, HintWords, with_hint
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_nothing
+from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, with_hint
 from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
 from dynamo_diff_compare.html_report.details import row_details, status_text
 from dynamo_diff_compare.html_report.inputs import ReportMaterial

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_match import SnapshotSet, function_span
 from dynamo_diff_schema.comparison import FunctionSide
-from dynamo_diff_schema.hints import PLAIN_HINTS, Hint, HintAction, HintWords, phrase
+from dynamo_diff_schema.hints import Hint, HintAction
+
+from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase
 
 # Lines shown of one function (a longer one is cut, and the page says so).
 MAX_LINES = 300
