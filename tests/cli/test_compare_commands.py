@@ -79,7 +79,7 @@ def test_compare_ranks_of_a_64_rank_job_shows_two_groups(run, rank_job, tmp_path
     code, out, err = run("compare", "job64", "--ranks", "--format", "json")
     assert code == 0, err
     doc = json.loads(out)
-    validate(doc, "comparison")
+    validate(doc, "rank_view")
     groups = doc["ranks"]["groups"]
     assert [(g["ranks"], g["representative"]) for g in groups] == [(list(range(32)), 0), (list(range(32, 64)), 32)]
     code, out, err = run("compare", "job64", "--ranks", "--format", "markdown")

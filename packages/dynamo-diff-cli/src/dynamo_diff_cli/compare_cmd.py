@@ -42,7 +42,7 @@ def emit(
 
     if output_format == "json":
         document = comparison.model_dump(mode="json")
-        validate(document, "comparison")
+        validate(document, comparison.kind)
         if output is None:
             print_json(document)
             return

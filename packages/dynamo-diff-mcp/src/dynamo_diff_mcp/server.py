@@ -439,7 +439,7 @@ class Tools:
             )
         header: dict[str, Any] = {
             "comparison_id": comparison.id,
-            "kind": comparison.kind,
+            "kind": "ranks" if comparison.kind == "rank_view" else "captures",  # the page's own words
             "baseline": comparison.baseline.model_dump(mode="json"),
             "candidate": comparison.candidate.model_dump(mode="json"),
             "total_rows": len(rows),

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
 class ErrorCode(StrEnum):
@@ -41,6 +43,8 @@ class ErrorInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    kind: Literal["error"] = "error"
+    schema_version: str = SCHEMA_VERSION
     code: ErrorCode
     message: str = Field(description="One human sentence saying what is wrong and, where possible, what to do.")
     details: dict[str, Any] = Field(default_factory=dict)

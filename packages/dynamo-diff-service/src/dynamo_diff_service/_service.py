@@ -277,7 +277,7 @@ class Service:
         `captures`: the compared captures (for a rank view, the capture twice), when the caller has them."""
         excerpts = self.evidence_excerpts(comparison)
         base, cand = self._sides(comparison, captures)
-        if comparison.kind != "ranks":
+        if comparison.kind != "rank_view":
             sides = []
             for capture in (base, cand):
                 compilations = [c for rank in capture.ranks for c in rank.compilations]
