@@ -45,7 +45,7 @@ def test_compare_json_is_valid_and_paths_are_imported_first(run) -> None:  # typ
     (row,) = doc["functions"]
     assert row["deltas"]["confirmed_recompilation_identities"] == 2
     code, out, _ = run("list", "--format", "json")
-    assert {r["label"] for r in json.loads(out)} == {"stable", "shape"}  # labels from the manifests
+    assert {r["label"] for r in json.loads(out)["captures"]} == {"stable", "shape"}  # labels from the manifests
 
 
 def test_compare_by_prefix_markdown_and_file(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

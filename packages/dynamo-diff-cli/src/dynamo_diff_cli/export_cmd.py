@@ -10,6 +10,7 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
+from dynamo_diff_cli.output import print_document
 
 
 @handles_errors
@@ -30,12 +31,19 @@ def export(
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace an earlier export in --out (never any other directory).")
     ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print what was written as an export_result document (--format is the tables')."),
+    ] = False,
 ) -> None:
     """Write captures as tables (captures, ranks, functions, compilations, guards, graph_breaks, evidence): one
     Parquet file each, every row with its capture id."""
     from dynamo_diff_schema import short_id
 
-    result = service_of(ctx).export_tables(refs, out, table_format=table_format, overwrite=overwrite)
+    result = service_of(ctx).export(refs, out, table_format=table_format, overwrite=overwrite)
+    if as_json:
+        print_document(result)
+        return
     typer.echo(f"exported {len(result.captures)} capture(s) ({', '.join(short_id(c) for c in result.captures)})")
     for name, rows in result.rows.items():
-        typer.echo(f"  {result.out / (name + '.parquet')}: {rows} row(s)")
+        typer.echo(f"  {Path(result.out) / (name + '.parquet')}: {rows} row(s)")

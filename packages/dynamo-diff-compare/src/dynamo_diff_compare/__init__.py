@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.comparability import check_comparability
     from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
-    from dynamo_diff_compare.gate import GateResult, evaluate
+    from dynamo_diff_compare.gate import GateResult, check_text, evaluate
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
     from dynamo_diff_compare.render import (
         changed_first,
@@ -51,6 +51,7 @@ _LAZY = {
     "user_sources": "compare",
     "GateResult": "gate",
     "evaluate": "gate",
+    "check_text": "gate",
     "ReportMaterial": "html_report",
     "RunMaterial": "html_report",
     "comparison_html": "html_report",
@@ -94,6 +95,7 @@ __all__ = [
     "capture_text",
     "changed_first",
     "check_comparability",
+    "check_text",
     "coming_with",
     "compare_captures",
     "compare_ranks",

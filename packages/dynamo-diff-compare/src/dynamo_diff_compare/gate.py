@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
 from dynamo_diff_schema.ids import short_id
-from dynamo_diff_schema.results import CheckFinding, CheckLevel
+from dynamo_diff_schema.results import CheckFinding, CheckLevel, CheckVerdict
 
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.render import row_name, side_count
@@ -37,15 +37,24 @@ class GateResult:
     @property
     def lines(self) -> list[str]:
         """The verdict as the CLI prints it: a head line, then each finding with the functions behind it."""
-        out = ["dynamo-diff check: " + ("passed" if self.passed else "FAILED")]
-        for finding in self.findings:
-            out.append(finding.text)
-            out.extend(finding.functions)
-        return out
+        return check_lines(self.passed, self.findings)
 
     @property
     def fired(self) -> list[str]:
         return list(dict.fromkeys(f.rule for f in self.findings if f.level == "fail"))
+
+
+def check_lines(passed: bool, findings: list[CheckFinding]) -> list[str]:
+    out = ["dynamo-diff check: " + ("passed" if passed else "FAILED")]
+    for finding in findings:
+        out.append(finding.text)
+        out.extend(finding.functions)
+    return out
+
+
+def check_text(verdict: CheckVerdict) -> str:
+    """A check document as `dynamo-diff check` prints it."""
+    return "\n".join(check_lines(verdict.passed, verdict.findings))
 
 
 def _finding(level: CheckLevel, rule: str, text: str, functions: list[str] | None = None) -> CheckFinding:

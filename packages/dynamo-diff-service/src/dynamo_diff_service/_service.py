@@ -248,7 +248,7 @@ class Service:
                     torch_version=r.torch_version,
                     artifact_structure=r.artifact_structure,
                     rank_count=r.rank_count,
-                    counts=Counts.model_validate(r.counts),
+                    counts=Counts.model_validate({k: v for k, v in r.counts.items() if k in Counts.model_fields}),
                 )
                 for r in self.store.list_captures()
             ]
