@@ -173,8 +173,8 @@ def test_cli_imports_only_the_service_the_schema_and_renderers() -> None:
 
 def test_the_cli_checker_sees_violations() -> None:
     src = (
-        "def f():\n    from dynamo_diff_store import Store\n    from dynamo_diff_compare import evaluate, comparison_text\n"
-        "    import dynamo_diff_match\n"
+        "def f():\n    from dynamo_diff_store import Store\n"
+        "    from dynamo_diff_compare import evaluate, comparison_text\n    import dynamo_diff_match\n"
     )
     assert [line.split(" imports ")[1].split(":")[0] for line in cli_violations(src, "x.py")] == [
         "dynamo_diff_store",

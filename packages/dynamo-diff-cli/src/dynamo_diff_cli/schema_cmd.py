@@ -39,7 +39,7 @@ def schema(
         Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.", dir_okay=False)
     ] = None,
 ) -> None:
-    """Print the JSON Schema (draft 2020-12) of a document kind: what `--format json` prints carries its kind."""
+    """Print the JSON Schema (draft 2020-12) of a document kind (a JSON document a command prints names its kind)."""
     from dynamo_diff_schema.documents import committed_schema_text
 
     text = committed_schema_text(kind.value)
