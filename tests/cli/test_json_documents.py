@@ -137,7 +137,7 @@ def _json_commands() -> set[str]:
 
 
 def test_every_json_command_is_covered() -> None:
-    covered = {case.split()[0] for case in CASES if case != "an error"} | {"export"}  # export: tests/cli/test_export.py
+    covered = {case.split()[0] for case in CASES if case != "an error"} | {"export"}  # export: below
     assert _json_commands() == covered
 
 
@@ -202,3 +202,14 @@ def test_schema_prints_every_document_kind(run: Run) -> None:
     assert {k.value for k in SchemaKind} == set(KINDS)
     printed = {kind: committed_schema(run, kind)["$id"].rsplit("/", 1)[1] for kind in KINDS}
     assert printed == {kind: f"{kind}.schema.json" for kind in KINDS}
+
+
+def test_export_json_is_an_export_result(run: Run, tmp_path: Path) -> None:
+    _stable_shape(run)
+    code, out, err = run("export", "stable", "shape", "--out", str(tmp_path / "tables"), "--json")
+    assert code == 0, err
+    document = json.loads(out)
+    jsonschema.Draft202012Validator(committed_schema(run, "export_result")).validate(document)
+    assert document["kind"] == "export_result" and len(document["captures"]) == 2
+    written = sorted(p.name for p in (tmp_path / "tables").glob("*.parquet"))
+    assert written == sorted(f"{t}.parquet" for t in document["rows"])
