@@ -68,7 +68,7 @@ def test_capture_prints_the_id_and_records_declarations(tmp_path: Path, workload
     assert manifest["declarations"]["calls"] == 5 and manifest["declarations"]["extra"] == {"batch": "8"}
     assert manifest["workload"]["environment"] == {"MY_SETTING": "on"} and manifest["report"] is None
     listed = runner.invoke(app, ["list", "--format", "json"])
-    assert [(r["id"], r["label"]) for r in json.loads(listed.stdout)] == [(capture_id, "base")]
+    assert [(r["id"], r["label"]) for r in json.loads(listed.stdout)["captures"]] == [(capture_id, "base")]
 
 
 def test_capture_of_a_crashing_workload_exits_with_its_code(tmp_path: Path, workload: Path) -> None:

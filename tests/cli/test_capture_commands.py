@@ -26,7 +26,7 @@ def test_import_prints_id_counts_and_is_idempotent(run) -> None:  # type: ignore
     assert code == 0 and out2.splitlines()[0] == capture_id
     assert "nothing written" in err2
     code, out, _ = run("list", "--format", "json")
-    rows = json.loads(out)
+    rows = json.loads(out)["captures"]
     assert [r["id"] for r in rows] == [capture_id] and rows[0]["label"] == "ranks"
 
 
@@ -100,7 +100,7 @@ def test_rm_removes(run) -> None:  # type: ignore[no-untyped-def]
     capture_id = out.splitlines()[0]
     code, out, _ = run("rm", capture_id[:10])
     assert code == 0 and capture_id in out
-    assert json.loads(run("list", "--format", "json")[1]) == []
+    assert json.loads(run("list", "--format", "json")[1])["captures"] == []
 
 
 @pytest.mark.parametrize(

@@ -138,7 +138,7 @@ def test_every_format_says_the_run_status_first(tmp_path: Path) -> None:
     document = json.loads(run.invoke(app, ["analyze", "kill", "--format", "json"]).stdout)
     assert document["capture"]["run"]["state"] == "killed" and document["capture"]["run"]["signal"] == "SIGKILL"
     listed = json.loads(run.invoke(app, ["list", "--format", "json"]).stdout)
-    assert [r["run"] for r in listed] == ["killed"]
+    assert [r["run_state"] for r in listed["captures"]] == ["killed"]
     base = str(CAPTURES / "midrun_complete")
     compared = run.invoke(app, ["compare", base, "kill"]).stdout
     assert compared.startswith("runs: baseline completed (exit code 0) | candidate DID NOT FINISH: killed by SIGKILL")

@@ -45,7 +45,7 @@ def test_compare_json_is_valid_and_paths_are_imported_first(run) -> None:  # typ
     (row,) = doc["functions"]
     assert row["deltas"]["confirmed_recompilation_identities"] == 2
     code, out, _ = run("list", "--format", "json")
-    assert {r["label"] for r in json.loads(out)} == {"stable", "shape"}  # labels from the manifests
+    assert {r["label"] for r in json.loads(out)["captures"]} == {"stable", "shape"}  # labels from the manifests
 
 
 def test_compare_by_prefix_markdown_and_file(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -79,7 +79,7 @@ def test_compare_ranks_of_a_64_rank_job_shows_two_groups(run, rank_job, tmp_path
     code, out, err = run("compare", "job64", "--ranks", "--format", "json")
     assert code == 0, err
     doc = json.loads(out)
-    validate(doc, "comparison")
+    validate(doc, "rank_view")
     groups = doc["ranks"]["groups"]
     assert [(g["ranks"], g["representative"]) for g in groups] == [(list(range(32)), 0), (list(range(32, 64)), 32)]
     code, out, err = run("compare", "job64", "--ranks", "--format", "markdown")

@@ -66,7 +66,7 @@ def test_the_run_report_and_list_say_it(run: Run) -> None:
     code, out, _ = run("list")
     assert "NOTHING" in out and "COMPILED" in out
     code, out, _ = run("list", "--format", "json")
-    assert [r["compiled"] for r in json.loads(out)] == ["nothing_compiled"]
+    assert [r["compiled_state"] for r in json.loads(out)["captures"]] == ["nothing_compiled"]
 
 
 def test_compare_says_the_candidate_compiled_nothing(run: Run) -> None:

@@ -46,9 +46,13 @@ def test_import_json_is_the_capture_summary(run, rank_job: Callable[..., Path], 
     job = rank_job(tmp_path / "job", {r: r % 2 for r in range(6)})
     code, out, err = run("import", str(job), "--format", "json", "--label", "six")
     assert code == 0, err
-    summary = json.loads(out)
+    imported = json.loads(out)
+    validate(imported, "import_result")
+    (run_imported,) = imported["captures"]
+    assert run_imported["created"] is True and run_imported["label"] == "six"
+    summary = run_imported["summary"]
     validate(summary, "capture")
-    assert len(summary["capture"]["id"]) == 64 and summary["capture"]["label"] == "six"
+    assert summary["capture"]["id"] == run_imported["id"] and summary["capture"]["label"] == "six"
     # two_ranks/oracle.json: rank 0 compiles once, rank 1 three times; even ranks copy rank 0, odd ranks rank 1.
     per_rank = ORACLE["expect"]["rank_compilations"]
     expected = [per_rank[str(r % 2)] for r in range(6)]
@@ -57,7 +61,8 @@ def test_import_json_is_the_capture_summary(run, rank_job: Callable[..., Path], 
     assert all(r["compilations"] == [] for r in summary["ranks"]) and "evidence" not in summary
     code, again, err = run("import", str(job), "--format", "json")  # already in the store: the same summary
     assert code == 0, err
-    assert json.loads(again) == summary
+    (again_imported,) = json.loads(again)["captures"]
+    assert again_imported["created"] is False and again_imported["summary"] == summary
     code, full, err = run("analyze", summary["capture"]["id"], "--format", "json")
     assert code == 0, err
     analysed = json.loads(full)

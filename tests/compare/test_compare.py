@@ -165,7 +165,7 @@ def test_declared_differences_confound(load: Callable[..., Loaded]) -> None:
 def test_rank_view_names_rank_1s_extra_recompilation(load: Callable[..., Loaded]) -> None:
     capture, sources = load("two_ranks")
     comparison = compare_ranks(capture, sources=sources)
-    validate(comparison.model_dump(mode="json"), "comparison")
+    validate(comparison.model_dump(mode="json"), "rank_view")
     (divergence,) = comparison.ranks.divergences
     expect = oracle("two_ranks")["expect"]
     assert divergence.rank == expect["first_divergent_rank"] == 1

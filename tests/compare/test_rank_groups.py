@@ -39,7 +39,7 @@ def test_a_64_rank_job_with_two_behaviours_shows_two_groups(rank_job: Callable[.
     job = rank_job(tmp_path / "job", {r: 0 if r < 32 else 1 for r in range(64)})
     capture = Store(tmp_path / "store").import_path(job).capture
     comparison = compare_ranks(capture)
-    validate(comparison.model_dump(mode="json"), "comparison")
+    validate(comparison.model_dump(mode="json"), "rank_view")
     view = comparison.ranks
     assert view is not None and len(view.ranks) == 64
     assert [(g.rank_ranges, g.size, g.representative, g.reference) for g in view.groups] == [

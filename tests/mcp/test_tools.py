@@ -87,7 +87,7 @@ def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Sessi
     # Every row is a valid comparison row: the page's rows form a schema-valid Comparison document.
     document = {
         "id": page.comparison_id,
-        "kind": page.kind,
+        "kind": {"captures": "comparison", "ranks": "rank_view"}[page.kind],
         "baseline": page.baseline.model_dump(mode="json"),
         "candidate": page.candidate.model_dump(mode="json"),
         "comparability": page.comparability.model_dump(mode="json"),

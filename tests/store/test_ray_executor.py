@@ -71,10 +71,16 @@ def local_instances_left(temp: Path) -> list[str]:
 
 
 def imported_locally(job: Path, store: Path, temp: Path) -> dict[str, Any]:
-    """The `import --format json` document of `job` imported with the local executor."""
+    """The capture summary `import --format json` prints for `job` imported with the local executor."""
     local = run_alone(CLI, "--store", str(store), "import", str(job), "--format", "json", temp=temp)
     assert local.returncode == 0, local.stderr[-3000:]
-    document: dict[str, Any] = json.loads(local.stdout)
+    return summary_printed(local.stdout)
+
+
+def summary_printed(stdout: str) -> dict[str, Any]:
+    """The summary of the one run an `import --format json` (an import_result) imported."""
+    (imported,) = json.loads(stdout)["captures"]
+    document: dict[str, Any] = imported["summary"]
     return document
 
 
@@ -87,7 +93,7 @@ def test_a_64_rank_job_on_a_local_ray_instance_equals_the_local_executor(
     assert by_ray.returncode == 0, by_ray.stderr[-3000:]
     # The local instance was started for the import and stopped after it, its files removed.
     assert local_instances_left(own_temp) == []
-    documents = json.loads(by_ray.stdout), imported_locally(job, tmp_path / "local", own_temp)
+    documents = summary_printed(by_ray.stdout), imported_locally(job, tmp_path / "local", own_temp)
     assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
     # two_ranks/oracle.json: rank 0 compiles once, rank 1 three times; ranks 0-31 copy rank 0, 32-63 rank 1.
     per_rank = ORACLE["expect"]["rank_compilations"]
@@ -258,7 +264,7 @@ def test_ray_address_imports_on_a_running_cluster_and_leaves_it_running(
     assert on_cluster.returncode == 0, on_cluster.stderr[-3000:]
     assert head.poll() is None  # the import disconnected; the cluster it did not start still runs
     assert local_instances_left(own_temp) == []  # none was started
-    documents = json.loads(on_cluster.stdout), imported_locally(job, tmp_path / "local", own_temp)
+    documents = summary_printed(on_cluster.stdout), imported_locally(job, tmp_path / "local", own_temp)
     assert documents[0]["capture"]["id"] == documents[1]["capture"]["id"]
     per_rank = ORACLE["expect"]["rank_compilations"]
     expected = [per_rank[str(r % 2)] for r in range(16)]

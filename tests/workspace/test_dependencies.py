@@ -1,8 +1,8 @@
 """The dependency direction of the design, checked on the source (lazy imports included).
 
 schema <- match <- compare <- service <- mcp <- cli (the extra `mcp`);  schema <- store <- service;  cli and mcp
-render with compare; mcp opens the store only through the service (the CLI's `capture` records with the store
-directly)
+render with compare and open the store only through the service; the CLI takes nothing from compare but its
+renderers
 Every third-party import must be declared in the importing package's pyproject, and cli/mcp may use
 the other packages only through their top-level API (so semantics cannot creep into the thin layers).
 """
@@ -123,6 +123,66 @@ def test_thin_layers_use_public_api_only(package: str) -> None:
         if parts[0].startswith("dynamo_diff_") and other in {"store", "match", "compare", "service"} and len(parts) > 1:
             bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert not bad, "use the package's top-level API instead:\n" + "\n".join(bad)
+
+
+# What the CLI may take from dynamo_diff_compare: renderers and display vocabulary, nothing that computes a result
+# (that is the service's). docs/ARCHITECTURE.md's table names the same list.
+CLI_RENDERERS = {
+    "COMPILED_WORDS",
+    "capture_markdown",
+    "capture_text",
+    "check_text",
+    "comparison_html",
+    "comparison_markdown",
+    "comparison_text",
+    "compiled_line",
+    "run_report_text",
+}
+CLI_PACKAGES = {"dynamo_diff_schema", "dynamo_diff_service", "dynamo_diff_compare", "dynamo_diff_cli"}
+
+
+def cli_violations(source: str, where: str) -> list[str]:
+    """Imports of our packages in CLI code other than schema, service and compare's renderers."""
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found = [(alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found = [(node.module, alias.name) for alias in node.names]
+        else:
+            continue
+        for module, name in found:
+            top = module.split(".")[0]
+            if not top.startswith("dynamo_diff_"):
+                continue
+            if top not in CLI_PACKAGES:
+                bad.append(f"{where}:{node.lineno} imports {module}: the CLI reaches it through dynamo_diff_service")
+            elif top == "dynamo_diff_compare" and name not in CLI_RENDERERS:
+                bad.append(f"{where}:{node.lineno} imports {module}.{name}: the CLI takes only renderers from compare")
+    return bad
+
+
+def test_cli_imports_only_the_service_the_schema_and_renderers() -> None:
+    bad = []
+    for path in sorted((ROOT / "packages/dynamo-diff-cli/src").rglob("*.py")):
+        bad.extend(cli_violations(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT))))
+    assert not bad, "\n".join(bad)
+    row = next(line for line in ARCHITECTURE.splitlines() if line.startswith("| `dynamo-diff-cli` |"))
+    assert set(re.findall(r"`(\w+)`", row.split("renderers:", 1)[1])) == CLI_RENDERERS, (
+        "docs/ARCHITECTURE.md's cli row names the renderers the CLI may import"
+    )
+
+
+def test_the_cli_checker_sees_violations() -> None:
+    src = (
+        "def f():\n    from dynamo_diff_store import Store\n"
+        "    from dynamo_diff_compare import evaluate, comparison_text\n    import dynamo_diff_match\n"
+    )
+    assert [line.split(" imports ")[1].split(":")[0] for line in cli_violations(src, "x.py")] == [
+        "dynamo_diff_store",
+        "dynamo_diff_compare.evaluate",
+        "dynamo_diff_match",
+    ]
 
 
 def test_the_checker_sees_violations(tmp_path: Path) -> None:

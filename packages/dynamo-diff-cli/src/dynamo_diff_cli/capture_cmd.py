@@ -1,11 +1,12 @@
-"""`dynamo-diff capture -- COMMAND`: record a run into a bundle and import it (the work is in the store)."""
+"""`dynamo-diff capture -- COMMAND`: record a run into a bundle and import it (the work is the service's:
+`Service.record`, then `Service.import_path`)."""
 
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dynamo_diff_cli.captures_cmd import store_of
+from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import ImportProgress, stderr
 
@@ -78,26 +79,28 @@ def capture(
     130 after Ctrl-C)."""
     from dynamo_diff_compare import compiled_line
     from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
-    from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
 
     if warm_cache and cache_dir is not None:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--warm-cache and --cache-dir exclude each other")
+    service = service_of(ctx)
     if label is not None and not force_label and not no_import:
-        store_of(ctx).check_label(label)  # before the workload runs, not after
-    request = CaptureRequest(
-        command=command,
-        bundle=out if out is not None else default_bundle_path(command, label),
+        service.check_label(label)  # before the workload runs, not after
+    err = stderr()
+    result = service.record(
+        command,
+        bundle=out,
         label=label,
-        declarations=parse_declarations(declare or [], declarations),
-        environment=env or [],
+        declare=declare,
+        declarations=declarations,
+        environment=env,
         cache="warm" if warm_cache else "custom" if cache_dir is not None else "fresh",
         cache_dir=cache_dir,
         convert=not no_convert,
-        sources=SourcePolicy(include=tuple(include or ()), exclude=tuple(exclude or ())),
+        include=include,
+        exclude=exclude,
         observe=not no_observe,
+        say=lambda text: err.print(f"dynamo-diff: {text}"),
     )
-    err = stderr()
-    result = record(request, say=lambda text: err.print(f"dynamo-diff: {text}"))
     manifest = result.manifest
     status = "completed" if result.completed else f"DID NOT FINISH: {result.incomplete_reason}"
     err.print(
@@ -108,7 +111,7 @@ def capture(
     if not (no_import or result.interrupted_late):
         progress = ImportProgress()
         try:
-            imported = store_of(ctx).import_path(result.bundle, label=label, progress=progress, force_label=force_label)
+            imported = service.import_path(str(result.bundle), label=label, progress=progress, force_label=force_label)
         finally:
             progress.close()
         typer.echo(imported.summary.capture.id)

@@ -8,39 +8,30 @@ import typer
 
 from dynamo_diff_cli.context import Settings
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, ImportProgress, print_json, stderr, stdout
+from dynamo_diff_cli.output import Format, ImportProgress, print_document, stderr, stdout
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
-    from dynamo_diff_schema import Capture
+    from dynamo_diff_schema import Capture, ImportResult
     from dynamo_diff_service import Service
-    from dynamo_diff_store import Store
 
 # How many headline counts `list` shows per capture.
 LISTED_COUNTS = 3
 
 
 class ExecutorChoice(StrEnum):
-    """Where `import` analyses the ranks (the store's `executor`)."""
+    """Where `import` analyses the ranks (the service's `executor`)."""
 
     LOCAL = "local"
     RAY = "ray"
 
 
 def service_of(ctx: typer.Context) -> "Service":
+    """The service over the store of `--store` (the only way the commands reach the store)."""
     from dynamo_diff_service import Service
-    from dynamo_diff_store import Store
 
     settings = ctx.find_object(Settings) or Settings()
-    return Service(Store(settings.store))
-
-
-def store_of(ctx: typer.Context) -> "Store":
-    """The store alone (import, rm, verify need no comparison machinery)."""
-    from dynamo_diff_store import Store
-
-    settings = ctx.find_object(Settings) or Settings()
-    return Store(settings.store)
+    return Service.at(settings.store)
 
 
 def open_capture(service: "Service", ref: str, *, label: str | None = None) -> "Capture":
@@ -63,14 +54,11 @@ def open_capture(service: "Service", ref: str, *, label: str | None = None) -> "
 
 def _print_capture(capture: "Capture", output_format: Format, service: "Service") -> None:
     from dynamo_diff_compare import capture_markdown, capture_text
-    from dynamo_diff_schema import validate
 
     from dynamo_diff_cli.hints import CLI_HINTS
 
     if output_format == Format.JSON:
-        document = capture.model_dump(mode="json", exclude={"evidence"})
-        validate(document, "capture")
-        print_json(document)
+        print_document(capture, exclude={"evidence"})
     elif output_format == Format.MARKDOWN:
         typer.echo(capture_markdown(capture, service.sources(capture), hints=CLI_HINTS), nl=False)
     else:
@@ -83,7 +71,9 @@ def import_(
     path: Annotated[
         Path,
         typer.Argument(
-            help="A trace .log file, a TORCH_TRACE directory, a tlparse export or a bundle.", show_default=False
+            help="A trace .log file, a TORCH_TRACE directory, a tlparse export or a bundle; or a folder whose "
+            "sub-folders are such runs (each imported, labelled by its folder name).",
+            show_default=False,
         ),
     ],
     manifest: Annotated[
@@ -99,8 +89,9 @@ def import_(
         typer.Option(
             "--format",
             "-f",
-            help="Output format. json: the capture summary (a capture document without compilations: id under "
-            "capture.id, counts, per-rank counts, notices); `analyze ID --format json` has the compilations.",
+            help="Output format. json: an import_result document, one entry per run imported (its id, label, "
+            "whether it was new, and its summary: a capture document without compilations); `analyze ID --format "
+            "json` has the compilations.",
         ),
     ] = Format.TEXT,
     executor: Annotated[
@@ -112,19 +103,14 @@ def import_(
         ),
     ] = ExecutorChoice.LOCAL,
 ) -> None:
-    """Import a recorded run into the store and print its id, per-rank counts and notices."""
-    from dynamo_diff_compare import capture_markdown, capture_text, user_sources
-    from dynamo_diff_schema import validate
-
-    from dynamo_diff_cli.hints import CLI_HINTS
-
-    store = store_of(ctx)
+    """Import a recorded run (or a folder of runs) into the store and print its id, per-rank counts and notices."""
+    service = service_of(ctx)
     progress = ImportProgress()
     try:
-        result = store.import_path(
-            path,
+        result = service.import_document(
+            str(path),
             label=label,
-            manifest=manifest,
+            manifest=str(manifest) if manifest is not None else None,
             progress=progress,
             force_label=force_label,
             executor=executor.value,
@@ -132,20 +118,42 @@ def import_(
     finally:
         progress.close()
     if output_format == Format.JSON:
-        # The summary the import holds: no compilations are read back (a large job's would be megabytes).
-        document = result.summary.model_dump(mode="json", exclude={"evidence"})
-        validate(document, "capture")
-        print_json(document)
+        # The summaries the import holds: no compilations are read back (a large job's would be megabytes).
+        print_document(result, exclude={"captures": {"__all__": {"summary": {"evidence"}}}})
         return
-    typer.echo(result.summary.capture.id)
-    stderr().print("imported" if result.created else "already in the store (same bytes): nothing written")
-    sources = user_sources(*result.store.source_files(result.summary))
+    if result.folder_of_runs:
+        _print_folder(result)
+        return
+    (one,) = result.captures
+    typer.echo(one.id)
+    stderr().print("imported" if one.created else "already in the store (same bytes): nothing written")
+    _print_imported(service, one.summary, output_format)
+
+
+def _print_imported(service: "Service", summary: "Capture", output_format: Format) -> None:
+    from dynamo_diff_compare import capture_markdown, capture_text
+
+    from dynamo_diff_cli.hints import CLI_HINTS
+
+    sources = service.sources(summary)
     if output_format == Format.MARKDOWN:
-        loaded = result.store.load(result.summary.capture.id, evidence=False)
-        typer.echo(capture_markdown(loaded, sources, hints=CLI_HINTS), nl=False)
+        typer.echo(capture_markdown(service.load(summary.capture.id), sources, hints=CLI_HINTS), nl=False)
     else:
         # The summary (counts and notices) is all the text shows: the compilations are not read back.
-        stdout().print(capture_text(result.summary, show_compilations=False, sources=sources, hints=CLI_HINTS))
+        stdout().print(capture_text(summary, show_compilations=False, sources=sources, hints=CLI_HINTS))
+
+
+def _print_folder(result: "ImportResult") -> None:
+    """A folder of runs: one line per run (id on stdout, what happened on stderr); `analyze ID` shows each."""
+    from dynamo_diff_schema import short_id
+
+    err = stderr()
+    for run in result.captures:
+        typer.echo(run.id)
+        said = "imported" if run.created else "already in the store (same bytes)"
+        label = f" as {run.label}" if run.label else ""
+        err.print(f"{said}: {run.input}{label} -> {short_id(run.id)} ({run.summary.capture.run.summary})")
+    err.print(f"{len(result.captures)} run(s) in the folder; see each with `dynamo-diff analyze ID`")
 
 
 @handles_errors
@@ -174,7 +182,6 @@ def analyze(
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
     from dynamo_diff_compare import run_report_text
-    from dynamo_diff_schema import validate
 
     service = service_of(ctx)
     capture = open_capture(service, ref)
@@ -183,9 +190,7 @@ def analyze(
         return
     report = service.report(capture, function=function)
     if output_format == Format.JSON:
-        document = report.model_dump(mode="json")
-        validate(document, "run_report")
-        print_json(document)
+        print_document(report)
         return
     stdout().print(run_report_text(report))
 
@@ -201,26 +206,11 @@ def list_(
     from rich.table import Table
 
     listed = HEADLINE_COUNTS[:LISTED_COUNTS]
-    rows = service_of(ctx).list_captures()
+    document = service_of(ctx).capture_list()
     if output_format == Format.JSON:
-        print_json(
-            [
-                {
-                    "id": r.id,
-                    "label": r.label,
-                    "run": r.run_state,
-                    "compiled": r.compiled_state,
-                    "imported_at": r.imported_at,
-                    "input_kind": r.input_kind,
-                    "torch_version": r.torch_version,
-                    "artifact_structure": r.artifact_structure,
-                    "ranks": r.rank_count,
-                    "counts": r.counts,
-                }
-                for r in rows
-            ]
-        )
+        print_document(document)
         return
+    rows = document.captures
     if not rows:
         stderr().print("the store is empty: import a trace with `dynamo-diff import PATH`")
         return
@@ -249,7 +239,7 @@ def list_(
             r.input_kind,
             r.torch_version or "?",
             str(r.rank_count),
-            *(str(c.get(key)) for key, _ in listed),
+            *(str(getattr(c, key)) for key, _ in listed),
             r.artifact_structure,
         )
     stdout().print(table)
@@ -270,7 +260,13 @@ def show(
 def rm(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id or unique prefix.", show_default=False)],
+    output_format: Annotated[
+        Format, typer.Option("--format", "-f", help="Output format (json: a removed document).")
+    ] = Format.TEXT,
 ) -> None:
     """Remove a capture from the store."""
-    removed = store_of(ctx).remove(ref)
-    typer.echo(f"removed {removed}")
+    result = service_of(ctx).remove(ref)
+    if output_format == Format.JSON:
+        print_document(result)
+        return
+    typer.echo(f"removed {result.capture}")

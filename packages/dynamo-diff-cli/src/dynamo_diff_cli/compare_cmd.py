@@ -10,7 +10,7 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import print_json, stderr, stdout, write_file
+from dynamo_diff_cli.output import Format, json_document, print_json, stderr, stdout, write_file
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
@@ -37,14 +37,12 @@ def emit(
 ) -> None:
     """Print or write the comparison; `captures`, the compared captures (the HTML report draws on them)."""
     from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text
-    from dynamo_diff_schema import validate
     from rich.console import Console
 
     from dynamo_diff_cli.hints import CLI_HINTS
 
     if output_format == "json":
-        document = comparison.model_dump(mode="json")
-        validate(document, "comparison")
+        document = json_document(comparison)  # a comparison, or a rank_view
         if output is None:
             print_json(document)
             return
@@ -192,31 +190,32 @@ def check(
             help="Check a capture against itself instead of refusing (every delta is zero by construction).",
         ),
     ] = False,
+    output_format: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text, or json: a check document (passed, exit_code, the rules that fired, every finding); the exit "
+            "status is the same.",
+        ),
+    ] = Format.TEXT,
 ) -> None:
     """A CI gate: exit 0 when within bounds, 1 when not, 2 on error.
 
     A run that compiled nothing fails first (all its counts are 0) unless --allow-empty; a run that did not finish
     fails (its low counts look like a gain) unless --allow-incomplete. The same capture on both sides is refused
     (same_capture) unless --allow-same."""
-    from dynamo_diff_compare import evaluate
-    from dynamo_diff_schema import DynamoDiffError, ErrorCode, short_id
+    from dynamo_diff_compare import check_text
+    from dynamo_diff_schema import CheckBounds, DynamoDiffError, ErrorCode
     from dynamo_diff_service import read_source_map
 
+    if output_format == Format.MARKDOWN:
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "check prints text or json")
     service = service_of(ctx)
     user_map = read_source_map(source_map)
     base = open_capture(service, base_ref)
     cand = open_capture(service, cand_ref)
-    if base.capture.id == cand.capture.id and not allow_same:
-        raise DynamoDiffError(
-            ErrorCode.SAME_CAPTURE,
-            f"{base_ref!r} and {cand_ref!r} are the same capture ({short_id(base.capture.id)}): every delta would be "
-            "zero by construction, so the check would pass whatever the run did; give two different captures "
-            "(--allow-same checks it anyway)",
-            capture=base.capture.id,
-        )
-    comparison = service.compare(base, cand, source_map=user_map, change=change or ())
-    result = evaluate(
-        comparison,
+    bounds = CheckBounds(
         max_new_recompiles=max_new_recompiles,
         max_new_graph_breaks=max_new_graph_breaks,
         fail_on_new_failures=fail_on_new_failures,
@@ -224,8 +223,14 @@ def check(
         allow_incomplete=allow_incomplete,
         allow_empty=allow_empty,
     )
-    typer.echo("\n".join(result.lines))
-    raise typer.Exit(0 if result.passed else 1)
+    verdict = service.check(
+        base, cand, bounds, source_map=user_map, change=change or (), allow_same=allow_same, refs=(base_ref, cand_ref)
+    )
+    if output_format == Format.JSON:
+        print_json(json_document(verdict))
+    else:
+        typer.echo(check_text(verdict))
+    raise typer.Exit(verdict.exit_code)
 
 
 def _find_demo(start: Path) -> tuple[Path, Path]:
@@ -248,11 +253,10 @@ def demo(
 ) -> None:
     """Compare the retained edit pair (an edit that removes a recompile and adds a compiled helper)."""
     from dynamo_diff_service import Service
-    from dynamo_diff_store import Store
 
     base_path, cand_path = _find_demo(Path.cwd())
     with tempfile.TemporaryDirectory(prefix="dynamo-diff-demo-") as tmp:
-        service = Service(Store(Path(tmp) / "store"))
+        service = Service.at(Path(tmp) / "store")
         base = service.open(str(base_path), label="edit_v1").capture
         cand = service.open(str(cand_path), label="edit_v2").capture
         stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")

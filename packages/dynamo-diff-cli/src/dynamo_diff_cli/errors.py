@@ -40,7 +40,7 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except DynamoDiffError as err:
-            report_error(err, as_json=kwargs.get("output_format") == "json")
+            report_error(err, as_json=kwargs.get("output_format") == "json" or kwargs.get("as_json") is True)
             raise typer.Exit(ERROR_EXIT) from None
 
     return wrapper

@@ -1,12 +1,15 @@
 """Commands that show the trace's own bytes: evidence excerpts and captured source snapshots."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dynamo_diff_cli.captures_cmd import service_of
+from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, print_json, stderr, stdout
+from dynamo_diff_cli.output import Format, print_document, stderr, stdout
+
+if TYPE_CHECKING:
+    from dynamo_diff_schema import SourceDiff
 
 
 @handles_errors
@@ -43,19 +46,12 @@ def evidence(
 
     service = service_of(ctx)
     if evidence_id is None:
-        _, items, total = service.evidence_index(
+        page = service.evidence_page(
             ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit
         )
-        next_offset = offset + len(items) if offset + len(items) < total else None
+        items, total, next_offset = page.items, page.total, page.next_offset
         if output_format == Format.JSON:
-            print_json(
-                {
-                    "total": total,
-                    "offset": offset,
-                    "next_offset": next_offset,
-                    "items": [e.model_dump(mode="json") for e in items],
-                }
-            )
+            print_document(page)
             return
         table = Table(title=f"evidence {offset + 1}-{offset + len(items)} of {total}", title_justify="left")
         for col in ("id", "kind", "rank", "compile id", "function", "what it says", "file:line"):
@@ -75,37 +71,22 @@ def evidence(
             stderr().print(f"more: --offset {next_offset}")
         return
     if grep is not None:
-        head, matches, total_matches = service.grep_evidence(ref, evidence_id, grep)
+        found = service.evidence_grep(ref, evidence_id, grep)
         if output_format == Format.JSON:
-            print_json(
-                {
-                    "evidence": head.evidence.model_dump(mode="json"),
-                    "pattern": grep,
-                    "total_matches": total_matches,
-                    "matches": [m.model_dump(mode="json") for m in matches],
-                }
-            )
+            print_document(found)
             return
-        ev = head.evidence
+        ev = found.evidence
         stderr().print(
-            f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified: {total_matches} match(es)"
+            f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified: {found.total_matches} match(es)"
         )
-        for m in matches:
+        for m in found.matches:
             typer.echo(f"line {m.line}:")
             for text in m.lines:
                 typer.echo(f"  {text}")
         return
-    excerpt = service.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
+    excerpt = service.evidence_excerpt(ref, evidence_id, offset=offset, max_chars=max_chars)
     if output_format == Format.JSON:
-        print_json(
-            {
-                "evidence": excerpt.evidence.model_dump(mode="json"),
-                "offset": excerpt.offset,
-                "next_offset": excerpt.next_offset,
-                "total_chars": excerpt.total_chars,
-                "text": excerpt.text,
-            }
-        )
+        print_document(excerpt)
         return
     ev = excerpt.evidence
     stderr().print(f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (compile {ev.compile_id or '-'}), sha256 verified")
@@ -121,42 +102,65 @@ def source(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
     function: Annotated[
-        str,
+        str | None,
         typer.Argument(
-            metavar="FUNCTION",
-            help="A function's name (co_name, or the qualified name compare shows, e.g. Net.forward), or FILE:LINE.",
+            metavar="[FUNCTION]",
+            help="A function's name (co_name, or the qualified name compare shows, e.g. Net.forward), or FILE:LINE "
+            "(with --diff: only this function's change).",
             show_default=False,
         ),
-    ],
+    ] = None,
+    diff: Annotated[
+        str | None,
+        typer.Option(
+            "--diff",
+            metavar="CAND",
+            help="The code change from this capture to CAND (id, prefix, label or path): a unified diff of each "
+            "compiled function whose source differs between the two runs' snapshots.",
+        ),
+    ] = None,
     output_format: Annotated[
-        Format, typer.Option("--format", "-f", help="text: the function's lines; json: the whole snapshot too.")
+        Format,
+        typer.Option(
+            "--format", "-f", help="text: the function's lines; json: a source document, the whole snapshot too."
+        ),
     ] = Format.TEXT,
 ) -> None:
-    """Print the captured source snapshot of a compiled function (never the working-tree file)."""
-    capture, locations = service_of(ctx).source(ref, function)
-    if output_format == Format.JSON:
-        print_json(
-            {
-                "capture": capture.capture.id,
-                "function": function,
-                "locations": [
-                    {
-                        "co_filename": loc.co_filename,
-                        "snapshot": loc.snapshot,
-                        "first_line": loc.first_line,
-                        "last_line": loc.last_line,
-                        "co_firstlineno": loc.co_firstlineno,
-                        "sha256": loc.sha256,
-                        "text": loc.text,
-                    }
-                    for loc in locations
-                ],
-            }
-        )
+    """Print the captured source snapshot of a compiled function (never the working-tree file), or with --diff
+    the code change between two runs."""
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+
+    service = service_of(ctx)
+    if diff is not None:
+        changes = service.source_diff(service.load(ref), open_capture(service, diff), function=function)
+        if output_format == Format.JSON:
+            print_document(changes)
+        else:
+            _print_source_diff(changes)
         return
-    for loc in locations:
+    if function is None:
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a FUNCTION (or --diff CAND for the code change)")
+    found = service.source_document(ref, function)
+    if output_format == Format.JSON:
+        print_document(found)
+        return
+    for loc in found.locations:
         lines = f"lines {loc.first_line}-{loc.last_line}"
         stderr().print(f"{loc.co_filename}:{loc.co_firstlineno} (captured as {loc.snapshot}, {lines})")
         width = len(str(loc.last_line))
-        for number, line in loc.lines:
-            typer.echo(f"{number:>{width}} | {line}")
+        text = loc.text.splitlines()
+        for number in range(loc.first_line, min(loc.last_line, len(text)) + 1):
+            typer.echo(f"{number:>{width}} | {text[number - 1]}")
+
+
+def _print_source_diff(changes: "SourceDiff") -> None:
+    """One unified diff per compiled function whose source differs (from the runs' snapshots, never the working
+    tree)."""
+    if not changes.functions:
+        stderr().print("no compiled function's source differs between the two runs' snapshots")
+        return
+    names = ", ".join(f.qualified_name for f in changes.functions)
+    stderr().print(f"{len(changes.functions)} compiled function(s) differ between the runs' source snapshots ({names})")
+    for change in changes.functions:
+        for line in change.lines:
+            typer.echo(line)

@@ -11,6 +11,7 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
+from dynamo_diff_cli.output import print_document
 
 
 @handles_errors
@@ -39,15 +40,21 @@ def export(
             "function pair, as `dynamo-diff compare A B --format json` lists them).",
         ),
     ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print what was written as an export_result document (--format is the tables')."),
+    ] = False,
 ) -> None:
     """Write captures as tables (captures, ranks, functions, frames, compilations, phase_times, guards,
     graph_breaks, evidence; comparison with --compare): one Parquet file each, every row with its capture id."""
     from dynamo_diff_schema import short_id
 
-    service = service_of(ctx)
-    result = service.export_tables(refs, out, table_format=table_format, overwrite=overwrite, compare=compare)
+    result = service_of(ctx).export(refs, out, table_format=table_format, overwrite=overwrite, compare=compare)
+    if as_json:
+        print_document(result)
+        return
     typer.echo(f"exported {len(result.captures)} capture(s) ({', '.join(short_id(c) for c in result.captures)})")
     if result.comparison is not None:
         typer.echo(f"  with their comparison {short_id(result.comparison)}")
     for name, rows in result.rows.items():
-        typer.echo(f"  {result.out / (name + '.parquet')}: {rows} row(s)")
+        typer.echo(f"  {Path(result.out) / (name + '.parquet')}: {rows} row(s)")

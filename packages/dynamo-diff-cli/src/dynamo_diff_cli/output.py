@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 
 # Inputs smaller than this import too fast for a progress bar to help.
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+
+
+class Document(Protocol):
+    """A schema model (every document of dynamo_diff_schema)."""
+
+    def model_dump(self, *, mode: str = ..., exclude: Any = ...) -> dict[str, Any]: ...
 
 
 class Format(StrEnum):
@@ -49,7 +55,7 @@ def write_file(path: Path, text: str, what: str = "--output") -> None:
     """Write a result the user sent to a file: a name the file system cannot hold is `name_too_long`, any other
     failure `io_error`, never a traceback."""
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
-    from dynamo_diff_store import check_name_fits
+    from dynamo_diff_service import check_name_fits
 
     check_name_fits(path, what)
     try:
@@ -62,6 +68,20 @@ def write_file(path: Path, text: str, what: str = "--output") -> None:
 
 def print_json(document: Any) -> None:
     typer.echo(json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False))
+
+
+def json_document(model: Document, *, exclude: Any = None) -> dict[str, Any]:
+    """A schema model as the JSON document the CLI prints, validated against the committed schema its `kind`
+    names (`<kind>.schema.json`): every `--format json` output is one."""
+    from dynamo_diff_schema import validate
+
+    document: dict[str, Any] = model.model_dump(mode="json", exclude=exclude)
+    validate(document, document["kind"])
+    return document
+
+
+def print_document(model: Document, *, exclude: Any = None) -> None:
+    print_json(json_document(model, exclude=exclude))
 
 
 class ImportProgress:

@@ -11,10 +11,25 @@ from dynamo_diff_cli.output import write_file
 
 
 class SchemaKind(StrEnum):
+    """Every document kind (dynamo_diff_schema.KINDS; a test checks they agree)."""
+
     CAPTURE = "capture"
     COMPARISON = "comparison"
     MANIFEST = "manifest"
     ERROR = "error"
+    RUN_REPORT = "run_report"
+    CAPTURE_LIST = "capture_list"
+    IMPORT_RESULT = "import_result"
+    RANK_VIEW = "rank_view"
+    CHECK = "check"
+    EVIDENCE_INDEX = "evidence_index"
+    EVIDENCE_EXCERPT = "evidence_excerpt"
+    EVIDENCE_GREP = "evidence_grep"
+    SOURCE = "source"
+    SOURCE_DIFF = "source_diff"
+    VERIFY_REPORT = "verify_report"
+    REMOVED = "removed"
+    EXPORT_RESULT = "export_result"
 
 
 @handles_errors
@@ -24,7 +39,7 @@ def schema(
         Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.", dir_okay=False)
     ] = None,
 ) -> None:
-    """Print the JSON Schema (draft 2020-12) of a capture, comparison or manifest document."""
+    """Print the JSON Schema (draft 2020-12) of a document kind (a JSON document a command prints names its kind)."""
     from dynamo_diff_schema.documents import committed_schema_text
 
     text = committed_schema_text(kind.value)

@@ -5,9 +5,9 @@ from typing import Annotated
 
 import typer
 
-from dynamo_diff_cli.captures_cmd import store_of
+from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, print_json
+from dynamo_diff_cli.output import Format, print_document
 
 DAMAGE_EXIT = 1
 
@@ -15,25 +15,17 @@ DAMAGE_EXIT = 1
 @handles_errors
 def verify(
     ctx: typer.Context,
-    output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
+    output_format: Annotated[
+        Format, typer.Option("--format", "-f", help="Output format (json: a verify_report document).")
+    ] = Format.TEXT,
 ) -> None:
     """Check the whole store: every imported file and evidence range against its sha256, and the index."""
-    store = store_of(ctx)
-    report = store.verify()
+    report = service_of(ctx).verify()
     if output_format == Format.JSON:
-        print_json(
-            {
-                "store": str(store.path),
-                "captures": report.captures,
-                "files": report.files,
-                "evidence": report.evidence,
-                "damaged_captures": report.damaged_captures,
-                "damage": [{"capture": d.capture_id, "file": d.file, "problem": d.problem} for d in report.damage],
-            }
-        )
+        print_document(report)
     else:
         for d in report.damage:
-            where = f"capture {d.capture_id}" if d.capture_id else "store"
+            where = f"capture {d.capture}" if d.capture else "store"
             sys.stdout.write(f"damaged: {where}: {d.file}: {d.problem}\n")
         summary = f"checked {report.captures} captures, {report.files} files, {report.evidence} evidence ranges: " + (
             f"{len(report.damage)} problems in {len(report.damaged_captures)} captures"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
         phase_times_text,
     )
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
-    from dynamo_diff_compare.gate import GateResult, evaluate
+    from dynamo_diff_compare.gate import GateResult, check_text, evaluate
     from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
     from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
     from dynamo_diff_compare.render import (
@@ -68,6 +68,7 @@ _LAZY = {
     "user_sources": "compare",
     "GateResult": "gate",
     "evaluate": "gate",
+    "check_text": "gate",
     "ReportMaterial": "html_report",
     "RunMaterial": "html_report",
     "comparison_html": "html_report",
@@ -114,6 +115,7 @@ __all__ = [
     "capture_text",
     "changed_first",
     "check_comparability",
+    "check_text",
     "coming_with",
     "compare_captures",
     "compare_ranks",

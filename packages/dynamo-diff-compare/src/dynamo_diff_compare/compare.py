@@ -350,7 +350,7 @@ def compare_captures(
         id=comparison_id(
             baseline.capture.id, candidate.capture.id, pairs, *([repr(sorted(intended))] if intended else [])
         ),
-        kind="captures",
+        kind="comparison",
         baseline=side_of(baseline),
         candidate=side_of(candidate),
         comparability=check_comparability(baseline, candidate, intended=intended),
@@ -379,7 +379,7 @@ def compare_ranks(
     side = side_of(capture)
     return Comparison(
         id=comparison_id(capture.capture.id, "ranks", repr(view.ranks)),
-        kind="ranks",
+        kind="rank_view",
         baseline=side.model_copy(update={"label": f"{side.label or short_id(capture.capture.id)} rank {reference}"}),
         candidate=side.model_copy(update={"label": f"{side.label or short_id(capture.capture.id)} rank {other}"}),
         comparability=check_comparability(capture, capture),

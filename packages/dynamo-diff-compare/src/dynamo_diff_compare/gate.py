@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.results import CheckFinding, CheckLevel, CheckVerdict
 
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.render import row_name, side_count
@@ -23,10 +24,41 @@ from dynamo_diff_compare.verdict_text import coming_with, difference_phrase
 SHOWN_FUNCTIONS = 5
 
 
+_WORD = {"ok": "ok  ", "fail": "FAIL", "warn": "warn", "info": "info"}
+
+
 @dataclass(frozen=True)
 class GateResult:
+    """The verdict and what each rule found, in the order the gate printed them."""
+
     passed: bool
-    lines: list[str] = field(default_factory=list)
+    findings: list[CheckFinding] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        """The verdict as the CLI prints it: a head line, then each finding with the functions behind it."""
+        return check_lines(self.passed, self.findings)
+
+    @property
+    def fired(self) -> list[str]:
+        return list(dict.fromkeys(f.rule for f in self.findings if f.level == "fail"))
+
+
+def check_lines(passed: bool, findings: list[CheckFinding]) -> list[str]:
+    out = ["dynamo-diff check: " + ("passed" if passed else "FAILED")]
+    for finding in findings:
+        out.append(finding.text)
+        out.extend(finding.functions)
+    return out
+
+
+def check_text(verdict: CheckVerdict) -> str:
+    """A check document as `dynamo-diff check` prints it."""
+    return "\n".join(check_lines(verdict.passed, verdict.findings))
+
+
+def _finding(level: CheckLevel, rule: str, text: str, functions: list[str] | None = None) -> CheckFinding:
+    return CheckFinding(level=level, rule=rule, text=f"{_WORD[level]} {text}", functions=functions or [])
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -83,42 +115,52 @@ def _regressions(comparison: Comparison, key: str, detail: Callable[[FunctionRow
     return lines
 
 
-def _run_lines(comparison: Comparison, allow_incomplete: bool) -> tuple[list[str], bool]:
-    lines: list[str] = []
+def _run_lines(comparison: Comparison, allow_incomplete: bool) -> tuple[list[CheckFinding], bool]:
+    lines: list[CheckFinding] = []
     failed = False
     for side_name, side in (("baseline", comparison.baseline), ("candidate", comparison.candidate)):
         run: RunStatus | None = side.run
         if run is None:
-            lines.append(f"warn run: the {side_name}'s run status is not known to this comparison")
+            lines.append(_finding("warn", "run", f"run: the {side_name}'s run status is not known to this comparison"))
         elif run.finished is False:
             if allow_incomplete:
-                lines.append(f"warn run: the {side_name} did not finish: {run.summary} (allowed by --allow-incomplete)")
+                lines.append(
+                    _finding(
+                        "warn",
+                        "run",
+                        f"run: the {side_name} did not finish: {run.summary} (allowed by --allow-incomplete)",
+                    )
+                )
             else:
                 failed = True
                 lines.append(
-                    f"FAIL run: the {side_name} did not finish: {run.summary}; its counts may be low "
-                    "(--allow-incomplete compares anyway)"
+                    _finding(
+                        "fail",
+                        "run",
+                        f"run: the {side_name} did not finish: {run.summary}; its counts may be low "
+                        "(--allow-incomplete compares anyway)",
+                    )
                 )
         elif run.finished is None:
-            lines.append(f"warn run: the {side_name}'s {run.summary}")
+            lines.append(_finding("warn", "run", f"run: the {side_name}'s {run.summary}"))
         else:
-            lines.append(f"ok   run: the {side_name} {run.summary}")
+            lines.append(_finding("ok", "run", f"run: the {side_name} {run.summary}"))
     return lines, failed
 
 
-def _compiled_lines(comparison: Comparison, allow_empty: bool) -> tuple[list[str], bool]:
+def _compiled_lines(comparison: Comparison, allow_empty: bool) -> tuple[list[CheckFinding], bool]:
     """A side that compiled nothing (no frame, or no graph) fails: its counts are 0, which passes every threshold."""
-    lines: list[str] = []
+    lines: list[CheckFinding] = []
     failed = False
     for side_name, side in (("baseline", comparison.baseline), ("candidate", comparison.candidate)):
         said = compiled_line(side.compiled, side_name)
         if said is None:
             continue
         if allow_empty:
-            lines.append(f"warn compiled: {said} (allowed by --allow-empty)")
+            lines.append(_finding("warn", "compiled", f"compiled: {said} (allowed by --allow-empty)"))
         else:
             failed = True
-            lines.append(f"FAIL compiled: {said} (--allow-empty compares anyway)")
+            lines.append(_finding("fail", "compiled", f"compiled: {said} (--allow-empty compares anyway)"))
     return lines, failed
 
 
@@ -140,45 +182,59 @@ def evaluate(
     lines, failed = _run_lines(comparison, allow_incomplete)
     lines = empty_lines + lines
     failed = failed or empty
-    if comparison.kind == "captures" and comparison.baseline.id == comparison.candidate.id:
+    if comparison.kind == "comparison" and comparison.baseline.id == comparison.candidate.id:
         lines.append(
-            f"warn same capture: the baseline and the candidate are both {short_id(comparison.baseline.id)}: every "
-            "delta is zero by construction"
+            _finding(
+                "warn",
+                "same_capture",
+                f"same capture: the baseline and the candidate are both {short_id(comparison.baseline.id)}: every "
+                "delta is zero by construction",
+            )
         )
     gated: set[Area] = set()
 
-    def check(name: str, key: str, bound: int | None, area: Area, detail: Callable[[FunctionRow], str]) -> None:
+    def check(
+        rule: str, name: str, key: str, bound: int | None, area: Area, detail: Callable[[FunctionRow], str]
+    ) -> None:
         nonlocal failed
         before, after = getattr(b, key), getattr(c, key)
         new = after - before
         if bound is None:
-            lines.append(f"info {name}: {before} -> {after} (not checked)")
+            lines.append(_finding("info", rule, f"{name}: {before} -> {after} (not checked)"))
             return
         gated.add(area)
         if new > bound:
             failed = True
-            lines.append(f"FAIL {name}: {before} -> {after} (+{new}, allowed +{bound})")
-            lines.extend(_regressions(comparison, key, detail))
+            text = f"{name}: {before} -> {after} (+{new}, allowed +{bound})"
+            lines.append(_finding("fail", rule, text, _regressions(comparison, key, detail)))
         else:
-            lines.append(f"ok   {name}: {before} -> {after} ({new:+d}, allowed +{bound})")
+            lines.append(_finding("ok", rule, f"{name}: {before} -> {after} ({new:+d}, allowed +{bound})"))
 
     check(
+        "recompilations",
         "confirmed recompilations",
         "confirmed_recompilation_identities",
         max_new_recompiles,
         Area.RECOMPILATIONS,
         _recompile_detail,
     )
-    check("graph breaks", "graph_break_records", max_new_graph_breaks, Area.GRAPH_BREAKS, _break_detail)
+    check("graph_breaks", "graph breaks", "graph_break_records", max_new_graph_breaks, Area.GRAPH_BREAKS, _break_detail)
     new_failures = [row for row in comparison.functions if any(ch.kind == "failure_new" for ch in row.changes)]
     if fail_on_new_failures:
         gated.add(Area.FAILURES)
     if fail_on_new_failures and (new_failures or c.failed > b.failed):
         failed = True
-        lines.append(f"FAIL failed compilations: {b.failed} -> {c.failed}")
-        lines.extend(_regressions(comparison, "failed", _failure_detail))
+        lines.append(
+            _finding(
+                "fail",
+                "failures",
+                f"failed compilations: {b.failed} -> {c.failed}",
+                _regressions(comparison, "failed", _failure_detail),
+            )
+        )
     else:
-        lines.append(f"{'ok  ' if fail_on_new_failures else 'info'} failed compilations: {b.failed} -> {c.failed}")
+        level: CheckLevel = "ok" if fail_on_new_failures else "info"
+        lines.append(_finding(level, "failures", f"failed compilations: {b.failed} -> {c.failed}"))
 
     comp = comparison.comparability
     if comp.verdict == Verdict.CONFOUNDED:
@@ -188,21 +244,38 @@ def evaluate(
             areas = ", ".join(sorted({str(a) for d in relevant for a in d.affects} & {str(a) for a in gated}))
             if fail_on_confounded:
                 failed = True
-                lines.append(f"FAIL comparability: confounded ({shown}), which can change {areas}")
+                lines.append(
+                    _finding("fail", "comparability", f"comparability: confounded ({shown}), which can change {areas}")
+                )
             else:
                 lines.append(
-                    f"warn comparability: confounded ({shown}), which can change {areas}: the deltas may not come "
-                    "from your change"
+                    _finding(
+                        "warn",
+                        "comparability",
+                        f"comparability: confounded ({shown}), which can change {areas}: the deltas may not come "
+                        "from your change",
+                    )
                 )
         else:
             areas = ", ".join(sorted({str(a) for d in comp.differences for a in d.affects}))
-            lines.append(f"info comparability: confounded ({shown}), which can change only {areas}: not gated here")
+            lines.append(
+                _finding(
+                    "info",
+                    "comparability",
+                    f"comparability: confounded ({shown}), which can change only {areas}: not gated here",
+                )
+            )
     elif comp.verdict == Verdict.UNKNOWN:
-        lines.append(f"info comparability: unknown (not checked: {'; '.join(comp.missing[:3])})")
+        lines.append(
+            _finding("info", "comparability", f"comparability: unknown (not checked: {'; '.join(comp.missing[:3])})")
+        )
     else:
         intended = "".join(
             f"; the change under test: {difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended[:4]
         )
-        lines.append(f"info comparability: comparable ({len(comp.checked)} keys checked equal{intended})")
-    lines.insert(0, "dynamo-diff check: " + ("FAILED" if failed else "passed"))
-    return GateResult(passed=not failed, lines=lines)
+        lines.append(
+            _finding(
+                "info", "comparability", f"comparability: comparable ({len(comp.checked)} keys checked equal{intended})"
+            )
+        )
+    return GateResult(passed=not failed, findings=lines)

@@ -266,7 +266,7 @@ def run_text(run: RunStatus | None) -> str:
 
 
 def run_line(comparison: Comparison) -> str:
-    if comparison.kind == "ranks":
+    if comparison.kind == "rank_view":
         return f"run: {run_text(comparison.baseline.run)}"
     return f"runs: baseline {run_text(comparison.baseline.run)} | candidate {run_text(comparison.candidate.run)}"
 
@@ -316,7 +316,7 @@ def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> 
 def compiled_lines(comparison: Comparison) -> list[str]:
     """'the candidate COMPILED NOTHING: ...' for each side that compiled nothing: said before anything else (its
     counts are all 0, which reads as a perfect run)."""
-    if comparison.kind == "ranks":
+    if comparison.kind == "rank_view":
         return [line] if (line := compiled_line(comparison.baseline.compiled)) is not None else []
     sides = (("baseline", comparison.baseline), ("candidate", comparison.candidate))
     return [line for name, side in sides if (line := compiled_line(side.compiled, name)) is not None]
@@ -329,7 +329,7 @@ def header(comparison: Comparison, hints: HintWords = PLAIN_HINTS) -> list[str]:
         f"baseline  {side_name(comparison.baseline)}  torch {comparison.baseline.torch or '?'}",
         f"candidate {side_name(comparison.candidate)}  torch {comparison.candidate.torch or '?'}",
     ]
-    if comparison.kind == "captures":
+    if comparison.kind == "comparison":
         lines += comparability_lines(comparison.comparability, hints)
     return lines
 

@@ -415,7 +415,7 @@ class Tools:
             )
         header = ComparisonPage(
             comparison_id=comparison.id,
-            kind=comparison.kind,
+            kind="ranks" if comparison.kind == "rank_view" else "captures",  # the page's own words
             baseline=comparison.baseline,
             candidate=comparison.candidate,
             total_rows=len(rows),

@@ -215,6 +215,7 @@ class CaptureInfo(Model):
 
 
 class Capture(Model):
+    kind: Literal["capture"] = "capture"
     schema_version: str = SCHEMA_VERSION
     capture: CaptureInfo
     counts: Counts = Field(description="Summed over ranks.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -355,7 +355,11 @@ class RankView(Model):
 class Comparison(Model):
     schema_version: str = SCHEMA_VERSION
     id: str = Field(description="sha256 of the two capture ids, the user map and the compare version.")
-    kind: str = Field("captures", description="'captures' (baseline vs candidate) or 'ranks' (within one).")
+    kind: Literal["comparison", "rank_view"] = Field(
+        "comparison",
+        description="'comparison' (a baseline against a candidate; comparison.schema.json) or 'rank_view' (the ranks "
+        "of one capture, `ranks` set; rank_view.schema.json).",
+    )
     baseline: Side
     candidate: Side
     comparability: Comparability

@@ -1,4 +1,7 @@
-"""The public document kinds, their generated JSON Schemas and validation against the committed copies."""
+"""The public document kinds, their generated JSON Schemas and validation against the committed copies.
+
+Every document carries `kind`, the name of the file that validates it (`<kind>.schema.json`); a comparison of
+two captures and a rank view are one model (`Comparison`), and each file accepts only its own kind."""
 
 from __future__ import annotations
 
@@ -13,6 +16,19 @@ from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.comparison import Comparison
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.manifest import Manifest
+from dynamo_diff_schema.results import (
+    CaptureList,
+    CheckVerdict,
+    EvidenceExcerpt,
+    EvidenceGrep,
+    EvidenceIndex,
+    ExportResult,
+    ImportResult,
+    RemoveResult,
+    SourceDiff,
+    SourceResult,
+    VerifyReport,
+)
 from dynamo_diff_schema.run_report import RunReport
 from dynamo_diff_schema.version import SCHEMA_MAJOR
 
@@ -25,6 +41,18 @@ DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
     "manifest": Manifest,
     "error": ErrorInfo,
     "run_report": RunReport,
+    "capture_list": CaptureList,
+    "import_result": ImportResult,
+    "rank_view": Comparison,
+    "check": CheckVerdict,
+    "evidence_index": EvidenceIndex,
+    "evidence_excerpt": EvidenceExcerpt,
+    "evidence_grep": EvidenceGrep,
+    "source": SourceResult,
+    "source_diff": SourceDiff,
+    "verify_report": VerifyReport,
+    "removed": RemoveResult,
+    "export_result": ExportResult,
 }
 KINDS: Final[tuple[str, ...]] = tuple(DOCUMENT_MODELS)
 _ID_BASE = "https://dynamo-diff.invalid/schema"
@@ -43,6 +71,13 @@ def generate_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema generated from the model (what the committed file must equal)."""
     model = _check_kind(kind)
     schema = model.model_json_schema(mode="serialization")
+    if "kind" in schema.get("properties", {}) and kind != "manifest":  # a manifest's kind is its own word
+        # The file of kind K accepts only documents of kind K (one model may serve two kinds: a rank view).
+        described = schema["properties"]["kind"].get("description")
+        schema["properties"]["kind"] = {"const": kind, "default": kind, "title": "Kind", "type": "string"}
+        if described:
+            schema["properties"]["kind"]["description"] = described
+        schema["required"] = ["kind", *(name for name in schema.get("required", []) if name != "kind")]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"{_ID_BASE}/v{SCHEMA_MAJOR}/{kind}.schema.json",

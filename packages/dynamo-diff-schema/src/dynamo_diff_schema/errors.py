@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dynamo_diff_schema.hints import Hint
+from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
 class ErrorCode(StrEnum):
@@ -43,6 +44,8 @@ class ErrorInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    kind: Literal["error"] = "error"
+    schema_version: str = SCHEMA_VERSION
     code: ErrorCode
     message: str = Field(description="One human sentence saying what is wrong; what to do next is the hint.")
     hint: Hint | None = Field(

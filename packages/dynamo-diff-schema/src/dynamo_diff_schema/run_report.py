@@ -1,13 +1,16 @@
 """One run read on its own, per source function: what compiled, what recompiled and why, where it broke, what
 failed and what happened next, with the evidence ids behind each line. What `analyze_capture` (MCP) and
-`dynamo-diff analyze --report` (CLI JSON) return; built by dynamo_diff_compare.run_report_view."""
+`dynamo-diff analyze --by-function` (CLI JSON) return; built by dynamo_diff_compare.run_report_view."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
+from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
 class GuardLine(Model):
@@ -87,6 +90,8 @@ class FunctionReport(Model):
 
 
 class RunReport(Model):
+    kind: Literal["run_report"] = "run_report"
+    schema_version: str = SCHEMA_VERSION
     capture: str
     label: str | None = None
     torch: str | None = None

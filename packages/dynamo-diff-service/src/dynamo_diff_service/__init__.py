@@ -1,5 +1,6 @@
-"""The operations the Dynamo Diff CLI and MCP server share (open, compare, evidence, source, the store's default
-location), returning schema models; the CLI and the MCP server only parse arguments and render.
+"""The operations the Dynamo Diff CLI and MCP server share, returning schema models: the only way in for a front
+end (`Service.at(store path)`: import, list, rm, verify, record, open, compare, ranks, check, run report, evidence
+index/excerpt/grep, source and a source diff, export). The CLI and the MCP server only parse arguments and render.
 
 The store's default location is importable without the rest (the CLI reads it at start-up, before it knows
 which command runs); the other names load their modules on first use."""
@@ -14,7 +15,15 @@ from dynamo_diff_service._defaults import DEFAULT_STORE, STORE_ENV, default_stor
 if TYPE_CHECKING:
     from dynamo_diff_service._export import COUNT_COLUMNS, TABLES, ExportResult
     from dynamo_diff_service._refs import looks_like_path
-    from dynamo_diff_service._service import Opened, Progress, Service, read_source_map, source_map_of
+    from dynamo_diff_service._service import (
+        Opened,
+        Progress,
+        Recorded,
+        Service,
+        check_name_fits,
+        read_source_map,
+        source_map_of,
+    )
     from dynamo_diff_service._source import SourceLocation
 
 _LAZY = {
@@ -24,7 +33,9 @@ _LAZY = {
     "looks_like_path": "_refs",
     "Opened": "_service",
     "Progress": "_service",
+    "Recorded": "_service",
     "Service": "_service",
+    "check_name_fits": "_service",
     "read_source_map": "_service",
     "source_map_of": "_service",
     "SourceLocation": "_source",
@@ -53,9 +64,11 @@ __all__ = [
     "ExportResult",
     "Opened",
     "Progress",
+    "Recorded",
     "Service",
     "SourceLocation",
     "__version__",
+    "check_name_fits",
     "default_store_path",
     "looks_like_path",
     "read_source_map",

@@ -1,5 +1,7 @@
-"""The operations the CLI and the MCP server share, over one store. Each returns schema models (or the store's
-own results); rendering, paging and bounding a response are the caller's."""
+"""The operations the CLI and the MCP server share, over one store: the only way in for a front end. Each returns
+schema models (the documents the CLI prints with `--format json`); rendering, paging and bounding a response are
+the caller's. A few older methods that return the store's own results (`import_path`, `import_runs`,
+`list_captures`, `read_evidence`, `grep_evidence`, `evidence_index`, `source`) stay for the MCP server."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from dynamo_diff_compare import (
     RunMaterial,
     compare_captures,
     compare_ranks,
+    evaluate,
     evidence_summaries,
     run_report,
     user_sources,
@@ -22,21 +25,65 @@ from dynamo_diff_compare import (
 from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
 from dynamo_diff_schema import (
     Capture,
+    CaptureList,
+    CheckBounds,
+    CheckVerdict,
     Comparison,
+    Counts,
+    Damage,
     DynamoDiffError,
     ErrorCode,
     EvidenceEntry,
+    EvidenceGrep,
+    EvidenceIndex,
+    FunctionSourceDiff,
     GrepMatch,
+    ImportedCapture,
+    RemoveResult,
     RunReport,
+    SourceDiff,
+    SourceResult,
+    VerifyReport,
     short_id,
 )
-from dynamo_diff_store import CaptureRow, EvidenceExcerpt, ImportResult, Store, collector_paused
+from dynamo_diff_schema import CaptureRow as CaptureRowDocument
+from dynamo_diff_schema import EvidenceExcerpt as EvidenceExcerptDocument
+from dynamo_diff_schema import ExportResult as ExportResultDocument
+from dynamo_diff_schema import ImportResult as ImportResultDocument
+from dynamo_diff_schema import SourceLocation as SourceLocationDocument
+from dynamo_diff_store import (
+    CaptureRequest,
+    CaptureResult,
+    CaptureRow,
+    EvidenceExcerpt,
+    ImportResult,
+    SourcePolicy,
+    Store,
+    check_name_fits,
+    collector_paused,
+    default_bundle_path,
+    parse_declarations,
+    record,
+)
 
 from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
 from dynamo_diff_service._refs import looks_like_path
 from dynamo_diff_service._source import SourceLocation, find_source
 
 Progress = Callable[[str, int, int], None]
+Say = Callable[[str], None]
+# What `record` returns (the bundle, its manifest, how the command ended); a name a front end may write.
+Recorded = CaptureResult
+__all__ = [
+    "Confine",
+    "Opened",
+    "Progress",
+    "Recorded",
+    "Service",
+    "check_name_fits",
+    "read_source_map",
+    "source_map_of",
+]
 # Function names listed when a name is not found.
 _NAMES_LISTED = 12
 # grep reads a record whole up to this many characters; a matching line is shown up to this many.
@@ -73,9 +120,9 @@ class Service:
         self._confine = confine
 
     @classmethod
-    def at(cls, store_path: Path, *, confine: Confine = _as_is) -> Service:
-        """The service over the store at `store_path` (made on first write), so a front end never names `Store`."""
-        return cls(Store(store_path), confine=confine)
+    def at(cls, path: Path | str, *, confine: Confine = _as_is) -> Service:
+        """The service over the store at `path` (made on first write), so that a front end never names the store."""
+        return cls(Store(Path(path)), confine=confine)
 
     @property
     def store_path(self) -> Path:
@@ -98,28 +145,168 @@ class Service:
             path, label=label, manifest=manifest_path, force_label=force_label, progress=progress
         )
 
-    def import_runs(self, ref: str) -> list[ImportResult]:
+    def import_runs(
+        self,
+        ref: str,
+        *,
+        label: str | None = None,
+        manifest: str | None = None,
+        force_label: bool = False,
+        executor: str = "local",
+        progress: Progress | None = None,
+    ) -> list[ImportResult]:
         """A folder whose sub-folders are runs (bundles, trace folders, tlparse exports), imported one by one and
         labelled by folder name (a label another capture has is left off). A folder that is itself a run, or a
-        file, is one import."""
+        file, is one import, with `label`, `manifest` and `force_label`; those name one run, so a folder of runs
+        given them is refused (`invalid_argument`)."""
+        return [result for _, result in self._import_runs(ref, label, manifest, force_label, executor, progress)[1]]
+
+    def _import_runs(
+        self,
+        ref: str,
+        label: str | None,
+        manifest: str | None,
+        force_label: bool,
+        executor: str,
+        progress: Progress | None,
+    ) -> tuple[bool, list[tuple[str, ImportResult]]]:
+        """(whether it was a folder of runs, [(the path imported, its result)])."""
         path = self._confine(ref)
+        manifest_path = self._confine(manifest, what="manifest_path") if manifest is not None else None
         try:
-            return [self.store.import_path(path)]
+            one = self.store.import_path(
+                path,
+                label=label,
+                manifest=manifest_path,
+                force_label=force_label,
+                progress=progress,
+                executor=executor,  # type: ignore[arg-type]
+            )
+            return False, [(ref, one)]
         except DynamoDiffError as err:
             if err.code != ErrorCode.UNSUPPORTED_INPUT or not path.is_dir():
                 raise
+            given = [name for name, value in (("a label", label), ("a manifest", manifest)) if value is not None]
+            if given:  # they name one run: a folder of runs takes its folder names
+                raise DynamoDiffError(
+                    ErrorCode.INVALID_ARGUMENT,
+                    f"{ref} is not one run ({err.message}); a folder of runs is imported without "
+                    f"{' or '.join(given)}, each run labelled by its folder name",
+                    path=ref,
+                ) from err
             children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
             results = []
             for child in children:
                 try:
-                    label = child.name if self.store.label_owner(child.name) is None else None
-                    results.append(self.store.import_path(child, label=label))
+                    child_label = child.name if self.store.label_owner(child.name) is None else None
+                    imported = self.store.import_path(child, label=child_label, executor=executor)  # type: ignore[arg-type]
                 except DynamoDiffError as child_err:
                     if child_err.code != ErrorCode.UNSUPPORTED_INPUT:
                         raise
+                    continue
+                results.append((str(Path(ref) / child.name), imported))
             if not results:
                 raise
-            return results
+            return True, results
+
+    def import_document(
+        self,
+        ref: str,
+        *,
+        label: str | None = None,
+        manifest: str | None = None,
+        force_label: bool = False,
+        executor: str = "local",
+        progress: Progress | None = None,
+    ) -> ImportResultDocument:
+        """Import one run, or each run of a folder of runs (see `import_runs`): the import_result document."""
+        folder, results = self._import_runs(ref, label, manifest, force_label, executor, progress)
+        return ImportResultDocument(
+            folder_of_runs=folder,
+            captures=[
+                ImportedCapture(
+                    id=result.capture_id,
+                    label=result.summary.capture.label,
+                    created=result.created,
+                    input=given,
+                    summary=result.summary,
+                )
+                for given, result in results
+            ],
+        )
+
+    def capture_list(self) -> CaptureList:
+        """Every capture of the store, from its index (no document is read)."""
+        return CaptureList(
+            captures=[
+                CaptureRowDocument(
+                    id=r.id,
+                    label=r.label,
+                    run_state=r.run_state,
+                    compiled_state=r.compiled_state,
+                    imported_at=r.imported_at,
+                    input_kind=r.input_kind,
+                    torch_version=r.torch_version,
+                    artifact_structure=r.artifact_structure,
+                    rank_count=r.rank_count,
+                    counts=Counts.model_validate({k: v for k, v in r.counts.items() if k in Counts.model_fields}),
+                )
+                for r in self.store.list_captures()
+            ]
+        )
+
+    def remove(self, ref: str) -> RemoveResult:
+        """Remove a capture (by id or unique prefix) from the store."""
+        return RemoveResult(capture=self.store.remove(ref))
+
+    def verify(self) -> VerifyReport:
+        """Check the whole store: every imported file and evidence range against its sha256, and the index."""
+        report = self.store.verify()
+        return VerifyReport(
+            store=str(self.store.path),
+            captures=report.captures,
+            files=report.files,
+            evidence=report.evidence,
+            damaged_captures=report.damaged_captures,
+            damage=[Damage(capture=d.capture_id, file=d.file, problem=d.problem) for d in report.damage],
+        )
+
+    def check_label(self, label: str) -> None:
+        """Refuse a label another capture has (`label_taken`), before a workload runs rather than after."""
+        self.store.check_label(label)
+
+    def record(
+        self,
+        command: list[str],
+        *,
+        bundle: Path | None = None,
+        label: str | None = None,
+        declare: list[str] | None = None,
+        declarations: Path | None = None,
+        environment: list[str] | None = None,
+        cache: str = "fresh",
+        cache_dir: Path | None = None,
+        convert: bool = True,
+        include: list[str] | None = None,
+        exclude: list[str] | None = None,
+        observe: bool = True,
+        say: Say | None = None,
+    ) -> CaptureResult:
+        """Run a command with torch's structured trace on and write a bundle (trace, sources, manifest); importing
+        it is `import_path` on the bundle. `cache`: fresh, warm or custom (with `cache_dir`)."""
+        request = CaptureRequest(
+            command=command,
+            bundle=bundle if bundle is not None else default_bundle_path(command, label),
+            label=label,
+            declarations=parse_declarations(declare or [], declarations),
+            environment=environment or [],
+            cache=cache,  # type: ignore[arg-type]
+            cache_dir=cache_dir,
+            convert=convert,
+            sources=SourcePolicy(include=tuple(include or ()), exclude=tuple(exclude or ())),
+            observe=observe,
+        )
+        return record(request, say=say)
 
     def related(self, capture_id: str) -> list[str]:
         """Other captures that look like runs of the same workload: a label with the same stem (edit_v1 and
@@ -218,6 +405,21 @@ class Service:
             overwrite=overwrite,
         )
 
+    def export(
+        self,
+        refs: list[str],
+        out: Path,
+        *,
+        table_format: str = "parquet",
+        overwrite: bool = False,
+        compare: bool = False,
+    ) -> ExportResultDocument:
+        """`export_tables` as the export_result document."""
+        result = self.export_tables(refs, out, table_format=table_format, overwrite=overwrite, compare=compare)
+        return ExportResultDocument(
+            out=str(result.out), captures=list(result.captures), comparison=result.comparison, rows=dict(result.rows)
+        )
+
     def load(self, ref: str) -> Capture:
         """A stored capture by id, prefix or label (never a path), without its evidence list."""
         return self.store.load(ref, evidence=False)
@@ -282,8 +484,53 @@ class Service:
             )
 
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:
+        """The ranks of one capture (a rank_view document): the first rank given, else the lowest, against the
+        others."""
         with collector_paused():
             return compare_ranks(capture, ranks or None, sources=self.sources(capture))
+
+    def check(
+        self,
+        baseline: Capture,
+        candidate: Capture,
+        bounds: CheckBounds,
+        *,
+        source_map: UserMap | None = None,
+        change: Iterable[str] = (),
+        allow_same: bool = False,
+        refs: tuple[str, str] | None = None,
+    ) -> CheckVerdict:
+        """The CI gate over the comparison of two captures (docs/COMPARING.md, "The CI gate"). The same capture on
+        both sides is refused (`same_capture`) unless `allow_same`; `refs`, the references the user gave."""
+        if baseline.capture.id == candidate.capture.id and not allow_same:
+            base_ref, cand_ref = refs or (baseline.capture.id, candidate.capture.id)
+            raise DynamoDiffError(
+                ErrorCode.SAME_CAPTURE,
+                f"{base_ref!r} and {cand_ref!r} are the same capture ({short_id(baseline.capture.id)}): every delta "
+                "would be zero by construction, so the check would pass whatever the run did; give two different "
+                "captures (--allow-same checks it anyway)",
+                capture=baseline.capture.id,
+            )
+        comparison = self.compare(baseline, candidate, source_map=source_map, change=change)
+        result = evaluate(
+            comparison,
+            max_new_recompiles=bounds.max_new_recompiles,
+            max_new_graph_breaks=bounds.max_new_graph_breaks,
+            fail_on_new_failures=bounds.fail_on_new_failures,
+            fail_on_confounded=bounds.fail_on_confounded,
+            allow_incomplete=bounds.allow_incomplete,
+            allow_empty=bounds.allow_empty,
+        )
+        return CheckVerdict(
+            passed=result.passed,
+            exit_code=0 if result.passed else 1,
+            baseline=comparison.baseline.id,
+            candidate=comparison.candidate.id,
+            comparison_id=comparison.id,
+            bounds=bounds,
+            fired=result.fired,
+            findings=result.findings,
+        )
 
     def evidence_excerpts(
         self, comparison: Comparison, *, per_change: int = 2, max_chars: int = 3000
@@ -310,7 +557,7 @@ class Service:
         `captures`: the compared captures (for a rank view, the capture twice), when the caller has them."""
         excerpts = self.evidence_excerpts(comparison)
         base, cand = self._sides(comparison, captures)
-        if comparison.kind != "ranks":
+        if comparison.kind != "rank_view":
             sides = []
             for capture in (base, cand):
                 compilations = [c for rank in capture.ranks for c in rank.compilations]
@@ -404,6 +651,90 @@ class Service:
     def source(self, ref: str, function: str) -> tuple[Capture, list[SourceLocation]]:
         capture = self.load(ref)
         return capture, find_source(self.store, capture, function)
+
+    # -- the same as documents -----------------------------------------------------------------------
+
+    def evidence_page(
+        self,
+        ref: str,
+        *,
+        kind: str | None = None,
+        compile_id: str | None = None,
+        function: str | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> EvidenceIndex:
+        """One page of a capture's evidence index (see `evidence_index`)."""
+        capture_id, items, total = self.evidence_index(
+            ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit
+        )
+        next_offset = offset + len(items) if offset + len(items) < total else None
+        return EvidenceIndex(capture=capture_id, total=total, offset=offset, next_offset=next_offset, items=items)
+
+    def evidence_excerpt(
+        self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000
+    ) -> EvidenceExcerptDocument:
+        """A slice of one record's text, its sha256 checked."""
+        capture_id = self.store.resolve(ref)
+        excerpt = self.store.read_evidence(capture_id, evidence_id, offset=offset, max_chars=max_chars)
+        return EvidenceExcerptDocument(
+            capture=capture_id,
+            evidence=excerpt.evidence,
+            offset=excerpt.offset,
+            next_offset=excerpt.next_offset,
+            total_chars=excerpt.total_chars,
+            text=excerpt.text,
+        )
+
+    def evidence_grep(
+        self, ref: str, evidence_id: str, pattern: str, *, context: int = 2, max_matches: int = 20
+    ) -> EvidenceGrep:
+        """The lines of one record that match `pattern` (see `grep_evidence`)."""
+        capture_id = self.store.resolve(ref)
+        whole, matches, total = self.grep_evidence(
+            capture_id, evidence_id, pattern, context=context, max_matches=max_matches
+        )
+        return EvidenceGrep(
+            capture=capture_id, evidence=whole.evidence, pattern=pattern, total_matches=total, matches=matches
+        )
+
+    def source_document(self, ref: str, function: str) -> SourceResult:
+        """Every compiled function `function` names in a stored capture, with its captured lines."""
+        capture, locations = self.source(ref, function)
+        return SourceResult(
+            capture=capture.capture.id,
+            function=function,
+            locations=[
+                SourceLocationDocument(
+                    co_filename=loc.co_filename,
+                    co_firstlineno=loc.co_firstlineno,
+                    snapshot=loc.snapshot,
+                    first_line=loc.first_line,
+                    last_line=loc.last_line,
+                    sha256=loc.sha256,
+                    text=loc.text,
+                )
+                for loc in locations
+            ],
+        )
+
+    def source_diff(self, baseline: Capture, candidate: Capture, *, function: str | None = None) -> SourceDiff:
+        """The code change between two runs: each compiled function (of their comparison's rows) whose definition
+        differs between the runs' source snapshots; `function` keeps the one of that qualified name."""
+        comparison = self.compare(baseline, candidate)
+        changes = self.source_changes(comparison, (baseline, candidate))
+        if function is not None:
+            changes = [c for c in changes if function in (c.qualified_name, c.qualified_name.rsplit(".", 1)[-1])]
+        return SourceDiff(
+            baseline=baseline.capture.id,
+            candidate=candidate.capture.id,
+            functions=[
+                FunctionSourceDiff(
+                    qualified_name=c.qualified_name, baseline=c.baseline, candidate=c.candidate, lines=list(c.lines)
+                )
+                for c in changes
+            ],
+        )
 
 
 def read_source_map(path: Path | None) -> UserMap | None:

@@ -91,7 +91,7 @@ def _run_card(name: str, side: Side) -> str:
 
 
 def _verdict(comparison: Comparison) -> str:
-    if comparison.kind == "ranks":
+    if comparison.kind == "rank_view":
         view = comparison.ranks
         groups = len(view.groups) if view else 0
         ranks = len(view.ranks) if view else 0
@@ -401,7 +401,7 @@ def comparison_html(
         ]
         out.append("</section>")
     out.append(_totals(comparison))
-    if comparison.kind == "captures":
+    if comparison.kind == "comparison":
         out.append(_comparability(comparison))
     if comparison.notices:
         out.append('<section id="notices"><h2>Notices</h2><ul>')

@@ -1,0 +1,227 @@
+"""The documents the operations return besides a capture, a comparison and a run report: the capture list, an
+import, a check verdict, the evidence index, an excerpt, grep matches, a function's source, a source diff, a
+store check, a removal and an export. Each carries `kind` (its committed schema is `<kind>.schema.json`) and
+`schema_version`; the CLI prints them with `--format json` and the MCP server returns the same models."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from dynamo_diff_schema.base import Model
+from dynamo_diff_schema.capture import Capture
+from dynamo_diff_schema.counts import Counts
+from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch
+from dynamo_diff_schema.version import SCHEMA_VERSION
+
+CheckLevel = Literal["ok", "fail", "warn", "info"]
+
+
+class CaptureRow(Model):
+    """One capture of the store, as the index holds it (no document is read)."""
+
+    id: str = Field(pattern=r"^[0-9a-f]{64}$")
+    label: str | None = None
+    run_state: str = Field(description="How the run ended (RunState: completed, exited, killed, ..., unknown).")
+    compiled_state: str = Field(description="CompiledState: compiled, nothing_compiled (no frame) or no_graph.")
+    imported_at: str = Field(description="ISO 8601 UTC.")
+    input_kind: str
+    torch_version: str | None = None
+    artifact_structure: str
+    rank_count: int = Field(ge=0)
+    counts: Counts = Field(description="The capture's counts, summed over ranks.")
+
+
+class CaptureList(Model):
+    """`dynamo-diff list`: every capture in the store, newest first."""
+
+    kind: Literal["capture_list"] = "capture_list"
+    schema_version: str = SCHEMA_VERSION
+    captures: list[CaptureRow] = Field(default_factory=list)
+
+
+class ImportedCapture(Model):
+    """One run imported (or found already in the store, `created` false)."""
+
+    id: str = Field(pattern=r"^[0-9a-f]{64}$")
+    label: str | None = Field(None, description="The label the capture has after the import.")
+    created: bool = Field(description="False: a capture of the same bytes was already in the store.")
+    input: str = Field(description="The path imported, as given (for a folder of runs: the run's sub-folder).")
+    summary: Capture = Field(
+        description="The capture without its compilations and evidence (ids, counts, per-rank counts, notices); "
+        "`analyze ID --format json` has the compilations."
+    )
+
+
+class ImportResult(Model):
+    """`dynamo-diff import`: one run, or each run of a folder whose sub-folders are runs (labelled by folder
+    name, a label another capture has left off)."""
+
+    kind: Literal["import_result"] = "import_result"
+    schema_version: str = SCHEMA_VERSION
+    folder_of_runs: bool = Field(False, description="The path was a folder of runs, each imported on its own.")
+    captures: list[ImportedCapture] = Field(default_factory=list)
+
+
+class CheckFinding(Model):
+    """One line of the gate: a rule and what it found."""
+
+    level: CheckLevel = Field(description="fail: the rule fired (the check fails); ok, warn or info otherwise.")
+    rule: str = Field(
+        description="compiled, run, same_capture, recompilations, graph_breaks, failures or comparability."
+    )
+    text: str = Field(description="The line as the CLI prints it.")
+    functions: list[str] = Field(
+        default_factory=list, description="For a failed count: the functions whose count grew, as printed."
+    )
+
+
+class CheckBounds(Model):
+    """What the gate was asked to check (None: a bound not given, not checked)."""
+
+    max_new_recompiles: int | None = None
+    max_new_graph_breaks: int | None = None
+    fail_on_new_failures: bool = False
+    fail_on_confounded: bool = False
+    allow_incomplete: bool = False
+    allow_empty: bool = False
+
+
+class CheckVerdict(Model):
+    """`dynamo-diff check`: the CI gate's verdict. Exit status 0 when it passed, 1 when a rule fired (the rules in
+    `fired`); 2 is an error, printed as an error document instead."""
+
+    kind: Literal["check"] = "check"
+    schema_version: str = SCHEMA_VERSION
+    passed: bool
+    exit_code: Literal[0, 1] = Field(description="0: within bounds; 1: a rule fired.")
+    baseline: str = Field(description="The baseline's capture id.")
+    candidate: str = Field(description="The candidate's capture id.")
+    comparison_id: str
+    bounds: CheckBounds
+    fired: list[str] = Field(default_factory=list, description="The rules that failed the check, in order.")
+    findings: list[CheckFinding] = Field(default_factory=list)
+
+
+class EvidenceIndex(Model):
+    """`dynamo-diff evidence ID`: one page of a capture's evidence index."""
+
+    kind: Literal["evidence_index"] = "evidence_index"
+    schema_version: str = SCHEMA_VERSION
+    capture: str = Field(description="The capture id.")
+    total: int = Field(ge=0, description="Entries that match the filters.")
+    offset: int = Field(ge=0)
+    next_offset: int | None = Field(None, description="The offset of the next page (None: this is the last).")
+    items: list[EvidenceEntry] = Field(default_factory=list)
+
+
+class EvidenceExcerpt(Model):
+    """`dynamo-diff evidence ID EVIDENCE_ID`: a slice of one record's text, its sha256 checked on reading."""
+
+    kind: Literal["evidence_excerpt"] = "evidence_excerpt"
+    schema_version: str = SCHEMA_VERSION
+    capture: str = Field(description="The capture id.")
+    evidence: Evidence
+    offset: int = Field(ge=0, description="First character of `text` in the record's text.")
+    next_offset: int | None = Field(None, description="Where the rest starts (None: `text` reaches the end).")
+    total_chars: int = Field(ge=0)
+    text: str
+
+
+class EvidenceGrep(Model):
+    """`dynamo-diff evidence ID EVIDENCE_ID --grep PATTERN`: the lines of one record that match."""
+
+    kind: Literal["evidence_grep"] = "evidence_grep"
+    schema_version: str = SCHEMA_VERSION
+    capture: str = Field(description="The capture id.")
+    evidence: Evidence
+    pattern: str = Field(description="A regular expression, else plain text; matched in any case.")
+    total_matches: int = Field(ge=0)
+    matches: list[GrepMatch] = Field(default_factory=list)
+
+
+class SourceLocation(Model):
+    """One compiled function's lines in the run's captured snapshot (never the working-tree file)."""
+
+    co_filename: str
+    co_firstlineno: int
+    snapshot: str = Field(description="The snapshot's path inside the capture.")
+    first_line: int = Field(ge=1)
+    last_line: int = Field(ge=1)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="Of the whole snapshot text.")
+    text: str = Field(description="The whole snapshot: line N of it is line N of the file as it was compiled.")
+
+
+class SourceResult(Model):
+    """`dynamo-diff source ID FUNCTION`: every compiled function the name names, with its captured lines."""
+
+    kind: Literal["source"] = "source"
+    schema_version: str = SCHEMA_VERSION
+    capture: str = Field(description="The capture id.")
+    function: str = Field(description="The name as given.")
+    locations: list[SourceLocation] = Field(default_factory=list)
+
+
+class FunctionSourceDiff(Model):
+    """One compiled function whose definition differs between the two runs' source snapshots."""
+
+    qualified_name: str
+    baseline: str | None = Field(None, description="path.py:first_line in the baseline (None: not in it).")
+    candidate: str | None = Field(None, description="path.py:first_line in the candidate (None: not in it).")
+    lines: list[str] = Field(description="The unified diff.")
+
+
+class SourceDiff(Model):
+    """`dynamo-diff source BASE --diff CAND`: the code change between two runs, per compiled function (empty when
+    a run has no source snapshots, e.g. a bare trace)."""
+
+    kind: Literal["source_diff"] = "source_diff"
+    schema_version: str = SCHEMA_VERSION
+    baseline: str = Field(description="The baseline's capture id.")
+    candidate: str = Field(description="The candidate's capture id.")
+    functions: list[FunctionSourceDiff] = Field(default_factory=list)
+
+
+class Damage(Model):
+    """One problem the store check found."""
+
+    capture: str | None = Field(None, description="The capture id (None: the store itself).")
+    file: str
+    problem: str
+
+
+class VerifyReport(Model):
+    """`dynamo-diff verify`: every imported file and evidence range against its sha256, and the index. Exit status
+    0 when intact, 1 when damage was found."""
+
+    kind: Literal["verify_report"] = "verify_report"
+    schema_version: str = SCHEMA_VERSION
+    store: str = Field(description="The store directory.")
+    captures: int = Field(ge=0)
+    files: int = Field(ge=0)
+    evidence: int = Field(ge=0)
+    damaged_captures: list[str] = Field(default_factory=list)
+    damage: list[Damage] = Field(default_factory=list)
+
+
+class RemoveResult(Model):
+    """`dynamo-diff rm`: the capture removed."""
+
+    kind: Literal["removed"] = "removed"
+    schema_version: str = SCHEMA_VERSION
+    capture: str = Field(description="The id of the capture removed.")
+
+
+class ExportResult(Model):
+    """`dynamo-diff export`: the tables written."""
+
+    kind: Literal["export_result"] = "export_result"
+    schema_version: str = SCHEMA_VERSION
+    out: str = Field(description="The directory the tables are in.")
+    table_format: Literal["parquet"] = "parquet"
+    captures: list[str] = Field(default_factory=list, description="The capture ids exported.")
+    comparison: str | None = Field(
+        None, description="With --compare: the id of the comparison of the two captures (the comparison table's)."
+    )
+    rows: dict[str, int] = Field(default_factory=dict, description="Table name -> rows written.")
