@@ -41,10 +41,12 @@ def test_a_stored_notice_keeps_its_hint_and_the_text_words_it(run) -> None:  # t
     # evidence but not interpreted.
     code, out, _ = run("import", str(CORPUS / "artifacts.log"), "--format", "json")
     assert code == 0
-    (notice,) = [n for n in json.loads(out)["notices"] if n["code"] == "uninterpreted_record_kinds"]
+    (imported,) = json.loads(out)["captures"]  # an import_result: the capture's summary under its entry
+    summary = imported["summary"]
+    (notice,) = [n for n in summary["notices"] if n["code"] == "uninterpreted_record_kinds"]
     assert notice["hint"] == {"action": "evidence_of_kind", "args": {"kind": "fx_graph_cache_hash"}}
     assert "dynamo-diff" not in notice["message"]
-    capture = json.loads(out)["capture"]["id"][:12]
+    capture = summary["capture"]["id"][:12]
     _, text, _ = run("analyze", capture)
     worded = f"`dynamo-diff evidence {capture} --kind fx_graph_cache_hash` lists the kept records of a kind"
     assert worded in " ".join(text.split()), text

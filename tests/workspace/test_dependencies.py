@@ -137,8 +137,17 @@ CLI_RENDERERS = {
     "comparison_text",
     "compiled_line",
     "run_report_text",
+    "with_hint",
 }
-CLI_PACKAGES = {"dynamo_diff_schema", "dynamo_diff_service", "dynamo_diff_compare", "dynamo_diff_cli"}
+CLI_PACKAGES = {
+    "dynamo_diff_schema",
+    "dynamo_diff_service",
+    "dynamo_diff_compare",
+    "dynamo_diff_cli",
+    "dynamo_diff_mcp",
+}
+# What the CLI may take from dynamo_diff_mcp: the server's public entry point (`serve-mcp`), nothing else.
+CLI_FROM_MCP = {"serve"}
 
 
 def cli_violations(source: str, where: str) -> list[str]:
@@ -159,6 +168,8 @@ def cli_violations(source: str, where: str) -> list[str]:
                 bad.append(f"{where}:{node.lineno} imports {module}: the CLI reaches it through dynamo_diff_service")
             elif top == "dynamo_diff_compare" and name not in CLI_RENDERERS:
                 bad.append(f"{where}:{node.lineno} imports {module}.{name}: the CLI takes only renderers from compare")
+            elif top == "dynamo_diff_mcp" and (module != "dynamo_diff_mcp" or name not in CLI_FROM_MCP):
+                bad.append(f"{where}:{node.lineno} imports {module}.{name}: the CLI takes only the MCP entry point")
     return bad
 
 
@@ -177,11 +188,14 @@ def test_the_cli_checker_sees_violations() -> None:
     src = (
         "def f():\n    from dynamo_diff_store import Store\n"
         "    from dynamo_diff_compare import evaluate, comparison_text\n    import dynamo_diff_match\n"
+        "    from dynamo_diff_mcp import serve, create_server\n    from dynamo_diff_mcp.server import serve\n"
     )
     assert [line.split(" imports ")[1].split(":")[0] for line in cli_violations(src, "x.py")] == [
         "dynamo_diff_store",
         "dynamo_diff_compare.evaluate",
         "dynamo_diff_match",
+        "dynamo_diff_mcp.create_server",
+        "dynamo_diff_mcp.server.serve",
     ]
 
 
