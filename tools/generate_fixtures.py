@@ -116,6 +116,8 @@ ALL = [
     ("ddp_ranks", "ddp_ranks.py"),
     # A compiled nn.Sequential called through a decorator of the user's own (its wrapper is the nearest user frame).
     ("wrapped_call", "wrapped_call.py"),
+    # Inductor's FX graph and AOTAutograd caches bypassed (a custom pass they cannot hash): a bypass record of each.
+    ("cache_bypass", "cache_bypass.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with

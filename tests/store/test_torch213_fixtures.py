@@ -130,12 +130,19 @@ def test_failures_keep_the_fail_type(store: Store) -> None:
             assert sorted(c.code.co_name for c in failed) == sorted(oracle["expect"]["failed_functions"])
 
 
-@pytest.mark.parametrize("name", ["inductor_cold", "inductor_warm"])
+@pytest.mark.parametrize("name", ["inductor_cold", "inductor_warm", "cache_bypass"])
 def test_inductor_cache(store: Store, name: str) -> None:
     capture, oracle = load(store, name)
-    fx = [e.decision for r in capture.ranks for c in r.compilations for e in c.cache_events if e.cache == "fx_graph"]
-    assert fx.count("hit") == oracle["expect"]["fx_graph_cache_hits"]
-    assert fx.count("miss") == oracle["expect"]["fx_graph_cache_misses"]
+    expect = oracle["expect"]
+    events = [e for r in capture.ranks for c in r.compilations for e in c.cache_events]
+    fx = [e.decision for e in events if e.cache == "fx_graph"]
+    assert fx.count("hit") == expect["fx_graph_cache_hits"]
+    assert fx.count("miss") == expect["fx_graph_cache_misses"]
+    assert fx.count("bypass") == expect.get("fx_graph_cache_bypasses", 0)
+    aot = [e.decision for e in events if e.cache == "aotautograd"]
+    assert aot.count("bypass") == expect.get("aotautograd_cache_bypasses", 0)
+    # A bypass says why, in torch's words.
+    assert {e.reason for e in events if e.decision == "bypass"} <= {expect.get("cache_bypass_reason")}
 
 
 def test_compiled_autograd_identity(store: Store) -> None:

@@ -7,7 +7,6 @@ are documented in docs/SEMANTICS.md.
 
 from dynamo_diff_store.analysis._classify import classify_records
 from dynamo_diff_store.analysis._counting import count_compilations
-from dynamo_diff_store.analysis._facts import parse_torch_version
 from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
 from dynamo_diff_store.analysis._graphs import op_histogram
 from dynamo_diff_store.analysis._guards import categorize
@@ -21,6 +20,7 @@ from dynamo_diff_store.analysis._ingest import (
     analyse_ranks,
     require_executor,
 )
+from dynamo_diff_store.analysis._kind_run import parse_torch_version
 from dynamo_diff_store.analysis._kinds import files_named
 from dynamo_diff_store.analysis._run_status import TraceState, legacy_run_status, run_status, signal_name
 from dynamo_diff_store.analysis._spill import SpillList

@@ -1,151 +1,90 @@
-"""The record kinds Dynamo Diff interprets, each in one entry: what a record of that kind says on its own
-(`extract`, run per record, possibly in a worker process), which Classifier method folds it into a compilation
-(`fold`, in file order) and which source files it names (`files`, for capture's snapshots).
+"""The record kinds Dynamo Diff interprets, registered in one list: `RECORD_KINDS`.
 
-Keys are the record kind, or `artifact:<name>` for torch's artifact records. A kind not listed is still indexed
-as evidence (unless it is one of NOT_INDEXED) and named in the `uninterpreted_record_kinds` notice. To interpret
-a new kind: add its entry here, its fold method to Classifier and a test (CONTRIBUTING.md).
+Each is a `RecordKind` object (`_folding.py`) defined in the module of its family: the start of a compilation
+(`_kind_start.py`), compilation metrics and errors (`_kind_metrics.py`), graphs (`_kind_graphs.py`), guards and
+recompile reasons (`_kind_guards.py`), graph breaks (`_kind_graph_breaks.py`), caches (`_kind_cache.py`) and the
+run (`_kind_run.py`). A kind not listed is still indexed as evidence (unless it is one of NOT_INDEXED) and named
+in the `uninterpreted_record_kinds` notice. To interpret a new kind: its object in its family's module, listed
+here, and a fixture record of it (CONTRIBUTING.md).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Iterator
 
-from dynamo_diff_schema.compilation import CacheDecision, CacheName
-
-from dynamo_diff_store.analysis._facts import (
-    AOT_GRAPHS,
-    Fact,
-    cache_reason,
-    cpp_guard_tree,
-    device_type,
-    json_guard_tree,
-    parse_torch_version,
-    reason_entries,
-    stack_top,
+from dynamo_diff_store.analysis._facts import Fact
+from dynamo_diff_store.analysis._folding import RecordKind
+from dynamo_diff_store.analysis._kind_cache import (
+    AOTAUTOGRAD_CACHE_BYPASS,
+    AOTAUTOGRAD_CACHE_HIT,
+    AOTAUTOGRAD_CACHE_MISS,
+    FX_GRAPH_CACHE_BYPASS,
+    FX_GRAPH_CACHE_HIT,
+    FX_GRAPH_CACHE_MISS,
 )
-from dynamo_diff_store.analysis._graphbreaks import parse_graph_break
-from dynamo_diff_store.analysis._graphs import op_histogram
-from dynamo_diff_store.analysis._guards import categorize
+from dynamo_diff_store.analysis._kind_graph_breaks import GRAPH_BREAK_REASON
+from dynamo_diff_store.analysis._kind_graphs import (
+    AOT_BACKWARD_GRAPH,
+    AOT_FORWARD_GRAPH,
+    AOT_INFERENCE_GRAPH,
+    DYNAMO_OUTPUT_GRAPH,
+)
+from dynamo_diff_store.analysis._kind_guards import DYNAMO_CPP_GUARDS_STR, DYNAMO_GUARDS, RECOMPILE_REASONS
+from dynamo_diff_store.analysis._kind_metrics import (
+    BWD_COMPILATION_METRICS,
+    COMPILATION_METRICS,
+    COMPILATION_METRICS_RUNTIME,
+    DYNAMO_ERROR,
+)
+from dynamo_diff_store.analysis._kind_run import DESCRIBE_TENSOR, TORCH_VERSION
+from dynamo_diff_store.analysis._kind_start import DYNAMO_START
 from dynamo_diff_store.reading import Record
+
+RECORD_KINDS: tuple[RecordKind, ...] = (
+    DYNAMO_START,
+    COMPILATION_METRICS,
+    BWD_COMPILATION_METRICS,
+    COMPILATION_METRICS_RUNTIME,
+    DYNAMO_ERROR,
+    DYNAMO_OUTPUT_GRAPH,
+    AOT_FORWARD_GRAPH,
+    AOT_BACKWARD_GRAPH,
+    AOT_INFERENCE_GRAPH,
+    DYNAMO_CPP_GUARDS_STR,
+    DYNAMO_GUARDS,
+    RECOMPILE_REASONS,
+    GRAPH_BREAK_REASON,
+    FX_GRAPH_CACHE_HIT,
+    FX_GRAPH_CACHE_MISS,
+    FX_GRAPH_CACHE_BYPASS,
+    AOTAUTOGRAD_CACHE_HIT,
+    AOTAUTOGRAD_CACHE_MISS,
+    AOTAUTOGRAD_CACHE_BYPASS,
+    TORCH_VERSION,
+    DESCRIBE_TENSOR,
+)
+
+
+def _by_key(kinds: Iterable[RecordKind]) -> dict[str, RecordKind]:
+    found: dict[str, RecordKind] = {}
+    for kind in kinds:
+        if kind.key in found:
+            raise ValueError(f"two record kinds for {kind.key}")
+        found[kind.key] = kind
+    return found
+
+
+# Each registered kind by its key, for the look-up made once per record.
+KIND_OF: dict[str, RecordKind] = _by_key(RECORD_KINDS)
 
 # Records too many and too small to index one by one (timing spans, and one description per tensor, storage and
 # source of every graph input: hundreds per compilation); still counted, still in the stored input. Indexing
 # them cost a third of an import (tools/bench/import_scaling.py).
 NOT_INDEXED = frozenset({"chromium_event", "describe_tensor", "describe_storage", "describe_source"})
 
-# Python traceback frames ('File "...", line N') in failure payloads, and graph-break sites.
-_TRACEBACK_FILE = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line \d+', re.M)
-_SITE_FILE = re.compile(r"^Graph break in user code at (?P<file>.+?):\d+\s*$", re.M)
-
-
-def _nothing(rec: Record) -> Any:
-    return None
-
-
-def _no_files(rec: Record) -> Iterable[int | str]:
-    return ()
-
-
-@dataclass(frozen=True)
-class RecordKind:
-    fold: str  # the Classifier method that folds a fact of this kind into its compilation
-    extract: Callable[[Record], Any] = _nothing
-    # Source files the record names: paths, or intern indexes (ints) resolved through the file's `str` records.
-    files: Callable[[Record], Iterable[int | str]] = _no_files
-    # Listed as interpreted in the notice (describe_tensor is read for devices, but counted as not interpreted).
-    interpreted: bool = True
-    # About the run, not a compilation: folded without a compile id.
-    run_level: bool = False
-
-
-def _payload(fn: Callable[[str], Any]) -> Callable[[Record], Any]:
-    """An extractor of the record's payload, None when the payload is missing."""
-
-    def extract(rec: Record) -> Any:
-        return None if rec.payload is None else fn(rec.payload)
-
-    return extract
-
-
-def _body(rec: Record) -> dict[str, Any]:
-    return rec.body if isinstance(rec.body, dict) else {}
-
-
-def _start_files(rec: Record) -> Iterable[int | str]:
-    stack = _body(rec).get("stack")
-    if isinstance(stack, list):
-        for frame in stack:
-            if isinstance(frame, dict) and isinstance(name := frame.get("filename"), int | str):
-                yield name
-
-
-def _metrics_files(rec: Record) -> Iterable[int | str]:
-    body = _body(rec)
-    return [body[key] for key in ("co_filename", "fail_user_frame_filename") if isinstance(body.get(key), str)]
-
-
-def _graph_break_files(rec: Record) -> Iterable[int | str]:
-    if not rec.payload:
-        return []
-    gb = parse_graph_break(rec.payload, None)
-    found: list[int | str] = [gb.user_file] if gb.user_file else []
-    found += [frame.filename for frame in gb.user_stack if frame.filename]
-    found += [m.group("file") for m in _SITE_FILE.finditer(rec.payload)]
-    return found
-
-
-def _error_files(rec: Record) -> Iterable[int | str]:
-    return [m.group("file") for m in _TRACEBACK_FILE.finditer(rec.payload or "")]
-
-
-def _cache_event(cache: CacheName, decision: CacheDecision) -> Callable[[Record], Any]:
-    def extract(rec: Record) -> Any:
-        return cache, decision, cache_reason(rec.payload)
-
-    return extract
-
-
-RECORD_KINDS: dict[str, RecordKind] = {
-    "dynamo_start": RecordKind("_fold_start", lambda rec: stack_top(rec.body), _start_files),
-    "compilation_metrics": RecordKind("_fold_metrics", _body, _metrics_files),
-    "bwd_compilation_metrics": RecordKind("_fold_bwd_metrics", _body, _metrics_files),
-    "compilation_metrics_runtime": RecordKind("_fold_evidence_only"),
-    "dynamo_output_graph": RecordKind("_fold_output_graph", _payload(op_histogram)),
-    "dynamo_cpp_guards_str": RecordKind("_fold_guards", _payload(cpp_guard_tree)),
-    "dynamo_guards": RecordKind("_fold_guards", _payload(json_guard_tree)),
-    **{kind: RecordKind("_fold_aot_graph", _payload(lambda p: sum(op_histogram(p).values()))) for kind in AOT_GRAPHS},
-    "describe_tensor": RecordKind(
-        "_fold_describe_tensor", lambda rec: device_type(_body(rec).get("device")), interpreted=False
-    ),
-    "artifact:torch_version": RecordKind(
-        "_fold_torch_version", lambda rec: parse_torch_version(rec.payload), run_level=True
-    ),
-    "artifact:recompile_reasons": RecordKind(
-        "_fold_recompile_reasons", _payload(lambda p: [(text, categorize(text)) for text in reason_entries(p)])
-    ),
-    "artifact:dynamo_graph_break_reason": RecordKind(
-        "_fold_graph_break", _payload(lambda p: parse_graph_break(p, None)), _graph_break_files
-    ),
-    "artifact:dynamo_error": RecordKind("_fold_error", lambda rec: (rec.payload or "").strip()[-4000:], _error_files),
-    **{
-        f"artifact:{prefix}_cache_{decision}": RecordKind(
-            "_fold_cache_event",
-            _cache_event(
-                CacheName.FX_GRAPH if prefix == "fx_graph" else CacheName.AOTAUTOGRAD, CacheDecision(decision)
-            ),
-        )
-        for prefix in ("fx_graph", "aotautograd")
-        for decision in ("hit", "miss", "bypass")
-    },
-}
-
 
 def kind_key(kind: str, artifact_name: str | None) -> str:
-    """The RECORD_KINDS key of a record: its kind, or `artifact:<name>` for an artifact."""
+    """The key of a record's kind: its kind, or `artifact:<name>` for an artifact."""
     return f"artifact:{artifact_name}" if kind == "artifact" and artifact_name else kind
 
 
@@ -153,7 +92,7 @@ def extract(rec: Record) -> Fact:
     """What one record says on its own (no state): its place, its compile id and its kind's extracted data."""
     span = rec.payload_span or rec.span
     c = rec.compile
-    spec = RECORD_KINDS.get(kind_key(rec.kind, rec.artifact_name))
+    spec = KIND_OF.get(kind_key(rec.kind, rec.artifact_name))
     return Fact(
         kind=rec.kind,
         name=rec.artifact_name,
@@ -174,7 +113,7 @@ def extract(rec: Record) -> Fact:
 def files_named(rec: Record) -> Iterable[int | str]:
     """The source files a record names: its kind's own (stacks, code locations, tracebacks) and the `stack`
     some records carry beside their body. Ints are intern indexes of the record's file."""
-    spec = RECORD_KINDS.get(kind_key(rec.kind, rec.artifact_name))
+    spec = KIND_OF.get(kind_key(rec.kind, rec.artifact_name))
     if spec is not None:
         yield from spec.files(rec)
     if isinstance(rec.stack, list):
