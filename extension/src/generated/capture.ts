@@ -140,6 +140,7 @@ export interface Capture {
   capture: CaptureInfo;
   counts: Counts;
   evidence?: Evidence[];
+  kind: "capture";
   notices?: Notice[];
   ranks: Rank[];
   schema_version?: string;

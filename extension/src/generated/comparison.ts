@@ -152,9 +152,9 @@ export interface Comparison {
    */
   id: string;
   /**
-   * 'captures' (baseline vs candidate) or 'ranks' (within one).
+   * 'comparison' (a baseline against a candidate; comparison.schema.json) or 'rank_view' (the ranks of one capture, `ranks` set; rank_view.schema.json).
    */
-  kind?: string;
+  kind: "comparison";
   notices?: Notice[];
   ranks?: RankView | null;
   schema_version?: string;

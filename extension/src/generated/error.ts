@@ -64,10 +64,12 @@ export interface ErrorInfo {
    * The next step, as a code with arguments: each front end words it (a command, a tool call).
    */
   hint?: Hint | null;
+  kind: "error";
   /**
    * One human sentence saying what is wrong; what to do next is the hint.
    */
   message: string;
+  schema_version?: string;
 }
 /**
  * A next step: what to do (`action`) and the values it needs (`args`, e.g. the capture's short id).

@@ -34,6 +34,7 @@ export interface RunReport {
     [k: string]: number;
   };
   functions?: FunctionReport[];
+  kind: "run_report";
   label?: string | null;
   /**
    * That time split into phases (Counts.phase_times_s, COMPILE_PHASES).
@@ -42,6 +43,7 @@ export interface RunReport {
     [k: string]: number;
   };
   run: RunStatus;
+  schema_version?: string;
   torch?: string | null;
 }
 /**

@@ -1,0 +1,64 @@
+// Generated from evidence_excerpt.schema.json by scripts/gen-types.js (npm run gen:types): do not edit.
+// The schema is written by `uv run python tools/write_schemas.py` from the dynamo-diff-schema models.
+/* eslint-disable */
+
+/**
+ * `dynamo-diff evidence ID EVIDENCE_ID`: a slice of one record's text, its sha256 checked on reading.
+ */
+export interface EvidenceExcerpt {
+  /**
+   * The capture id.
+   */
+  capture: string;
+  evidence: Evidence;
+  kind: "evidence_excerpt";
+  /**
+   * Where the rest starts (None: `text` reaches the end).
+   */
+  next_offset?: number | null;
+  /**
+   * First character of `text` in the record's text.
+   */
+  offset: number;
+  schema_version?: string;
+  text: string;
+  total_chars: number;
+}
+/**
+ * A byte range of one stored input file. Its sha256 is checked on every read.
+ *
+ * This interface was referenced by `EvidenceExcerpt`'s JSON-Schema
+ * via the `definition` "Evidence".
+ */
+export interface Evidence {
+  /**
+   * tlparse-style compile id, e.g. '0/1' or '!0/0/1'.
+   */
+  compile_id?: string | null;
+  /**
+   * Path of the stored input file, relative to the capture's input root.
+   */
+  file: string;
+  /**
+   * Stable within a capture, e.g. 'r1-e42'.
+   */
+  id: string;
+  /**
+   * Record kind or artifact name, e.g. 'compilation_metrics', 'recompile_reasons'.
+   */
+  kind: string;
+  /**
+   * Byte length of the range.
+   */
+  length: number;
+  /**
+   * 1-based line of the record in that file.
+   */
+  line: number;
+  /**
+   * Byte offset of the range in the file.
+   */
+  offset: number;
+  rank?: number | null;
+  sha256: string;
+}

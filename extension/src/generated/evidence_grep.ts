@@ -1,0 +1,76 @@
+// Generated from evidence_grep.schema.json by scripts/gen-types.js (npm run gen:types): do not edit.
+// The schema is written by `uv run python tools/write_schemas.py` from the dynamo-diff-schema models.
+/* eslint-disable */
+
+/**
+ * `dynamo-diff evidence ID EVIDENCE_ID --grep PATTERN`: the lines of one record that match.
+ */
+export interface EvidenceGrep {
+  /**
+   * The capture id.
+   */
+  capture: string;
+  evidence: Evidence;
+  kind: "evidence_grep";
+  matches?: GrepMatch[];
+  /**
+   * A regular expression, else plain text; matched in any case.
+   */
+  pattern: string;
+  schema_version?: string;
+  total_matches: number;
+}
+/**
+ * A byte range of one stored input file. Its sha256 is checked on every read.
+ *
+ * This interface was referenced by `EvidenceGrep`'s JSON-Schema
+ * via the `definition` "Evidence".
+ */
+export interface Evidence {
+  /**
+   * tlparse-style compile id, e.g. '0/1' or '!0/0/1'.
+   */
+  compile_id?: string | null;
+  /**
+   * Path of the stored input file, relative to the capture's input root.
+   */
+  file: string;
+  /**
+   * Stable within a capture, e.g. 'r1-e42'.
+   */
+  id: string;
+  /**
+   * Record kind or artifact name, e.g. 'compilation_metrics', 'recompile_reasons'.
+   */
+  kind: string;
+  /**
+   * Byte length of the range.
+   */
+  length: number;
+  /**
+   * 1-based line of the record in that file.
+   */
+  line: number;
+  /**
+   * Byte offset of the range in the file.
+   */
+  offset: number;
+  rank?: number | null;
+  sha256: string;
+}
+/**
+ * Lines of one record that match a pattern, with context.
+ *
+ * This interface was referenced by `EvidenceGrep`'s JSON-Schema
+ * via the `definition` "GrepMatch".
+ */
+export interface GrepMatch {
+  /**
+   * Line of the match within the record's text (1-based).
+   */
+  line: number;
+  /**
+   * The matching line with up to `context` lines before and after.
+   */
+  lines: string[];
+}
