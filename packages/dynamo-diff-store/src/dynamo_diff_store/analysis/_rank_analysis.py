@@ -77,7 +77,7 @@ def _analyse_rank(job: RankJob, copying: Copying | None) -> RankResult:
                 json_ranks[fact.rank] += fact.repeat
             classifier.feed(fact)
     except BaseException:
-        facts.close()  # stops the reading (and a copy it overlaps) now, not when the generator is collected
+        facts.close()  # stops the reading (its ranges not begun) now, not when the generator is collected
         classifier.identities.close()  # finish() closes it otherwise
         raise
     finally:
