@@ -53,7 +53,7 @@ def test_the_names_a_recipe_gives_are_defined_where_it_says() -> None:
         "mcp_tool": "dynamo_diff_mcp/server.py",
         "Offset": "dynamo_diff_mcp/server.py",
         "page": "dynamo_diff_mcp/budget.py",
-        "READER_VERSION": "analysis/_ingest.py",
+        "READER_VERSION": "analysis/_reader_version.py",
         "COMPARE_VERSION": "dynamo_diff_compare/compare.py",
         "Service": "dynamo_diff_service/_service.py",
     }

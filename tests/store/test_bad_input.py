@@ -252,7 +252,7 @@ def test_a_full_disk_is_io_error_and_leaves_nothing(
     error, never a traceback, and no capture or staging left behind."""
     import sqlite3
 
-    from dynamo_diff_store.analysis import _ingest as ingest
+    from dynamo_diff_store.analysis import _evidence_writer as evidence_writer
     from dynamo_diff_store.storage import _assemble as assemble
     from dynamo_diff_store.storage import _staging as staging
     from dynamo_diff_store.storage import _store as store_module
@@ -260,7 +260,7 @@ def test_a_full_disk_is_io_error_and_leaves_nothing(
     if where == "copy":
         monkeypatch.setattr(staging._Copier, "copy", _disk_full)
     elif where == "evidence":
-        monkeypatch.setattr(ingest._EvidenceWriter, "add", _disk_full)
+        monkeypatch.setattr(evidence_writer.EvidenceWriter, "add", _disk_full)
     elif where == "capture.json":
         monkeypatch.setattr(assemble.AssembledCapture, "write", _disk_full)
     else:

@@ -7,15 +7,16 @@ import hashlib
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_store import Limits, Store
-from dynamo_diff_store.analysis import CopyCancelledError, StagedCopy
-from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.analysis import _byte_ranges as byte_ranges
 from dynamo_diff_store.storage import _store
+from dynamo_diff_store.storage._staged_copy import StagedCopy
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
 BUNDLE = Path(__file__).resolve().parents[2] / "fixtures/captures/edit_v2"  # one raw log, a manifest, sources
@@ -25,8 +26,8 @@ CASES = [CORPUS / "cache_hit_miss.log", CORPUS / "comp_metrics.log", CORPUS / "s
 @pytest.fixture
 def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fixture logs count as large: read in ranges of 8 KiB (and so overlapped with their copy)."""
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "CHUNK_BYTES", 8192)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", 8192)
 
 
 def copied_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,8 +78,8 @@ def test_ranges_are_read_before_the_copy_ends(tmp_path: Path, monkeypatch: pytes
     data = (CORPUS / "cache_hit_miss.log").read_bytes()
     log = tmp_path / "big.log"
     log.write_bytes(data * (12 * 2**20 // len(data) + 1))  # about 12 MiB, read in 1 MiB ranges
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "CHUNK_BYTES", 2**20)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", 2**20)
     wrote = StagedCopy.wrote
 
     def slowly(self: StagedCopy, rel: str, total: int) -> None:
@@ -90,8 +91,8 @@ def test_ranges_are_read_before_the_copy_ends(tmp_path: Path, monkeypatch: pytes
     overlapped = Store(tmp_path / "a").import_path(log, workers=2)
     assert None in waits, "no range was read before the copy ended"
     monkeypatch.undo()
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "CHUNK_BYTES", 2**20)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", 2**20)
     copied_first(monkeypatch)
     first = Store(tmp_path / "b").import_path(log, workers=2)
     assert overlapped.capture_id == first.capture_id
@@ -168,6 +169,35 @@ def test_the_reading_failing_stops_the_copy(
     assert overlapped.details["line"] == at + 1
 
 
+def test_a_reading_that_fails_early_cancels_the_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader's error in the first range of a log copied slowly ends the import while the copy is still far from
+    the end: the copy is told to stop (its next write raises), nothing is kept, no thread is left."""
+    data = (CORPUS / "cache_hit_miss.log").read_bytes()
+    lines = data.splitlines(keepends=True)
+    at = len(lines) // 3
+    while lines[at].startswith(b"\t"):
+        at += 1
+    first = b"".join([*lines[:at], b"n" * 5000 + b"\n", *lines[at:]])
+    log = tmp_path / "long_line.log"
+    log.write_bytes(first + data * (24 * 2**20 // len(data)))  # about 24 MiB, copied 1 MiB at a time
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", 2**20)
+    wrote = StagedCopy.wrote
+    written: list[int] = []
+
+    def slowly(self: StagedCopy, rel: str, total: int) -> None:
+        time.sleep(0.05)  # the whole copy would take more than a second
+        wrote(self, rel, total)
+        written.append(total)
+
+    monkeypatch.setattr(StagedCopy, "wrote", slowly)
+    with pytest.raises(DynamoDiffError) as err:
+        Store(tmp_path / "s").import_path(log, workers=2, limits=Limits(max_line_bytes=4096))
+    assert err.value.code is ErrorCode.RESOURCE_LIMIT and err.value.details["line"] == at + 1
+    assert written and max(written) < log.stat().st_size // 2, "the copy went on after the reading failed"
+    assert not copy_threads() and not leftovers(tmp_path / "s")
+
+
 def test_reimport_and_labels(tmp_path: Path, small_ranges: None) -> None:
     """The same bytes imported again are found in the store (after being read again); a label another capture holds
     is refused, and nothing is kept."""
@@ -219,36 +249,41 @@ class _Pool:
 
 @pytest.mark.parametrize("copying", [False, True])
 def test_a_caller_that_stops_cancels_the_ranges_not_begun(copying: bool) -> None:
-    """Interrupted (Ctrl-C) or failed after the first range, the ranges no worker has begun are cancelled, and a
-    copy still running is told to stop, so that the import ends at once rather than after reading the rest."""
-    staged = StagedCopy() if copying else None
-    if staged is not None:
-        staged.begin("t.log", 10)
-        staged.wrote("t.log", 10)
-    tasks = iter(ingest._Range("r", "t.log", "raw_log", Limits(), k, k + 1, 1, None) for k in range(8))
+    """Interrupted (Ctrl-C) or failed after the first range, the ranges no worker has begun are cancelled, and while
+    the file is still being copied no range is given to the pool after that, so that the import ends at once rather
+    than after reading the rest (the import cancels the copy itself: test_a_reading_that_fails_early_cancels_the_copy).
+    """
+    copied = threading.Event()  # the copy getting past the third range
+
+    def tasks() -> Iterator[byte_ranges.Range]:
+        for k in range(8):
+            if copying and k == 2:
+                copied.wait()
+            yield byte_ranges.Range("r", "t.log", "raw_log", Limits(), k, k + 1, 1, None)
+
     pool = _Pool()
-    submitted = ingest._submitted(pool, tasks, staged)  # type: ignore[arg-type]
+    submitted = byte_ranges.submitted(pool, tasks(), waits=copying)  # type: ignore[arg-type]
     next(submitted)
+    if copying:
+        while len(pool.futures) < 2:  # the feeder waits for the third range's bytes
+            time.sleep(0.01)
+        threading.Timer(0.1, copied.set).start()  # the copy goes on while the caller stops
     submitted.close()
     # The first was given to the caller (a worker would have begun it); the rest were not begun.
-    assert [f.cancelled() for f in pool.futures] == [False] + [True] * 7
-    if staged is not None:
-        with pytest.raises(CopyCancelledError):
-            staged.wrote("t.log", 11)  # the copy stops at its next write
+    if copying:
+        assert [f.cancelled() for f in pool.futures] == [False, True]  # the third, there after the stop, is not given
+    else:
+        assert [f.cancelled() for f in pool.futures] == [False] + [True] * 7
+    assert not copy_threads()
 
 
 @pytest.mark.parametrize("copying", [False, True])
 def test_the_facts_of_folded_ranges_are_let_go(copying: bool) -> None:
     """Once a range's future is given to the caller, nothing else holds it: the facts of ranges already folded are
     freed as the reading goes on (holding them all made a 1 GiB import peak at 200 MiB instead of 90)."""
-    staged = StagedCopy() if copying else None
-    if staged is not None:
-        staged.begin("t.log", 10)
-        staged.wrote("t.log", 10)
-        staged.complete("t.log")
-    tasks = iter(ingest._Range("r", "t.log", "raw_log", Limits(), k, k + 1, 1, None) for k in range(4))
+    tasks = iter(byte_ranges.Range("r", "t.log", "raw_log", Limits(), k, k + 1, 1, None) for k in range(4))
     pool = _Pool()
-    submitted = ingest._submitted(pool, tasks, staged)  # type: ignore[arg-type]
+    submitted = byte_ranges.submitted(pool, tasks, waits=copying)  # type: ignore[arg-type]
     _, future = next(submitted)
     given = weakref.ref(future)
     del future

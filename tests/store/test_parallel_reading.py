@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from dynamo_diff_schema.errors import DynamoDiffError
 from dynamo_diff_store import Limits
-from dynamo_diff_store.analysis import RankJob, analyse_rank
-from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.analysis import RankJob, RankResult, analyse_rank
+from dynamo_diff_store.analysis import _byte_ranges as byte_ranges
 from dynamo_diff_store.reading import record_boundaries
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-tests"
@@ -22,9 +22,7 @@ CASES = [
 ]
 
 
-def run(
-    tmp_path: Path, name: str, workers: int, data: bytes | None = None, limits: Limits | None = None
-) -> ingest.RankResult:
+def run(tmp_path: Path, name: str, workers: int, data: bytes | None = None, limits: Limits | None = None) -> RankResult:
     root = tmp_path / f"w{workers}"
     root.mkdir(exist_ok=True)
     target = root / "trace.log"
@@ -49,7 +47,7 @@ def run(
 
 @pytest.mark.parametrize("name", CASES)
 def test_parallel_equals_sequential(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
     one = run(tmp_path, name, 1)
     two = run(tmp_path, name, 2)
     assert two.summary() == one.summary()
@@ -61,7 +59,7 @@ def test_parallel_equals_sequential(tmp_path: Path, name: str, monkeypatch: pyte
 
 
 def test_truncated_file_read_in_ranges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
     data = (CORPUS / "cache_hit_miss.log").read_bytes()
     cut = data[: int(len(data) * 0.8)]
     cut = cut[: cut.rfind(b"\n") - 7]  # stop in the middle of a line
@@ -82,7 +80,7 @@ def test_boundaries_start_at_metadata_lines_with_their_line_numbers() -> None:
         assert start == 0 or (data[start - 1 : start] == b"\n" and data[start : start + 1] != b"\t")
 
 
-@pytest.mark.parametrize("chunk", [ingest.CHUNK_BYTES, 4096])
+@pytest.mark.parametrize("chunk", [byte_ranges.CHUNK_BYTES, 4096])
 def test_tlparse_export_read_in_ranges_equals_one_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
@@ -91,8 +89,8 @@ def test_tlparse_export_read_in_ranges_equals_one_pass(
 
     export = Path(__file__).resolve().parents[2] / "fixtures/corpus/tlparse-exports/comp_metrics"
     one = Store(tmp_path / "one").import_path(export).capture
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", chunk)
     two = Store(tmp_path / "two").import_path(export, workers=2).capture
     assert two.capture.id == one.capture.id
     assert two.ranks == one.ranks and two.evidence == one.evidence and two.notices == one.notices
@@ -161,8 +159,8 @@ def _noisy_log() -> bytes:
 def test_line_numbers_of_ranges_read_in_parallel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ranges after the first are read with provisional line numbers and moved on: every line a notice or an
     evidence entry names is the one a sequential pass names (many small ranges)."""
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "CHUNK_BYTES", 8192)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", 8192)
     data = _noisy_log()
     one = run(tmp_path, "", 1, data)
     two = run(tmp_path, "", 2, data)
@@ -175,8 +173,8 @@ def test_line_numbers_of_ranges_read_in_parallel(tmp_path: Path, monkeypatch: py
 
 def test_an_error_in_a_later_range_names_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "CHUNK_BYTES", 8192)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_BYTES", 8192)
     lines = (CORPUS / "cache_hit_miss.log").read_bytes().splitlines(keepends=True)
     at = len(lines) * 3 // 4
     while lines[at].startswith(b"\t"):

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_store import Limits
-from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.analysis import RankJob, analyse_rank
+from dynamo_diff_store.analysis import _byte_ranges as byte_ranges
 from dynamo_diff_store.analysis._kinds import collapse_repeats, extract
 from dynamo_diff_store.reading import FileReport, read_raw_log
 from hypothesis import given, settings
@@ -112,18 +113,18 @@ def test_the_import_reads_the_same_with_and_without_folding(
     tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = next(p for p in LOGS if "inductor_cold" in str(p))
-    monkeypatch.setattr(ingest, "CHUNK_MIN_BYTES", 0)
+    monkeypatch.setattr(byte_ranges, "CHUNK_MIN_BYTES", 0)
     results = []
     for fold in (False, True):
-        monkeypatch.setattr(ingest, "FOLD_SPANS", fold)
+        monkeypatch.setattr(byte_ranges, "FOLD_SPANS", fold)
         root, work = tmp_path / f"in{fold}", tmp_path / f"work{fold}"
         root.mkdir()
         work.mkdir()
         (root / "trace.log").write_bytes(path.read_bytes())
-        job = ingest.RankJob(
+        job = RankJob(
             root=str(root), group="r0", rank=0, files=(("trace.log", "raw_log"),), chunk_workers=workers, work=str(work)
         )
-        results.append(ingest.analyse_rank(job))
+        results.append(analyse_rank(job))
     one, two = results
     assert list(two.iter_evidence_json()) == list(one.iter_evidence_json())
     assert list(two.iter_compilation_json()) == list(one.iter_compilation_json())

@@ -13,7 +13,7 @@ from dynamo_diff_schema.documents import validate
 from dynamo_diff_store import Store
 from dynamo_diff_store.analysis import SpillList
 from dynamo_diff_store.analysis import _classify as classify
-from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.analysis import _rank_analysis as rank_analysis
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "fixtures/corpus/tlparse-tests"
@@ -77,7 +77,7 @@ def test_identities_kept_on_disk_give_the_same_capture(
             spilled.append(self.spilled)
             super().close()
 
-    monkeypatch.setattr(ingest, "IDENTITIES_IN_MEMORY", 2)
+    monkeypatch.setattr(rank_analysis, "IDENTITIES_IN_MEMORY", 2)
     monkeypatch.setattr(classify, "SpillList", Recording)
     small = Store(tmp_path / "b").import_path(source, workers=1)
     assert sum(spilled) > 0, "the bound of 2 identities was never reached: the test proves nothing"
@@ -172,8 +172,8 @@ def test_import_reports_bytes_copied_then_ranks_done(tmp_path: Path, workers: in
 WORKERS_OF_A_KILLED_IMPORTER = """
 import os, signal, sys
 from concurrent.futures import ProcessPoolExecutor
-from dynamo_diff_store.analysis import _ingest as ingest
-pool = ProcessPoolExecutor(max_workers=2, initializer=ingest._exit_with_parent, initargs=(os.getpid(),))
+from dynamo_diff_store.analysis._workers import exit_with_parent
+pool = ProcessPoolExecutor(max_workers=2, initializer=exit_with_parent, initargs=(os.getpid(),))
 pids = {pool.submit(os.getpid).result() for _ in range(8)} | set(pool._processes)
 print(" ".join(map(str, sorted(pids))), flush=True)
 os.kill(os.getpid(), signal.SIGKILL)

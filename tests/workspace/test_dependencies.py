@@ -5,6 +5,8 @@ render with compare and open the store only through the service; the CLI takes n
 renderers
 Every third-party import must be declared in the importing package's pyproject, and cli/mcp may use
 the other packages only through their top-level API (so semantics cannot creep into the thin layers).
+Over the modules of every package: no import circle, and a private module (`a/b/_c.py`) is imported only by modules
+in its own folder (`a/b/`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import ast
 import re
 import sys
 import tomllib
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -228,3 +233,189 @@ def test_store_subpackages_depend_one_way_through_their_public_surface() -> None
         if len(parts) > 2:
             bad.append(f"{path.relative_to(ROOT)}:{line}: {module} is internal to {parts[1]}; import from its __init__")
     assert not bad, "\n".join(bad)
+
+
+# Over the modules of every package: no import circle, and no private module imported from outside its folder.
+
+
+@dataclass(frozen=True)
+class ModuleImport:
+    """`importer` imports `imported` (both modules of ours, dotted) at `path`:`line`."""
+
+    importer: str
+    imported: str
+    path: Path
+    line: int
+
+    def where(self) -> str:
+        shown = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        return f"{shown}:{self.line}"
+
+
+def module_imports(sources: Sequence[Path]) -> tuple[dict[str, Path], list[ModuleImport]]:
+    """Every module under the `src` folders `sources` (dotted name -> file), and every import of one of them by
+    another, at any depth (module level, in a function, under TYPE_CHECKING). `from a.b import c` imports the
+    module a.b.c when there is one, else a.b (its __init__); an import names the nearest module of ours."""
+    modules: dict[str, Path] = {}
+    for src in sources:
+        for path in sorted(src.rglob("*.py")):
+            parts = path.relative_to(src).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    found: list[ModuleImport] = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the importer's package, `level - 1` packages up
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([node.module] if node.module else [])])
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                continue
+            for dotted in targets:
+                target = dotted
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    found.append(ModuleImport(name, target, path, node.lineno))
+    return modules, found
+
+
+def import_circles(imports: Sequence[ModuleImport]) -> list[list[ModuleImport]]:
+    """One circle (the imports that close it, in order) for each group of modules that import each other."""
+    edges: dict[str, dict[str, ModuleImport]] = {}
+    for imp in imports:
+        edges.setdefault(imp.importer, {}).setdefault(imp.imported, imp)
+    # Groups of mutually reachable modules (Tarjan's algorithm, iterative), then the shortest circle in each.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, {}))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, nexts = work[-1]
+            step = next(nexts, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(sorted(edges.get(step, {})))))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    groups.append(sorted(group))
+    circles = []
+    for group in groups:
+        start, members = group[0], set(group)
+        came: dict[str, ModuleImport] = {}
+        queue = deque([start])
+        while queue:  # breadth first from `start`, back to it
+            node = queue.popleft()
+            for target, imp in sorted(edges.get(node, {}).items()):
+                if target in members and target not in came:
+                    came[target] = imp
+                    queue.append(target)
+        circle = [came[start]]
+        while circle[0].importer != start:
+            circle.insert(0, came[circle[0].importer])
+        circles.append(circle)
+    return circles
+
+
+def private_imports(modules: dict[str, Path], imports: Sequence[ModuleImport]) -> list[ModuleImport]:
+    """Imports of a private module (a dotted part `_name`) by a module outside the folder that holds it."""
+    bad = []
+    for imp in imports:
+        parts = imp.imported.split(".")
+        private = next((i for i, part in enumerate(parts) if part.startswith("_")), None)
+        if private is None:
+            continue
+        mine = imp.importer.split(".")
+        folder = mine if modules[imp.importer].name == "__init__.py" else mine[:-1]
+        if folder[:private] != parts[:private]:
+            bad.append(imp)
+    return bad
+
+
+SOURCES = sorted(ROOT.glob("packages/*/src"))
+
+
+def test_no_import_circle() -> None:
+    """No module imports itself through others, lazily or not (the import order would decide what works)."""
+    _, imports = module_imports(SOURCES)
+    assert len(imports) > 500  # the checker reads the workspace
+    circles = import_circles(imports)
+    assert not circles, "import circles:\n" + "\n".join(
+        " -> ".join([c[0].importer, *(f"{imp.imported} ({imp.where()})" for imp in c)]) for c in circles
+    )
+
+
+def test_private_modules_are_imported_only_from_their_folder() -> None:
+    """`a.b._c` is internal to the folder a/b/: any other module imports what a/b's __init__ exports."""
+    modules, imports = module_imports(SOURCES)
+    bad = private_imports(modules, imports)
+    assert not bad, "private module imported from outside its folder (import it from the package instead):\n" + (
+        "\n".join(f"{imp.where()}: {imp.importer} imports {imp.imported}" for imp in bad)
+    )
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_the_module_checks_see_planted_violations(tmp_path: Path) -> None:
+    """Guard against checks that cannot fail: a circle closed by a lazy import through a package __init__, a relative
+    import, and private modules imported from a sibling folder, from the folder above and from their own folder."""
+    src = _tree(
+        tmp_path / "src",
+        {
+            "pkg/__init__.py": "",
+            "pkg/a/__init__.py": "from pkg.a._one import f\n",
+            "pkg/a/_one.py": "def f():\n    from pkg.b import g\n    return g\n",
+            "pkg/a/_two.py": "from pkg.a import _one\nfrom . import _one as again\n",
+            "pkg/a/inner/__init__.py": "from pkg.a._two import again\n",
+            "pkg/b/__init__.py": "from ._three import g\n",
+            "pkg/b/_three.py": "import pkg.a\ng = 1\n",
+            "pkg/c.py": "from pkg.a import _one\nfrom pkg.b._three import g\n",
+        },
+    )
+    modules, imports = module_imports([src])
+    circles = import_circles(imports)
+    assert [[(imp.importer, imp.imported, imp.line) for imp in circle] for circle in circles] == [
+        [
+            ("pkg.a", "pkg.a._one", 1),
+            ("pkg.a._one", "pkg.b", 2),  # lazy, inside f
+            ("pkg.b", "pkg.b._three", 1),  # relative
+            ("pkg.b._three", "pkg.a", 1),
+        ]
+    ]
+    bad = [(imp.importer, imp.imported) for imp in private_imports(modules, imports)]
+    assert bad == [("pkg.c", "pkg.a._one"), ("pkg.c", "pkg.b._three")]  # its own folder and below may
+    acyclic = _tree(tmp_path / "acyclic", {"pkg/__init__.py": "", "pkg/x.py": "import pkg.y\n", "pkg/y.py": ""})
+    assert import_circles(module_imports([acyclic])[1]) == []

@@ -13,6 +13,7 @@ import argparse
 import inspect
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -33,7 +34,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from dynamo_diff_mcp import __version__, budget, render
+from dynamo_diff_mcp import budget, render
 from dynamo_diff_mcp.hints import for_agents
 from dynamo_diff_mcp.models import (
     CaptureEntry,
@@ -600,7 +601,7 @@ def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
         name="dynamo-diff",
         title="Dynamo Diff",
         instructions=INSTRUCTIONS,
-        version=__version__,
+        version=_version("dynamo-diff-mcp"),
         log_level="WARNING",
     )
     for name, member in vars(Tools).items():  # in the order they are written
@@ -635,7 +636,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=None,
         help=f"Store directory (default: ${STORE_ENV}, else .dynamo-diff in the current directory).",
     )
-    parser.add_argument("--version", action="version", version=f"dynamo-diff-mcp {__version__}")
+    parser.add_argument("--version", action="version", version=f"dynamo-diff-mcp {_version('dynamo-diff-mcp')}")
     args = parser.parse_args(argv)
     store = args.store or default_store_path()
     try:

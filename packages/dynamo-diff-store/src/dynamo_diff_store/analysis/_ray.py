@@ -24,7 +24,9 @@ from typing import Any
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 
-from dynamo_diff_store.analysis._ingest import READER_VERSION, RankJob, RankResult, SharedConfigs, analyse_rank
+from dynamo_diff_store.analysis._rank_analysis import analyse_rank
+from dynamo_diff_store.analysis._rank_job import RankJob, RankResult, SharedConfigs
+from dynamo_diff_store.analysis._reader_version import READER_VERSION
 
 INSTALL_HINT = 'the Ray executor needs Ray: pip install "dynamo-diff[ray]"'
 # A task that fails because its worker or node died is run again (analyse_rank is pure: a retry rewrites the

@@ -1,9 +1,10 @@
 """An import's copy into staging and its reading, overlapped for a single large raw log.
 
 The copy hashes every byte into the capture id and the reading must see exactly those bytes, so the reading waits
-for the copy (analysis._staged): a byte range goes to a worker once the copy has written past its end. The copy
-runs in a thread (reading, hashing and writing release the interpreter lock), and the importing process folds the
-first ranges' facts while later bytes are still being copied.
+for the copy (storage._staged_copy, handed to the analysis as `analysis.Copying`: a size and a `ready(upto)`): a
+byte range goes to a worker once the copy has written past its end. The copy runs in a thread (reading, hashing and
+writing release the interpreter lock), and the importing process folds the first ranges' facts while later bytes
+are still being copied. Should the reading fail or be interrupted, the copy is cancelled here.
 
 What changes for the caller: the capture id is known only when the copy has ended, after the reading, so bytes
 already in the store are read again before the import finds them there, and a label that another capture holds is
@@ -17,10 +18,10 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from dynamo_diff_store.analysis import CopyCancelledError, RankResult, StagedCopy, analyse_ranks
-from dynamo_diff_store.analysis import _ingest as ingest
+from dynamo_diff_store.analysis import RankResult, analyse_ranks, reads_in_ranges
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import InputLayout
+from dynamo_diff_store.storage._staged_copy import CopyCancelledError, StagedCopy
 from dynamo_diff_store.storage._staging import copy_input, plan_jobs
 
 Progress = Callable[[str, int, int], None]
@@ -32,7 +33,7 @@ def overlaps(layout: InputLayout, executor: str, workers: int | None) -> bool:
     if executor != "local" or cores < 2 or (workers is not None and workers < 2):
         return False
     only = layout.files[0] if len(layout.files) == 1 else None
-    return only is not None and only.format == "raw_log" and only.size >= ingest.CHUNK_MIN_BYTES
+    return only is not None and only.format == "raw_log" and reads_in_ranges(only.size, workers or cores)
 
 
 def copy_while_reading(
@@ -76,9 +77,10 @@ def copy_while_reading(
     thread.start()
     try:
         jobs = plan_jobs(layout, dest, limits)
-        results = analyse_ranks(jobs, work, workers=workers, on_rank=rank_done, staged=staged)
+        copying = staged.ready_for(layout.files[0].rel)
+        results = analyse_ranks(jobs, work, workers=workers, on_rank=rank_done, copying=copying)
     except BaseException:
-        staged.cancel()
+        staged.cancel()  # the reading failed or was interrupted: the copy stops at its next write
         thread.join()
         error = outcome.get("error")
         if isinstance(error, BaseException) and not isinstance(error, CopyCancelledError):

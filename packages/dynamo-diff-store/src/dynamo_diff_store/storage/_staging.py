@@ -16,7 +16,7 @@ from pathlib import Path
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 
-from dynamo_diff_store.analysis import RankJob, StagedCopy
+from dynamo_diff_store.analysis import RankJob
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
@@ -27,6 +27,7 @@ from dynamo_diff_store.reading import (
     open_regular,
     read_regular,
 )
+from dynamo_diff_store.storage._staged_copy import StagedCopy
 
 MANIFEST_NAME = "manifest.json"
 _CHUNK = 1 << 20

@@ -3,12 +3,15 @@
 An import copies (and hashes) its input into a staging directory and reads the staged copy, so that every evidence
 offset points at bytes the store keeps. For a single large trace file the copy runs in a thread while the file is
 read in byte ranges: a range is given to a worker only once the copy has written past its end, so the reading never
-sees bytes other than those hashed into the capture id. The copying thread reports here; the reading waits here.
+sees bytes other than those hashed into the capture id. The copying thread reports here; the reading waits here,
+through the `ready(upto)` it is handed (`ready_for`, analysis.Copying): the analysis knows nothing of the copy.
 """
 
 from __future__ import annotations
 
 import threading
+
+from dynamo_diff_store.analysis import Copying
 
 
 class CopyCancelledError(Exception):
@@ -87,6 +90,11 @@ class StagedCopy:
             if self._written.get(rel, 0) >= upto:
                 return None
             raise CopyCancelledError  # ended or cancelled without copying `rel`
+
+    def ready_for(self, rel: str) -> Copying:
+        """What the analysis is handed of `rel` while it is copied: its size when its copy began (waits for the copy
+        to begin it) and `ready(upto)` (`wait`). Raises the copy's error when the copy failed before."""
+        return Copying(file=rel, size=self.size_at_start(rel), ready=lambda upto: self.wait(rel, upto))
 
     def _raise_error(self) -> None:
         if self._error is not None:
