@@ -96,6 +96,16 @@ from dynamo_diff_schema.manifest import (
     TraceFile,
     Workload,
 )
+from dynamo_diff_schema.pages import (
+    CapturePage,
+    ComparisonPage,
+    FunctionEntry,
+    ImportedRun,
+    ImportPage,
+    RankCounts,
+    RowEntry,
+    RunReportPage,
+)
 from dynamo_diff_schema.results import (
     CaptureList,
     CaptureRow,
@@ -130,6 +140,14 @@ from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 __version__ = _version("dynamo-diff-schema")
 
 __all__ = [
+    "CapturePage",
+    "ComparisonPage",
+    "FunctionEntry",
+    "ImportedRun",
+    "ImportPage",
+    "RankCounts",
+    "RowEntry",
+    "RunReportPage",
     "ALL_AREAS",
     "CHANGE_AREAS",
     "COMPILE_PHASES",
