@@ -83,7 +83,9 @@ class ImportPage(Model):
 class FunctionEntry(Model):
     """A run report's function on a page."""
 
-    index: int = Field(ge=0, description="Position of the function in the whole report (functions with problems first).")
+    index: int = Field(
+        ge=0, description="Position of the function in the whole report (functions with problems first)."
+    )
     report: FunctionReport
     truncated: list[str] = Field(default_factory=list, description="What was cut to fit (empty: nothing).")
 
