@@ -71,18 +71,18 @@ def test_evidence_is_found_by_function_with_summaries_and_searched_in_one_call(s
     """Which setting let `suppressed` run eagerly? The function's records name themselves, and one grep call
     finds the flag inside its 40,000-character compilation_metrics."""
     index = session.call("get_evidence", capture="captures/backend_failure", function="suppressed")
-    items = index.structured_content["index"]["items"]  # type: ignore[index]
+    items = index.structured_content["items"]  # type: ignore[index]
     assert items and {i["function"] for i in items} == {"suppressed"}
     (metrics,) = [i for i in items if i["kind"] == "compilation_metrics"]
     assert "BackendCompilerFailed" in metrics["summary"]
     found = session.call(
         "get_evidence", capture="captures/backend_failure", evidence_id=metrics["id"], grep="suppress_errors"
     )
-    page = found.structured_content["matches"]  # type: ignore[index]
+    page = found.structured_content  # type: ignore[index]
     assert page["total_matches"] >= 1 and '"config_suppress_errors": true' in page["matches"][0]["lines"][0]
     assert len(text_of(found)) < 2_000
     by_kind = session.call("get_evidence", capture="captures/backend_failure", kind="artifact:dynamo_error")
-    assert {i["kind"] for i in by_kind.structured_content["index"]["items"]} == {"dynamo_error"}  # type: ignore[index]
+    assert {i["kind"] for i in by_kind.structured_content["items"]} == {"dynamo_error"}  # type: ignore[index]
 
 
 def test_comparison_rows_carry_only_the_counts_that_say_something(session: Session) -> None:
@@ -102,8 +102,8 @@ def test_comparison_rows_carry_only_the_counts_that_say_something(session: Sessi
 def test_one_call_imports_a_folder_of_runs_and_suggests_comparing_them(session: Session) -> None:
     result = session.call("import_trace", path="v1_bundles")
     page = result.structured_content
-    assert page is not None and page["total"] == 2
-    labels = sorted(r["label"] for r in page["runs"])
+    assert page is not None and page["kind"] == "import_page" and page["folder_of_runs"] and page["total"] == 2
+    labels = sorted(r["capture"]["label"] for r in page["captures"])
     assert labels == sorted(p.name for p in (CAPTURES.parent / "v1_bundles").iterdir() if p.is_dir())
     assert page["next_calls"][0].startswith("compare_runs(")
 
@@ -119,9 +119,11 @@ def test_errors_and_suggestions_name_tools_not_cli_commands(session: Session) ->
     result = session.call("analyze_capture", capture="no-such-run")
     assert "list_captures()" in text_of(result) and "dynamo-diff" not in text_of(result)
     assert result.meta is not None and result.meta["dynamo-diff/error"]["hint"]["action"] == "list_captures"
-    assert first is not None and first["next_calls"] == [f'analyze_capture(capture="{first["id"][:12]}")']
+    assert first is not None
+    first_id = first["captures"][0]["capture"]["id"]
+    assert first["next_calls"] == [f'analyze_capture(capture="{first_id[:12]}")']
     second = session.call("import_trace", path="captures/edit_v2").structured_content
-    assert second is not None and second["next_calls"][0].startswith(f'compare_runs(baseline="{first["id"][:12]}"')
+    assert second is not None and second["next_calls"][0].startswith(f'compare_runs(baseline="{first_id[:12]}"')
 
 
 def test_the_rank_view_groups_every_rank(session: Session) -> None:
@@ -151,7 +153,7 @@ def test_every_count_someone_acts_on_points_to_its_records(session: Session) -> 
     for key, ids in evidence.items():
         for evidence_id in ids:
             excerpt = session.call("get_evidence", capture=page["capture"], evidence_id=evidence_id, max_chars=200)
-            kinds.setdefault(key, set()).add(excerpt.structured_content["excerpt"]["evidence"]["kind"])  # type: ignore[index]
+            kinds.setdefault(key, set()).add(excerpt.structured_content["evidence"]["kind"])  # type: ignore[index]
     assert kinds["compiler_limit_events"] == {"compilation_metrics"}
     assert kinds["confirmed_recompilation_identities"] <= {"recompile_reasons", "compilation_metrics"}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_mcp.budget import RESPONSE_LIMIT
-from dynamo_diff_mcp.models import ComparisonPage
+from dynamo_diff_schema import ComparisonPage
 
 from .conftest import FIXTURES, ROOT
 

@@ -10,7 +10,7 @@ import anyio
 import pytest
 from dynamo_diff_cli.app import app
 from dynamo_diff_mcp.budget import RESPONSE_LIMIT
-from dynamo_diff_mcp.models import CaptureList, ComparisonPage
+from dynamo_diff_schema import CapturePage, ComparisonPage
 from mcp import Client, StdioServerParameters
 from typer.testing import CliRunner
 
@@ -55,7 +55,7 @@ def test_serve_mcp_uses_the_global_store(tmp_path: Path) -> None:
     async def session() -> None:
         async with Client(params) as client:
             await client.call_tool("import_trace", {"path": "captures/stable"})
-            listing = CaptureList.model_validate((await client.call_tool("list_captures", {})).structured_content)
+            listing = CapturePage.model_validate((await client.call_tool("list_captures", {})).structured_content)
             assert listing.store == str(tmp_path / "s") and listing.total == 1
 
     anyio.run(session)

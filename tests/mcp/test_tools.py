@@ -8,13 +8,16 @@ from collections.abc import Callable
 import pytest
 from dynamo_diff_mcp import budget
 from dynamo_diff_mcp.budget import RESPONSE_LIMIT
-from dynamo_diff_mcp.models import CaptureList, ComparisonPage, EvidenceResult, ImportSummary
-from dynamo_diff_schema import validate
+from dynamo_diff_schema import CapturePage, ComparisonPage, EvidenceExcerpt, EvidenceIndex, ImportPage, validate
 
 from .conftest import CAPTURES, CORPUS, Session, error_code, size_of, text_of
 
 ORDER = ["import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence"]
 TOOLS = set(ORDER)
+
+
+def imported_id(session: Session, path: str) -> str:
+    return ImportPage.model_validate(session.call("import_trace", path=path).structured_content).captures[0].capture.id
 
 
 def test_tools_are_listed_with_descriptions_and_the_listing_is_bounded(session: Session) -> None:
@@ -32,25 +35,37 @@ def test_tools_are_listed_with_descriptions_and_the_listing_is_bounded(session: 
 def test_import_trace_returns_id_counts_notices_and_next_calls(session: Session) -> None:
     result = session.call("import_trace", path=str(CAPTURES / "two_ranks"))
     assert not result.is_error
-    summary = ImportSummary.model_validate(result.structured_content)
-    assert summary.created and summary.input_kind == "bundle" and summary.label == "two_ranks"
+    summary = ImportPage.model_validate(result.structured_content)
+    (imported,) = summary.captures
+    row = imported.capture
+    assert imported.created and row.input_kind == "bundle" and row.label == "two_ranks" and not summary.folder_of_runs
     assert [r.rank for r in summary.ranks] == [0, 1] and summary.ranks_omitted == 0
-    assert summary.counts["confirmed_recompilation_identities"] == 2
-    assert all(v for v in summary.counts.values()) and all(v for r in summary.ranks for v in r.counts.values())
+    assert row.counts.confirmed_recompilation_identities == 2 and row.rank_count == 2
+    # Counts list only what is not zero (a count not listed is 0).
+    listed = result.structured_content["captures"][0]["capture"]["counts"]  # type: ignore[index]
+    assert (
+        listed
+        and all(listed.values())
+        and all(v for r in result.structured_content["ranks"] for v in r["counts"].values())
+    )  # type: ignore[index]
     assert any(call.startswith("compare_ranks(") for call in summary.next_calls)
     text = text_of(result)
-    assert text.startswith("run: completed (exit code 0)\n") and summary.run.state == "completed"
-    assert f"imported: {summary.id}" in text and "rank 1: compilations 3" in text
-    again = ImportSummary.model_validate(
-        session.call("import_trace", path="captures/two_ranks", label="again").structured_content
+    assert (
+        text.startswith("run: completed (exit code 0)\n")
+        and summary.run is not None
+        and summary.run.state == "completed"
     )
-    assert again.id == summary.id and not again.created  # relative to the first root; same bytes
+    assert f"imported: {row.id}" in text and "rank 1: compilations 3" in text
+    again = ImportPage.model_validate(
+        session.call("import_trace", path="captures/two_ranks", label="again").structured_content
+    ).captures[0]
+    assert again.capture.id == row.id and not again.created  # relative to the first root; same bytes
 
 
 def test_import_trace_reads_a_raw_log_and_says_what_it_could_not_read(session: Session) -> None:
     result = session.call("import_trace", path=str(CORPUS / "tlparse-tests/simple_corrupted_json.log"))
-    summary = ImportSummary.model_validate(result.structured_content)
-    assert summary.input_kind == "raw_log"
+    summary = ImportPage.model_validate(result.structured_content)
+    assert summary.captures[0].capture.input_kind == "raw_log"
     assert summary.notices and all(n.code for n in summary.notices)
 
 
@@ -64,10 +79,10 @@ def test_list_captures_pages(session: Session) -> None:
     assert not empty.is_error and "empty" in text_of(empty)
     for name in ("stable", "shape", "edit_v1"):
         session.call("import_trace", path=f"captures/{name}")
-    page = CaptureList.model_validate(session.call("list_captures").structured_content)
+    page = CapturePage.model_validate(session.call("list_captures").structured_content)
     assert page.total == 3 and {c.label for c in page.captures} == {"stable", "shape", "edit_v1"}
     assert page.next_offset is None
-    tail = CaptureList.model_validate(session.call("list_captures", offset=2).structured_content)
+    tail = CapturePage.model_validate(session.call("list_captures", offset=2).structured_content)
     assert [c.id for c in tail.captures] == [page.captures[2].id]
     assert error_code(session.call("list_captures", offset=-1)) == "invalid_argument"
 
@@ -87,7 +102,7 @@ def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Sessi
     # Every row is a valid comparison row: the page's rows form a schema-valid Comparison document.
     document = {
         "id": page.comparison_id,
-        "kind": {"captures": "comparison", "ranks": "rank_view"}[page.kind],
+        "kind": {"comparison_page": "comparison", "rank_view_page": "rank_view"}[page.kind],
         "baseline": page.baseline.model_dump(mode="json"),
         "candidate": page.candidate.model_dump(mode="json"),
         "comparability": page.comparability.model_dump(mode="json"),
@@ -97,12 +112,12 @@ def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Sessi
     validate(document, "comparison")
     # The evidence behind a change reads back hash-checked from the capture it belongs to.
     change = next(c for c in first.changes if c.baseline_evidence)
-    excerpt = EvidenceResult.model_validate(
+    excerpt = EvidenceExcerpt.model_validate(
         session.call(
             "get_evidence", capture=page.baseline.id[:12], evidence_id=change.baseline_evidence[0]
         ).structured_content
-    ).excerpt
-    assert excerpt is not None and excerpt.sha256_verified and excerpt.text
+    )
+    assert excerpt.evidence.id == change.baseline_evidence[0] and excerpt.text
 
 
 def test_compare_runs_by_label_with_a_source_map(session: Session) -> None:
@@ -190,7 +205,7 @@ def test_a_confounded_pair_says_how_many_keys_differ(session: Session) -> None:
 def test_compare_ranks_shows_the_first_divergence(session: Session) -> None:
     result = session.call("compare_ranks", capture="captures/two_ranks")
     page = ComparisonPage.model_validate(result.structured_content)
-    assert page.kind == "ranks" and page.ranks is not None
+    assert page.kind == "rank_view_page" and page.ranks is not None
     (divergence,) = page.ranks.divergences
     assert divergence.rank == 1 and divergence.reference_rank == 0 and divergence.evidence_ids
     assert "FIRST DIVERGENCE rank 1 vs rank 0" in text_of(result)
@@ -242,34 +257,31 @@ def test_compare_ranks_of_4096_ranks_stays_small(session: Session, monkeypatch: 
 
 
 def test_get_evidence_index_pages_and_kind(session: Session) -> None:
-    cid = ImportSummary.model_validate(
-        session.call("import_trace", path="corpus/tlparse-tests/multi_rank_logs").structured_content
-    ).id
-    first = EvidenceResult.model_validate(session.call("get_evidence", capture=cid[:10]).structured_content).index
-    assert first is not None and first.total > len(first.items) and first.next_offset == len(first.items)
-    second = EvidenceResult.model_validate(
+    cid = imported_id(session, "corpus/tlparse-tests/multi_rank_logs")
+    first = EvidenceIndex.model_validate(session.call("get_evidence", capture=cid[:10]).structured_content)
+    assert first.total > len(first.items) and first.next_offset == len(first.items)
+    second = EvidenceIndex.model_validate(
         session.call("get_evidence", capture=cid, offset=first.next_offset).structured_content
-    ).index
-    assert second is not None and second.items[0].id not in {e.id for e in first.items}
-    metrics = EvidenceResult.model_validate(
+    )
+    assert second.items[0].id not in {e.id for e in first.items}
+    metrics = EvidenceIndex.model_validate(
         session.call("get_evidence", capture=cid, kind="compilation_metrics").structured_content
-    ).index
-    assert metrics is not None and metrics.items and {e.kind for e in metrics.items} == {"compilation_metrics"}
+    )
+    assert metrics.items and {e.kind for e in metrics.items} == {"compilation_metrics"}
 
 
 def test_get_evidence_excerpt_pages_by_characters(session: Session) -> None:
-    cid = ImportSummary.model_validate(session.call("import_trace", path="captures/stable").structured_content).id
-    index = EvidenceResult.model_validate(
+    cid = imported_id(session, "captures/stable")
+    index = EvidenceIndex.model_validate(
         session.call("get_evidence", capture=cid, kind="dynamo_output_graph").structured_content
-    ).index
-    assert index is not None
+    )
     evidence_id = index.items[0].id
     parts: list[str] = []
     offset: int | None = 0
     while offset is not None:
         result = session.call("get_evidence", capture=cid, evidence_id=evidence_id, offset=offset, max_chars=700)
-        excerpt = EvidenceResult.model_validate(result.structured_content).excerpt
-        assert excerpt is not None and len(excerpt.text) <= 700
+        excerpt = EvidenceExcerpt.model_validate(result.structured_content)
+        assert len(excerpt.text) <= 700
         assert excerpt.text in text_of(result)
         parts.append(excerpt.text)
         offset = excerpt.next_offset
@@ -286,16 +298,15 @@ def test_get_evidence_errors(session: Session) -> None:
 
 def test_a_large_excerpt_is_cut_to_fit_and_says_where_to_read_on(session: Session) -> None:
     """A cache record of ~72 KB of JSON (quotes and newlines escape to two characters): cut, with next_offset."""
-    cid = ImportSummary.model_validate(session.call("import_trace", path="captures/training").structured_content).id
-    index = EvidenceResult.model_validate(
+    cid = imported_id(session, "captures/training")
+    index = EvidenceIndex.model_validate(
         session.call("get_evidence", capture=cid, kind="fx_graph_cache_miss").structured_content
-    ).index
-    assert index is not None
+    )
     biggest = max(index.items, key=lambda e: e.length)
     assert biggest.length > 50_000
     result = session.call("get_evidence", capture=cid, evidence_id=biggest.id, max_chars=5000)
-    excerpt = EvidenceResult.model_validate(result.structured_content).excerpt
-    assert excerpt is not None and excerpt.next_offset == len(excerpt.text) and 0 < len(excerpt.text) <= 5000
+    excerpt = EvidenceExcerpt.model_validate(result.structured_content)
+    assert excerpt.next_offset == len(excerpt.text) and 0 < len(excerpt.text) <= 5000
     assert f"offset={excerpt.next_offset}" in text_of(result)
 
 
@@ -357,8 +368,8 @@ def test_run_status_comes_first_and_the_change_under_test_is_named(session: Sess
     assert page.candidate.run is not None and page.candidate.run.state == "killed"
     text = text_of(result)
     assert text.splitlines()[0].startswith("runs: baseline completed (exit code 0) | candidate DID NOT FINISH: killed")
-    listed = CaptureList.model_validate(session.call("list_captures").structured_content)
-    assert sorted(c.run for c in listed.captures) == ["completed", "killed"]
+    listed = CapturePage.model_validate(session.call("list_captures").structured_content)
+    assert sorted(c.run_state for c in listed.captures) == ["completed", "killed"]
     cold_warm = {"baseline": "captures/cache_cold", "candidate": "captures/cache_warm"}
     page = ComparisonPage.model_validate(session.call("compare_runs", **cold_warm).structured_content)
     assert page.comparability.verdict == "confounded"

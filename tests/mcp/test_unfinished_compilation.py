@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from dynamo_diff_mcp.models import ComparisonPage
+from dynamo_diff_schema import ComparisonPage
 
 from .conftest import CAPTURES, Session, text_of
 

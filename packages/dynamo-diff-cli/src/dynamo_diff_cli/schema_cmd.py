@@ -30,6 +30,11 @@ class SchemaKind(StrEnum):
     VERIFY_REPORT = "verify_report"
     REMOVED = "removed"
     EXPORT_RESULT = "export_result"
+    CAPTURE_PAGE = "capture_page"
+    IMPORT_PAGE = "import_page"
+    RUN_REPORT_PAGE = "run_report_page"
+    COMPARISON_PAGE = "comparison_page"
+    RANK_VIEW_PAGE = "rank_view_page"
 
 
 @handles_errors

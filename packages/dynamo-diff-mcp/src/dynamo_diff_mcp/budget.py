@@ -2,8 +2,10 @@
 
 Sizes are characters of the JSON a client receives for the tool result (text content plus structured
 content). Cutting works on the schema models themselves (a cut is a copy with a shorter list, a shorter text or
-a value left out), so what goes out is still a valid model; each cut adds a note. `page` is the one paging helper:
-every paged tool shows as many items as fit, and says where to read on.
+a value left out), so what goes out is still a valid document; each cut adds a note. `page` is the one paging
+helper: every paged tool shows as many items as fit, and says where to read on. A document's counts go out
+listing only the counts that say something (`listed`): every count defaults to 0, so the document still
+validates against its schema.
 """
 
 from __future__ import annotations
@@ -76,10 +78,31 @@ def largest_fitting(build: Callable[[int], CallToolResult], count: int) -> tuple
     return lo, best
 
 
+def listed(document: dict[str, Any]) -> dict[str, Any]:
+    """A page document (as JSON) whose counts list only those that say something: a comparison's rows and totals
+    (`trim_counts`, `trim_totals`) and rank view (`trim_rank_view`), the rows and ranks of captures (non-zero)."""
+    kind = document.get("kind")
+    if kind in {"comparison_page", "rank_view_page"}:
+        document["rows"] = [{**entry, "row": trim_counts(entry["row"])} for entry in document["rows"]]
+        if document.get("totals"):
+            document["totals"] = trim_totals(document["totals"])
+        if document.get("ranks"):
+            document["ranks"] = trim_rank_view(document["ranks"])
+    elif kind == "capture_page":
+        for row in document["captures"]:
+            row["counts"] = nonzero_counts(row["counts"])
+    elif kind == "import_page":
+        for run in document["captures"]:
+            run["capture"]["counts"] = nonzero_counts(run["capture"]["counts"])
+        for rank in document["ranks"]:
+            rank["counts"] = nonzero_counts(rank["counts"])
+    return document
+
+
 def tool_result(model: BaseModel, text: str) -> CallToolResult:
-    """A short text for the model to read, and the model itself as the structured content."""
+    """A short text for the model to read, and the document itself as the structured content (`listed`)."""
     return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=model.model_dump(mode="json")
+        content=[TextContent(type="text", text=text)], structured_content=listed(model.model_dump(mode="json"))
     )
 
 

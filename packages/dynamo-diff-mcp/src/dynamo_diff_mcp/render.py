@@ -10,25 +10,29 @@ from dynamo_diff_compare import (
     compiled_line,
     count_pair,
     difference_phrase,
+    nonzero,
     piece_line,
     report_counts,
     report_label,
     side_label,
 )
-from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, Side, short_id
+from dynamo_diff_schema import (
+    COUNT_LABELS,
+    HEADLINE_COUNTS,
+    CapturePage,
+    ComparisonPage,
+    CompiledState,
+    EvidenceExcerpt,
+    EvidenceGrep,
+    EvidenceIndex,
+    ImportPage,
+    RunReportPage,
+    Side,
+    short_id,
+)
 from dynamo_diff_schema.comparison import Comparability
 
 from dynamo_diff_mcp.hints import for_agents
-from dynamo_diff_mcp.models import (
-    CaptureList,
-    ComparisonPage,
-    EvidenceIndexPage,
-    EvidenceMatches,
-    EvidenceText,
-    ImportedRuns,
-    ImportSummary,
-    RunPage,
-)
 
 LINE_CHARS = 240
 # The counts shown in one-line summaries (dynamo_diff_schema.HEADLINE_COUNTS), named in full.
@@ -65,43 +69,61 @@ def _pair(b: int | None, c: int | None) -> str:
     return f"{b} -> {c}"
 
 
-def import_text(s: ImportSummary) -> str:
-    run = s.run.summary if s.run.finished is not False else f"DID NOT FINISH: {s.run.summary} (counts may be low)"
-    loud = compiled_line(s.compiled)
-    lines = [
-        *([_line(loud)] if loud is not None else []),
-        f"run: {run}",
-        f"{'imported' if s.created else 'already in the store (same bytes)'}: {s.id}"
-        + (f" ({s.label})" if s.label else ""),
-        f"{s.input_kind}, torch {s.torch or '?'}, trace {s.artifact_structure}, workload {s.workload_completion}",
-        f"total: {counts_line(s.counts)}"
-        + (f"; possibly undercounted: {', '.join(s.possibly_undercounted)}" if s.possibly_undercounted else ""),
-    ]
-    lines += [_line(f"rank {'?' if r.rank is None else r.rank}: {counts_line(r.counts)}") for r in s.ranks[:8]]
-    if len(s.ranks) > 8 or s.ranks_omitted:
+def import_text(page: ImportPage) -> str:
+    """One run imported: how it ended and whether it compiled first, then its id, counts, ranks and notices."""
+    imported = page.captures[0]
+    row = imported.capture
+    lines = []
+    if page.compiled is not None and (loud := compiled_line(page.compiled)) is not None:
+        lines.append(_line(loud))
+    if page.run is not None:
+        finished = page.run.finished is not False
         lines.append(
-            f"... {len(s.ranks) - min(len(s.ranks), 8) + s.ranks_omitted} more rank(s) in the structured result"
+            f"run: {page.run.summary if finished else f'DID NOT FINISH: {page.run.summary} (counts may be low)'}"
         )
-    shown = short_id(s.id)
-    lines += [_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint, capture=shown)}") for n in s.notices[:5]]
-    if len(s.notices) > 5 or s.notices_omitted:
-        lines.append(f"... {len(s.notices) - min(len(s.notices), 5) + s.notices_omitted} more notice(s)")
-    lines += [f"next: {call}" for call in s.next_calls]
+    workload = page.validity.workload_completion if page.validity is not None else "unknown"
+    undercounted = row.counts.incomplete
+    lines += [
+        f"{'imported' if imported.created else 'already in the store (same bytes)'}: {row.id}"
+        + (f" ({row.label})" if row.label else ""),
+        f"{row.input_kind}, torch {row.torch_version or '?'}, trace {row.artifact_structure}, workload {workload}",
+        f"total: {counts_line(nonzero(row.counts))}"
+        + (f"; possibly undercounted: {', '.join(undercounted)}" if undercounted else ""),
+    ]
+    lines += [
+        _line(f"rank {'?' if r.rank is None else r.rank}: {counts_line(nonzero(r.counts))}") for r in page.ranks[:8]
+    ]
+    if len(page.ranks) > 8 or page.ranks_omitted:
+        more = len(page.ranks) - min(len(page.ranks), 8) + page.ranks_omitted
+        lines.append(f"... {more} more rank(s) in the structured result")
+    shown = short_id(row.id)
+    lines += [
+        _line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint, capture=shown)}") for n in page.notices[:5]
+    ]
+    if len(page.notices) > 5 or page.notices_omitted:
+        lines.append(f"... {len(page.notices) - min(len(page.notices), 5) + page.notices_omitted} more notice(s)")
+    lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)
 
 
-def captures_text(page: CaptureList) -> str:
+def captures_text(page: CapturePage) -> str:
     if not page.total:
         return f"the store {page.store} is empty: call import_trace(path) first"
     lines = [f"{page.total} capture(s) in {page.store}; {page.offset + 1}-{page.offset + len(page.captures)} shown"]
     for c in page.captures:
+        n = c.counts
         lines.append(
             _line(
-                f"{short_id(c.id)} {c.label or '-'} run {c.run}"
-                + ("" if c.compiled == CompiledState.COMPILED else f" {COMPILED_WORDS[CompiledState(c.compiled)]}")
-                + f" {c.input_kind} torch {c.torch or '?'} ranks {c.ranks}: "
-                f"compilations {c.compilations}, confirmed recompiles {c.confirmed_recompilations}, "
-                f"graph breaks {c.graph_breaks}, failed {c.failed}, trace {c.artifact_structure}"
+                f"{short_id(c.id)} {c.label or '-'} run {c.run_state}"
+                + (
+                    ""
+                    if c.compiled_state == CompiledState.COMPILED
+                    else f" {COMPILED_WORDS[CompiledState(c.compiled_state)]}"
+                )
+                + f" {c.input_kind} torch {c.torch_version or '?'} ranks {c.rank_count}: "
+                f"compilations {n.observed_compilation_identities}, confirmed recompiles "
+                f"{n.confirmed_recompilation_identities}, graph breaks {n.graph_break_records}, failed {n.failed}, "
+                f"trace {c.artifact_structure}"
             )
         )
     if page.next_offset is not None:
@@ -140,21 +162,18 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         verdict = "comparability: on the first page"
     else:
         verdict = page.comparability_line or comparability_line(comp)
+    ranks = page.kind == "rank_view_page"
     runs = (
         f"run: {run_text(page.baseline)}"
-        if page.kind == "ranks"
+        if ranks
         else f"runs: baseline {run_text(page.baseline)} | candidate {run_text(page.candidate)}"
     )
-    sides = (
-        [("baseline", page.baseline)]
-        if page.kind == "ranks"
-        else [("baseline", page.baseline), ("candidate", page.candidate)]
-    )
+    sides = [("baseline", page.baseline)] if ranks else [("baseline", page.baseline), ("candidate", page.candidate)]
     loud = [line for name, side in sides if (line := compiled_line(side.compiled, name)) is not None]
     lines = [
         *(_line(line) for line in loud),
         _line(runs),
-        f"comparison {short_id(page.comparison_id)} ({page.kind})",
+        f"comparison {short_id(page.comparison_id)} ({'ranks' if ranks else 'captures'})",
         f"baseline  {_side(page.baseline)}",
         f"candidate {_side(page.candidate)}",
         _line(verdict),
@@ -224,8 +243,8 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
 _EVIDENCE_LINES = 12  # evidence entries listed in the text; the structured content has the page
 
 
-def evidence_index_text(page: EvidenceIndexPage) -> str:
-    what = f" of kind {page.kind}" if page.kind else ""
+def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
+    what = f" of kind {kind}" if kind else ""
     lines = [
         f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in {short_id(page.capture)}"
     ]
@@ -241,11 +260,11 @@ def evidence_index_text(page: EvidenceIndexPage) -> str:
     return "\n".join(lines)
 
 
-def evidence_matches_text(page: EvidenceMatches) -> str:
+def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
     ev = page.evidence
     lines = [
         f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified; {page.total_matches} match(es) of "
-        f"{page.pattern!r} in {page.total_chars} characters"
+        f"{page.pattern!r} in {total_chars} characters"
     ]
     for m in page.matches:
         lines.append(f"line {m.line}:")
@@ -255,7 +274,7 @@ def evidence_matches_text(page: EvidenceMatches) -> str:
     return "\n".join(lines)
 
 
-def evidence_text(ex: EvidenceText) -> str:
+def evidence_text(ex: EvidenceExcerpt) -> str:
     ev = ex.evidence
     head = (
         f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (rank {'?' if ev.rank is None else ev.rank}, compile "
@@ -266,7 +285,7 @@ def evidence_text(ex: EvidenceText) -> str:
     return head + "\n" + ex.text + tail
 
 
-def run_page_text(page: RunPage) -> str:
+def run_page_text(page: RunReportPage) -> str:
     lines = [_line(f"capture {short_id(page.capture)} ({page.label or '-'}) torch {page.torch or '?'}")]
     if (loud := compiled_line(page.compiled)) is not None:
         lines.insert(0, _line(loud))
@@ -293,13 +312,17 @@ def run_page_text(page: RunPage) -> str:
     return "\n".join(lines)
 
 
-def imported_runs_text(page: ImportedRuns) -> str:
+def imported_runs_text(page: ImportPage) -> str:
     lines = [f"imported {page.total} runs:"]
-    for r in page.runs:
-        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in r.counts.items())
+    headline = {key for key, _ in HEADLINE}
+    for r in page.captures:
+        row = r.capture
+        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in nonzero(row.counts).items() if k in headline)
         verb = "new" if r.created else "already stored"
-        lines.append(_line(f"{short_id(r.id)} {r.label or '-'} ({verb}): {r.run}; {counts or 'no compilations'}"))
-    if page.runs_omitted:
-        lines.append(f"... {page.runs_omitted} more: list_captures()")
+        lines.append(
+            _line(f"{short_id(row.id)} {row.label or '-'} ({verb}): {row.run_state}; {counts or 'no compilations'}")
+        )
+    if page.captures_omitted:
+        lines.append(f"... {page.captures_omitted} more: list_captures()")
     lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)

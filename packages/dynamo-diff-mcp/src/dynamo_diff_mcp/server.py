@@ -15,43 +15,39 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import version as _version
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_args
 
-from dynamo_diff_compare import changed_first, nonzero
+from dynamo_diff_compare import changed_first
 from dynamo_diff_schema import (
-    HEADLINE_COUNTS,
     Capture,
+    CapturePage,
+    CaptureRow,
     Comparison,
+    ComparisonPage,
     DynamoDiffError,
     ErrorCode,
     EvidenceEntry,
+    EvidenceExcerpt,
+    EvidenceGrep,
+    EvidenceIndex,
+    FunctionEntry,
     GrepMatch,
+    ImportedRun,
+    ImportPage,
+    RankCounts,
+    RowEntry,
+    RunReportPage,
     short_id,
 )
 from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from mcp.types import Tool as ListedTool
+from pydantic import BaseModel, Field, RootModel, ValidationError
 
 from dynamo_diff_mcp import budget, render
 from dynamo_diff_mcp.hints import for_agents
-from dynamo_diff_mcp.models import (
-    CaptureEntry,
-    CaptureList,
-    ComparisonPage,
-    EvidenceIndexPage,
-    EvidenceMatches,
-    EvidenceResult,
-    EvidenceText,
-    FunctionEntry,
-    ImportedRun,
-    ImportedRuns,
-    ImportSummary,
-    RankCounts,
-    RowEntry,
-    RunPage,
-)
 from dynamo_diff_mcp.roots import AllowedRoots
 
 ERROR_META = "dynamo-diff/error"
@@ -79,13 +75,16 @@ MaxChars = Annotated[int, Field(ge=1, le=5000)]
 
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
-    """`error[code]: message` for the model to read, and the error itself for programs."""
+    """`error[code]: message` for the model to read, and the error document (`error`, as the CLI prints it) for
+    programs: the structured content, and the same under `_meta["dynamo-diff/error"]`."""
     message = err.message if len(err.message) <= 2000 else err.message[:2000] + "…"
     info = err.info().model_dump(mode="json") | {"message": message}
     if budget.size(info["details"]) > 2000:
         info["details"] = {"omitted": "details too long for this response"}
     text = f"error[{err.code.value}]: {for_agents(message, err.hint)}"
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={ERROR_META: info})
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=info, is_error=True, _meta={ERROR_META: info}
+    )
 
 
 def argument_error(err: ValidationError, input_schema: dict[str, Any]) -> DynamoDiffError:
@@ -120,7 +119,31 @@ def mcp_tool(annotations: ToolAnnotations) -> Callable[[ToolMethod], ToolMethod]
     return mark
 
 
-HEADLINE_KEYS = {key for key, _ in HEADLINE_COUNTS}
+class EvidenceDocument(RootModel[EvidenceIndex | EvidenceExcerpt | EvidenceGrep]):
+    """What get_evidence returns: the evidence index, an excerpt or grep matches, told apart by `kind`."""
+
+    root: Annotated[EvidenceIndex | EvidenceExcerpt | EvidenceGrep, Field(discriminator="kind")]
+
+
+def outline(model: type[BaseModel]) -> dict[str, Any]:
+    """The output schema a tool publishes: which documents it returns, by their `kind`, and the committed file
+    that validates each. The documents' whole schemas would make the tool listing, which sits in an agent's context
+    on every turn, about 15 times longer (the comparison page's alone is 46,000 characters); `dynamo-diff schema
+    --kind KIND` prints them, and the SDK checks every result against the whole model."""
+    documents = list(get_args(model.model_fields["root"].annotation)) if issubclass(model, RootModel) else [model]
+    outlines = []
+    for document in documents:
+        kind = document.model_json_schema(mode="serialization")["properties"]["kind"]
+        kinds: list[str] = kind.get("enum") or [kind["const"]]
+        outlines.append(
+            {
+                "type": "object",
+                "description": " or ".join(f"{k}.schema.json" for k in kinds) + " validates it",
+                "properties": {"kind": {"enum": kinds} if len(kinds) > 1 else {"const": kinds[0]}},
+                "required": ["kind"],
+            }
+        )
+    return outlines[0] if len(outlines) == 1 else {"type": "object", "oneOf": outlines}
 
 
 class Tools:
@@ -136,7 +159,6 @@ class Tools:
 
     # -- import_trace ----------------------------------------------------------------------------------
 
-    # structured content: ImportSummary
     @mcp_tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
     def import_trace(
         self,
@@ -154,32 +176,19 @@ class Tools:
         label: Annotated[
             str | None, Field(description="A name to find the capture by later; one no other capture has.")
         ] = None,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, ImportPage]:
         """Import a recorded torch.compile run into the store; call this first for a trace the store does not hold.
 
         Returns the capture id, counts per rank, notices about the input and the calls to make next. A folder of
         run folders imports each run, labelled by its folder name. Importing the same bytes again is a no-op that
         returns the same id. Nothing is executed.
         """
-        if label is None and manifest_path is None:
-            results = self.service.import_runs(path)
-            if len(results) > 1:
-                return self._imported_runs(
-                    [
-                        ImportedRun(
-                            id=r.summary.capture.id,
-                            label=r.summary.capture.label,
-                            created=r.created,
-                            run=r.summary.capture.run.summary,
-                            counts={k: v for k, v in r.summary.counts.values().items() if v and k in HEADLINE_KEYS},
-                        )
-                        for r in results
-                    ]
-                )
-            result = results[0]
-        else:
-            result = self.service.import_path(path, label=label, manifest=manifest_path)
-        capture = result.summary  # counts, ranks and notices: the compilations are not read back
+        document = self.service.import_document(path, label=label, manifest=manifest_path)
+        rows = {r.id: r for r in self.service.capture_list().captures}  # the rows `list_captures` shows
+        runs = [ImportedRun(capture=rows[c.id], created=c.created, input=c.input) for c in document.captures]
+        if document.folder_of_runs:
+            return self._imported_runs(runs)
+        capture = document.captures[0].summary  # counts, ranks and notices: the compilations are not read back
         info = capture.capture
         cid = info.id
         next_calls = [f'analyze_capture(capture="{short_id(cid)}")']
@@ -188,44 +197,40 @@ class Tools:
             next_calls.insert(0, f'compare_runs(baseline="{short_id(related[0])}", candidate="{short_id(cid)}")')
         if len(capture.ranks) > 1:
             next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
-        all_ranks = [RankCounts(rank=r.rank, counts=nonzero(r.counts)) for r in capture.ranks]
+        all_ranks = [RankCounts(rank=r.rank, counts=r.counts) for r in capture.ranks]
         notices, notices_omitted = budget.shrink_notices(list(capture.notices))
 
-        def make(ranks: Sequence[RankCounts], _: int | None) -> tuple[ImportSummary, str]:
-            summary = ImportSummary(
-                id=cid,
-                created=result.created,
-                label=info.label,
+        def make(ranks: Sequence[RankCounts], _: int | None) -> tuple[ImportPage, str]:
+            page = ImportPage(
+                total=1,
+                captures=runs,
                 run=info.run,
                 compiled=info.compiled,
-                input_kind=str(info.input_kind),
-                torch=info.producer.torch,
-                artifact_structure=str(info.validity.artifact_structure),
-                workload_completion=str(info.validity.workload_completion),
-                counts=nonzero(capture.counts),
-                possibly_undercounted=list(capture.counts.incomplete),
+                validity=info.validity,
                 ranks=list(ranks),
                 ranks_omitted=len(all_ranks) - len(ranks),
                 notices=notices,
                 notices_omitted=notices_omitted,
                 next_calls=next_calls,
             )
-            return summary, render.import_text(summary)
+            return page, render.import_text(page)
 
         return budget.page(all_ranks, make)
 
     def _imported_runs(self, runs: list[ImportedRun]) -> CallToolResult:
         """Several runs imported from one folder: one line each, and how to compare them."""
-        calls = [f'analyze_capture(capture="{r.label or short_id(r.id)}")' for r in runs[:2]]
+        names = [r.capture.label or short_id(r.capture.id) for r in runs]
+        calls = [f'analyze_capture(capture="{name}")' for name in names[:2]]
         if len(runs) >= 2:
-            a, b = runs[0], runs[1]
-            calls.insert(
-                0, f'compare_runs(baseline="{a.label or short_id(a.id)}", candidate="{b.label or short_id(b.id)}")'
-            )
+            calls.insert(0, f'compare_runs(baseline="{names[0]}", candidate="{names[1]}")')
 
-        def make(shown: Sequence[ImportedRun], _: int | None) -> tuple[ImportedRuns, str]:
-            page = ImportedRuns(
-                total=len(runs), runs=list(shown), runs_omitted=len(runs) - len(shown), next_calls=calls
+        def make(shown: Sequence[ImportedRun], _: int | None) -> tuple[ImportPage, str]:
+            page = ImportPage(
+                folder_of_runs=True,
+                total=len(runs),
+                captures=list(shown),
+                captures_omitted=len(runs) - len(shown),
+                next_calls=calls,
             )
             return page, render.imported_runs_text(page)
 
@@ -233,38 +238,19 @@ class Tools:
 
     # -- list_captures ---------------------------------------------------------------------------------
 
-    # structured content: CaptureList
     @mcp_tool(READ_ONLY)
     def list_captures(
         self,
         offset: Annotated[Offset, Field(description="First capture to show (from next_offset).")] = 0,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, CapturePage]:
         """List the captures in the store (id, label, torch version, headline counts).
 
         Call it to find the ids or labels to pass to compare_runs, compare_ranks or get_evidence.
         """
-        rows = self.service.list_captures()
-        entries = [
-            CaptureEntry(
-                id=r.id,
-                label=r.label,
-                run=r.run_state,
-                compiled=r.compiled_state,
-                imported_at=r.imported_at,
-                input_kind=r.input_kind,
-                torch=r.torch_version,
-                artifact_structure=r.artifact_structure,
-                ranks=r.rank_count,
-                compilations=r.counts.get("observed_compilation_identities"),
-                confirmed_recompilations=r.counts.get("confirmed_recompilation_identities"),
-                graph_breaks=r.counts.get("graph_break_records"),
-                failed=r.counts.get("failed"),
-            )
-            for r in rows
-        ][offset:]
+        rows = self.service.capture_list().captures
 
-        def make(shown: Sequence[CaptureEntry], next_offset: int | None) -> tuple[CaptureList, str]:
-            page = CaptureList(
+        def make(shown: Sequence[CaptureRow], next_offset: int | None) -> tuple[CapturePage, str]:
+            page = CapturePage(
                 store=str(self.service.store_path),
                 total=len(rows),
                 offset=offset,
@@ -273,11 +259,10 @@ class Tools:
             )
             return page, render.captures_text(page)
 
-        return budget.page(entries[:100], make, offset=offset, total=len(rows))
+        return budget.page(rows[offset : offset + 100], make, offset=offset, total=len(rows))
 
     # -- one run --------------------------------------------------------------------------------------
 
-    # structured content: RunPage
     @mcp_tool(READ_ONLY)
     def analyze_capture(
         self,
@@ -290,7 +275,7 @@ class Tools:
         ] = None,
         offset: Annotated[Offset, Field(description="First function to show (from next_offset).")] = 0,
         page_size: Annotated[PageSize, Field(description="Functions per page (fewer if they do not fit).")] = 20,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, RunReportPage]:
         """Read one run on its own: why each function recompiled, where it broke, what failed and what happened
         next, which limit it hit.
 
@@ -312,12 +297,12 @@ class Tools:
             cut, notes = budget.shrink_function(fn, share)
             entries.append(FunctionEntry(index=offset + i, report=cut, truncated=notes))
 
-        def make(shown: Sequence[FunctionEntry], next_offset: int | None) -> tuple[RunPage, str]:
+        def make(shown: Sequence[FunctionEntry], next_offset: int | None) -> tuple[RunReportPage, str]:
             calls = []
             if next_offset is not None:
                 calls.append(f'analyze_capture(capture="{short_id(report.capture)}", offset={next_offset})')
             calls.append(f'get_evidence(capture="{short_id(report.capture)}", evidence_id="<id from a line>")')
-            page = RunPage(
+            page = RunReportPage(
                 capture=report.capture,
                 label=report.label,
                 torch=report.torch,
@@ -336,7 +321,6 @@ class Tools:
 
     # -- comparisons -----------------------------------------------------------------------------------
 
-    # structured content: ComparisonPage
     @mcp_tool(READ_ONLY)
     def compare_runs(
         self,
@@ -367,7 +351,7 @@ class Tools:
                 "Their differences are listed under `intended` and do not make the pair confounded."
             ),
         ] = None,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, ComparisonPage]:
         """Compare two runs per source function: what changed in compilation behaviour, and why.
 
         Use after a code change, upgrade, flag or configuration change made torch.compile behave differently.
@@ -384,7 +368,6 @@ class Tools:
         comparison = self.service.compare(base, cand, source_map=user_map, change=change or ())
         return self._page(comparison, offset, page_size, "compare_runs")
 
-    # structured content: ComparisonPage
     @mcp_tool(READ_ONLY)
     def compare_ranks(
         self,
@@ -397,7 +380,7 @@ class Tools:
         ] = None,
         offset: Annotated[Offset, Field(description="First row to show (from next_offset).")] = 0,
         page_size: Annotated[PageSize, Field(description="Rows per page (fewer if they do not fit).")] = 20,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, ComparisonPage]:
         """Compare the ranks of one distributed run: counts per rank and where each rank first diverges.
 
         Use when a multi-rank job hangs, slows or recompiles on some ranks only: a rank that recompiles while the
@@ -416,7 +399,7 @@ class Tools:
             )
         header = ComparisonPage(
             comparison_id=comparison.id,
-            kind="ranks" if comparison.kind == "rank_view" else "captures",  # the page's own words
+            kind="rank_view_page" if comparison.kind == "rank_view" else "comparison_page",
             baseline=comparison.baseline,
             candidate=comparison.candidate,
             total_rows=len(rows),
@@ -479,7 +462,6 @@ class Tools:
 
     # -- evidence --------------------------------------------------------------------------------------
 
-    # structured content: EvidenceResult
     @mcp_tool(READ_ONLY)
     def get_evidence(
         self,
@@ -510,7 +492,7 @@ class Tools:
         max_chars: Annotated[
             MaxChars, Field(description="Excerpt length in characters (fewer if it does not fit).")
         ] = 4000,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, EvidenceDocument]:
         """Show the trace bytes behind a number: one hash-checked excerpt, the parts of it matching `grep`, or a
         page of the evidence index (each entry with its function and a one-line summary).
 
@@ -526,17 +508,17 @@ class Tools:
                 cid, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=60
             )
 
-            def make_index(shown: Sequence[EvidenceEntry], next_offset: int | None) -> tuple[EvidenceResult, str]:
-                page = EvidenceIndexPage(
-                    capture=cid, kind=kind, total=total, offset=offset, next_offset=next_offset, items=list(shown)
+            def make_index(shown: Sequence[EvidenceEntry], next_offset: int | None) -> tuple[EvidenceIndex, str]:
+                page = EvidenceIndex(
+                    capture=cid, total=total, offset=offset, next_offset=next_offset, items=list(shown)
                 )
-                return EvidenceResult(index=page), render.evidence_index_text(page)
+                return page, render.evidence_index_text(page, kind)
 
             return budget.page(items, make_index, offset=offset, total=total)
 
         def build_excerpt(chars: int) -> CallToolResult:
             ex = self.service.read_evidence(cid, evidence_id, offset=offset, max_chars=max(chars, 1))
-            page = EvidenceText(
+            page = EvidenceExcerpt(
                 capture=cid,
                 evidence=ex.evidence,
                 offset=ex.offset,
@@ -544,7 +526,7 @@ class Tools:
                 total_chars=ex.total_chars,
                 text=ex.text,
             )
-            return budget.tool_result(EvidenceResult(excerpt=page), render.evidence_text(page))
+            return budget.tool_result(page, render.evidence_text(page))
 
         # Paged by characters, not items: escaped text (quotes, newlines, control characters) can take several
         # characters each, so the longest excerpt that fits is measured.
@@ -553,24 +535,25 @@ class Tools:
     def _grep(self, cid: str, evidence_id: str, pattern: str) -> CallToolResult:
         head, matches, total = self.service.grep_evidence(cid, evidence_id, pattern)
 
-        def make(shown: Sequence[GrepMatch], _: int | None) -> tuple[EvidenceResult, str]:
-            page = EvidenceMatches(
-                capture=cid,
-                evidence=head.evidence,
-                pattern=pattern,
-                total_matches=total,
-                matches=list(shown),
-                total_chars=head.total_chars,
+        def make(shown: Sequence[GrepMatch], _: int | None) -> tuple[EvidenceGrep, str]:
+            page = EvidenceGrep(
+                capture=cid, evidence=head.evidence, pattern=pattern, total_matches=total, matches=list(shown)
             )
-            return EvidenceResult(matches=page), render.evidence_matches_text(page)
+            return page, render.evidence_matches_text(page, head.total_chars)
 
         return budget.page(matches, make)
 
 
 class Server(MCPServer):
     """The SDK's server, with our tool errors: a DynamoDiffError a tool raises, or arguments outside the input
-    schema (a bound, a missing or mistyped argument), become `error[<code>]: <message>` with the error itself
-    under `_meta["dynamo-diff/error"]`."""
+    schema (a bound, a missing or mistyped argument), become `error[<code>]: <message>` with the error document
+    as the structured content (and under `_meta["dynamo-diff/error"]`)."""
+
+    outlines: dict[str, dict[str, Any]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.outlines = {}
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -586,15 +569,24 @@ class Server(MCPServer):
                 return error_result(argument_error(cause, schema))
             raise
 
+    async def list_tools(self) -> list[ListedTool]:
+        """The SDK's listing, each output schema published as its outline (see `outline`); the SDK still checks
+        every result against the whole document model, the tool's return annotation."""
+        listed = await super().list_tools()
+        return [
+            tool.model_copy(update={"output_schema": self.outlines[tool.name]}) if tool.name in self.outlines else tool
+            for tool in listed
+        ]
+
 
 def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
     """An MCP server over one store, reading traces only below `roots`: the tools are the `Tools` methods marked
     with `mcp_tool`, whose parameters (with their descriptions and bounds) are the tools' input schemas.
 
-    Tools return a CallToolResult they build themselves: a short text plus structured content that is one of
-    the models in `dynamo_diff_mcp.models` (named beside each tool). The JSON Schemas of those models are not
-    published as output schemas: with them the tools/list response grows from about 7,000 to 39,000 characters,
-    and it sits in an agent's context on every turn.
+    Tools return a CallToolResult they build themselves: a short text plus structured content that is a schema
+    document (its `kind` names the committed schema that validates it), the model named by the tool's return
+    annotation `Annotated[CallToolResult, Model]`: the SDK validates every result against it, and tools/list
+    publishes its outline as the tool's output schema.
     """
     tools = Tools(store_path, roots)
     server = Server(
@@ -610,7 +602,16 @@ def create_server(store_path: Path, roots: AllowedRoots) -> MCPServer:
             method = getattr(tools, name)
             # Docstrings are the descriptions an agent reads: without the source indentation.
             server.add_tool(method, description=inspect.cleandoc(method.__doc__ or ""), annotations=annotations)
+            server.outlines[name] = outline(document_model(member))
     return server
+
+
+def document_model(method: Callable[..., Any]) -> type[BaseModel]:
+    """The document model a tool method returns: the model in its `Annotated[CallToolResult, Model]`."""
+    returned = inspect.signature(method, eval_str=True).return_annotation
+    model = returned.__metadata__[0]
+    assert isinstance(model, type) and issubclass(model, BaseModel), method
+    return model
 
 
 def serve(store_path: Path, roots: Sequence[Path | str]) -> None:

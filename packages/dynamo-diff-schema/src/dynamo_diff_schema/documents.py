@@ -16,6 +16,7 @@ from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.comparison import Comparison
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode, ErrorInfo
 from dynamo_diff_schema.manifest import Manifest
+from dynamo_diff_schema.pages import CapturePage, ComparisonPage, ImportPage, RunReportPage
 from dynamo_diff_schema.results import (
     CaptureList,
     CheckVerdict,
@@ -53,6 +54,12 @@ DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
     "verify_report": VerifyReport,
     "removed": RemoveResult,
     "export_result": ExportResult,
+    # The pages the MCP server returns where a whole document would not fit one response (pages.py).
+    "capture_page": CapturePage,
+    "import_page": ImportPage,
+    "run_report_page": RunReportPage,
+    "comparison_page": ComparisonPage,
+    "rank_view_page": ComparisonPage,
 }
 KINDS: Final[tuple[str, ...]] = tuple(DOCUMENT_MODELS)
 _ID_BASE = "https://dynamo-diff.invalid/schema"

@@ -1,0 +1,315 @@
+// Generated from run_report_page.schema.json by scripts/gen-types.js (npm run gen:types): do not edit.
+// The schema is written by `uv run python tools/write_schemas.py` from the dynamo-diff-schema models.
+/* eslint-disable */
+
+/**
+ * Whether the run compiled anything (docs/SEMANTICS.md, "Runs that compiled nothing").
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "CompiledState".
+ */
+export type CompiledState = "compiled" | "nothing_compiled" | "no_graph";
+/**
+ * How a recorded run ended, as far as the capture can tell.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "RunState".
+ */
+export type RunState = "completed" | "exited" | "killed" | "interrupted" | "trace_cut" | "partial" | "unknown";
+
+/**
+ * `analyze_capture` (MCP): a page of a `run_report`, one source function per entry with evidence ids.
+ */
+export interface RunReportPage {
+  /**
+   * The capture id.
+   */
+  capture: string;
+  /**
+   * Whether anything compiled (a run that compiled nothing has every count 0).
+   */
+  compiled?: CompiledStatus | null;
+  /**
+   * The run's non-zero counts (first page only).
+   */
+  counts?: {
+    [k: string]: number;
+  } | null;
+  functions?: FunctionEntry[];
+  kind: "run_report_page";
+  label?: string | null;
+  /**
+   * Calls that usually come next (MCP tool calls).
+   */
+  next_calls?: string[];
+  /**
+   * Pass as offset for the next page; None on the last page.
+   */
+  next_offset?: number | null;
+  offset: number;
+  run: RunStatus;
+  schema_version?: string;
+  torch?: string | null;
+  total_functions: number;
+}
+/**
+ * Said first in every view when it is not `compiled`: a run that compiled nothing has every count 0, which
+ * reads as a perfect run, and a CI gate fails on it.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "CompiledStatus".
+ */
+export interface CompiledStatus {
+  /**
+   * Compilations (observed_compilation_identities) over all ranks.
+   */
+  compilations: number;
+  state: CompiledState;
+  /**
+   * One line for people, e.g. 'torch.compile was called 2 times (Net at train.py:27) but no frame was compiled'.
+   */
+  summary: string;
+  /**
+   * How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).
+   */
+  torch_compile_calls?: number | null;
+}
+/**
+ * A run report's function on a page.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "FunctionEntry".
+ */
+export interface FunctionEntry {
+  /**
+   * Position of the function in the whole report (functions with problems first).
+   */
+  index: number;
+  report: FunctionReport;
+  /**
+   * What was cut to fit (empty: nothing).
+   */
+  truncated?: string[];
+}
+/**
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "FunctionReport".
+ */
+export interface FunctionReport {
+  compilations?: CompilationLine[];
+  /**
+   * Its compile time (entire_frame_compile_time_s summed).
+   */
+  compile_time_s?: number;
+  /**
+   * Named by what the user compiled (Dynamo compiled library code for a call from module-level code, from the function that compiled the model, or from a wrapper): `file` and `line` are then where torch.compile was called (the line None when not known).
+   */
+  compiled?: boolean;
+  /**
+   * For the counts someone acts on (failed, confirmed recompilations, graph breaks, limit hits, restarts): the evidence ids behind them, at most 5 each.
+   */
+  count_evidence?: {
+    [k: string]: string[];
+  };
+  /**
+   * Its non-zero counts (in a capture of several ranks, summed).
+   */
+  counts: {
+    [k: string]: number;
+  };
+  file?: string | null;
+  /**
+   * Frames counted in it (resume and library frames).
+   */
+  frames?: string[];
+  line?: number | null;
+  /**
+   * Qualified name from the source snapshot, else the code object's name; for a row named by what the user compiled (`compiled`), that target ('LlamaForCausalLM.forward').
+   */
+  name: string;
+  /**
+   * For each count whose value differs between the ranks summed: rank (as text) -> its value. A count not listed has the same value on every rank.
+   */
+  per_rank?: {
+    [k: string]: {
+      [k: string]: number;
+    };
+  };
+  /**
+   * In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture). None: one rank.
+   */
+  ranks_summed?: number | null;
+}
+/**
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "CompilationLine".
+ */
+export interface CompilationLine {
+  /**
+   * Cache decisions, e.g. 'fx_graph miss'.
+   */
+  cache?: string[];
+  compile_id: string;
+  compile_time_s?: number | null;
+  /**
+   * Its main records: dynamo_start, compilation_metrics (list more by id).
+   */
+  evidence_ids?: string[];
+  failure?: FailureLine | null;
+  /**
+   * The compiled frame: the function itself, a resume function or a library frame.
+   */
+  frame: string;
+  graph_breaks?: BreakLine[];
+  graph_ops?: number | null;
+  /**
+   * The compiler limit it hit, if any.
+   */
+  limit?: string | null;
+  outcome: string;
+  /**
+   * In a capture of several ranks: the rank it compiled on.
+   */
+  rank?: number | null;
+  /**
+   * Failing guards that made it recompile.
+   */
+  recompile?: GuardLine[];
+  /**
+   * Times Dynamo restarted its analysis (after a graph break).
+   */
+  restarts?: number;
+}
+/**
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "FailureLine".
+ */
+export interface FailureLine {
+  evidence_ids?: string[];
+  fail_type?: string | null;
+  /**
+   * The telling line of torch's failure text.
+   */
+  message: string;
+  /**
+   * file:line of the user's code where it failed, when torch says.
+   */
+  site?: string | null;
+  /**
+   * What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', 'raised into the program' or 'unknown'.
+   */
+  then: string;
+}
+/**
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "BreakLine".
+ */
+export interface BreakLine {
+  evidence_id?: string | null;
+  /**
+   * torch's graph-break registry id, e.g. 'gb0059'.
+   */
+  gb_id?: string | null;
+  /**
+   * file:line in the user's code.
+   */
+  site?: string | null;
+  /**
+   * The graph-break type (or the first line of its reason).
+   */
+  type: string;
+}
+/**
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "GuardLine".
+ */
+export interface GuardLine {
+  category: string;
+  evidence_id?: string | null;
+  /**
+   * The failing guard as torch printed it (first line, without the user-code comment).
+   */
+  text: string;
+}
+/**
+ * How the run ended; a run that did not finish has low counts.
+ */
+export interface RunStatus {
+  /**
+   * Payload files are missing or records were rejected.
+   */
+  evidence_missing?: boolean;
+  /**
+   * The uncaught exception the observer saw, e.g. 'RuntimeError: x'.
+   */
+  exception?: string | null;
+  exit_code?: number | null;
+  /**
+   * True: completed with a whole trace. False: it did not finish (or evidence is missing), counts may be low. None: unknown (a bare trace).
+   */
+  finished: boolean | null;
+  /**
+   * The facts behind the state, one per line.
+   */
+  reasons?: string[];
+  /**
+   * The signal that ended the command, e.g. 'SIGKILL'.
+   */
+  signal?: string | null;
+  /**
+   * Where the workload's end is known from: recorded by `dynamo-diff capture` (hash-verified manifest), declared by a manifest that is not hash-verified, or nowhere (a bare trace).
+   */
+  source: "capture" | "manifest" | "none";
+  state: RunState;
+  /**
+   * One line for people, e.g. 'killed by SIGKILL'.
+   */
+  summary: string;
+  /**
+   * A trace file ends mid-record, or a compilation never finished.
+   */
+  trace_cut?: boolean;
+}
+/**
+ * The first thing every view says about a capture: did the run finish? Counts of a run that stopped early
+ * are low, so a run that did not finish must never look like an improvement.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "RunStatus".
+ */
+export interface RunStatus1 {
+  /**
+   * Payload files are missing or records were rejected.
+   */
+  evidence_missing?: boolean;
+  /**
+   * The uncaught exception the observer saw, e.g. 'RuntimeError: x'.
+   */
+  exception?: string | null;
+  exit_code?: number | null;
+  /**
+   * True: completed with a whole trace. False: it did not finish (or evidence is missing), counts may be low. None: unknown (a bare trace).
+   */
+  finished: boolean | null;
+  /**
+   * The facts behind the state, one per line.
+   */
+  reasons?: string[];
+  /**
+   * The signal that ended the command, e.g. 'SIGKILL'.
+   */
+  signal?: string | null;
+  /**
+   * Where the workload's end is known from: recorded by `dynamo-diff capture` (hash-verified manifest), declared by a manifest that is not hash-verified, or nowhere (a bare trace).
+   */
+  source: "capture" | "manifest" | "none";
+  state: RunState;
+  /**
+   * One line for people, e.g. 'killed by SIGKILL'.
+   */
+  summary: string;
+  /**
+   * A trace file ends mid-record, or a compilation never finished.
+   */
+  trace_cut?: boolean;
+}
