@@ -2,7 +2,7 @@
 // CLI and the session's state are in common/; the commands in commands/; the tree, the table, the read-only
 // documents and the source editor in views/. All of it is backed by the dynamo-diff CLI.
 import * as vscode from "vscode";
-import { CaptureSummary, CliError, Comparison } from "./common/cli";
+import { CaptureRow, CliError, Comparison } from "./common/cli";
 import { CAPTURES_VIEW, CONFIG_SECTION, EVIDENCE_SCHEME, SOURCE_SCHEME } from "./common/constants";
 import { ErrorReporter } from "./common/errors";
 import { Log } from "./common/log";
@@ -23,7 +23,7 @@ import { FindingsState, WorkspaceFindings } from "./views/workspace-findings";
 
 /** What `activate` returns; the extension-host tests read the state through it. */
 export interface DynamoDiffApi {
-  captures(): CaptureSummary[];
+  captures(): CaptureRow[];
   comparison(): Comparison | undefined;
   lastError(): CliError | undefined;
   cliPath(): Promise<string>;

@@ -1,7 +1,7 @@
 // Commands on the store: import a capture, and refresh (find the CLI again, read the captures again).
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { CaptureSummary, args, parseImport } from "../common/cli";
+import { CaptureRow, ImportedCapture, ImportResult, args, parseImport } from "../common/cli";
 import { Command } from "../common/constants";
 import { ErrorReporter } from "../common/errors";
 import { CliRunner, requireTrust, withProgress } from "../common/runner";
@@ -23,7 +23,7 @@ export class CaptureCommands {
     ];
   }
 
-  async importCapture(target?: vscode.Uri | string, label?: string): Promise<CaptureSummary | undefined> {
+  async importCapture(target?: vscode.Uri | string, label?: string): Promise<CaptureRow | undefined> {
     try {
       requireTrust();
       let where = typeof target === "string" ? target : target?.fsPath;
@@ -51,9 +51,9 @@ export class CaptureCommands {
         parseImport((await this.cli.run(args.importCapture(target_, label?.trim() || undefined), token)).stdout),
       );
       const list = await this.session.refreshCaptures();
-      const summary = list.find((c) => c.id === imported.id);
-      void vscode.window.showInformationMessage(`Dynamo Diff: imported ${captureName(imported)}`);
-      return summary;
+      void vscode.window.showInformationMessage(`Dynamo Diff: ${importedText(imported)}`);
+      // A folder of runs imports each run on its own: the first one's row stands for the import.
+      return list.find((c) => c.id === imported.captures[0].id);
     } catch (err) {
       this.errors.report(err);
       return undefined;
@@ -61,7 +61,7 @@ export class CaptureCommands {
   }
 
   /** Also run when the settings or the workspace trust change. */
-  async refresh(): Promise<CaptureSummary[] | undefined> {
+  async refresh(): Promise<CaptureRow[] | undefined> {
     this.session.forget();
     this.cli.forget();
     try {
@@ -71,4 +71,15 @@ export class CaptureCommands {
       return undefined;
     }
   }
+}
+
+/** `imported v1 (c49b978f9e05)`, `v1 (c49b978f9e05) was already in the store`, or for a folder of runs
+ * `imported 3 runs of runs/: a (...), b (...), c (...)`. */
+export function importedText(result: ImportResult & { captures: ImportedCapture[] }): string {
+  const one = (c: ImportedCapture) => `${captureName(c)}${c.created ? "" : " (already in the store)"}`;
+  if (!result.folder_of_runs) {
+    const c = result.captures[0];
+    return c.created ? `imported ${captureName(c)}` : `${captureName(c)} was already in the store`;
+  }
+  return `imported ${result.captures.length} run(s) of a folder of runs: ${result.captures.map(one).join(", ")}`;
 }

@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { CaptureSummary, CliError, Comparison, args, parseComparison, parseRanks } from "../common/cli";
+import { CaptureRow, CliError, Comparison, args, parseComparison, parseRanks, parseRankView } from "../common/cli";
 import { Command } from "../common/constants";
 import { ErrorReporter, toCliError } from "../common/errors";
 import { CliRunner, requireTrust, withProgress } from "../common/runner";
@@ -34,10 +34,10 @@ export class ComparisonCommands {
     title: string,
     exclude?: string,
     onlyMultiRank = false,
-    known?: CaptureSummary[],
-  ): Promise<CaptureSummary | undefined> {
+    known?: CaptureRow[],
+  ): Promise<CaptureRow | undefined> {
     const all = known ?? (await this.session.refreshCaptures());
-    const list = all.filter((c) => c.id !== exclude && (!onlyMultiRank || c.ranks > 1));
+    const list = all.filter((c) => c.id !== exclude && (!onlyMultiRank || c.rank_count > 1));
     if (!list.length) {
       throw new CliError("no_captures", onlyMultiRank ? "no capture with more than one rank; import one first" : "no captures to choose from; import one first");
     }
@@ -45,7 +45,7 @@ export class ComparisonCommands {
       list.map((c) => ({
         label: c.label ?? c.id.slice(0, 12),
         description: c.imported_at,
-        detail: `${c.id.slice(0, 12)} · ${c.input_kind} · torch ${c.torch_version ?? "?"} · ${c.ranks} rank(s)`,
+        detail: `${c.id.slice(0, 12)} · ${c.input_kind} · torch ${c.torch_version ?? "?"} · ${c.rank_count} rank(s)`,
         capture: c,
       })),
       { title, placeHolder: title, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
@@ -103,7 +103,7 @@ export class ComparisonCommands {
       const list = typeof ranks === "string" ? parseRanks(ranks) : ranks;
       const cap = capture;
       const comparison = await withProgress("comparing ranks", async (token) =>
-        parseComparison((await this.cli.run(args.compareRanks(cap, list), token)).stdout),
+        parseRankView((await this.cli.run(args.compareRanks(cap, list), token)).stdout),
       );
       this.setComparison(comparison, { operands: [cap, ...list.map(String)], ranks: true });
       return comparison;

@@ -9,6 +9,7 @@ import { Log } from "../common/log";
 import { requireTrust, withProgress } from "../common/runner";
 import { Session } from "../common/session";
 import { diagnosticsFollowComparison } from "../common/settings";
+import { rankViewCaptureName } from "../views/tree";
 import { FindingsState, WorkspaceFindings } from "../views/workspace-findings";
 
 export class FindingsCommands {
@@ -33,7 +34,7 @@ export class FindingsCommands {
     const c = this.session.comparison();
     if (!c) return undefined;
     const name = (s: { id: string; label?: string | null }) => s.label ?? s.id.slice(0, 12);
-    return c.kind === "ranks" ? `ranks of ${name(c.baseline)}` : `${name(c.baseline)} → ${name(c.candidate)}`;
+    return c.kind === "rank_view" ? `ranks of ${rankViewCaptureName(c)}` : `${name(c.baseline)} → ${name(c.candidate)}`;
   }
 
   /** A new comparison on screen: its candidate's findings, unless the setting is off. */

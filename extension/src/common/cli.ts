@@ -5,11 +5,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 // ---------------------------------------------------------------------------------------------------------
-// JSON shapes. The CLI's documents (a comparison, a capture, a run report, an error) have committed JSON Schemas;
-// their types are generated from them into src/generated/ (`npm run gen:types`; a unit test fails when they
-// differ from the schemas), so they cannot drift. Only the few outputs without a schema are written out here.
+// JSON shapes. Every document the CLI prints with `--format json` says what it is (`{"kind": K,
+// "schema_version": "MAJOR.MINOR", ...}`) and has a committed JSON Schema, K.schema.json; the types below are
+// generated from those schemas into src/generated/ (`npm run gen:types`; a unit test fails when they differ from
+// the schemas), so none is written out by hand here and none can drift from what the CLI writes.
 
 import type { Capture, Compilation as CaptureCompilation, Evidence } from "../generated/capture";
+import type { CaptureList, CaptureRow } from "../generated/capture_list";
 import type {
   Change as ComparisonChange,
   CompiledStatus as ComparisonCompiledStatus,
@@ -25,10 +27,17 @@ import type {
   Side,
 } from "../generated/comparison";
 import type { ErrorInfo, Hint } from "../generated/error";
+import type { EvidenceExcerpt } from "../generated/evidence_excerpt";
+import type { EvidenceEntry, EvidenceIndex } from "../generated/evidence_index";
+import type { ImportedCapture, ImportResult } from "../generated/import_result";
+import type { Comparison as RankViewDocument } from "../generated/rank_view";
 import type { CompilationLine, FunctionReport, RunReport as RunReportDocument } from "../generated/run_report";
+import type { SourceLocation, SourceResult } from "../generated/source";
 import { withHint } from "./hints";
 
-export type Comparison = ComparisonDocument;
+/** `dynamo-diff compare BASE CAND` (kind `comparison`) or `compare CAPTURE --ranks` (kind `rank_view`, `ranks`
+ * set): one model, two kinds. */
+export type Comparison = ComparisonDocument | RankViewDocument;
 export type Counts = ComparisonCounts;
 export type RowSide = FunctionSide;
 export type Change = ComparisonChange;
@@ -40,59 +49,50 @@ export type ComparedCapture = Side;
 export type KeyDifference = Difference;
 export type RankDivergence = ComparisonDivergence;
 export type RankView = ComparisonRankView;
-/** `dynamo-diff analyze ID --format json`: the whole capture document. */
+/** `dynamo-diff analyze ID --format json`: the whole capture document (kind `capture`). */
 export type Analysis = Capture;
 export type Compilation = CaptureCompilation;
 export type EvidenceItem = Evidence;
-/** `dynamo-diff analyze ID --by-function --format json`. */
+/** `dynamo-diff analyze ID --by-function --format json` (kind `run_report`). */
 export type RunReport = RunReportDocument;
-export type { CompilationLine, ErrorInfo, FunctionReport };
+export type {
+  CaptureList,
+  CaptureRow,
+  CompilationLine,
+  ComparisonDocument,
+  ErrorInfo,
+  EvidenceEntry,
+  EvidenceExcerpt,
+  EvidenceIndex,
+  FunctionReport,
+  ImportedCapture,
+  ImportResult,
+  RankViewDocument,
+  SourceLocation,
+  SourceResult,
+};
 
-/** One row of `dynamo-diff list --format json` (no schema: the CLI's own summary of a stored capture). */
-export interface CaptureSummary {
-  id: string;
-  label: string | null;
-  imported_at: string;
-  input_kind: string;
-  torch_version: string | null;
-  artifact_structure: string;
-  ranks: number;
-  counts: Record<string, number | string[]>;
-  /** How the run ended (absent from CLIs before run states). */
-  run?: string;
-  /** compiled, nothing_compiled (no frame was compiled) or no_graph (no graph reached the backend); absent from
-   * CLIs before it. */
-  compiled?: string;
-}
+/** A `source` document as parseSource returns it: at least one location. */
+export type SourceFound = SourceResult & { locations: SourceLocation[] };
 
-/** `dynamo-diff evidence ID EVIDENCE --format json` (no schema: an Evidence and a slice of its text). */
-export interface EvidenceExcerpt {
-  evidence: EvidenceItem;
-  offset: number;
-  next_offset: number | null;
-  total_chars: number;
-  text: string;
+/** Each document kind the extension reads, and its generated type. */
+export interface DocumentKinds {
+  capture_list: CaptureList;
+  import_result: ImportResult;
+  capture: Capture;
+  run_report: RunReportDocument;
+  comparison: ComparisonDocument;
+  rank_view: RankViewDocument;
+  evidence_index: EvidenceIndex;
+  evidence_excerpt: EvidenceExcerpt;
+  source: SourceResult;
+  error: ErrorInfo;
 }
+export type DocumentKind = keyof DocumentKinds;
 
-/** One place a function was found: its captured snapshot file, whole, and the function's lines in it. */
-export interface SourceLocation {
-  co_filename: string;
-  /** The snapshot's name in the capture, e.g. `model.py`. */
-  snapshot: string;
-  first_line: number;
-  last_line: number;
-  co_firstlineno: number;
-  sha256: string;
-  /** The whole captured file: line N of this text is line N of the file as it was compiled. */
-  text: string;
-}
-
-/** `dynamo-diff source CAPTURE FUNCTION --format json`. */
-export interface SourceResult {
-  capture: string;
-  function: string;
-  locations: SourceLocation[];
-}
+/** The major `schema_version` this extension reads (the committed schemas' `2.4` is 2; a unit test checks the
+ * two agree). A document of another major is refused: its fields may mean something else. */
+export const SCHEMA_MAJOR = 2;
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -127,7 +127,7 @@ function hintOf(value: unknown): Hint | null {
   return { action, args: strings };
 }
 
-/** Reads the error the CLI wrote to stderr: a JSON ErrorInfo (`--format json`) or `error[code]: message`. */
+/** Reads the error the CLI wrote to stderr: its `error` document (`--format json`) or `error[code]: message`. */
 export function parseCliError(stderr: string, exitCode: number | null): CliError {
   const text = stderr.trim();
   for (const candidate of [text, ...text.split("\n").reverse()]) {
@@ -135,6 +135,8 @@ export function parseCliError(stderr: string, exitCode: number | null): CliError
     if (!line.startsWith("{")) continue;
     try {
       const info = JSON.parse(line) as Partial<Record<keyof ErrorInfo, unknown>>;
+      // The error document (kind "error"); a line of another kind is not the error.
+      if (info.kind !== undefined && info.kind !== "error") continue;
       if (typeof info.code === "string" && typeof info.message === "string") {
         return new CliError(info.code, info.message, info.details, hintOf(info.hint));
       }
@@ -339,11 +341,12 @@ export function sourceFunctionArg(file: string | null, line: number | null, name
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Parsing
+// Parsing: each reader takes one document of the kind it reads, checks the kind and the schema's major version,
+// and only then the few fields the extension cannot do without.
 
-function parseJson<T>(stdout: string, what: string): T {
+function parseJson(stdout: string, what: string): unknown {
   try {
-    return JSON.parse(stdout) as T;
+    return JSON.parse(stdout) as unknown;
   } catch (err) {
     throw new CliError("bad_output", `dynamo-diff printed something that is not JSON for ${what}: ${String(err)}`);
   }
@@ -358,45 +361,118 @@ function expectObject(value: unknown, keys: string[], what: string): void {
   }
 }
 
-export function parseCaptureList(stdout: string): CaptureSummary[] {
-  const value = parseJson<unknown>(stdout, "list");
-  if (!Array.isArray(value)) throw new CliError("bad_output", "dynamo-diff list: expected a JSON array");
-  for (const item of value) expectObject(item, ["id", "imported_at"], "list");
-  return value as CaptureSummary[];
+function expectList(value: unknown, field: string, what: string): void {
+  if (value !== undefined && !Array.isArray(value)) throw new CliError("bad_output", `dynamo-diff ${what}: ${field} is not a list`);
 }
 
-export function parseImport(stdout: string): { id: string; label: string | null } {
-  const value = parseJson<{ capture?: { id?: string; label?: string | null } }>(stdout, "import");
-  expectObject(value, ["capture"], "import");
-  expectObject(value.capture, ["id"], "import");
-  return { id: value.capture!.id!, label: value.capture!.label ?? null };
+/** `"2.4"` -> 2; undefined when it is not MAJOR.MINOR. */
+export function schemaMajor(version: unknown): number | undefined {
+  const m = typeof version === "string" ? /^(\d+)\.\d+$/.exec(version) : null;
+  return m ? Number(m[1]) : undefined;
 }
 
-export function parseComparison(stdout: string): Comparison {
-  const value = parseJson<Comparison>(stdout, "compare");
-  expectObject(value, ["baseline", "candidate", "comparability", "totals", "functions"], "compare");
-  if (!Array.isArray(value.functions)) throw new CliError("bad_output", "dynamo-diff compare: functions is not a list");
+/**
+ * Checks that `value` is a document of one of `kinds` in a schema version this extension reads: `bad_output`
+ * when it is not a document or is another kind, `unsupported_schema` when its major version is not SCHEMA_MAJOR.
+ */
+export function checkDocument(value: unknown, kinds: readonly DocumentKind[], what: string): void {
+  expectObject(value, [], what);
+  const { kind, schema_version: version } = value as { kind?: unknown; schema_version?: unknown };
+  const wanted = kinds.map((k) => `"${k}"`).join(" or ");
+  if (typeof kind !== "string") {
+    throw new CliError("bad_output", `dynamo-diff ${what} printed a document without a "kind" where the extension reads ${wanted}`, {
+      expected: kinds,
+    });
+  }
+  if (!(kinds as readonly string[]).includes(kind)) {
+    throw new CliError("bad_output", `dynamo-diff ${what} printed a "${kind}" document where the extension reads ${wanted}`, {
+      kind,
+      expected: kinds,
+    });
+  }
+  const major = schemaMajor(version);
+  if (major !== SCHEMA_MAJOR) {
+    throw new CliError(
+      "unsupported_schema",
+      `dynamo-diff ${what} printed a "${kind}" document of schema version ${JSON.stringify(version ?? null)}; ` +
+        `this extension reads schema version ${SCHEMA_MAJOR}.x: install the dynamo-diff it was built for`,
+      { kind, schema_version: version ?? null, supported_major: SCHEMA_MAJOR },
+    );
+  }
+}
+
+/** One document of `kind` from the CLI's stdout (see checkDocument). */
+export function parseDocument<K extends DocumentKind>(stdout: string, kind: K, what: string): DocumentKinds[K] {
+  const value = parseJson(stdout, what);
+  checkDocument(value, [kind], what);
+  return value as DocumentKinds[K];
+}
+
+/** `dynamo-diff list --format json` (kind capture_list): the store's captures, newest first. */
+export function parseCaptureList(stdout: string): CaptureRow[] {
+  const value = parseDocument(stdout, "capture_list", "list");
+  expectList(value.captures, "captures", "list");
+  const rows = value.captures ?? [];
+  for (const row of rows) expectObject(row, ["id", "imported_at", "run_state", "compiled_state", "rank_count"], "list");
+  return rows;
+}
+
+/** `dynamo-diff import PATH --format json` (kind import_result): one capture, or one per run of a folder of runs. */
+export function parseImport(stdout: string): ImportResult & { captures: ImportedCapture[] } {
+  const value = parseDocument(stdout, "import_result", "import");
+  expectList(value.captures, "captures", "import");
+  if (!value.captures?.length) throw new CliError("bad_output", "dynamo-diff import: no capture in its import_result");
+  for (const c of value.captures) expectObject(c, ["id", "created"], "import");
+  return value as ImportResult & { captures: ImportedCapture[] };
+}
+
+function checkComparison(value: Comparison, what: string): void {
+  expectObject(value, ["baseline", "candidate", "comparability", "totals"], what);
+  expectList(value.functions, "functions", what);
+}
+
+/** `dynamo-diff compare BASE CAND --format json` (kind comparison). */
+export function parseComparison(stdout: string): ComparisonDocument {
+  const value = parseDocument(stdout, "comparison", "compare");
+  checkComparison(value, "compare");
   return value;
 }
 
+/** `dynamo-diff compare CAPTURE --ranks --format json` (kind rank_view, `ranks` set). */
+export function parseRankView(stdout: string): RankViewDocument {
+  const value = parseDocument(stdout, "rank_view", "compare --ranks");
+  checkComparison(value, "compare --ranks");
+  expectObject(value.ranks, ["ranks", "reference_rank"], "compare --ranks (ranks)");
+  return value;
+}
+
+/** `dynamo-diff analyze ID --format json` (kind capture). */
 export function parseAnalysis(stdout: string): Analysis {
-  const value = parseJson<Analysis>(stdout, "analyze");
+  const value = parseDocument(stdout, "capture", "analyze");
   expectObject(value, ["capture", "ranks"], "analyze");
+  expectList(value.ranks, "ranks", "analyze");
   return value;
 }
 
 /** `dynamo-diff analyze ID --by-function --format json` (kind run_report). */
 export function parseRunReport(stdout: string): RunReport {
-  const value = parseJson<RunReport>(stdout, "analyze --by-function");
+  const value = parseDocument(stdout, "run_report", "analyze --by-function");
   expectObject(value, ["capture", "run", "counts"], "analyze --by-function");
-  if (value.functions !== undefined && !Array.isArray(value.functions)) {
-    throw new CliError("bad_output", "dynamo-diff analyze --by-function: functions is not a list");
-  }
+  expectList(value.functions, "functions", "analyze --by-function");
   return value;
 }
 
+/** `dynamo-diff evidence ID --format json` (kind evidence_index): one page of the capture's evidence index. */
+export function parseEvidenceIndex(stdout: string): EvidenceIndex {
+  const value = parseDocument(stdout, "evidence_index", "evidence");
+  expectObject(value, ["capture", "total", "offset"], "evidence");
+  expectList(value.items, "items", "evidence");
+  return value;
+}
+
+/** `dynamo-diff evidence ID EVIDENCE --format json` (kind evidence_excerpt): a slice of one record's text. */
 export function parseEvidenceExcerpt(stdout: string): EvidenceExcerpt {
-  const value = parseJson<EvidenceExcerpt>(stdout, "evidence");
+  const value = parseDocument(stdout, "evidence_excerpt", "evidence");
   expectObject(value, ["evidence", "offset", "total_chars", "text"], "evidence");
   return value;
 }
@@ -405,9 +481,9 @@ function isLineNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value > 0;
 }
 
-/** `dynamo-diff source ... --format json`: at least one location, each with its whole snapshot text. */
-export function parseSource(stdout: string): SourceResult {
-  const value = parseJson<SourceResult>(stdout, "source");
+/** `dynamo-diff source ... --format json` (kind source): at least one location, each with its whole snapshot. */
+export function parseSource(stdout: string): SourceFound {
+  const value = parseDocument(stdout, "source", "source");
   expectObject(value, ["capture", "function", "locations"], "source");
   if (!Array.isArray(value.locations) || value.locations.length === 0) {
     throw new CliError("bad_output", "dynamo-diff source: no locations");
@@ -422,7 +498,7 @@ export function parseSource(stdout: string): SourceResult {
       );
     }
   }
-  return value;
+  return value as SourceFound;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Failures as the CLI's errors, shown to the user: in the output channel and a notification (with the install
-// command when the CLI is missing or the wrong version); the last one is kept for the extension-host tests.
+// command when the CLI is missing, the wrong version or prints another schema); the last one is kept for the
+// extension-host tests.
 import * as vscode from "vscode";
 import { CliError, installCommand } from "./cli";
 import { CONFIG_SECTION } from "./constants";
@@ -37,7 +38,8 @@ export class ErrorReporter {
       void vscode.window.showInformationMessage(`Dynamo Diff: ${e.message}`);
       return;
     }
-    if (e.code === "cli_version" || e.code === "cli_not_found") {
+    // A CLI that is missing, the wrong version or prints documents of another schema: the pinned one fixes it.
+    if (e.code === "cli_version" || e.code === "cli_not_found" || e.code === "unsupported_schema") {
       const command = installCommand(this.pinnedVersion);
       void vscode.window.showErrorMessage(`Dynamo Diff: ${e.display()}`, "Copy Install Command", "Open Settings").then((choice) => {
         if (choice === "Copy Install Command") void vscode.env.clipboard.writeText(command);

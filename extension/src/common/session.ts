@@ -3,7 +3,20 @@
 // so far (captures never change, so these are kept until a refresh). Views listen to `onDidChange`.
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { Analysis, CaptureSummary, Comparison, EvidenceItem, RunReport, SourceResult, args, parseAnalysis, parseCaptureList, parseRunReport, parseSource } from "./cli";
+import {
+  Analysis,
+  CaptureRow,
+  Comparison,
+  EvidenceItem,
+  RunReport,
+  SourceFound,
+  args,
+  parseAnalysis,
+  parseCaptureList,
+  parseEvidenceIndex,
+  parseRunReport,
+  parseSource,
+} from "./cli";
 import { toCliError } from "./errors";
 import { Log } from "./log";
 import { CliRunner, Token } from "./runner";
@@ -19,21 +32,21 @@ export class Session implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** The captures, the comparison or the start-up problem changed (or were read again). */
   readonly onDidChange = this.changed.event;
-  private captureList: CaptureSummary[] = [];
+  private captureList: CaptureRow[] = [];
   private current: Comparison | undefined;
   private currentRequest: ComparisonRequest | undefined;
   private problemText: string | undefined;
   private analyses = new Map<string, Promise<Analysis>>();
   private indexes = new Map<string, Promise<Map<string, EvidenceItem>>>();
   private reports = new Map<string, Promise<RunReport>>();
-  private sources = new Map<string, Promise<SourceResult>>();
+  private sources = new Map<string, Promise<SourceFound>>();
 
   constructor(
     private readonly cli: CliRunner,
     private readonly log: Log,
   ) {}
 
-  captures(): CaptureSummary[] {
+  captures(): CaptureRow[] {
     return this.captureList;
   }
 
@@ -75,7 +88,7 @@ export class Session implements vscode.Disposable {
   }
 
   /** `dynamo-diff source ID FUNCTION`: where the function was and the whole snapshot of its file. */
-  source(id: string, fn: string, token?: Token): Promise<SourceResult> {
+  source(id: string, fn: string, token?: Token): Promise<SourceFound> {
     return this.cached(this.sources, `${id}\n${fn}`, () => this.cli.run(args.source(id, fn), token).then((r) => parseSource(r.stdout)));
   }
 
@@ -96,12 +109,9 @@ export class Session implements vscode.Disposable {
         const out = new Map<string, EvidenceItem>();
         let offset: number | null = 0;
         for (let page = 0; offset !== null && page < 50; page++) {
-          const r = JSON.parse((await this.cli.run(args.evidenceIndex(id, offset, 1000))).stdout) as {
-            items: EvidenceItem[];
-            next_offset: number | null;
-          };
-          for (const item of r.items) out.set(item.id, item);
-          offset = r.next_offset;
+          const r = parseEvidenceIndex((await this.cli.run(args.evidenceIndex(id, offset, 1000))).stdout);
+          for (const item of r.items ?? []) out.set(item.id, item);
+          offset = r.next_offset ?? null;
         }
         return out;
       })();
@@ -135,7 +145,7 @@ export class Session implements vscode.Disposable {
     }
   }
 
-  async refreshCaptures(token?: Token): Promise<CaptureSummary[]> {
+  async refreshCaptures(token?: Token): Promise<CaptureRow[]> {
     try {
       this.captureList = parseCaptureList((await this.cli.run(args.list(), token)).stdout);
       this.problemText = undefined;

@@ -1,6 +1,6 @@
 // Compile time (torch's entire_frame_compile_time_s summed) as the CLI shows it: a measurement, not a count, so a
 // change under COMPILE_TIME_NOISE (relative) or COMPILE_TIME_FLOOR_S (absolute) reads "(noise)". The two numbers
-// are dynamo_diff_schema.counts' (a unit test reads them from there). Nothing here imports `vscode`.
+// are dynamo_diff_compare.compile_time's (a unit test reads them from there). Nothing here imports `vscode`.
 import type { Counts } from "../common/cli";
 
 export const COMPILE_TIME_NOISE = 0.25;

@@ -25,7 +25,7 @@ export class DocumentContent implements DocumentBackend {
 
   async evidence(ref: EvidenceRef, token: Token): Promise<string> {
     const excerpt = parseEvidenceExcerpt((await this.cli.run(args.evidenceExcerpt(ref.capture, ref.evidence, ref.offset, pageChars()), token)).stdout);
-    this.pages.set(evidenceUri(ref, this.session.nameOf(ref.capture)).toString(), { offset: excerpt.offset, next: excerpt.next_offset });
+    this.pages.set(evidenceUri(ref, this.session.nameOf(ref.capture)).toString(), { offset: excerpt.offset, next: excerpt.next_offset ?? null });
     return renderEvidence(excerpt);
   }
 

@@ -1,7 +1,7 @@
 // What a captured source document shows: the whole snapshot file of the chosen location, the function's
 // lines in it, and the words that describe it (kept off the document's lines, so line N stays line N).
 // Nothing here imports `vscode`, so all of it is unit-tested with plain Node.
-import { SourceLocation, SourceResult } from "../common/cli";
+import { SourceFound, SourceLocation } from "../common/cli";
 
 export interface SourceView {
   captureName: string;
@@ -16,7 +16,7 @@ export interface SourceView {
 }
 
 /** The location whose first line is the one the row asked for, else the first one. */
-export function pickLocation(result: SourceResult, line?: number): number {
+export function pickLocation(result: SourceFound, line?: number): number {
   if (line !== undefined) {
     const at = result.locations.findIndex((l) => l.co_firstlineno === line);
     if (at >= 0) return at;
@@ -34,7 +34,7 @@ export function renderSource(location: SourceLocation): string {
   return location.text;
 }
 
-export function sourceView(result: SourceResult, captureName: string, line?: number): SourceView {
+export function sourceView(result: SourceFound, captureName: string, line?: number): SourceView {
   const index = pickLocation(result, line);
   const location = result.locations[index];
   const last = lineCount(location.text) - 1;

@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { Comparison, CompiledStatus, Counts, FunctionPiece, FunctionRow, KeyDifference, RunStatus } from "../common/cli";
 import { TABLE_PANEL } from "../common/constants";
 import { compileTimeChange, compileTimeText } from "./compile-time";
-import { COUNT_COLUMNS, countOf, rowLocation, rowName } from "./tree";
+import { COUNT_COLUMNS, countOf, rankViewCaptureName, rowLocation, rowName } from "./tree";
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? "")
@@ -96,7 +96,7 @@ const COMPILED_WORDS: Record<string, string> = { nothing_compiled: "COMPILED NOT
 /** A side that compiled nothing, before anything else: its counts are all 0, which reads as a perfect run. */
 function compiledBanner(c: Comparison): string {
   const sides: [string, CompiledStatus | null | undefined][] =
-    c.kind === "ranks" ? [["the run", c.baseline.compiled]] : [["the baseline", c.baseline.compiled], ["the candidate", c.candidate.compiled]];
+    c.kind === "rank_view" ? [["the run", c.baseline.compiled]] : [["the baseline", c.baseline.compiled], ["the candidate", c.candidate.compiled]];
   const said = sides
     .filter(([, s]) => s && s.state !== "compiled")
     .map(([name, s]) => `${name} ${COMPILED_WORDS[s!.state] ?? s!.state}: ${s!.summary}`);
@@ -105,10 +105,10 @@ function compiledBanner(c: Comparison): string {
 
 /** How each run ended, first: a run that did not finish compiled less, which looks like an improvement. */
 function runBanner(c: Comparison): string {
-  const sides = c.kind === "ranks" ? [c.baseline] : [c.baseline, c.candidate];
+  const sides = c.kind === "rank_view" ? [c.baseline] : [c.baseline, c.candidate];
   const unfinished = sides.some((s) => s.run?.finished === false);
   const text =
-    c.kind === "ranks"
+    c.kind === "rank_view"
       ? `Run: ${runText(c.baseline.run)}`
       : `Runs: baseline ${runText(c.baseline.run)} · candidate ${runText(c.candidate.run)}`;
   return `<div class="banner ${unfinished ? "unfinished" : "finished"}" id="runs" role="status">${escapeHtml(text)}</div>`;
@@ -119,8 +119,8 @@ export function renderTable(comparison: Comparison, cspSource: string, nonce: st
   const c = comparison;
   const verdict = c.comparability.verdict;
   const title =
-    c.kind === "ranks" && c.ranks
-      ? `Ranks of ${c.baseline.label ?? c.baseline.id.slice(0, 12)} (reference rank ${c.ranks.reference_rank})`
+    c.kind === "rank_view" && c.ranks
+      ? `Ranks of ${rankViewCaptureName(c)} (reference rank ${c.ranks.reference_rank})`
       : `${c.baseline.label ?? c.baseline.id.slice(0, 12)} → ${c.candidate.label ?? c.candidate.id.slice(0, 12)}`;
   // What comes with a difference (a torch version's own defaults, what torch derives from dynamic=) is counted under
   // it and listed on hover: it confounds nothing by itself.
@@ -307,7 +307,7 @@ export class ComparisonTable {
       this.panel.reveal();
     }
     const c = comparison;
-    this.panel.title = `Dynamo Diff: ${c.baseline.label ?? c.baseline.id.slice(0, 12)}${c.kind === "ranks" ? " ranks" : ` → ${c.candidate.label ?? c.candidate.id.slice(0, 12)}`}`;
+    this.panel.title = `Dynamo Diff: ${c.kind === "rank_view" ? `${rankViewCaptureName(c)} ranks` : `${c.baseline.label ?? c.baseline.id.slice(0, 12)} → ${c.candidate.label ?? c.candidate.id.slice(0, 12)}`}`;
     this.panel.webview.html = renderTable(comparison, this.panel.webview.cspSource, makeNonce());
   }
 

@@ -4,7 +4,7 @@
 import * as vscode from "vscode";
 import {
   Analysis,
-  CaptureSummary,
+  CaptureRow,
   Change,
   Comparison,
   Compilation,
@@ -22,8 +22,8 @@ export type Node =
   | { kind: "message"; text: string; detail?: string }
   | { kind: "comparison"; comparison: Comparison }
   | { kind: "divergences"; comparison: Comparison }
-  | { kind: "captures"; captures: CaptureSummary[] }
-  | { kind: "capture"; capture: CaptureSummary }
+  | { kind: "captures"; captures: CaptureRow[] }
+  | { kind: "capture"; capture: CaptureRow }
   | { kind: "row"; comparison: Comparison; row: FunctionRow; index: number }
   | { kind: "source"; captureId: string; captureLabel: string; side?: Side; fn: string; file: string | null; line: number | null }
   | { kind: "change"; comparison: Comparison; change: Change }
@@ -33,7 +33,7 @@ export type Node =
 
 /** What the tree needs from the rest of the extension. */
 export interface TreeSource {
-  captures(): CaptureSummary[];
+  captures(): CaptureRow[];
   comparison(): Comparison | undefined;
   /** A problem to show instead of the captures (e.g. the CLI was not found). */
   problem(): string | undefined;
@@ -99,6 +99,14 @@ function shortLabel(c: { id: string; label?: string | null }): string {
   return c.label ?? c.id.slice(0, 12);
 }
 
+/** The capture whose ranks a rank view compares, by its label: the CLI labels the view's sides `LABEL rank N`
+ * (N the rank on that side), so the reference side's label without ` rank N` is the capture's. */
+export function rankViewCaptureName(c: Comparison): string {
+  const label = shortLabel(c.baseline);
+  const suffix = ` rank ${c.ranks?.reference_rank}`;
+  return c.ranks && label.endsWith(suffix) && label.length > suffix.length ? label.slice(0, -suffix.length) : label;
+}
+
 function statusIcon(status: string): string {
   switch (status) {
     case "matched":
@@ -128,8 +136,8 @@ export function describe(node: Node): Described {
       const c = node.comparison;
       const differences = c.comparability.differences ?? [];
       const title =
-        c.kind === "ranks" && c.ranks
-          ? `Ranks of ${shortLabel(c.baseline)}: ${c.ranks.ranks.join(", ")} against rank ${c.ranks.reference_rank}`
+        c.kind === "rank_view" && c.ranks
+          ? `Ranks of ${rankViewCaptureName(c)}: ${c.ranks.ranks.join(", ")} against rank ${c.ranks.reference_rank}`
           : `${shortLabel(c.baseline)} → ${shortLabel(c.candidate)}`;
       return {
         label: `Comparison: ${title}`,
@@ -161,12 +169,13 @@ export function describe(node: Node): Described {
       };
     case "capture": {
       const c = node.capture;
-      // A run that compiled nothing says so first: its counts are all 0, which reads as a perfect run.
-      const empty = c.compiled === "nothing_compiled" ? "NOTHING COMPILED · " : c.compiled === "no_graph" ? "NO GRAPH COMPILED · " : "";
+      // How the run ended first, as `dynamo-diff list` says it; a run that compiled nothing says so right after:
+      // its counts are all 0, which reads as a perfect run.
+      const empty = c.compiled_state === "nothing_compiled" ? "; NOTHING COMPILED" : c.compiled_state === "no_graph" ? "; NO GRAPH COMPILED" : "";
       return {
         label: captureName(c),
-        description: `${empty}${c.input_kind} · torch ${c.torch_version ?? "?"} · ${c.ranks} rank(s) · ${c.imported_at}`,
-        tooltip: `${c.id}\nartifact structure: ${c.artifact_structure}${c.compiled ? `\ncompiled: ${c.compiled}` : ""}`,
+        description: `${c.run_state}${empty} · ${c.input_kind} · torch ${c.torch_version ?? "?"} · ${c.rank_count} rank(s) · ${c.imported_at}`,
+        tooltip: `${c.id}\nrun: ${c.run_state}\ncompiled: ${c.compiled_state}\nartifact structure: ${c.artifact_structure}`,
         expandable: true,
         icon: "archive",
         contextValue: "capture",

@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Frame, Page } from "playwright-core";
+import { parseEvidenceIndex } from "../../common/cli";
 import { EXTENSION_DIR, e2eEnv, editorEnv, fail, freePort, launchBrowser, start, tail, tempDir, waitForHttp, writeJson } from "./common";
 
 const STEP_MS = 30000;
@@ -163,8 +164,10 @@ function recompileEvidenceId(env: ReturnType<typeof e2eEnv>): string {
   const store = tempDir("dd-ev-");
   const options = { env: { ...process.env, DYNAMO_DIFF_STORE: store }, encoding: "utf8" as const };
   execFileSync(env.cli, ["import", path.join(env.fixtures, "edit_v1"), "--label", "v1"], options);
-  const page = JSON.parse(execFileSync(env.cli, ["evidence", "v1", "--kind", "recompile_reasons", "--format", "json"], options));
-  return String(page.items[0].id);
+  const page = parseEvidenceIndex(execFileSync(env.cli, ["evidence", "v1", "--kind", "recompile_reasons", "--format", "json"], options));
+  const first = page.items?.[0];
+  if (!first) throw new Error("edit_v1 has no recompile_reasons record");
+  return first.id;
 }
 
 /** The line numbers (in the gutter) of the lines the editor draws a warning squiggle on. */

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { CaptureSummary, Comparison } from "../../common/cli";
+import type { CaptureRow, Comparison } from "../../common/cli";
 import type { DynamoDiffApi } from "../../extension";
 
 const fixtures = process.env.DYNAMO_DIFF_FIXTURES ?? "";
@@ -40,8 +40,8 @@ async function visible(editor: vscode.TextEditor, first: number, last: number): 
 }
 
 describe("Dynamo Diff in the extension host", () => {
-  let v1: CaptureSummary;
-  let v2: CaptureSummary;
+  let v1: CaptureRow;
+  let v2: CaptureRow;
   let first: Comparison;
 
   before(() => {
@@ -55,8 +55,8 @@ describe("Dynamo Diff in the extension host", () => {
   });
 
   it("imports two captures", async () => {
-    v1 = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, "edit_v1"), "v1")) as CaptureSummary;
-    v2 = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, "edit_v2"), "v2")) as CaptureSummary;
+    v1 = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, "edit_v1"), "v1")) as CaptureRow;
+    v2 = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, "edit_v2"), "v2")) as CaptureRow;
     assert.equal(v1?.label, "v1");
     assert.equal(v2?.label, "v2");
     assert.equal(v1.input_kind, "bundle");
@@ -155,16 +155,17 @@ describe("Dynamo Diff in the extension host", () => {
   });
 
   it("compares the ranks of one capture", async () => {
-    const ranks = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, "two_ranks"), "ranks")) as CaptureSummary;
-    assert.equal(ranks.ranks, 2);
+    const ranks = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, "two_ranks"), "ranks")) as CaptureRow;
+    assert.equal(ranks.rank_count, 2);
+    assert.equal(ranks.run_state, "completed");
     const cmp = (await vscode.commands.executeCommand("dynamoDiff.compareRanks", ranks.id, "")) as Comparison;
-    assert.equal(cmp.kind, "ranks");
+    assert.equal(cmp.kind, "rank_view");
     assert.equal(cmp.ranks?.divergences?.length, 1);
     assert.equal(cmp.ranks?.divergences?.[0].rank, 1);
   });
 
   it("refreshes the capture list", async () => {
-    const list = (await vscode.commands.executeCommand("dynamoDiff.refresh")) as CaptureSummary[];
+    const list = (await vscode.commands.executeCommand("dynamoDiff.refresh")) as CaptureRow[];
     assert.deepEqual(list.map((c) => c.label).sort(), ["ranks", "v1", "v2"]);
   });
 });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { CaptureSummary } from "../../common/cli";
+import type { CaptureRow } from "../../common/cli";
 import type { DynamoDiffApi } from "../../extension";
 import type { FindingsState } from "../../views/workspace-findings";
 
@@ -54,8 +54,8 @@ async function lenses(uri: vscode.Uri): Promise<{ line: number; title: string; c
     .map((l) => ({ line: l.range.start.line + 1, title: l.command!.title, command: l.command!.command, args: l.command!.arguments }));
 }
 
-async function importFixture(name: string): Promise<CaptureSummary> {
-  const c = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, name), name)) as CaptureSummary;
+async function importFixture(name: string): Promise<CaptureRow> {
+  const c = (await vscode.commands.executeCommand("dynamoDiff.importCapture", path.join(fixtures, name), name)) as CaptureRow;
   assert.equal(c?.label, name);
   return c;
 }
@@ -64,7 +64,7 @@ describe("graph breaks and failures in the workspace's own files", () => {
   const graphBreak = wsFile("fixtures", "workloads", "graph_break.py");
   const namesake = wsFile("scratch", "graph_break.py");
   const recompileLimit = wsFile("fixtures", "workloads", "recompile_limit.py");
-  let gb: CaptureSummary;
+  let gb: CaptureRow;
 
   it("shows a capture's graph breaks at their lines in the workspace file its recorded path maps onto", async () => {
     gb = await importFixture("graph_break");

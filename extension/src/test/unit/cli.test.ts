@@ -157,14 +157,14 @@ describe("argument lists", () => {
 
 describe("parsing", () => {
   it("reads the JSON error the CLI prints with --format json", () => {
-    const e = parseCliError('{"code": "unknown_capture", "details": {}, "message": "no capture matches \'nope\'"}\n', 2);
+    const e = parseCliError('{"kind": "error", "schema_version": "2.4", "code": "unknown_capture", "details": {}, "message": "no capture matches \'nope\'"}\n', 2);
     assert.equal(e.code, "unknown_capture");
     assert.equal(e.display(), "[unknown_capture] no capture matches 'nope'");
   });
 
   it("words an error's hint as the editor's next step, not a CLI command", () => {
     const e = parseCliError(
-      '{"code": "unknown_capture", "details": {}, "hint": {"action": "list_captures", "args": {}}, ' +
+      '{"kind": "error", "code": "unknown_capture", "details": {}, "hint": {"action": "list_captures", "args": {}}, ' +
         '"message": "no capture matches \'nope\' in .dynamo-diff"}\n',
       2,
     );
@@ -195,7 +195,8 @@ describe("parsing", () => {
 
   it("rejects output that is not the expected JSON", () => {
     assert.throws(() => parseCaptureList("not json"), (e: unknown) => e instanceof CliError && e.code === "bad_output");
-    assert.throws(() => parseComparison("{}"), /missing "baseline"/);
+    assert.throws(() => parseComparison("{}"), /printed a document without a "kind" where the extension reads "comparison"/);
+    assert.throws(() => parseComparison('{"kind": "comparison", "schema_version": "2.4"}'), /missing "baseline"/);
   });
 
   it("reads a function's source locations with their whole snapshots", () => {
@@ -217,7 +218,7 @@ describe("parsing", () => {
     };
     bad(/not JSON/, "21 | def gate(x):\n");
     bad(/expected a JSON object/, "[]");
-    bad(/missing "locations"/, JSON.stringify({ capture: "x", function: "gate" }));
+    bad(/missing "locations"/, JSON.stringify({ kind: "source", schema_version: "2.4", capture: "x", function: "gate" }));
     bad(/no locations/, changed((r) => (r.locations = [])));
     bad(/missing "text"/, changed((r) => delete (r.locations[0] as Partial<SourceLocation>).text));
     bad(/bad line numbers/, changed((r) => (r.locations[1].last_line = 2)));

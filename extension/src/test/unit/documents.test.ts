@@ -5,7 +5,7 @@ import { evidenceItem } from "./samples";
 
 describe("virtual documents", () => {
   it("renders an evidence page with its place in the record", () => {
-    const text = renderEvidence({ evidence: evidenceItem("u1-e10", "recompile_reasons", "0/1"), offset: 0, next_offset: 300, total_chars: 449, text: "V1130 ...{json}" });
+    const text = renderEvidence({ kind: "evidence_excerpt", schema_version: "2.4", capture: "abc", evidence: evidenceItem("u1-e10", "recompile_reasons", "0/1"), offset: 0, next_offset: 300, total_chars: 449, text: "V1130 ...{json}" });
     const lines = text.split("\n");
     assert.equal(lines[0], "# evidence u1-e10 · recompile_reasons · compile 0/1 · rank -");
     assert.match(lines[2], /^# characters 0-15 of 449 · more: “Dynamo Diff: Next Evidence Page” \(from 300\)$/);

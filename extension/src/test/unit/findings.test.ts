@@ -6,6 +6,8 @@ import { STALE_NOTE, commonSuffix, lensText, mapPath, parseSite, readReport, sta
 /** A run report in the CLI's shape: one function that broke once, one that recompiled and then failed. */
 function report(): RunReport {
   return {
+    kind: "run_report",
+    schema_version: "2.4",
     capture: "c0ffee",
     label: "gb",
     run: { state: "completed", finished: true, summary: "completed (exit code 0)", source: "capture" },

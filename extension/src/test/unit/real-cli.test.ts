@@ -5,7 +5,19 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { args, checkVersion, globalArgs, parseAnalysis, parseCaptureList, parseComparison, parseEvidenceExcerpt, parseImport, parseSource, runCli } from "../../common/cli";
+import {
+  args,
+  checkVersion,
+  globalArgs,
+  parseAnalysis,
+  parseCaptureList,
+  parseComparison,
+  parseEvidenceExcerpt,
+  parseEvidenceIndex,
+  parseImport,
+  parseSource,
+  runCli,
+} from "../../common/cli";
 import { renderSource, sourceView } from "../../views/source-view";
 import { childrenOf, describe as describeNode } from "../../views/tree";
 
@@ -18,10 +30,14 @@ describe("against the real CLI", { skip: !cli || !fixtures ? "DYNAMO_DIFF_CLI / 
     const run = async (argv: string[]) => (await runCli(cli!, [...globalArgs(store), ...argv])).stdout;
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8"));
     checkVersion(await run(args.version()), pkg.dynamoDiff.cliVersion, cli!);
-    const v1 = parseImport(await run(args.importCapture(path.join(fixtures!, "edit_v1"), "v1")));
-    const v2 = parseImport(await run(args.importCapture(path.join(fixtures!, "edit_v2"), "v2")));
+    const v1 = parseImport(await run(args.importCapture(path.join(fixtures!, "edit_v1"), "v1"))).captures[0];
+    const v2 = parseImport(await run(args.importCapture(path.join(fixtures!, "edit_v2"), "v2"))).captures[0];
+    assert.deepEqual([v1.label, v1.created, v2.label, v2.created], ["v1", true, "v2", true]);
     const list = parseCaptureList(await run(args.list()));
-    assert.deepEqual(list.map((c) => c.label).sort(), ["v1", "v2"]);
+    assert.deepEqual(list.map((c) => [c.label, c.run_state, c.compiled_state, c.rank_count]).sort(), [
+      ["v1", "completed", "compiled", 1],
+      ["v2", "completed", "compiled", 1],
+    ]);
     const cmp = parseComparison(await run(args.compare(v1.id, v2.id)));
     assert.deepEqual((cmp.functions ?? []).map((f) => f.candidate?.qualified_name ?? f.baseline?.qualified_name).sort(), ["encoder", "gate", "postprocess"]);
     const src = {
@@ -29,7 +45,7 @@ describe("against the real CLI", { skip: !cli || !fixtures ? "DYNAMO_DIFF_CLI / 
       comparison: () => cmp,
       problem: () => undefined,
       analysis: async (id: string) => parseAnalysis(await run(args.analyze(id))),
-      evidenceIndex: async (id: string) => new Map((JSON.parse(await run(args.evidenceIndex(id, 0, 1000))).items as { id: string }[]).map((i) => [i.id, i as never])),
+      evidenceIndex: async (id: string) => new Map((parseEvidenceIndex(await run(args.evidenceIndex(id, 0, 1000))).items ?? []).map((i) => [i.id, i])),
     };
     const [root] = await childrenOf(undefined, src);
     const rows = await childrenOf(root, src);

@@ -1,10 +1,11 @@
-// Small documents in the shape the CLI prints (trimmed from `dynamo-diff compare edit_v1 edit_v2 --format json`).
-import type { Analysis, Change, Comparison, Counts, EvidenceItem, FunctionRow, SourceResult } from "../../common/cli";
+// Small documents in the shape the CLI prints (trimmed from `dynamo-diff compare edit_v1 edit_v2 --format json`);
+// the CLI's own output, whole, is in cli-output/ (see cli-output.test.ts).
+import type { Analysis, Change, ComparisonDocument, Counts, EvidenceItem, FunctionRow, SourceFound } from "../../common/cli";
 
 /** A comparison whose lists are all there (the CLI always writes them; the schema's types leave them optional). */
-export type SampleComparison = Comparison & {
+export type SampleComparison = ComparisonDocument & {
   functions: (FunctionRow & { changes: Change[]; deltas: Record<string, number> })[];
-  comparability: Comparison["comparability"] & { differences: NonNullable<Comparison["comparability"]["differences"]> };
+  comparability: ComparisonDocument["comparability"] & { differences: NonNullable<ComparisonDocument["comparability"]["differences"]> };
 };
 
 export function counts(partial: Record<string, number>): Counts {
@@ -23,9 +24,9 @@ export const CAND = "7de77b9b97c91d88ed7c5af2f8153e1b5caf9778d2074012d2416b121b6
 
 export function comparison(): SampleComparison {
   return {
-    schema_version: "2.0",
+    schema_version: "2.4",
     id: "abf14c26a3f7",
-    kind: "captures",
+    kind: "comparison",
     baseline: { id: BASE, label: "v1", torch: "2.13.0+cpu", imported_at: "2026-11-30T05:39:19+00:00" },
     candidate: { id: CAND, label: "v2", torch: "2.13.0+cpu", imported_at: "2026-11-30T05:39:21+00:00" },
     comparability: { verdict: "comparable", differences: [], missing: [] },
@@ -87,6 +88,8 @@ export function comparison(): SampleComparison {
 
 export function analysis(id: string): Analysis {
   return {
+    kind: "capture",
+    schema_version: "2.4",
     capture: {
       id,
       label: null,
@@ -137,7 +140,7 @@ export function evidenceItem(id: string, kind: string, compile_id: string | null
 /** `dynamo-diff source <capture> gate --format json` in small: one snapshot found at two places. */
 export const SNAPSHOT = ['"""a model."""', "", "def gate(x):", "    return x", "", "", "def gate(x):  # again", "    return -x", ""].join("\n");
 
-export function sourceResult(): SourceResult {
+export function sourceResult(): SourceFound {
   const at = (first: number, last: number, file = "/tmp/e/model.py") => ({
     co_filename: file,
     snapshot: "model.py",
@@ -147,5 +150,5 @@ export function sourceResult(): SourceResult {
     sha256: "3802d8d0e528c1446eec7edc32067d687e7fb490687bb25ab5b72cf91844b4f3",
     text: SNAPSHOT,
   });
-  return { capture: BASE, function: "gate", locations: [at(3, 4), at(7, 8)] };
+  return { kind: "source", schema_version: "2.4", capture: BASE, function: "gate", locations: [at(3, 4), at(7, 8)] };
 }

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CaptureSummary } from "../../common/cli";
+import type { CaptureRow } from "../../common/cli";
 import { DynamoDiffTree, Node, TreeSource, childrenOf, describe as describeNode, rowDeltaText } from "../../views/tree";
 import { BASE, CAND, analysis, comparison, evidenceItem } from "./samples";
 
 function source(overrides: Partial<TreeSource> = {}): TreeSource {
-  const captures: CaptureSummary[] = [
-    { id: BASE, label: "v1", imported_at: "2026-11-30T05:39:19+00:00", input_kind: "bundle", torch_version: "2.13.0+cpu", artifact_structure: "complete", ranks: 1, counts: {} },
+  const captures: CaptureRow[] = [
+    { id: BASE, label: "v1", imported_at: "2026-11-30T05:39:19+00:00", input_kind: "bundle", torch_version: "2.13.0+cpu", artifact_structure: "complete", rank_count: 1, run_state: "completed", compiled_state: "compiled", counts: {} },
   ];
   return {
     captures: () => captures,
@@ -28,13 +28,15 @@ describe("tree: captures → comparison rows → compilations → evidence", () 
   });
 
   it("says first that a capture compiled nothing", () => {
-    const c: CaptureSummary = {
+    const c: CaptureRow = {
       id: CAND, label: "empty", imported_at: "2026-12-01T15:40:00+00:00", input_kind: "bundle", torch_version: "2.13.0+cpu",
-      artifact_structure: "complete", ranks: 0, counts: {}, run: "completed", compiled: "nothing_compiled",
+      artifact_structure: "complete", rank_count: 0, counts: {}, run_state: "completed", compiled_state: "nothing_compiled",
     };
     const d = describeNode({ kind: "capture", capture: c });
-    assert.equal(d.description, "NOTHING COMPILED · bundle · torch 2.13.0+cpu · 0 rank(s) · 2026-12-01T15:40:00+00:00");
-    assert.equal(describeNode({ kind: "capture", capture: { ...c, compiled: "compiled" } }).description?.startsWith("bundle"), true);
+    assert.equal(d.description, "completed; NOTHING COMPILED · bundle · torch 2.13.0+cpu · 0 rank(s) · 2026-12-01T15:40:00+00:00");
+    assert.match(d.tooltip!, /\nrun: completed\ncompiled: nothing_compiled\n/);
+    assert.equal(describeNode({ kind: "capture", capture: { ...c, compiled_state: "compiled" } }).description?.startsWith("completed · bundle"), true);
+    assert.equal(describeNode({ kind: "capture", capture: { ...c, run_state: "killed", compiled_state: "compiled" } }).description?.startsWith("killed · bundle"), true);
   });
 
   it("says what to do when there is nothing, and shows a CLI problem", async () => {
