@@ -126,3 +126,16 @@ def test_schema_kind_takes_every_kind(kind: str) -> None:
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["$id"].endswith(f"/{kind}.schema.json")
     assert re.search(rf"\b{kind}\b", help_of("schema"))
+
+
+def test_the_mcp_servers_help_is_in_the_same_style() -> None:
+    """`dynamo-diff-mcp --help`: the options `dynamo-diff serve-mcp` and `dynamo-diff --store` take, with the
+    same names, placeholders and headings."""
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("dynamo-diff-mcp")), "--help"], capture_output=True, text=True, check=True
+    )
+    text = done.stdout
+    assert text.startswith("Usage: dynamo-diff-mcp [OPTIONS]") and "\nOptions:\n" in text
+    assert re.search(r"--allow-root DIR ", text) and re.search(r"--store PATH ", text)
+    assert "DYNAMO_DIFF_STORE" in text and "-h, --help        Show this message and exit." in text
+    assert re.search(r"--allow-root +DIR ", help_of("serve-mcp")) and re.search(r"--store +PATH ", help_of())

@@ -13,8 +13,8 @@ from dynamo_diff_cli.output import Format, ImportProgress, print_document, stder
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
     from dynamo_diff_schema import Capture, CaptureRow, ImportResult
-    from rich.table import Table
     from dynamo_diff_service import Service
+    from rich.table import Table
 
 # How many headline counts `list` shows per capture.
 LISTED_COUNTS = 3

@@ -9,12 +9,11 @@ when the help is built. Parsing is untouched."""
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-if TYPE_CHECKING:
-    import click
+# Typer 0.29 carries its own copy of click (typer._click): its contexts and formatters are typed Any here.
 
 # Placeholder of a value by its Python type (click's own words).
 TYPE_WORDS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "bool": "BOOLEAN"}
@@ -39,10 +38,10 @@ def placeholder(param: TyperOption | TyperArgument) -> str:
 
 
 class ConventionalOption(TyperOption):
-    def display_type(self, ctx: click.Context) -> str:  # type: ignore[override]
+    def display_type(self, ctx: Any) -> str:
         return placeholder(self)
 
-    def display_type_rich(self, ctx: click.Context) -> str | None:  # type: ignore[override]
+    def display_type_rich(self, ctx: Any) -> str | None:
         if self.is_flag or self.count:
             return None
         return placeholder(self)
@@ -62,10 +61,10 @@ class ConventionalArgument(TyperArgument):
             name += "..."
         return name if self.required or name.startswith("[") else f"[{name}]"
 
-    def display_type(self, ctx: click.Context) -> str:  # type: ignore[override]
+    def display_type(self, ctx: Any) -> str:
         return ""
 
-    def display_type_rich(self, ctx: click.Context) -> str | None:  # type: ignore[override]
+    def display_type_rich(self, ctx: Any) -> str | None:
         return None
 
 
@@ -80,11 +79,11 @@ def prose(text: str | None) -> str | None:
     return "\n\n".join(escape(" ".join(line.strip() for line in p.splitlines())) for p in paragraphs)
 
 
-def prepare(command: click.Command, ctx: click.Context) -> None:
+def prepare(command: Any, ctx: Any) -> None:
     """Ready a command's help texts (its own, its parameters', its subcommands') for rich, once."""
     if getattr(command, "_prose_ready", False):
         return
-    command._prose_ready = True  # type: ignore[attr-defined]
+    command._prose_ready = True
     command.help = prose(command.help)
     for param in command.get_params(ctx):
         if isinstance(param, TyperOption | TyperArgument):
@@ -107,18 +106,18 @@ def conventional(params: list[Any]) -> list[Any]:
 
 
 class ConventionalCommand(TyperCommand):
-    def get_params(self, ctx: click.Context) -> list[Any]:  # type: ignore[override]
+    def get_params(self, ctx: Any) -> list[Any]:
         return conventional(super().get_params(ctx))
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         prepare(self, ctx)
         super().format_help(ctx, formatter)
 
 
 class ConventionalGroup(TyperGroup):
-    def get_params(self, ctx: click.Context) -> list[Any]:  # type: ignore[override]
+    def get_params(self, ctx: Any) -> list[Any]:
         return conventional(super().get_params(ctx))
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         prepare(self, ctx)
         super().format_help(ctx, formatter)

@@ -29,7 +29,8 @@ HELP = """
 │            print its id, per-rank counts and notices.                        │
 │ analyze    Show what one capture says: counts per rank, every compilation    │
 │            with its evidence, notices.                                       │
-│ list       List the captures in the store.                                   │
+│ list       List the captures in the store: each with its short id (what the  │
+│            other commands accept) and whole label.                           │
 │ show       Show one stored capture (like analyze, but never imports).        │
 │ rm         Remove a capture from the store.                                  │
 │ compare    Compare two captures per source function, or the ranks of one     │
@@ -82,7 +83,8 @@ HELP_COLOUR = (
     "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m print its id, per-rank counts and notices.                        \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36manalyze  \u001b[0m\u001b[1;36m \u001b[0m Show what one capture says: counts per rank, every compilation    \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m with its evidence, notices.                                       \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mlist     \u001b[0m\u001b[1;36m \u001b[0m List the captures in the store.                                   \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mlist     \u001b[0m\u001b[1;36m \u001b[0m List the captures in the store: each with its short id (what the  \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m other commands accept) and whole label.                           \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mshow     \u001b[0m\u001b[1;36m \u001b[0m Show one stored capture (like analyze, but never imports).        \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mrm       \u001b[0m\u001b[1;36m \u001b[0m Remove a capture from the store.                                  \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mcompare  \u001b[0m\u001b[1;36m \u001b[0m Compare two captures per source function, or the ranks of one     \u001b[2m│\u001b[0m\n"
