@@ -4,7 +4,6 @@ other commands print (`analyze`, `analyze --by-function`, with `--compare` the c
 The work is the service's (`Service.export_tables`); pyarrow is the optional extra `dynamo-diff[parquet]`, and
 without it the command fails with `missing_extra` and the install hint."""
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -13,10 +12,6 @@ import typer
 from dynamo_diff_cli.captures_cmd import service_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import print_document
-
-
-class TableFormat(StrEnum):
-    PARQUET = "parquet"
 
 
 @handles_errors
@@ -33,7 +28,7 @@ def export(
     out: Annotated[
         Path, typer.Option("--out", "-o", help="Directory to write the tables into (new or empty).", file_okay=False)
     ],
-    table_format: Annotated[TableFormat, typer.Option("--format", "-f", help="Table format.")] = TableFormat.PARQUET,
+    table_format: Annotated[str, typer.Option("--format", "-f", help="Table format: parquet.")] = "parquet",
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace an earlier export in --out (never any other directory).")
     ] = False,
@@ -54,7 +49,7 @@ def export(
     graph_breaks, evidence; comparison with --compare): one Parquet file each, every row with its capture id."""
     from dynamo_diff_schema import short_id
 
-    result = service_of(ctx).export(refs, out, table_format=table_format.value, overwrite=overwrite, compare=compare)
+    result = service_of(ctx).export(refs, out, table_format=table_format, overwrite=overwrite, compare=compare)
     if as_json:
         print_document(result)
         return
