@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from dynamo_diff_cli.help_text import HELP
+from dynamo_diff_cli.help_text import HELP, HELP_COLOUR
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import write_help
@@ -53,8 +53,8 @@ def test_version_and_help_import_none_of_the_working_packages(args: list[str]) -
 
 @pytest.mark.parametrize("args", [["compare", "--help"], ["import", "--help"], ["capture", "--help"]])
 def test_a_commands_help_imports_none_of_ours(args: list[str]) -> None:
-    """(Typer itself loads pydantic to describe a command's parameters.)"""
-    assert [m for m in loaded(args) if m.split(".")[0] not in ("pydantic", "typer", "click")] == []
+    """(Typer itself loads pydantic to describe a command's parameters, and rich to print its help.)"""
+    assert [m for m in loaded(args) if m.split(".")[0] not in ("pydantic", "typer", "click", "rich")] == []
 
 
 def run_cli(args: list[str], columns: int) -> str:
@@ -67,16 +67,43 @@ def run_cli(args: list[str], columns: int) -> str:
 
 @pytest.mark.parametrize("flag", ["--help", "-h"])
 def test_the_stored_top_level_help_is_typers_own(flag: str) -> None:
-    """`dynamo-diff --help` prints a stored text without loading Typer: it must be what Typer prints
-    (regenerate with `uv run python tools/write_help.py` after changing a command or option)."""
-    typer_help = write_help.rendered()
-    assert run_cli([flag], columns=120) == typer_help == HELP
-    assert all(f"  {name} " in HELP for name in ("capture", "import", "compare", "check", "export", "serve-mcp"))
+    """`dynamo-diff --help` prints a stored text without loading Typer: it must be what Typer prints at 80
+    columns, plain and in colour (regenerate with `uv run python tools/write_help.py` after changing a command or
+    option)."""
+    assert run_cli([flag], columns=120) == write_help.rendered() == HELP
+    assert write_help.rendered(colour=True) == HELP_COLOUR
+    assert all(f" {name} " in HELP for name in ("capture", "import", "compare", "check", "export", "serve-mcp"))
+    assert "--install-completion" in HELP and max(len(line) for line in HELP.splitlines()) <= 80
+
+
+def test_a_terminal_gets_the_help_in_colour() -> None:
+    """On a terminal (a real pseudo-terminal) the stored help is the coloured one; NO_COLOR turns it off."""
+    import pty
+
+    code = "import sys; sys.argv = ['dynamo-diff', '--help']; from dynamo_diff_cli.entry import main; main()"
+    for no_colour, expected in ((False, HELP_COLOUR), (True, HELP)):
+        leader, follower = pty.openpty()
+        environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")} | {"COLUMNS": "100"}
+        environment |= {"NO_COLOR": "1"} if no_colour else {"TERM": "xterm-256color"}
+        with subprocess.Popen([sys.executable, "-c", code], stdout=follower, env=environment) as child:
+            os.close(follower)
+            chunks = []
+            while True:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        os.close(leader)
+        assert child.returncode == 0
+        assert b"".join(chunks).decode().replace("\r\n", "\n") == expected
 
 
 def test_a_narrow_terminal_gets_typers_own_wrapping() -> None:
     narrow = run_cli(["--help"], columns=60)
-    assert narrow != HELP and narrow.startswith("Usage: dynamo-diff [OPTIONS] COMMAND [ARGS]...")
+    assert narrow != HELP and narrow.lstrip().startswith("Usage: dynamo-diff [OPTIONS] COMMAND [ARGS]...")
     assert max(len(line) for line in narrow.splitlines()) <= 60
 
 

@@ -13,6 +13,7 @@ from dynamo_diff_cli.capture_cmd import CAPTURE_CONTEXT, capture
 from dynamo_diff_cli.captures_cmd import analyze, import_, list_, rm, show
 from dynamo_diff_cli.compare_cmd import check, compare, demo
 from dynamo_diff_cli.context import STORE_ENV, Settings, default_store
+from dynamo_diff_cli.conventional import ConventionalCommand, ConventionalGroup
 from dynamo_diff_cli.evidence_cmd import evidence, source
 from dynamo_diff_cli.export_cmd import export
 from dynamo_diff_cli.schema_cmd import schema
@@ -23,11 +24,11 @@ app = typer.Typer(
     name="dynamo-diff",
     help="Compare two recorded torch.compile runs and see, per source function, what changed and why.",
     context_settings={"help_option_names": ["-h", "--help"]},
+    cls=ConventionalGroup,
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
-    # Plain help text: rich's help panels import a Markdown renderer, which tripled the time `--help` takes.
-    rich_markup_mode=None,
+    # Rich help panels; the top-level `--help` is stored (help_text.py), so only a command's help pays for rich.
+    rich_markup_mode="rich",
 )
 
 
@@ -59,21 +60,21 @@ def main_options(
     ctx.obj = Settings(store=store if store is not None else default_store())
 
 
-app.command("capture", context_settings=CAPTURE_CONTEXT)(capture)
-app.command("import")(import_)
-app.command("analyze")(analyze)
-app.command("list")(list_)
-app.command("show")(show)
-app.command("rm")(rm)
-app.command("compare")(compare)
-app.command("check")(check)
-app.command("demo")(demo)
-app.command("evidence")(evidence)
-app.command("export")(export)
-app.command("source")(source)
-app.command("schema")(schema)
-app.command("serve-mcp")(serve_mcp)
-app.command("verify")(verify)
+app.command("capture", cls=ConventionalCommand, context_settings=CAPTURE_CONTEXT)(capture)
+app.command("import", cls=ConventionalCommand)(import_)
+app.command("analyze", cls=ConventionalCommand)(analyze)
+app.command("list", cls=ConventionalCommand)(list_)
+app.command("show", cls=ConventionalCommand)(show)
+app.command("rm", cls=ConventionalCommand)(rm)
+app.command("compare", cls=ConventionalCommand)(compare)
+app.command("check", cls=ConventionalCommand)(check)
+app.command("demo", cls=ConventionalCommand)(demo)
+app.command("evidence", cls=ConventionalCommand)(evidence)
+app.command("export", cls=ConventionalCommand)(export)
+app.command("source", cls=ConventionalCommand)(source)
+app.command("schema", cls=ConventionalCommand)(schema)
+app.command("serve-mcp", cls=ConventionalCommand)(serve_mcp)
+app.command("verify", cls=ConventionalCommand)(verify)
 
 
 def main() -> None:

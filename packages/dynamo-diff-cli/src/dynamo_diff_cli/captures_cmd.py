@@ -12,11 +12,14 @@ from dynamo_diff_cli.output import Format, ImportProgress, print_document, stder
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
-    from dynamo_diff_schema import Capture, ImportResult
+    from dynamo_diff_schema import Capture, CaptureRow, ImportResult
     from dynamo_diff_service import Service
+    from rich.table import Table
 
 # How many headline counts `list` shows per capture.
 LISTED_COUNTS = 3
+# The columns `list` leaves out first when the table is wider than the terminal.
+LIST_DROPPED_FIRST = ("trace", "input", "imported")
 
 
 class ExecutorChoice(StrEnum):
@@ -200,49 +203,81 @@ def list_(
     ctx: typer.Context,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
-    """List the captures in the store."""
-    from dynamo_diff_compare import COMPILED_WORDS
-    from dynamo_diff_schema import COUNT_LABELS, HEADLINE_COUNTS, CompiledState, short_id
-    from rich.table import Table
-
-    listed = HEADLINE_COUNTS[:LISTED_COUNTS]
+    """List the captures in the store: each with its short id (what the other commands accept) and whole label."""
     document = service_of(ctx).capture_list()
     if output_format == Format.JSON:
         print_document(document)
         return
-    rows = document.captures
-    if not rows:
+    if not document.captures:
         stderr().print("the store is empty: import a trace with `dynamo-diff import PATH`")
         return
+    console = stdout()
+    rows = [_list_row(r) for r in document.captures]
+    if output_format == Format.MARKDOWN:
+        header = list(rows[0])
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row.values()) + " |" for row in rows]
+        console.print("\n".join(lines), soft_wrap=True)
+        return
+    # The widest table whose cells are all whole (id and label never cut): every column, then without the
+    # columns read least; narrower than that, one block per capture, its id and label first.
+    for dropped in ((), LIST_DROPPED_FIRST):
+        table = _list_table([{k: v for k, v in row.items() if k not in dropped} for row in rows])
+        if console.measure(table, options=console.options.update(max_width=10_000)).maximum <= console.width:
+            console.print(table)
+            return
+    for index, row in enumerate(rows):
+        if index:
+            console.print()
+        console.print(f"{row['id']}  {row['label']}".rstrip(), soft_wrap=True)
+        details = [v if k in ("run", "input") else f"{k} {v}" for k, v in row.items() if k not in ("id", "label")]
+        console.print(_packed(details, console.width, "  "), soft_wrap=True)
+
+
+def _list_row(r: "CaptureRow") -> dict[str, str]:
+    """One capture of `list` as the columns it shows, in order."""
+    from dynamo_diff_compare import COMPILED_WORDS
+    from dynamo_diff_schema import HEADLINE_COUNTS, CompiledState, short_id
+
+    run = (
+        r.run_state
+        if r.compiled_state == "compiled"
+        else f"{r.run_state}; {COMPILED_WORDS[CompiledState(r.compiled_state)]}"
+    )
+    row = {
+        "id": short_id(r.id),
+        "label": r.label or "",
+        "run": run,
+        "torch": r.torch_version or "?",
+        "ranks": str(r.rank_count),
+    }
+    for key, short in HEADLINE_COUNTS[:LISTED_COUNTS]:
+        row[short] = str(getattr(r.counts, key))
+    row |= {"trace": r.artifact_structure, "input": r.input_kind, "imported": r.imported_at}
+    return row
+
+
+def _list_table(rows: list[dict[str, str]]) -> "Table":
+    from rich.table import Table
+
     table = Table()
-    for col in (
-        "id",
-        "label",
-        "run",
-        "imported",
-        "input",
-        "torch",
-        "ranks",
-        *(COUNT_LABELS[key] for key, _ in listed),
-        "trace",
-    ):
-        table.add_column(col)
-    for r in rows:
-        c = r.counts
-        table.add_row(
-            short_id(r.id),
-            r.label or "",
-            r.run_state
-            if r.compiled_state == "compiled"
-            else f"{r.run_state}; {COMPILED_WORDS[CompiledState(r.compiled_state)]}",
-            r.imported_at,
-            r.input_kind,
-            r.torch_version or "?",
-            str(r.rank_count),
-            *(str(getattr(c, key)) for key, _ in listed),
-            r.artifact_structure,
-        )
-    stdout().print(table)
+    for name in rows[0]:
+        numeric = name not in ("id", "label", "run", "torch", "trace", "input", "imported")
+        table.add_column(name, no_wrap=True, justify="right" if numeric else "left")
+    for row in rows:
+        table.add_row(*row.values())
+    return table
+
+
+def _packed(items: list[str], width: int, indent: str) -> str:
+    """`items` joined by " · " into lines of at most `width` (an item is never split), each line indented."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 3 + len(item) <= width:
+            lines[-1] += " · " + item
+        else:
+            lines.append(indent + item)
+    return "\n".join(lines)
 
 
 @handles_errors

@@ -3,6 +3,7 @@
 import io
 import json
 import tempfile
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,6 +17,18 @@ from dynamo_diff_cli.output import Format, json_document, print_json, stderr, st
 if TYPE_CHECKING:
     from dynamo_diff_schema import Capture, Comparison
     from dynamo_diff_service import Service
+
+
+class ReportFormat(StrEnum):
+    """What compare and demo print."""
+
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    JSON = "json"
+    HTML = "html"
+
+
+FORMAT_HELP = "Output format (json: a comparison document, or a rank_view with --ranks; html: the report page)."
 
 DEMO_PAIR = ("fixtures/captures/edit_v1", "fixtures/captures/edit_v2")
 
@@ -71,10 +84,9 @@ def compare(
     refs: Annotated[
         list[str],
         typer.Argument(
-            metavar="BASE [CAND] | CAPTURE --ranks [R ...]",
-            help="Baseline and "
-            "candidate (ids, prefixes, labels or paths, imported first); with "
-            "--ranks, one capture and the ranks to compare.",
+            metavar="CAPTURE...",
+            help="The baseline then the candidate (ids, prefixes, labels or paths, imported first); with --ranks, "
+            "one capture then the ranks to compare: `compare CAPTURE --ranks 0 1`.",
             show_default=False,
         ),
     ],
@@ -95,7 +107,7 @@ def compare(
         ),
     ] = None,
     change: Annotated[list[str] | None, typer.Option("--change", metavar="KEY", help=CHANGE_HELP)] = None,
-    output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
+    output_format: Annotated[ReportFormat, typer.Option("--format", "-f", help=FORMAT_HELP)] = ReportFormat.TEXT,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.", dir_okay=False)] = None,
     all_rows: Annotated[
         bool, typer.Option("--all", help="Text and markdown: also list the functions in which nothing changed.")
@@ -105,10 +117,6 @@ def compare(
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
     from dynamo_diff_service import read_source_map
 
-    if output_format not in ("text", "markdown", "json", "html"):
-        raise DynamoDiffError(
-            ErrorCode.INVALID_ARGUMENT, f"unknown format {output_format!r}: use text, markdown, json or html"
-        )
     service = service_of(ctx)
     if ranks:
         capture = open_capture(service, refs[0])
@@ -249,7 +257,10 @@ def _find_demo(start: Path) -> tuple[Path, Path]:
 
 @handles_errors
 def demo(
-    output_format: Annotated[str, typer.Option("--format", "-f", help="text, markdown, json or html.")] = "text",
+    output_format: Annotated[
+        ReportFormat,
+        typer.Option("--format", "-f", help="Output format (json: a comparison document; html: the report page)."),
+    ] = ReportFormat.TEXT,
 ) -> None:
     """Compare the retained edit pair (an edit that removes a recompile and adds a compiled helper)."""
     from dynamo_diff_service import Service

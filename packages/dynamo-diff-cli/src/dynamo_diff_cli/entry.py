@@ -1,10 +1,18 @@
 """The `dynamo-diff` executable: `--version` and the top-level `--help` answer before anything else is imported
-(the help is Typer's own text, stored by tools/write_help.py); every other call builds the Typer app, whose
-commands import the packages that do the work only when they run."""
+(the help is Typer's own rich help at 80 columns, stored by tools/write_help.py, in colour on a terminal); every
+other call builds the Typer app, whose commands import the packages that do the work only when they run."""
 
 from __future__ import annotations
 
+import os
 import sys
+
+
+def colour(stream: object) -> bool:
+    """Whether rich would colour this stream: a terminal, unless NO_COLOR is set or TERM is dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
 
 
 def main() -> None:
@@ -16,11 +24,11 @@ def main() -> None:
     if sys.argv[1:] in (["--help"], ["-h"]):
         import shutil
 
-        # Plain help is at most 80 columns wide; a narrower terminal gets Typer's own wrapping.
+        # The stored help is 80 columns wide; a narrower terminal gets Typer's own, at its width.
         if shutil.get_terminal_size().columns >= 80:
-            from dynamo_diff_cli.help_text import HELP
+            from dynamo_diff_cli.help_text import HELP, HELP_COLOUR
 
-            sys.stdout.write(HELP)
+            sys.stdout.write(HELP_COLOUR if colour(sys.stdout) else HELP)
             return
     from dynamo_diff_cli.app import app
 

@@ -39,7 +39,10 @@ class SchemaKind(StrEnum):
 
 @handles_errors
 def schema(
-    kind: Annotated[SchemaKind, typer.Option("--kind", "-k", help="Which document's schema.")],
+    kind: Annotated[
+        SchemaKind,
+        typer.Option("--kind", "-k", metavar="KIND", help="Which document's schema: " + ", ".join(SchemaKind) + "."),
+    ],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.", dir_okay=False)
     ] = None,

@@ -619,11 +619,24 @@ def serve(store_path: Path, roots: Sequence[Path | str]) -> None:
     create_server(store_path, AllowedRoots(roots)).run("stdio")
 
 
+class _HelpFormat(argparse.HelpFormatter):
+    """Help in the CLI's words: `Usage:`, `Options:` (click's headings)."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix="Usage: " if prefix is None else prefix)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    # The options as `dynamo-diff serve-mcp` (and `dynamo-diff --store`) name and show them.
     parser = argparse.ArgumentParser(
         prog="dynamo-diff-mcp",
-        description="Serve Dynamo Diff comparisons to coding agents over MCP (stdio).",
+        usage="dynamo-diff-mcp [OPTIONS]",
+        description="Serve Dynamo Diff comparisons to coding agents over MCP (stdio); reads traces only below "
+        "--allow-root.",
+        add_help=False,
+        formatter_class=_HelpFormat,
     )
+    parser._optionals.title = "Options"
     parser.add_argument(
         "--allow-root",
         action="append",
@@ -635,9 +648,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--store",
         type=Path,
         default=None,
-        help=f"Store directory (default: ${STORE_ENV}, else .dynamo-diff in the current directory).",
+        metavar="PATH",
+        help=f"Store directory (default: .dynamo-diff in the current directory).  [env var: {STORE_ENV}]",
     )
-    parser.add_argument("--version", action="version", version=f"dynamo-diff-mcp {_version('dynamo-diff-mcp')}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"dynamo-diff-mcp {_version('dynamo-diff-mcp')}",
+        help="Print the version and exit.",
+    )
+    parser.add_argument("-h", "--help", action="help", help="Show this message and exit.")
     args = parser.parse_args(argv)
     store = args.store or default_store_path()
     try:
