@@ -574,7 +574,7 @@ def main() -> int:
     parser.add_argument("--export-log-mib", type=int, help="size of the log the export is made from (125; smoke 16)")
     parser.add_argument("--big-mib", type=int, default=1024, help="the memory-flatness log (full mode; 0 skips it)")
     parser.add_argument("--functions", type=int, default=10_000, help="functions a side in the comparison")
-    parser.add_argument("--cache", type=Path, help="where the venvs live (default: bench/ in the CI cache, .ci/cache-dir.sh)")
+    parser.add_argument("--cache", type=Path, help="where the venvs live (default: the CI cache's bench/)")
     parser.add_argument("--python", default=sys.executable, help="the Python the venvs are made with")
     parser.add_argument("--keep", type=Path, help="build the inputs in this directory and keep them")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
