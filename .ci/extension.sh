@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # The VS Code extension on a clean clone: npm ci, compile, unit tests, .vsix, then the extension-host suite and
 # the UI test in a real VS Code (the build inside the code-server npm package, Node.js 24, Debian's Chromium).
-# Heavy installs are cached under .ci-cache/, keyed by version. If the editor cannot be installed, this FAILS
+# Heavy installs are cached outside the clone (.ci/cache-dir.sh), keyed by version. If the editor cannot be installed, this FAILS
 # with the reason: there is no silent pass. Needs the Python CLI in .venv (the caller has run `uv sync`).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 ext="$here/extension"
-cache="$here/.ci-cache"
+cache="$(bash "$here/.ci/cache-dir.sh")"
 code_server_version="${CODE_SERVER_VERSION:-4.139.1}"
-mkdir -p "$cache"
 
 step() { printf '\n=== extension: %s (%ss)\n' "$1" "$SECONDS"; }
 fail() {

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The MCP Inspector (a third-party MCP client, npm package @modelcontextprotocol/inspector) for the MCP server
-# test in tests/mcp/test_inspector.py. Installs the pinned version into .ci-cache/ once (Node 24 from
-# .ci/node24.sh: the inspector needs Node >= 22.19) and writes .ci-cache/mcp-inspector/run, a wrapper that runs
+# test in tests/mcp/test_inspector.py. Installs the pinned version into the CI cache (.ci/cache-dir.sh) once (Node 24 from
+# .ci/node24.sh: the inspector needs Node >= 22.19) and writes mcp-inspector/run there, a wrapper that runs
 # it with that Node. Idempotent; a second run only checks the cache. Prints the wrapper's path.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 version="${MCP_INSPECTOR_VERSION:-2.12.0}"
 node_dir="$(bash "$here/.ci/node24.sh")"
-target="$here/.ci-cache/mcp-inspector-$version"
+cache="$(bash "$here/.ci/cache-dir.sh")"
+target="$cache/mcp-inspector-$version"
 bin="$target/node_modules/.bin/mcp-inspector"
 if [ ! -x "$bin" ]; then
   tmp="$target.tmp-$$"
@@ -19,7 +20,7 @@ if [ ! -x "$bin" ]; then
   rm -rf "$target"
   mv "$tmp" "$target"
 fi
-wrapper="$here/.ci-cache/mcp-inspector/run"
+wrapper="$cache/mcp-inspector/run"
 mkdir -p "$(dirname "$wrapper")"
 cat >"$wrapper.tmp" <<WRAP
 #!/usr/bin/env bash

@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): DynamoDiffApi {
   const pinned = pinnedVersion(context);
   const log = new Log();
   const cli = new CliRunner(log, pinned);
-  const errors = new ErrorReporter(log, pinned);
+  const errors = new ErrorReporter(log);
   const session = new Session(cli, log);
 
   const sourceEditors = new SourceEditors();

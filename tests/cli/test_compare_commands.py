@@ -25,10 +25,25 @@ def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  #
     assert "candidate only" in post
 
 
-def test_demo_outside_a_clone_says_what_to_do(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_demo_runs_from_any_directory(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The demo's captures are found beside the package (a wheel) or in the clone it is imported from, never by
+    looking up from the working directory (tests/workspace/test_install.py runs it from installed wheels)."""
     monkeypatch.chdir(tmp_path)
-    code, _, err = run("demo")
-    assert code == 2 and err.startswith("error[unreadable_input]") and "clone" in err
+    code, out, err = run("demo")
+    assert code == 0, err
+    assert "comparability: COMPARABLE" in out
+    assert f"{CAPTURES / 'edit_v1'} (baseline)" in err
+
+
+def test_demo_without_its_captures_says_so(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from dynamo_diff_cli import compare_cmd
+
+    monkeypatch.setattr(compare_cmd, "DEMO_FOLDERS", (tmp_path / "demo",))
+    code, out, err = run("demo")
+    assert code == 2 and not out
+    said = "error[unreadable_input]: the demo captures (edit_v1 and edit_v2) are not in this installation"
+    assert err.startswith(said)
+    assert str(tmp_path / "demo") in err
 
 
 def test_compare_json_is_valid_and_paths_are_imported_first(run) -> None:  # type: ignore[no-untyped-def]

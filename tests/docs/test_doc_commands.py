@@ -41,6 +41,8 @@ NOT_RUN_HERE = {
     "python3.11 -m venv": "creates the torch environment (tox env live)",
     ".venv-torch/bin/pip install": "installs torch (tox env live)",
     "pip install": "installs from a registry (tox env isolation installs the wheels)",
+    "uv tool install ./packages/dynamo-diff-cli": "installs the tool: tests/workspace/test_install.py (built wheels)",
+    "uv tool install './packages/dynamo-diff-cli[mcp]'": "installs the tool: tests/workspace/test_install.py",
     "dynamo-diff serve-mcp": "a stdio server: tests/mcp/test_stdio.py",
     "dynamo-diff-mcp": "a stdio server: tests/mcp/test_stdio.py",
     "claude mcp add": "configures a third-party client",

@@ -1,7 +1,8 @@
 """A third-party client: the MCP Inspector's command-line mode lists the tools and compares two fixtures.
 
-The inspector (npm @modelcontextprotocol/inspector, on Node 24) is installed by .ci/mcp-inspector.sh, which CI
-runs first. Locally the test is skipped when it is not installed; with CI set, a missing inspector fails.
+The inspector (npm @modelcontextprotocol/inspector, on Node 24) is installed by .ci/mcp-inspector.sh into the CI
+cache outside the clone; CI runs it first. Locally the test is skipped when it is not installed; with CI set, a
+missing inspector fails.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import pytest
 from dynamo_diff_mcp.budget import RESPONSE_LIMIT
 from dynamo_diff_schema import ComparisonPage
 
-from .conftest import FIXTURES, ROOT
+from .conftest import FIXTURES
 
-WRAPPER = ROOT / ".ci-cache" / "mcp-inspector" / "run"
+# Where .ci/mcp-inspector.sh writes it: the CI cache outside the clone (.ci/cache-dir.sh has the same rule).
+CI_CACHE = Path(os.environ.get("DYNAMO_DIFF_CI_CACHE") or Path.home() / ".cache" / "dynamo-diff-ci")
+WRAPPER = CI_CACHE / "mcp-inspector" / "run"
 
 
 @pytest.fixture

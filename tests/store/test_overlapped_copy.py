@@ -228,6 +228,13 @@ def test_progress_reports_the_copy_then_the_reading(
     monkeypatch.setattr(StagedCopy, "begin", slow_after_the_log)
     calls: list[tuple[str, int, int]] = []
     Store(tmp_path / "s").import_path(path, workers=2, progress=lambda *call: calls.append(call))
+    # The reading's bytes ("read"), while the copy goes on: rising to the log's whole size, before the rank is done.
+    read = [(done, total) for phase, done, total in calls if phase == "read"]
+    log = sum(f.stat().st_size for f in ([path] if path.is_file() else path.rglob("*.log")))
+    assert read and read[-1] == (log, log)
+    assert [done for done, _ in read] == sorted(done for done, _ in read)
+    assert max(i for i, call in enumerate(calls) if call[0] == "read") < calls.index(("analyse", 1, 1))
+    calls = [call for call in calls if call[0] != "read"]
     phases = [phase for phase, _, _ in calls]
     assert phases[0] == "copy" and "copy" not in phases[phases.index("analyse") :]
     assert calls[-2:] == [("analyse", 0, 1), ("analyse", 1, 1)]

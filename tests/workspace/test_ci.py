@@ -32,3 +32,20 @@ def test_no_tracked_lock_with_addresses() -> None:
         if re.search(r"(^|/)(requirements[^/]*\.txt|package-lock\.json|[^/]*\.lock)$", name):
             text = (ROOT / name).read_text(encoding="utf-8")
             assert not re.search(r'"resolved": *"https?://|https?://[a-z0-9.-]+/', text), name
+
+
+def test_no_tracked_link_points_outside_the_repository() -> None:
+    """A tracked symbolic link to an absolute path or out of the tree dangles in a clone elsewhere (the CI cache
+    was one: the scripts now make their caches outside the clone, .ci/cache-dir.sh)."""
+    staged = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    links = [line.split("\t", 1)[1] for line in staged.splitlines() if line.startswith("120000 ")]
+    outside = []
+    for name in links:
+        blob = subprocess.run(
+            ["git", "cat-file", "-p", f":{name}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        target = Path(blob)
+        resolved = (ROOT / name).parent / target
+        if target.is_absolute() or not resolved.resolve().is_relative_to(ROOT.resolve()):
+            outside.append(f"{name} -> {blob}")
+    assert not outside, f"tracked links pointing outside the repository: {outside}"

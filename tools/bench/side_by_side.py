@@ -574,7 +574,7 @@ def main() -> int:
     parser.add_argument("--export-log-mib", type=int, help="size of the log the export is made from (125; smoke 16)")
     parser.add_argument("--big-mib", type=int, default=1024, help="the memory-flatness log (full mode; 0 skips it)")
     parser.add_argument("--functions", type=int, default=10_000, help="functions a side in the comparison")
-    parser.add_argument("--cache", type=Path, help="where the venvs live (default .ci-cache/bench or .venv-bench)")
+    parser.add_argument("--cache", type=Path, help="where the venvs live (default: the CI cache's bench/)")
     parser.add_argument("--python", default=sys.executable, help="the Python the venvs are made with")
     parser.add_argument("--keep", type=Path, help="build the inputs in this directory and keep them")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -585,7 +585,9 @@ def main() -> int:
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) > CORES:
         os.sched_setaffinity(0, cpus[:CORES])  # every command inherits it
-    cache = args.cache or (ROOT / ".ci-cache" / "bench" if (ROOT / ".ci-cache").exists() else ROOT / ".venv-bench")
+    # The CI cache outside the clone (.ci/cache-dir.sh has the same rule), so that every clone reuses the venvs.
+    ci_cache = os.environ.get("DYNAMO_DIFF_CI_CACHE") or Path.home() / ".cache" / "dynamo-diff-ci"
+    cache = args.cache or Path(ci_cache) / "bench"
     cache.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     tl_venv = released_venv(cache, "tlparse-0.4.3", TLPARSE, args.python)

@@ -218,8 +218,8 @@ export function discoverCli(input: DiscoveryInput): Discovered {
   looked.push("PATH");
   throw new CliError(
     "cli_not_found",
-    `dynamo-diff was not found (looked in ${looked.join(", ")}). Install it with: pip install dynamo-diff, ` +
-      "or set dynamoDiff.cliPath",
+    `dynamo-diff was not found (looked in ${looked.join(", ")}). Install it from a clone of the repository, ` +
+      `in the clone: ${installCommand()}, or set dynamoDiff.cliPath`,
   );
 }
 
@@ -238,8 +238,10 @@ export function isExecutableFile(p: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // The version pin
 
-export function installCommand(pinned: string): string {
-  return `pip install dynamo-diff==${pinned}`;
+/** The README's install command, run in a clone of the repository (the package index does not serve this version:
+ * `pip install dynamo-diff` gives the earlier 0.1.1). */
+export function installCommand(): string {
+  return "uv tool install ./packages/dynamo-diff-cli";
 }
 
 /** `dynamo-diff 0.2.0` -> "0.2.0"; anything else -> undefined. */
@@ -255,7 +257,8 @@ export function checkVersion(stdout: string, pinned: string, cliPath: string): s
   const what = found ? `is version ${found}` : `did not print a version (${JSON.stringify(stdout.trim().slice(0, 80))})`;
   throw new CliError(
     "cli_version",
-    `${cliPath} ${what}; this extension needs dynamo-diff ${pinned}. Install it with: ${installCommand(pinned)}`,
+    `${cliPath} ${what}; this extension needs dynamo-diff ${pinned}. Install it from a clone of dynamo-diff ${pinned}, ` +
+      `in the clone: ${installCommand()}`,
     { found, pinned },
   );
 }

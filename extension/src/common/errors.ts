@@ -15,10 +15,7 @@ export function toCliError(err: unknown): CliError {
 export class ErrorReporter {
   private error: CliError | undefined;
 
-  constructor(
-    private readonly log: Log,
-    private readonly pinnedVersion: string,
-  ) {}
+  constructor(private readonly log: Log) {}
 
   last(): CliError | undefined {
     return this.error;
@@ -40,7 +37,7 @@ export class ErrorReporter {
     }
     // A CLI that is missing, the wrong version or prints documents of another schema: the pinned one fixes it.
     if (e.code === "cli_version" || e.code === "cli_not_found" || e.code === "unsupported_schema") {
-      const command = installCommand(this.pinnedVersion);
+      const command = installCommand();
       void vscode.window.showErrorMessage(`Dynamo Diff: ${e.display()}`, "Copy Install Command", "Open Settings").then((choice) => {
         if (choice === "Copy Install Command") void vscode.env.clipboard.writeText(command);
         if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", CONFIG_SECTION);

@@ -79,7 +79,7 @@ describe("CLI discovery: setting, then the interpreter's environment, then PATH"
         e instanceof CliError &&
         e.code === "cli_not_found" &&
         e.message.includes("/ws/.venv/bin/dynamo-diff") &&
-        e.message.includes("pip install dynamo-diff"),
+        e.message.includes("uv tool install ./packages/dynamo-diff-cli"),
     );
   });
 });
@@ -101,7 +101,8 @@ describe("version pin", () => {
         e instanceof CliError &&
         e.code === "cli_version" &&
         e.message.includes("is version 0.1.0") &&
-        e.message.includes("pip install dynamo-diff==0.2.0"),
+        e.message.includes("a clone of dynamo-diff 0.2.0") &&
+        e.message.includes("uv tool install ./packages/dynamo-diff-cli"),
     );
   });
 

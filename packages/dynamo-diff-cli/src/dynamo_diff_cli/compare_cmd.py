@@ -30,7 +30,11 @@ class ReportFormat(StrEnum):
 
 FORMAT_HELP = "Output format (json: a comparison document, or a rank_view with --ranks; html: the report page)."
 
-DEMO_PAIR = ("fixtures/captures/edit_v1", "fixtures/captures/edit_v2")
+DEMO_PAIR = ("edit_v1", "edit_v2")
+# Where the demo's captures are: in the package (an installed wheel: hatch_build.py copies them in), else in the
+# clone this module is imported from (the workspace's editable install).
+_HERE = Path(__file__).resolve()
+DEMO_FOLDERS = (_HERE.parent / "demo", *(p / "fixtures" / "captures" for p in _HERE.parents[4:5]))
 
 
 CHANGE_HELP = (
@@ -241,17 +245,18 @@ def check(
     raise typer.Exit(verdict.exit_code)
 
 
-def _find_demo(start: Path) -> tuple[Path, Path]:
+def _find_demo() -> tuple[Path, Path]:
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
 
-    for folder in [start, *start.parents]:
+    folders = DEMO_FOLDERS
+    for folder in folders:
         base, cand = folder / DEMO_PAIR[0], folder / DEMO_PAIR[1]
         if base.is_dir() and cand.is_dir():
             return base, cand
     raise DynamoDiffError(
         ErrorCode.UNREADABLE_INPUT,
-        "the demo captures (fixtures/captures/edit_v1 and edit_v2) "
-        "were not found: run `dynamo-diff demo` inside a clone of the repository",
+        f"the demo captures ({DEMO_PAIR[0]} and {DEMO_PAIR[1]}) are not in this installation "
+        f"(looked in {', '.join(str(f) for f in folders)}); a wheel built from the repository carries them",
     )
 
 
@@ -265,7 +270,7 @@ def demo(
     """Compare the retained edit pair (an edit that removes a recompile and adds a compiled helper)."""
     from dynamo_diff_service import Service
 
-    base_path, cand_path = _find_demo(Path.cwd())
+    base_path, cand_path = _find_demo()
     with tempfile.TemporaryDirectory(prefix="dynamo-diff-demo-") as tmp:
         service = Service.at(Path(tmp) / "store")
         base = service.open(str(base_path), label="edit_v1").capture

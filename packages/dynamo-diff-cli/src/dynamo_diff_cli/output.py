@@ -85,14 +85,16 @@ def print_document(model: Document, *, exclude: Any = None) -> None:
 
 
 class ImportProgress:
-    """A rich progress display on stderr for large inputs, only when stderr is a terminal: bytes copied
-    (with time left), then the ranks being read and classified (a pulsing bar, ranks done, time spent)."""
+    """A rich progress display on stderr for large inputs, only when stderr is a terminal: bytes copied, then the
+    ranks being read and classified: for one rank, the bytes its reading has got through; for several, the ranks
+    done. Each line with the time spent and the time left."""
 
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty()
         self.bar: Progress | None = None
         self.task: Any = None
-        self.analysis: Any = None
+        self.reading: Any = None  # one rank: its bytes read ("read")
+        self.analysis: Any = None  # several ranks: the ranks done ("analyse")
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         if not self.enabled:
@@ -100,28 +102,35 @@ class ImportProgress:
         if self.bar is None:
             if phase != "copy" or total < PROGRESS_MIN_BYTES:
                 return
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 TextColumn("{task.fields[detail]}"),
                 TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
                 console=stderr(),
                 transient=True,
             )
             self.bar.start()
-            self.task = self.bar.add_task("reading trace", total=total, detail="")
-        if phase == "copy":
-            from rich.filesize import decimal
+            self.task = self.bar.add_task("copying trace", total=total, detail="")
+        from rich.filesize import decimal
 
-            left = f"{decimal(done)}/{decimal(total)}"
-            self.bar.update(self.task, completed=done, detail=left)
+        if phase == "copy":
+            self.bar.update(self.task, completed=done, detail=f"{decimal(done)}/{decimal(total)}")
+        elif phase == "read":
+            if self.reading is None:
+                self.reading = self.bar.add_task("analysing", total=total, detail="")
+            self.bar.update(self.reading, completed=done, detail=f"{decimal(done)}/{decimal(total)}")
         elif self.analysis is None:
             self.bar.update(self.task, completed=self.bar.tasks[0].total)
-            self.analysis = self.bar.add_task("analysing", total=None, detail=f"{done}/{total} rank(s)")
+            if total <= 1:
+                return  # one rank: its bytes ("read") say how far it is
+            self.analysis = self.bar.add_task("analysing", total=total or None, detail=f"{done}/{total} rank(s)")
         else:
-            self.bar.update(self.analysis, detail=f"{done}/{total} rank(s)")
+            self.bar.update(self.analysis, completed=done, detail=f"{done}/{total} rank(s)")
 
     def close(self) -> None:
         if self.bar is not None:

@@ -37,10 +37,12 @@ def analyse_ranks(
     on_rank: Callable[[int], None] | None = None,
     executor: Executor = "local",
     copying: Copying | None = None,
+    on_bytes: Callable[[int, int], None] | None = None,
 ) -> list[RankResult]:
     """Run analyse_rank over the jobs, in parallel processes when there is more than one (or as Ray tasks,
     `executor="ray"`: the same results); each rank's compilations and evidence are written under `work`.
-    `on_rank(n)` is told how many ranks are done. `copying`: the one raw log of one local job is still being
+    `on_rank(n)` is told how many ranks are done; `on_bytes(done, total)`, for one job (read in this process), how
+    many of its trace bytes are read. `copying`: the one raw log of one local job is still being
     copied (Copying); should the analysis fail, the caller cancels that copy."""
     if copying is not None and (
         len(jobs) != 1 or executor != "local" or (copying.file, "raw_log") not in jobs[0].files
@@ -58,7 +60,8 @@ def analyse_ranks(
         raise ValueError(f"executor {executor!r}: one of {', '.join(EXECUTORS)}")
     if len(jobs) == 1:
         cpus = os.cpu_count() or 1
-        result = analyse_rank(replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1)), copying)
+        job = replace(jobs[0], chunk_workers=cpus if workers is None else max(workers, 1))
+        result = analyse_rank(job, copying, on_bytes)
         done(1)
         return [result]
     if workers is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 from dynamo_diff_schema.capture import Rank
@@ -29,31 +29,61 @@ from dynamo_diff_store.reading import FileReport
 IDENTITIES_IN_MEMORY = 2048
 
 
-def _facts(job: RankJob, reports: list[FileReport], copying: Copying | None) -> Generator[Fact, None, None]:
+# How often a rank's reading tells how far it has got (on_bytes): every 1/200 of its bytes, at least every MiB.
+PROGRESS_STEPS = 200
+
+
+def _facts(
+    job: RankJob, reports: list[FileReport], copying: Copying | None, on_bytes: Callable[[int, int], None] | None
+) -> Generator[Fact, None, None]:
     root = Path(job.root)
-    for rel, fmt in job.files:
+    sizes = [
+        copying.size if copying is not None and copying.file == rel else staged_bytes(root, rel, fmt)
+        for rel, fmt in job.files
+    ]
+    total = sum(sizes)
+    step = max(total // PROGRESS_STEPS, 1 << 20)
+    before = 0  # the bytes of the files read already
+    told = 0
+    for (rel, fmt), size in zip(job.files, sizes, strict=True):
         # A raw log still being copied: its size when the copy began decides how it is read.
         arriving = copying if copying is not None and copying.file == rel else None
-        size = arriving.size if arriving is not None else staged_bytes(root, rel, fmt)
         if reads_in_ranges(size, job.chunk_workers):
-            yield from range_facts(job, rel, fmt, size, reports, arriving)
-            continue
-        if arriving is not None:
-            arriving.ready(sys.maxsize)  # read whole: once it is all copied
-        report = FileReport(file=rel, rank_from_name=job.rank)
-        reports.append(report)
-        with records(root, rel, fmt, job.limits, report) as recs:
-            yield from collapse_repeats(map(extract, recs))
+            facts: Iterator[Fact] = range_facts(job, rel, fmt, size, reports, arriving)
+        else:
+            if arriving is not None:
+                arriving.ready(sys.maxsize)  # read whole: once it is all copied
+            report = FileReport(file=rel, rank_from_name=job.rank)
+            reports.append(report)
+            facts = _read_whole(root, rel, fmt, job, report)
+        for fact in facts:
+            yield fact
+            # A raw log's facts locate their bytes in it (a tlparse export's, in payload files): how far it is read.
+            if on_bytes is not None and fact.file == rel and before + fact.offset - told >= step:
+                told = before + fact.offset
+                on_bytes(told, total)
+        before += size
+        if on_bytes is not None:
+            told = before
+            on_bytes(told, total)
 
 
-def analyse_rank(job: RankJob, copying: Copying | None = None) -> RankResult:
+def _read_whole(root: Path, rel: str, fmt: str, job: RankJob, report: FileReport) -> Generator[Fact, None, None]:
+    with records(root, rel, fmt, job.limits, report) as recs:
+        yield from collapse_repeats(map(extract, recs))
+
+
+def analyse_rank(
+    job: RankJob, copying: Copying | None = None, on_bytes: Callable[[int, int], None] | None = None
+) -> RankResult:
     """Read and classify one rank. Pure with respect to the store: reads files under job.root only. `copying`: one
-    of the rank's files is still being copied there (reading waits for the bytes it reads; see Copying)."""
+    of the rank's files is still being copied there (reading waits for the bytes it reads; see Copying).
+    `on_bytes(done, total)`: how many of the rank's trace bytes are read, told as the reading moves on."""
     with collector_paused():  # millions of short-lived objects, no cycles (dynamo_diff_store.gc_pause)
-        return _analyse_rank(job, copying)
+        return _analyse_rank(job, copying, on_bytes)
 
 
-def _analyse_rank(job: RankJob, copying: Copying | None) -> RankResult:
+def _analyse_rank(job: RankJob, copying: Copying | None, on_bytes: Callable[[int, int], None] | None) -> RankResult:
     if not job.work:
         raise ValueError("RankJob.work: a directory for the rank's compilations and evidence is needed")
     work = Path(job.work)
@@ -70,7 +100,7 @@ def _analyse_rank(job: RankJob, copying: Copying | None) -> RankResult:
     classifier = Classifier(
         job.group, evidence.add, spill=work / f"{job.group}.identities.sqlite", keep=IDENTITIES_IN_MEMORY
     )
-    facts = _facts(job, reports, copying)
+    facts = _facts(job, reports, copying, on_bytes)
     try:
         for fact in facts:
             if fact.rank is not None:

@@ -78,7 +78,14 @@ def copy_while_reading(
     try:
         jobs = plan_jobs(layout, dest, limits)
         copying = staged.ready_for(layout.files[0].rel)
-        results = analyse_ranks(jobs, work, workers=workers, on_rank=rank_done, copying=copying)
+        results = analyse_ranks(
+            jobs,
+            work,
+            workers=workers,
+            on_rank=rank_done,
+            copying=copying,
+            on_bytes=lambda done, total: report("read", done, total),
+        )
     except BaseException:
         staged.cancel()  # the reading failed or was interrupted: the copy stops at its next write
         thread.join()

@@ -260,6 +260,8 @@ class Store:
                         workers=workers,
                         on_rank=None if progress is None else lambda n: progress("analyse", n, total),
                         executor=executor,
+                        # One rank: how far its reading has got, in bytes ("read").
+                        on_bytes=None if progress is None else lambda done, size: progress("read", done, size),
                     )
                 assembled = assemble_capture(
                     capture_id=capture_id,
