@@ -1,6 +1,5 @@
 """Commands that compare: compare (two captures, or the ranks of one), check (a CI gate) and demo."""
 
-import io
 import json
 import tempfile
 from pathlib import Path
@@ -10,7 +9,16 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, json_document, print_json, stderr, stdout, write_file
+from dynamo_diff_cli.output import (
+    Format,
+    file_console,
+    json_document,
+    print_json,
+    print_text,
+    stderr,
+    stdout,
+    write_file,
+)
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
@@ -37,7 +45,6 @@ def emit(
 ) -> None:
     """Print or write the comparison; `captures`, the compared captures (the HTML report draws on them)."""
     from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text
-    from rich.console import Console
 
     from dynamo_diff_cli.hints import CLI_HINTS
 
@@ -55,7 +62,7 @@ def emit(
         if output is None:
             stdout().print(comparison_text(comparison, all_rows=all_rows, hints=CLI_HINTS))
             return
-        console = Console(record=True, width=160, markup=False, file=io.StringIO())
+        console = file_console()
         console.print(comparison_text(comparison, all_rows=all_rows, hints=CLI_HINTS))
         text = console.export_text()
     if output is None:
@@ -229,7 +236,7 @@ def check(
     if output_format == Format.JSON:
         print_json(json_document(verdict))
     else:
-        typer.echo(check_text(verdict))
+        print_text(check_text(verdict))
     raise typer.Exit(verdict.exit_code)
 
 
