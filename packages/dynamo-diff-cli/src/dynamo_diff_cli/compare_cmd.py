@@ -266,7 +266,10 @@ def demo(
         service = Service.at(Path(tmp) / "store")
         base = service.open(str(base_path), label="edit_v1").capture
         cand = service.open(str(cand_path), label="edit_v2").capture
-        stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")
+        from dynamo_diff_compare import terminal_text
+
+        said = f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store"
+        stderr().print(terminal_text(said))
         comparison = service.compare(base, cand)
         if output_format in ("text", "markdown"):
             _print_edit(service, comparison, (base, cand), markdown=output_format == "markdown")
@@ -286,6 +289,7 @@ def _print_edit(
 ) -> None:
     """The code change between the two runs (the compiled functions whose source differs, from the runs' source
     snapshots), before the rows it explains."""
+    from dynamo_diff_compare import terminal_text
     from rich.text import Text
 
     changes = service.source_changes(comparison, captures)
@@ -297,7 +301,8 @@ def _print_edit(
         body = "\n".join(line for change in changes for line in change.lines)
         typer.echo(f"## The edit\n\n{title}\n\n```diff\n{body}\n```\n")
         return
-    out = Text(title + "\n")
+    stdout().print(terminal_text(title))
+    out = Text()
     for change in changes:
         for line in change.lines:
             out.append(line + "\n", style=_line_style(line))
