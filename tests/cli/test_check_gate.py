@@ -11,6 +11,8 @@ from pathlib import Path
 from dynamo_diff_cli.app import app
 from typer.testing import CliRunner
 
+from .conftest import unwrapped
+
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
 
 
@@ -20,7 +22,7 @@ def runner(tmp_path: Path) -> CliRunner:
 
 def check(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
     result = runner(tmp_path).invoke(app, ["check", *args])
-    return result.exit_code, result.stdout.splitlines()
+    return result.exit_code, unwrapped(result.stdout)
 
 
 def oracle(name: str) -> dict:  # type: ignore[type-arg]

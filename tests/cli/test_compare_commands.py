@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from dynamo_diff_schema import validate
 
+from .conftest import block
+
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "fixtures/captures"
 
@@ -18,10 +20,10 @@ def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  #
     code, out, err = run("demo")
     assert code == 0, err
     assert "comparability: COMPARABLE" in out
-    gate = next(line for line in out.splitlines() if " gate (model.py" in line)
-    assert "matched (line_diff)" in gate and "2 -> 1" in gate and "1 -> 0" in gate
-    assert "value guards failing: 1 -> 0" in gate
-    post = next(line for line in out.splitlines() if "postprocess (model.py" in line)
+    gate = block(out, "gate (model.py")  # its line, what changed under it
+    assert "matched (line_diff)" in gate and "compiles 2 -> 1" in gate and "recompiles 1 -> 0" in gate
+    assert "\n  value guards failing: 1 -> 0" in gate and "\n      guard: 0/0: flag == True\n" in gate
+    post = next(line for line in out.splitlines() if line.startswith("postprocess (model.py"))
     assert "candidate only" in post
 
 

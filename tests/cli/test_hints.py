@@ -47,7 +47,7 @@ def test_a_stored_notice_keeps_its_hint_and_the_text_words_it(run) -> None:  # t
     assert notice["hint"] == {"action": "evidence_of_kind", "args": {"kind": "fx_graph_cache_hash"}}
     assert "dynamo-diff" not in notice["message"]
     capture = summary["capture"]["id"][:12]
-    _, text, _ = run("analyze", capture)
+    _, text, _ = run("analyze", capture, "--verbose")  # the record kinds are listed with --verbose
     worded = f"`dynamo-diff evidence {capture} --kind fx_graph_cache_hash` lists the kept records of a kind"
     assert worded in " ".join(text.split()), text
     # ... and that command is one the CLI runs: it lists that record.

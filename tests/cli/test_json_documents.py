@@ -15,7 +15,7 @@ from dynamo_diff_cli.app import app
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from tests.cli.conftest import Run
+from tests.cli.conftest import Run, unwrapped
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "fixtures/captures"
@@ -159,7 +159,7 @@ def test_check_json_says_which_rules_fired_and_what_the_exit_status_means(run: R
     code, text, _ = run("check", "stable", "shape", "--max-new-recompiles", "0", "--change", "command")
     assert code == 1
     lines = [f for finding in verdict["findings"] for f in (finding["text"], *finding["functions"])]
-    assert text.splitlines() == ["dynamo-diff check: FAILED", *lines]
+    assert unwrapped(text) == ["dynamo-diff check: FAILED", *lines]  # each wrapped to the terminal's width
     code, out, _ = run(
         "check", "stable", "shape", "--max-new-recompiles", "2", "--change", "command", "--format", "json"
     )

@@ -142,6 +142,7 @@ CLI_RENDERERS = {
     "comparison_text",
     "compiled_line",
     "run_report_text",
+    "terminal_text",
     "with_hint",
 }
 CLI_PACKAGES = {

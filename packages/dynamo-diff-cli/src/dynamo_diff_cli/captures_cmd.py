@@ -8,7 +8,7 @@ import typer
 
 from dynamo_diff_cli.context import Settings
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, ImportProgress, print_document, stderr, stdout
+from dynamo_diff_cli.output import Format, ImportProgress, print_document, print_text, stderr, stdout
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
@@ -55,7 +55,10 @@ def open_capture(service: "Service", ref: str, *, label: str | None = None) -> "
     return opened.capture
 
 
-def _print_capture(capture: "Capture", output_format: Format, service: "Service") -> None:
+VERBOSE_HELP = "Text: list every record kind the reader did not interpret (by default one line says how many)."
+
+
+def _print_capture(capture: "Capture", output_format: Format, service: "Service", *, verbose: bool = False) -> None:
     from dynamo_diff_compare import capture_markdown, capture_text
 
     from dynamo_diff_cli.hints import CLI_HINTS
@@ -65,7 +68,7 @@ def _print_capture(capture: "Capture", output_format: Format, service: "Service"
     elif output_format == Format.MARKDOWN:
         typer.echo(capture_markdown(capture, service.sources(capture), hints=CLI_HINTS), nl=False)
     else:
-        stdout().print(capture_text(capture, sources=service.sources(capture), hints=CLI_HINTS))
+        stdout().print(capture_text(capture, sources=service.sources(capture), hints=CLI_HINTS, verbose=verbose))
 
 
 @handles_errors
@@ -105,6 +108,7 @@ def import_(
             "at RAY_ADDRESS, else on a local Ray instance started for the import; needs dynamo-diff[ray]).",
         ),
     ] = ExecutorChoice.LOCAL,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
 ) -> None:
     """Import a recorded run (or a folder of runs) into the store and print its id, per-rank counts and notices."""
     service = service_of(ctx)
@@ -130,10 +134,10 @@ def import_(
     (one,) = result.captures
     typer.echo(one.id)
     stderr().print("imported" if one.created else "already in the store (same bytes): nothing written")
-    _print_imported(service, one.summary, output_format)
+    _print_imported(service, one.summary, output_format, verbose=verbose)
 
 
-def _print_imported(service: "Service", summary: "Capture", output_format: Format) -> None:
+def _print_imported(service: "Service", summary: "Capture", output_format: Format, *, verbose: bool) -> None:
     from dynamo_diff_compare import capture_markdown, capture_text
 
     from dynamo_diff_cli.hints import CLI_HINTS
@@ -143,7 +147,9 @@ def _print_imported(service: "Service", summary: "Capture", output_format: Forma
         typer.echo(capture_markdown(service.load(summary.capture.id), sources, hints=CLI_HINTS), nl=False)
     else:
         # The summary (counts and notices) is all the text shows: the compilations are not read back.
-        stdout().print(capture_text(summary, show_compilations=False, sources=sources, hints=CLI_HINTS))
+        stdout().print(
+            capture_text(summary, show_compilations=False, sources=sources, hints=CLI_HINTS, verbose=verbose)
+        )
 
 
 def _print_folder(result: "ImportResult") -> None:
@@ -182,6 +188,7 @@ def analyze(
     function: Annotated[
         str | None, typer.Option("--function", metavar="NAME", help="Only this function (implies --by-function).")
     ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
     from dynamo_diff_compare import run_report_text
@@ -189,13 +196,13 @@ def analyze(
     service = service_of(ctx)
     capture = open_capture(service, ref)
     if not by_function and function is None:
-        _print_capture(capture, output_format, service)
+        _print_capture(capture, output_format, service, verbose=verbose)
         return
     report = service.report(capture, function=function)
     if output_format == Format.JSON:
         print_document(report)
         return
-    stdout().print(run_report_text(report))
+    print_text(run_report_text(report))
 
 
 @handles_errors
@@ -285,10 +292,11 @@ def show(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
 ) -> None:
     """Show one stored capture (like analyze, but never imports)."""
     service = service_of(ctx)
-    _print_capture(service.load(ref), output_format, service)
+    _print_capture(service.load(ref), output_format, service, verbose=verbose)
 
 
 @handles_errors

@@ -1,6 +1,5 @@
 """Commands that compare: compare (two captures, or the ranks of one), check (a CI gate) and demo."""
 
-import io
 import json
 import tempfile
 from enum import StrEnum
@@ -11,7 +10,16 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, json_document, print_json, stderr, stdout, write_file
+from dynamo_diff_cli.output import (
+    Format,
+    file_console,
+    json_document,
+    print_json,
+    print_text,
+    stderr,
+    stdout,
+    write_file,
+)
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
@@ -54,7 +62,6 @@ def emit(
 ) -> None:
     """Print or write the comparison; `captures`, the compared captures (the HTML report draws on them)."""
     from dynamo_diff_compare import comparison_html, comparison_markdown, comparison_text
-    from rich.console import Console
 
     from dynamo_diff_cli.hints import CLI_HINTS
 
@@ -72,7 +79,7 @@ def emit(
         if output is None:
             stdout().print(comparison_text(comparison, all_rows=all_rows, hints=CLI_HINTS))
             return
-        console = Console(record=True, width=160, markup=False, file=io.StringIO())
+        console = file_console()
         console.print(comparison_text(comparison, all_rows=all_rows, hints=CLI_HINTS))
         text = console.export_text()
     if output is None:
@@ -241,7 +248,7 @@ def check(
     if output_format == Format.JSON:
         print_json(json_document(verdict))
     else:
-        typer.echo(check_text(verdict))
+        print_text(check_text(verdict))
     raise typer.Exit(verdict.exit_code)
 
 
@@ -275,7 +282,10 @@ def demo(
         service = Service.at(Path(tmp) / "store")
         base = service.open(str(base_path), label="edit_v1").capture
         cand = service.open(str(cand_path), label="edit_v2").capture
-        stderr().print(f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store")
+        from dynamo_diff_compare import terminal_text
+
+        said = f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store"
+        stderr().print(terminal_text(said))
         comparison = service.compare(base, cand)
         if output_format in ("text", "markdown"):
             _print_edit(service, comparison, (base, cand), markdown=output_format == "markdown")
@@ -295,6 +305,7 @@ def _print_edit(
 ) -> None:
     """The code change between the two runs (the compiled functions whose source differs, from the runs' source
     snapshots), before the rows it explains."""
+    from dynamo_diff_compare import terminal_text
     from rich.text import Text
 
     changes = service.source_changes(comparison, captures)
@@ -306,7 +317,8 @@ def _print_edit(
         body = "\n".join(line for change in changes for line in change.lines)
         typer.echo(f"## The edit\n\n{title}\n\n```diff\n{body}\n```\n")
         return
-    out = Text(title + "\n")
+    stdout().print(terminal_text(title))
+    out = Text()
     for change in changes:
         for line in change.lines:
             out.append(line + "\n", style=_line_style(line))

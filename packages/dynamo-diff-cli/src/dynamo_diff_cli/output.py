@@ -32,23 +32,43 @@ class Format(StrEnum):
     JSON = "json"
 
 
-def _width(stream: object) -> int | None:
-    # Piped output is read by people too (CI logs): do not squeeze tables into 80 columns.
+# The width of piped output (CI logs, `| less`): lines a person reads, not a table squeezed or stretched.
+PIPED_WIDTH = 100
+
+
+def width(stream: object) -> int | None:
+    """Columns to render for: None (rich asks the terminal, or reads COLUMNS when set), else PIPED_WIDTH."""
     if os.environ.get("COLUMNS"):
         return None
-    return None if getattr(stream, "isatty", lambda: False)() else 160
+    return None if getattr(stream, "isatty", lambda: False)() else PIPED_WIDTH
 
 
 def stdout() -> Console:
     from rich.console import Console
 
-    return Console(soft_wrap=False, highlight=False, markup=False, width=_width(sys.stdout))
+    return Console(soft_wrap=False, highlight=False, markup=False, width=width(sys.stdout))
 
 
 def stderr() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, markup=False, width=_width(sys.stderr))
+    return Console(stderr=True, highlight=False, markup=False, width=width(sys.stderr))
+
+
+def print_text(text: str) -> None:
+    """Plain lines (a check verdict, a run report) on stdout, each wrapped under itself at the terminal's width."""
+    from dynamo_diff_compare import terminal_text
+
+    stdout().print(terminal_text(text))
+
+
+def file_console() -> Console:
+    """A console that renders text for a file (`--output`): the piped width."""
+    import io
+
+    from rich.console import Console
+
+    return Console(record=True, width=PIPED_WIDTH, markup=False, highlight=False, file=io.StringIO())
 
 
 def write_file(path: Path, text: str, what: str = "--output") -> None:

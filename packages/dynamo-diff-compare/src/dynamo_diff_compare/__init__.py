@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         run_report,
         run_report_text,
     )
+    from dynamo_diff_compare.terminal_lines import terminal_text
     from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
 
 # Name -> the module that defines it. No module has the name of a function it exports (the import system would
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "capture_markdown": "capture_view",
     "capture_text": "capture_view",
+    "terminal_text": "terminal_lines",
     "check_comparability": "comparability",
     "COMPILE_TIME_NOISE": "compile_time",
     "compile_time_change": "compile_time",
@@ -140,6 +142,7 @@ __all__ = [
     "run_report",
     "run_report_text",
     "side_label",
+    "terminal_text",
     "user_sources",
     "verdict_headline",
     "with_hint",

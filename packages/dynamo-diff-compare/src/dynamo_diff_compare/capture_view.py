@@ -11,10 +11,10 @@ from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
+from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from dynamo_diff_compare.compile_time import compile_time_text
@@ -25,10 +25,17 @@ from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.ranks import rank_ranges
 from dynamo_diff_compare.render import side_label
 from dynamo_diff_compare.run_report_view import folded_functions
+from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
 
 
 def rank_name(rank: int | None) -> str:
     return "rank ?" if rank is None else f"rank {rank}"
+
+
+def column_name(capture: Capture, rank: int | None) -> str:
+    """A rank's column or section: 'rank 3'; a run of one rank that the trace does not number is 'this run' (not
+    'rank ?': there is nothing to tell apart)."""
+    return "this run" if rank is None and len(capture.ranks) == 1 else rank_name(rank)
 
 
 def _count(counts: Counts, key: str) -> str:
@@ -107,14 +114,25 @@ def _short(text: str, limit: int = 110) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+def guard_text(text: str) -> str:
+    """A failing guard as torch wrote it, without the source comment it appends ('  # if flag:  # model.py:23')."""
+    return text.split("  #", 1)[0].strip()
+
+
 def compilation_summary(comp: Compilation) -> str:
     """One line per fact the trace shows about a compilation, in the order an engineer reads them."""
+    return "\n".join(compilation_facts(comp))
+
+
+def compilation_facts(comp: Compilation, *, whole_guard: bool = False) -> list[str]:
+    """The facts of `compilation_summary`, a list; `whole_guard`: the first failing guard's text uncut."""
     bits = []
     if comp.recompile is not None:
         reasons = comp.recompile.reasons
         if reasons:
             more = f" (+{len(reasons) - 1} more failing guard(s))" if len(reasons) > 1 else ""
-            bits.append(f"recompile [{reasons[0].category}]: {_short(reasons[0].text)}{more}")
+            text = guard_text(reasons[0].text) if whole_guard else _short(reasons[0].text)
+            bits.append(f"recompile [{reasons[0].category}]: {text}{more}")
         else:
             bits.append("recompile (reason not in the trace)")
     elif comp.additional_frame_compilation:
@@ -148,7 +166,7 @@ def compilation_summary(comp: Compilation) -> str:
         bits.append("cache: " + ", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
     if len(comp.attempts) > 1:
         bits.append(f"{len(comp.attempts) - 1} restart(s)")
-    return "\n".join(bits)
+    return bits
 
 
 def function_label(comp: Compilation, generated: GeneratedFrame | None = None) -> str:
@@ -226,22 +244,12 @@ _TABLE_COUNTS = (
 )
 
 
-def functions_table(capture: Capture, sources: SnapshotSet | None = None) -> Table:
-    table = Table(
-        title="functions (resume functions counted in the function they resume, library frames in the user's "
-        "function that called them, or in what was compiled)",
-        title_justify="left",
-    )
-    for col in ("function", "frames", "compiles", "recompiles", "breaks", "failed", "compile time"):
-        table.add_column(col, justify="left" if col in ("function", "frames") else "right", overflow="fold")
-    for row in function_rows(capture, sources):
-        table.add_row(
-            Text(row.label),
-            Text(", ".join(row.frames)),
-            *(row.count(key) for key in _TABLE_COUNTS),
-            compile_time_text(row.counts),
-        )
-    return table
+_TABLE_LABELS = ("compiles", "recompiles", "breaks", "failed")
+
+FUNCTIONS_TITLE = (
+    "functions (resume functions counted in the function they resume, library frames in the user's function that "
+    "called them, or in what was compiled)"
+)
 
 
 def shown_keys(columns: Sequence[Counts]) -> list[str]:
@@ -268,34 +276,6 @@ def time_lines(columns: Sequence[Counts]) -> list[tuple[str, list[str]]]:
         if any(round(c.phase_times_s.get(key, 0.0), 2) for c in columns):  # not 0.00 s everywhere
             lines.append((f"  {label}", [f"{c.phase_times_s.get(key, 0.0):.2f} s" for c in columns]))
     return lines
-
-
-def counts_table(rows: Sequence[tuple[str, Counts]], title: str) -> Table:
-    table = Table(title=title, title_justify="left", caption=zero_line([c for _, c in rows]), caption_justify="left")
-    table.add_column("count")
-    for name, _ in rows:
-        table.add_column(name, justify="right")
-    for key in shown_keys([c for _, c in rows]):
-        table.add_row(COUNT_LABELS[key], *(_count(counts, key) for _, counts in rows))
-    for label, values in time_lines([c for _, c in rows]):
-        table.add_row(label, *values)
-    return table
-
-
-def compilations_table(rank: Rank) -> Table:
-    table = Table(title=f"{rank_name(rank.rank)}: compilations", title_justify="left")
-    for col in ("id", "function", "outcome", "what the trace shows"):
-        table.add_column(col, overflow="fold")
-    generated = generated_by_compile_id(rank)
-    for comp in rank.compilations:
-        # Text(), not str: trace text is data and must never be read as rich markup ("f32[4]", "[gb0059]").
-        table.add_row(
-            Text(comp.compile_id),
-            Text(function_label(comp, generated.get(comp.compile_id))),
-            Text(str(comp.outcome)),
-            Text(compilation_summary(comp)),
-        )
-    return table
 
 
 def spread_rows(capture: Capture) -> list[tuple[str, list[str]]]:
@@ -337,23 +317,82 @@ def rank_note(capture: Capture, hints: HintWords = PLAIN_HINTS) -> str:
     return f"{len(capture.ranks)} ranks: {ranks}; {phrase(Hint(action=HintAction.WHOLE_DOCUMENT), hints)}"
 
 
-def notice_lines(capture: Capture, limit: int = 20, hints: HintWords = PLAIN_HINTS) -> list[str]:
-    """Each distinct notice once, with the ranks that gave it ('[info] code (ranks 0-4095): message (hint)')."""
+def _kinds_line(notices: Sequence[Notice]) -> str:
+    """The uninterpreted-kinds notice in one line: how many records of how many kinds (the list is long)."""
+    kinds: dict[str, int] = {}
+    for n in notices:
+        for kind, count in (n.details.get("kinds") or {}).items():
+            kinds[kind] = kinds.get(kind, 0) + int(count)
+    return f"{sum(kinds.values())} records of {len(kinds)} kinds not interpreted (--verbose lists them)"
+
+
+def notice_lines(
+    capture: Capture, limit: int = 20, hints: HintWords = PLAIN_HINTS, *, verbose: bool = True
+) -> list[str]:
+    """Each distinct notice once, with the ranks that gave it ('[info] code (ranks 0-4095): message (hint)');
+    without `verbose`, the record kinds not interpreted in one line (how many, not which)."""
     ranks_of: dict[tuple[str, str, str], list[int | None]] = {}
     shown = short_id(capture.capture.id)
+    uninterpreted = [n for n in capture.notices if n.code == NoticeCode.UNINTERPRETED_RECORD_KINDS]
     for n in capture.notices:
-        message = with_hint(n.message, n.hint, hints, capture=shown)
+        if not verbose and n in uninterpreted:
+            message = _kinds_line(uninterpreted)
+        else:
+            message = with_hint(n.message, n.hint, hints, capture=shown)
         ranks_of.setdefault((str(n.severity), str(n.code), message), []).append(n.rank)
     lines = []
     for (severity, code, message), ranks in ranks_of.items():
         named = [r for r in ranks if r is not None]
         where = f" (rank {named[0]})" if len(named) == 1 else f" (ranks {_short(rank_ranges(named), 60)})"
-        lines.append(f"[{severity}] {code}{where if named else ''}: {message}")
+        one_rank = len(capture.ranks) == 1 or (not verbose and code == NoticeCode.UNINTERPRETED_RECORD_KINDS)
+        lines.append(f"[{severity}] {code}{where if named and not one_rank else ''}: {message}")
     if len(lines) > limit:
         lines[limit:] = [
             f"… {len(lines) - limit} more distinct notice(s): {phrase(Hint(action=HintAction.WHOLE_DOCUMENT), hints)}"
         ]
     return lines
+
+
+def _counts_block(capture: Capture, title: str, hints: HintWords) -> Aligned:
+    """The counts: a column per rank (and the total) up to MANY_RANKS ranks, else their spread over the ranks."""
+    if len(capture.ranks) > MANY_RANKS:
+        rows = [[label, *values] for label, values in spread_rows(capture)]
+        return Aligned(title + " over ranks", ["count", *SPREAD_COLUMNS], rows, [rank_note(capture, hints)])
+    columns = [(column_name(capture, r.rank), r.counts) for r in capture.ranks]
+    if len(columns) != 1:  # several ranks, or none (a run that wrote no trace: every count is 0, not unknown)
+        columns.append(("total", capture.counts))
+    counts = [c for _, c in columns]
+    rows = [[COUNT_LABELS[key], *(_count(c, key) for c in counts)] for key in shown_keys(counts)]
+    rows += [[label, *values] for label, values in time_lines(counts)]
+    zeros = zero_line(counts)
+    return Aligned(title, ["count", *(name for name, _ in columns)], rows, [zeros] if zeros else [])
+
+
+def function_lines(capture: Capture, sources: SnapshotSet | None = None) -> list[Line]:
+    """One line per source function: its name, its counts that are not 0, its compile time, and the frames counted
+    in it when they are more than its own."""
+    out = [Line(FUNCTIONS_TITLE, style="bold")]
+    for row in function_rows(capture, sources):
+        parts = [f"{label} {row.count(key)}" for key, label in zip(_TABLE_COUNTS, _TABLE_LABELS, strict=True)]
+        parts = [p for p, key in zip(parts, _TABLE_COUNTS, strict=True) if getattr(row.counts, key)]
+        if row.counts.compile_time_s:
+            parts.append(f"compile time {compile_time_text(row.counts)}")
+        own = row.label.split(" (", 1)[0].rsplit(".", 1)[-1]
+        frames = f"; frames: {', '.join(row.frames)}" if row.frames and row.frames != [own] else ""
+        out.append(Line(f"{row.label}: {', '.join(parts) or 'compiled'}{frames}"))
+    return out
+
+
+def compilation_lines(capture: Capture, rank: Rank) -> list[Line]:
+    """A rank's compilations: one line each (id, function, outcome), what the trace shows of it under it, the
+    failing guard whole on its own line."""
+    out = [Line(_compilations_title(capture, rank), style="bold")]
+    generated = generated_by_compile_id(rank)
+    for comp in rank.compilations:
+        out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
+        for fact in compilation_facts(comp, whole_guard=True):
+            out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
+    return out
 
 
 def capture_text(
@@ -362,34 +401,26 @@ def capture_text(
     show_compilations: bool = True,
     sources: SnapshotSet | None = None,
     hints: HintWords = PLAIN_HINTS,
+    verbose: bool = False,
 ) -> RenderableType:
-    """One capture for a terminal; `hints` words the next steps its notices point to (the caller's front end)."""
-    parts: list[RenderableType] = [Text("\n".join(header_lines(capture)))]
+    """One capture for a terminal, wrapped to its width; `hints` words the next steps its notices point to (the
+    caller's front end); `verbose` lists the record kinds not interpreted (else one line says how many)."""
+    parts: list[RenderableType] = [Lines(header_lines(capture))]
     partial = bool(capture.counts.incomplete)
     title = "counts" + (" (+? = may be low: evidence missing)" if partial else "")
-    if len(capture.ranks) > MANY_RANKS:
-        table = Table(title=title + " over ranks", title_justify="left", caption=rank_note(capture, hints))
-        table.add_column("count")
-        for column in SPREAD_COLUMNS:
-            table.add_column(column, justify="left" if column.startswith("ranks") else "right")
-        for label, values in spread_rows(capture):
-            table.add_row(label, *values)
-        parts.append(table)
-    else:
-        rows = [(rank_name(r.rank), r.counts) for r in capture.ranks]
-        if len(rows) != 1:  # several ranks, or none (a run that wrote no trace: every count is 0, not unknown)
-            rows.append(("total", capture.counts))
-        parts.append(counts_table(rows, title))
+    parts += [Text(""), _counts_block(capture, title, hints)]
     if any(r.functions for r in capture.ranks):
-        parts.append(functions_table(capture, sources))
+        parts += [Text(""), Lines(function_lines(capture, sources))]
     if show_compilations:
         with_compilations = [rank for rank in capture.ranks if rank.compilations]
-        parts.extend(compilations_table(rank) for rank in with_compilations[:MANY_RANKS])
+        for rank in with_compilations[:MANY_RANKS]:
+            parts += [Text(""), Lines(compilation_lines(capture, rank))]
         if len(with_compilations) > MANY_RANKS:
             more = len(with_compilations) - MANY_RANKS
-            parts.append(Text(f"compilations of {more} more rank(s) not shown: {rank_note(capture, hints)}"))
+            parts.append(Lines([f"compilations of {more} more rank(s) not shown: {rank_note(capture, hints)}"]))
     if capture.notices:
-        parts.append(Text("notices:\n" + "\n".join(f"  {line}" for line in notice_lines(capture, hints=hints))))
+        lines = notice_lines(capture, hints=hints, verbose=verbose)
+        parts += [Text(""), Lines(["notices:", *(Line(line, indent=2) for line in lines)])]
     return Group(*parts)
 
 
@@ -397,12 +428,17 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
+def _compilations_title(capture: Capture, rank: Rank) -> str:
+    name = column_name(capture, rank.rank)
+    return "compilations" if name == "this run" else f"{name}: compilations"
+
+
 def capture_markdown(capture: Capture, sources: SnapshotSet | None = None, *, hints: HintWords = PLAIN_HINTS) -> str:
     """One capture as Markdown; `hints` words the next steps its notices point to (the caller's front end)."""
     info = capture.capture
     out = [f"# Capture {short_id(info.id)}" + (f" ({info.label})" if info.label else ""), ""]
     out += [f"- {_md_cell(line.strip())}" for line in header_lines(capture)]
-    names = [rank_name(r.rank) for r in capture.ranks]
+    names = [column_name(capture, r.rank) for r in capture.ranks]
     cols = [*names, "total"] if len(names) != 1 else names
     counts = [r.counts for r in capture.ranks] + ([capture.counts] if len(names) != 1 else [])
     if len(names) > MANY_RANKS:
@@ -441,7 +477,7 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None, *, hi
         generated = generated_by_compile_id(rank)
         out += [
             "",
-            f"## {rank_name(rank.rank)}: compilations",
+            f"## {_compilations_title(capture, rank)}",
             "",
             "| id | function | outcome | what the trace shows |",
             "|---|---|---|---|",

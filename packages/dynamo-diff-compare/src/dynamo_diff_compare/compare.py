@@ -41,6 +41,7 @@ from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
 from dynamo_diff_compare.trusted import trusted
+from dynamo_diff_compare.verdict_text import no_snapshots_message
 
 # Part of every comparison id: bump when rows or changes are computed differently.
 COMPARE_VERSION = "4"
@@ -290,10 +291,7 @@ def compare_captures(
                 Notice(
                     code=NoticeCode.NO_SOURCE_SNAPSHOTS,
                     severity=Severity.WARNING,
-                    message=(
-                        f"the {side} has no source snapshots: functions are matched by file, line and name only, "
-                        "not by their source"
-                    ),
+                    message=no_snapshots_message(f"the {side}"),
                     hint=Hint(action=HintAction.RECORD_WITH_CAPTURE),
                 )
             )

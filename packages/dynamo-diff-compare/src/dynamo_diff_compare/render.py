@@ -21,23 +21,24 @@ from dynamo_diff_schema.comparison import (
     Side,
 )
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS, Counts
-from dynamo_diff_schema.evidence import Notice
+from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from dynamo_diff_compare.compile_time import compile_time_change, compile_time_noise, compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
 from dynamo_diff_compare.rank_sums import summed
+from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (
     areas_text,
     difference_lines,
     difference_phrase,
     followers,
+    no_snapshots_message,
     unexplained_harmless,
     verdict_headline,
     with_it,
@@ -355,26 +356,6 @@ def confounded_note(confounded: dict[str, list[str]]) -> str | None:
     return f"(!) may be changed by a comparability difference: {', '.join(keys[:6])}"
 
 
-def totals_table(comparison: Comparison) -> Table:
-    table = Table(title="totals", title_justify="left")
-    for col, justify in (("count", "left"), ("baseline", "right"), ("candidate", "right"), ("delta", "right")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    b, c = comparison.totals.baseline, comparison.totals.candidate
-    confounded = confounded_counts(comparison)
-    for key in shown_counts(comparison):
-        bv, cv = getattr(b, key), getattr(c, key)
-        delta = cv - bv
-        table.add_row(
-            count_label(key, confounded),
-            _inc(str(bv), key, b.incomplete),
-            _inc(str(cv), key, c.incomplete),
-            f"{delta:+d}" if delta else "",
-        )
-    for row in time_rows(b, c):
-        table.add_row(*row)
-    return table
-
-
 def time_rows(b: Counts, c: Counts) -> list[tuple[str, str, str, str]]:
     """Compile time under the totals, then its phases that took time: (label, baseline, candidate, change)."""
     if not (b.compile_time_s or c.compile_time_s):
@@ -429,26 +410,6 @@ def _inc(value: str, key: str, incomplete: list[str]) -> str:
     return value + "+?" if key in incomplete else value
 
 
-def rows_table(comparison: Comparison, rows: list[FunctionRow]) -> Table:
-    table = Table(title="functions (changed first)", title_justify="left")
-    table.add_column("match", overflow="fold")
-    table.add_column("function", overflow="fold")
-    for _, label in ROW_KEYS:
-        table.add_column(label, justify="right")
-    table.add_column("compile time", justify="right")
-    table.add_column("what changed", overflow="fold")
-    for row in rows:
-        match = _status(row)
-        table.add_row(
-            Text(match),
-            Text(row_name(row)),
-            *(Text(_pair(row, key)) for key, _ in ROW_KEYS),
-            Text(row_compile_time(row)),
-            Text("\n".join(change_lines(row))),
-        )
-    return table
-
-
 def rank_counts_line(counts: Counts) -> str:
     return (
         f"{counts.observed_compilation_identities} compilation(s), "
@@ -494,25 +455,87 @@ def notice_line(notice: Notice, hints: HintWords = PLAIN_HINTS) -> str:
     return f"[{notice.severity}] {notice.code}: {with_hint(notice.message, notice.hint, hints)}"
 
 
+def one_snapshot_notice(notices: Sequence[Notice]) -> list[Notice]:
+    """The notices as text and markdown list them: the two sides' `no_source_snapshots` said once for both (the
+    JSON document keeps one per side)."""
+    missing = [n for n in notices if n.code == NoticeCode.NO_SOURCE_SNAPSHOTS]
+    if len(missing) != 2:
+        return list(notices)
+    both = missing[0].model_copy(update={"message": no_snapshots_message("the baseline and the candidate", "have")})
+    return [both if n is missing[0] else n for n in notices if n is not missing[1]]
+
+
+def row_counts(row: FunctionRow) -> str:
+    """A row's counts that are not 0 in both runs ('compiles 2 -> 1, recompiles 1 -> 0'), then its compile time."""
+    parts = []
+    for key, label in ROW_KEYS:
+        values = [getattr(s.counts, key) for s in (row.baseline, row.candidate) if s is not None]
+        if any(values):
+            parts.append(f"{label} {_pair(row, key)}")
+    if time := row_compile_time(row):
+        parts.append(f"compile time {time}")
+    return ", ".join(parts)
+
+
+def row_lines(row: FunctionRow) -> list[Line]:
+    """A function as the terminal shows it: one line with its name, how it was paired and its counts, then what
+    changed, one change a line (evidence ids at its end), the guard text or graph-break id under it, whole."""
+    counts = row_counts(row)
+    lines = [Line(f"{row_name(row)} [{_status(row)}]" + (f": {counts}" if counts else ""), style="bold")]
+    for c in row.changes:
+        if timing_noise(c):
+            continue
+        lines.append(Line(c.summary, indent=2, tail=_evidence(c).strip()))
+        if (detail := _detail(c)) is not None:
+            lines.append(Line(detail.strip(), indent=6, keep=True))
+    if (pieces := piece_line(row)) is not None:
+        lines.append(Line(pieces, indent=2))
+    if row.status == RowStatus.AMBIGUOUS and row.alternatives:
+        lines.append(Line("could be: " + ", ".join(row.alternatives[:4]), indent=2))
+    return lines
+
+
+def totals_block(comparison: Comparison) -> Aligned:
+    """The totals: a count a line (those not 0 in both runs), baseline, candidate and the change."""
+    b, c = comparison.totals.baseline, comparison.totals.candidate
+    confounded = confounded_counts(comparison)
+    rows = []
+    for key in shown_counts(comparison):
+        bv, cv = getattr(b, key), getattr(c, key)
+        delta = cv - bv
+        rows.append(
+            [
+                count_label(key, confounded),
+                _inc(str(bv), key, b.incomplete),
+                _inc(str(cv), key, c.incomplete),
+                f"{delta:+d}" if delta else "",
+            ]
+        )
+    rows += [list(row) for row in time_rows(b, c)]
+    notes = [note for note in (zero_note(comparison), confounded_note(confounded)) if note]
+    return Aligned("totals", ["count", "baseline", "candidate", "delta"], rows, notes)
+
+
 def comparison_text(
     comparison: Comparison, *, all_rows: bool = False, hints: HintWords = PLAIN_HINTS
 ) -> RenderableType:
-    """The comparison for a terminal; `hints` words the next steps notices point to (the caller's front end)."""
-    parts: list[RenderableType] = [Text("\n".join(header(comparison, hints)))]
+    """The comparison for a terminal, wrapped to its width; `hints` words the next steps notices point to (the
+    caller's front end)."""
+    parts: list[RenderableType] = [Lines(header(comparison, hints))]
     rank_text = ranks_lines(comparison)
     if rank_text:
-        parts.append(Text("\n".join(rank_text)))
-    parts.append(totals_table(comparison))
-    for note in (zero_note(comparison), confounded_note(confounded_counts(comparison))):
-        if note:
-            parts.append(Text(note))
+        parts += [Text(""), Lines(rank_text)]
+    parts += [Text(""), totals_block(comparison)]
     shown, quiet = folded(changed_first(comparison.functions), all_rows)
-    if shown:
-        parts.append(rows_table(comparison, shown))
+    if shown or quiet:
+        parts += [Text(""), Text("functions (changed first)", style="bold")]
+    for row in shown:
+        parts.append(Lines(row_lines(row)))
     if quiet:
-        parts.append(Text(folded_line(quiet)))
-    if comparison.notices:
-        parts.append(Text("notices:\n" + "\n".join(f"  {notice_line(n, hints)}" for n in comparison.notices)))
+        parts.append(Lines([folded_line(quiet)]))
+    notices = one_snapshot_notice(comparison.notices)
+    if notices:
+        parts += [Text(""), Lines(["notices:", *(Line(notice_line(n, hints), indent=2) for n in notices)])]
     return Group(*parts)
 
 
@@ -560,8 +583,9 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False, hints
             )
     if quiet:
         out += ["", _md(folded_line(quiet))]
-    if comparison.notices:
+    notices = one_snapshot_notice(comparison.notices)
+    if notices:
         out += ["", "## Notices", ""] + [
-            f"- **{n.severity}** `{n.code}`: {_md(with_hint(n.message, n.hint, hints))}" for n in comparison.notices
+            f"- **{n.severity}** `{n.code}`: {_md(with_hint(n.message, n.hint, hints))}" for n in notices
         ]
     return "\n".join(out) + "\n"

@@ -112,3 +112,8 @@ def verdict_headline(comp: Comparability) -> str:
 def unexplained_harmless(comp: Comparability) -> list[Difference]:
     """Explained differences that follow from nothing: they change nothing counted (a rendezvous port)."""
     return [e for e in comp.explained if e.follows_from is None]
+
+
+def no_snapshots_message(who: str, has: str = "has") -> str:
+    """The `no_source_snapshots` notice's words: 'the baseline has ...', or both sides at once."""
+    return f"{who} {has} no source snapshots: functions are matched by file, line and name only, not by their source"
