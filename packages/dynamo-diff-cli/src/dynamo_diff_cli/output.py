@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -43,16 +44,32 @@ def width(stream: object) -> int | None:
     return None if getattr(stream, "isatty", lambda: False)() else PIPED_WIDTH
 
 
-def stdout() -> Console:
+@functools.cache
+def _whole_lines() -> type[Console]:
     from rich.console import Console
 
-    return Console(soft_wrap=False, highlight=False, markup=False, width=width(sys.stdout))
+    class WholeLines(Console):
+        """A rich console that never crops: a line the renderers keep whole (a guard's text, a path, a word longer
+        than the terminal) is printed whole and left to the terminal to wrap, never cut at the width (rich crops
+        by default, which silently dropped the end of such a line)."""
+
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("crop", False)
+            super().print(*objects, **kwargs)
+
+    return WholeLines
+
+
+def _console(**options: Any) -> Console:
+    return _whole_lines()(highlight=False, markup=False, **options)
+
+
+def stdout() -> Console:
+    return _console(soft_wrap=False, width=width(sys.stdout))
 
 
 def stderr() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False, markup=False, width=width(sys.stderr))
+    return _console(stderr=True, width=width(sys.stderr))
 
 
 def print_text(text: str) -> None:
@@ -66,9 +83,7 @@ def file_console() -> Console:
     """A console that renders text for a file (`--output`): the piped width."""
     import io
 
-    from rich.console import Console
-
-    return Console(record=True, width=PIPED_WIDTH, markup=False, highlight=False, file=io.StringIO())
+    return _console(record=True, width=PIPED_WIDTH, file=io.StringIO())
 
 
 def write_file(path: Path, text: str, what: str = "--output") -> None:
