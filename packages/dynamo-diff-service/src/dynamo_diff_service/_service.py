@@ -566,13 +566,13 @@ class Service:
         `captures`: the compared captures (for a rank view, the capture twice), when the caller has them."""
         excerpts = self.evidence_excerpts(comparison)
         base, cand = self._sides(comparison, captures)
-        records = self.report_records(comparison)
+        records, looked_up = self.report_records(comparison)
         if comparison.kind != "rank_view":
             sides = []
             for capture in (base, cand):
                 compilations = [c for rank in capture.ranks for c in rank.compilations]
                 sides.append(RunMaterial(compilations, self.sources(capture)))
-            return ReportMaterial(excerpts, sides[0], sides[1], records=records)
+            return ReportMaterial(excerpts, sides[0], sides[1], records=records, records_of=looked_up)
         capture = base
         sources = self.sources(capture)
         view = comparison.ranks
@@ -586,6 +586,7 @@ class Service:
             RunMaterial(by_rank.get(reference, []), sources),
             RunMaterial(by_rank.get(other, []), sources),
             records=records,
+            records_of=looked_up,
         )
 
     def report_records(
@@ -595,12 +596,12 @@ class Service:
         per_record: int = REPORT_RECORD_CHARS,
         budget: int = REPORT_RECORDS_CHARS,
         compilations: int = REPORT_LINKED_COMPILATIONS,
-    ) -> dict[str, RecordText]:
+    ) -> tuple[dict[str, RecordText], frozenset[str]]:
         """The graph, guard and generated-code records (LINKED_RECORDS) of the compared functions' compilations,
         keyed `side:evidence id`, for the HTML report to link each compilation to: the first `per_record`
         characters of each (hash-checked), changed functions first, until `budget` characters are embedded; the
         records after that are listed without text. Only the first `compilations` compile ids of each side are
-        looked up (a rank view: those of the rank each side shows)."""
+        looked up (a rank view: those of the rank each side shows); they are returned too, as `side:compile id`."""
         # Each side's compile ids in the order of the rows (changed first), and the rank a rank view shows.
         wanted: dict[str, dict[str, int | None]] = {"baseline": {}, "candidate": {}}
         place: dict[tuple[str, str], int] = {}
@@ -636,7 +637,7 @@ class Service:
                 record = RecordText(ev.kind, ev.compile_id or "", excerpt.text, excerpt.total_chars)
                 left -= len(excerpt.text)
             out[f"{name}:{ev.id}"] = record
-        return out
+        return out, frozenset(f"{name}:{cid}" for name, ids in wanted.items() for cid in ids)
 
     # -- evidence and source -------------------------------------------------------------------------
 

@@ -50,13 +50,15 @@ class RecordText:
 class ReportMaterial:
     """`excerpts` maps 'baseline:<evidence id>' / 'candidate:<evidence id>' to evidence text the caller read
     (hash-checked) from the store; `records`, keyed the same way, the graph, guard and generated-code records of
-    the compilations (LINKED_RECORDS); `hints` words the next steps the page suggests (set by comparison_html)."""
+    the compilations (LINKED_RECORDS), whose compile ids the caller looked them up for are `records_of`
+    ('baseline:<compile id>'); `hints` words the next steps the page suggests (set by comparison_html)."""
 
     excerpts: Mapping[str, str] = field(default_factory=dict)
     baseline: RunMaterial = field(default_factory=RunMaterial)
     candidate: RunMaterial = field(default_factory=RunMaterial)
     hints: HintWords = field(default_factory=lambda: PLAIN_HINTS)
     records: Mapping[str, RecordText] = field(default_factory=dict)
+    records_of: frozenset[str] = frozenset()
 
     def side(self, name: str) -> RunMaterial:
         return self.baseline if name == "baseline" else self.candidate

@@ -335,9 +335,9 @@ def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping
         '<p class="note" id="sort-hint" hidden>Changed functions first; click a column heading to sort by it (a '
         "count or time by the larger of the two runs), again to reverse.</p>"
         '<div class="wide"><table id="functions"><thead><tr><th data-sort="text">function</th>'
-        '<th data-sort="text">match</th>'
+        '<th class="match" data-sort="text">match</th>'
         + "".join(f'<th class="n" data-sort="num">{esc(label)}</th>' for _, label in columns)
-        + '<th class="n" data-sort="num">compile time</th><th>what changed</th></tr></thead><tbody>'
+        + '<th class="n time" data-sort="num">compile time</th><th>what changed</th></tr></thead><tbody>'
     ]
     for order, row in enumerate(shown + quiet):
         cells = []
@@ -355,9 +355,9 @@ def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping
         out.append(
             f'<tr class="{"quiet" if row in quiet else "loud"}" data-order="{order}">'
             f'<td data-v="{esc(row_name(row))}"><a href="#{anchor}">{esc(row_name(row))}</a></td>'
-            f'<td data-v="{esc(status_text(row))}"><span class="badge status-{esc(row.status)}">'
+            f'<td class="match" data-v="{esc(status_text(row))}"><span class="badge status-{esc(row.status)}">'
             f"{esc(status_text(row))}</span></td>{''.join(cells)}"
-            f'<td class="n" data-v="{seconds:.6f}">{esc(row_compile_time(row).replace(" -> ", " → "))}</td>'
+            f'<td class="n time" data-v="{seconds:.6f}">{esc(row_compile_time(row).replace(" -> ", " → "))}</td>'
             f'<td class="what">{_what_changed(row)}</td></tr>'
         )
     out.append("</tbody></table></div>")

@@ -35,6 +35,7 @@ class RecordIndex:
     by_compile: Mapping[str, Mapping[str, list[tuple[str, RecordText]]]]
     compilations: Mapping[str, Mapping[str, list[Compilation]]]
     owner: dict[str, tuple[str, str]]
+    looked_up: frozenset[str] = frozenset()
 
 
 def record_index(material: ReportMaterial) -> RecordIndex:
@@ -47,7 +48,7 @@ def record_index(material: ReportMaterial) -> RecordIndex:
     for side in SIDES:
         for c in material.side(side).compilations:
             compilations[side].setdefault(c.compile_id, []).append(c)
-    return RecordIndex(by_compile, compilations, {})
+    return RecordIndex(by_compile, compilations, {}, material.records_of)
 
 
 def _outcome(compilations: Sequence[Compilation], rank: int | None) -> str:
@@ -83,11 +84,13 @@ def row_compilations(row: FunctionRow, anchor: str, index: RecordIndex) -> str:
             any_link = any_link or bool(links)
             outcome = index.compilations[side].get(cid)
             said = f'<span class="cmp-outcome">{esc(_outcome(outcome, fside.rank))}</span>' if outcome else ""
-            lines.append(
-                f'<li data-compile-id="{esc(cid)}"><code>{esc(cid)}</code> {said} '
-                + (" ".join(links) or '<span class="none">no graph, guard or code record</span>')
-                + "</li>"
-            )
+            if links:
+                listed = " ".join(links)
+            elif f"{side}:{cid}" in index.looked_up:
+                listed = '<span class="none">no graph, guard or code record</span>'
+            else:  # past the compilations the caller looked records up for (or none were given)
+                listed = ""
+            lines.append(f'<li data-compile-id="{esc(cid)}"><code>{esc(cid)}</code> {said} {listed}</li>')
         more = len(fside.compile_ids) - MAX_COMPILATIONS
         if more > 0:
             lines.append(f'<li class="note">{more} more compilation(s) of this function not listed</li>')
@@ -122,7 +125,8 @@ def records_section(comparison_ids: Mapping[str, str], material: ReportMaterial,
         label = LINKED_RECORDS.get(record.kind, record.kind)
         back = f' <a class="back" href="#{anchor}">{esc(function)}</a>' if anchor else ""
         head = (
-            f'<span class="side-name">{esc(side)}</span> <code>{esc(record.compile_id)}</code> {esc(label)} '
+            f'<span class="side-name">{esc(side)}</span> <code>{esc(record.compile_id)}</code> '
+            f'<span class="fn-name">{esc(function)}</span> {esc(label)} '
             f'<span class="note"><code>{esc(record.kind)}</code> evidence <code>{esc(evidence_id)}</code></span>'
         )
         how = phrase(
@@ -145,7 +149,7 @@ def records_section(comparison_ids: Mapping[str, str], material: ReportMaterial,
             else f"the first {len(record.text):,} of {record.total_chars:,} characters"
         )
         rest = "" if whole else f'<p class="note cut">The rest is not on this page ({esc(how)}).</p>'
-        source = f'<p class="note">from{back}</p>' if back else ""
+        source = f'<p class="note">back to{back}</p>' if back else ""
         out.append(
             f'<details class="record" id="{record_anchor(side, evidence_id)}" data-side="{esc(side)}" '
             f'data-evidence="{esc(evidence_id)}"><summary>{head} <span class="note">{esc(size)}</span></summary>'

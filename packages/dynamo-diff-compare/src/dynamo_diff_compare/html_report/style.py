@@ -159,5 +159,6 @@ ul.cmps{list-style:none;margin:2px 0;padding:0}ul.cmps li{margin:2px 0}
   .runs{grid-template-columns:1fr 1fr}.runs .verdict{grid-column:1/-1}
   .pair{grid-template-columns:1fr}
   #toc{padding:6px 10px}
+  #functions .match{display:none}#functions td.time{white-space:normal}
 }
 """
