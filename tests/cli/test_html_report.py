@@ -1,14 +1,19 @@
 """The HTML report as a user gets it (`compare --format html -o FILE`), opened in headless Chromium: the test reads
-the rendered DOM back and checks it against the comparison's JSON, and keeps light and dark screenshots in
-test-artifacts/html/ (CI installs Debian's chromium; elsewhere the browser tests skip when it is missing)."""
+the rendered DOM back and checks it against the comparison's JSON, drives the page as a reader does (the table of
+contents, collapsed details, sorting, the links to each compilation's records) over Chromium's DevTools protocol,
+and keeps screenshots in test-artifacts/html/: light and dark at 1400 px, and 800 and 1400 px wide
+(CI installs Debian's chromium; elsewhere the browser tests skip when it is missing)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -26,6 +31,25 @@ PAIRS = {
     "compiled-nothing": ("stable", "compiled_nothing_ranks"),
 }
 SCREENSHOTS = ("edit", "graph-break-fix", "compiled-nothing")
+# The pairs driven in the browser and shot at 800 and 1400 px: an edit, a fix, a cold vs warm Inductor cache (its
+# generated code), and a torch upgrade (records larger than the page embeds whole).
+DRIVEN = {
+    "edit": ("edit_v1", "edit_v2"),
+    "graph-break-fix": ("break_fix_v1", "break_fix_v2"),
+    "inductor-cache": ("inductor_cold", "inductor_warm"),
+    "upgrade": ("llama_213", "llama_214"),
+}
+# Record kinds a compilation links to (docs/COMPARING.md, "Reports"): graphs, guards, generated code.
+LINKED_KINDS = {
+    "dynamo_output_graph",
+    "aot_joint_graph",
+    "aot_forward_graph",
+    "aot_backward_graph",
+    "aot_inference_graph",
+    "inductor_post_grad_graph",
+    "dynamo_cpp_guards_str",
+    "inductor_output_code",
+}
 # A missing value as Python, JSON or a float would spell it.
 MISSING_WORDS = re.compile(r"\b(None|null|nan|NaN)\b")
 _VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr"}
@@ -38,12 +62,12 @@ class Node:
     children: list[Node | str] = field(default_factory=list)
 
     def text(self, *, own: bool = False) -> str:
-        """The text inside; `own`: without <style> and verbatim trace or source text (data-trace)."""
+        """The text inside; `own`: without <style>, <script> and verbatim trace or source text (data-trace)."""
         parts = []
         for child in self.children:
             if isinstance(child, str):
                 parts.append(child)
-            elif not (own and (child.tag == "style" or "data-trace" in child.attrs)):
+            elif not (own and (child.tag in ("style", "script") or "data-trace" in child.attrs)):
                 parts.append(child.text(own=own))
         return " ".join(parts)
 
@@ -149,7 +173,12 @@ def test_html_report_is_self_contained(run, tmp_path: Path) -> None:  # type: ig
     )
     assert code == 0, err
     html = report.read_text()
-    assert "Content-Security-Policy" in html and "script-src 'none'" in html and "<script" not in html
+    # One script, the page's own, and the policy allows it by its hash only (no inline handlers, nothing else).
+    (script,) = re.findall(r"<script>(.*?)</script>", html, re.S)
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    (csp,) = re.findall(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html)
+    assert f"script-src 'sha256-{digest}'" in csp and "unsafe-inline'; img" in csp and csp.count("unsafe") == 1
+    assert html.count("<script") == 1 and not re.search(r"<[^>]+\son[a-z]+=", html)
     assert "http://" not in html and "https://" not in html  # nothing to fetch, no link out
     assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', html))  # links stay on the page
     assert "size mismatch" in html  # an evidence excerpt, read hash-checked from the store
@@ -275,3 +304,243 @@ def test_html_report_screenshots(run, tmp_path: Path, name: str) -> None:  # typ
         assert done.returncode == 0, done.stderr[-2000:]
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     shutil.copyfile(report, ARTIFACTS / f"{name}.html")
+
+
+class Chromium:
+    """Chromium driven over its DevTools protocol on a pipe (`--remote-debugging-pipe`: JSON commands, each ended
+    by a NUL byte, on the browser's fd 3, replies on its fd 4): no client library, no network port."""
+
+    def __init__(self, exe: str, profile: Path) -> None:
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+
+        def wire() -> None:  # in the child: the pipe ends at fds 3 and 4
+            a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.proc = subprocess.Popen(
+            [
+                exe,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--remote-debugging-pipe",
+                "--hide-scrollbars",
+                "about:blank",
+            ],
+            pass_fds=(3, 4),
+            preexec_fn=wire,  # noqa: PLW1509 (no threads are started before it)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._id = 0
+        self._session: str | None = None
+        targets = self.send("Target.getTargets")["targetInfos"]
+        page = next(t for t in targets if t["type"] == "page")
+        self._session = self.send("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        self.send("Page.enable")
+        self.send("Runtime.enable")
+
+    def send(self, method: str, **params: object) -> dict:  # type: ignore[type-arg]
+        self._id += 1
+        message: dict[str, object] = {"id": self._id, "method": method, "params": params}
+        if self._session and not method.startswith("Target."):
+            message["sessionId"] = self._session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            while b"\0" not in self._buffer:
+                chunk = os.read(self._from_browser, 1 << 20)
+                assert chunk, "chromium closed its DevTools pipe"
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self._id:
+                assert "error" not in reply, f"{method}: {reply['error']}"
+                return reply.get("result", {})  # type: ignore[no-any-return]
+        raise AssertionError(f"{method}: no reply")
+
+    def js(self, expression: str) -> object:
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    def open(self, page: Path, width: int, height: int = 1000) -> None:
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        self.send("Page.navigate", url=page.as_uri())
+        for _ in range(200):
+            if self.js("document.readyState") == "complete":
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"{page} did not load")
+
+    def screenshot(self, path: Path, width: int) -> None:
+        """The whole page at this width (up to 16,000 px tall)."""
+        height = min(int(self.js("document.documentElement.scrollHeight")), 16_000)  # type: ignore[call-overload]
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        path.write_bytes(base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"]))
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close")
+        finally:
+            self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def chromium_page(tmp_path: Path):  # type: ignore[no-untyped-def]
+    exe = browser()
+    driven = Chromium(exe, tmp_path / "profile-cdp")
+    yield driven
+    driven.close()
+
+
+def _driven_report(run, tmp_path: Path, name: str) -> tuple[Path, dict, dict[str, list[dict]]]:  # type: ignore[no-untyped-def,type-arg]
+    """The pair's report, its comparison JSON and, per side, its evidence index (evidence --format json)."""
+    base, cand = (str(CAPTURES / n) for n in DRIVEN[name])
+    report = tmp_path / f"{name}.html"
+    code, _, err = run("compare", base, cand, "--format", "html", "-o", str(report))
+    assert code == 0, err
+    code, out, err = run("compare", base, cand, "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    index = {}
+    for side in ("baseline", "candidate"):
+        code, out, err = run("evidence", doc[side]["id"], "--limit", "1000", "--format", "json")
+        assert code == 0, err
+        index[side] = json.loads(out)["items"]
+    return report, doc, index
+
+
+def _changed(row: dict) -> bool:  # type: ignore[type-arg]
+    """A row the reader should find open: a count changed, something besides compile-phase timing changed, or the
+    function is in one run only."""
+    return row["status"] != "matched" or bool(row["deltas"]) or any(c["kind"] != "phase_time" for c in row["changes"])
+
+
+@pytest.mark.parametrize("name", list(DRIVEN))
+def test_html_report_navigates(run, tmp_path: Path, chromium_page: Chromium, name: str) -> None:  # type: ignore[no-untyped-def]
+    """The page as a reader uses it: a bar that stays on top with the verdict and a table of contents whose links
+    all land; details open for changed functions only, and a link to a closed one opens it; the functions table
+    sorts by a clicked column; every graph, guard and generated-code record of the compared functions'
+    compilations is linked from its compilation, and the link opens that record's text, as `dynamo-diff evidence`
+    reads it."""
+    report, doc, index = _driven_report(run, tmp_path, name)
+    page = chromium_page
+    page.open(report, 1400)
+
+    # The bar: the verdict, and a table of contents whose every link has its section; it stays on top.
+    assert page.js("document.querySelector('#toc .top-verdict').textContent") == doc["comparability"]["verdict"]
+    targets = page.js("[...document.querySelectorAll('#toc a')].map(a => a.getAttribute('href').slice(1))")
+    assert {"summary", "chart", "timeline", "rows", "details", "totals"} <= set(targets)  # type: ignore[arg-type]
+    assert page.js(f"{json.dumps(targets)}.every(id => document.getElementById(id) !== null)")
+    page.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.js("window.scrollY") > 1000  # type: ignore[operator]
+    assert page.js("document.getElementById('toc').getBoundingClientRect().top") == 0
+
+    # Details: open exactly for the changed functions.
+    rows = doc["functions"]
+    opened = page.js(
+        "Object.fromEntries([...document.querySelectorAll('section.row-detail')].map(s => "
+        "[s.dataset.row, s.querySelector(':scope > details').open]))"
+    )
+    assert opened == {str(n): _changed(row) for n, row in enumerate(rows)}
+    closed = [n for n, row in enumerate(rows) if not _changed(row)]
+    if closed:  # a closed function opens from its link in the functions table, and is scrolled to
+        page.js(f"document.querySelector('#functions a[href=\"#row-{closed[0]}\"]').click()")
+        assert page.js(f"document.querySelector('#row-{closed[0]} > details').open") is True
+
+    # Sorting: by compiles (the larger of the two runs, largest first), then reversed; by name.
+    def compiles(row: dict) -> int:  # type: ignore[type-arg]
+        return max(row[s]["counts"]["observed_compilation_identities"] for s in ("baseline", "candidate") if row[s])
+
+    def table_rows() -> list[int]:
+        """The JSON row of each table line, top to bottom (by the line's link to the row's details)."""
+        hrefs = page.js("[...document.querySelectorAll('#functions tbody tr td:first-child a')].map(a => a.hash)")
+        return [int(h.removeprefix("#row-")) for h in hrefs]  # type: ignore[union-attr]
+
+    def click(heading: str) -> None:
+        page.js(
+            "[...document.querySelectorAll('#functions th button.sort')]"
+            f".find(b => b.textContent.trim() === {json.dumps(heading)}).click()"
+        )
+
+    assert sorted(table_rows()) == list(range(len(rows)))
+    click("compiles")
+    assert [compiles(rows[n]) for n in table_rows()] == sorted((compiles(r) for r in rows), reverse=True)
+    click("compiles")
+    assert [compiles(rows[n]) for n in table_rows()] == sorted(compiles(r) for r in rows)
+    click("function")
+    names = [name_of(rows[n]) for n in table_rows()]
+    assert names == sorted(names, key=str.lower)
+
+    # Records: each compile id of a row links to every record of a linked kind the evidence index holds for it.
+    expected = set()
+    for row in rows:
+        for side in ("baseline", "candidate"):
+            if row[side]:
+                cids = set(row[side]["compile_ids"])
+                expected |= {
+                    (side, e["id"]) for e in index[side] if e["kind"] in LINKED_KINDS and e["compile_id"] in cids
+                }
+    links = page.js(
+        "[...document.querySelectorAll('a.rec-link')].map(a => [a.closest('.side').classList.contains('baseline') "
+        "? 'baseline' : 'candidate', a.dataset.evidence, a.getAttribute('href')])"
+    )
+    assert {(side, ev) for side, ev, _ in links} == expected  # type: ignore[union-attr,misc]
+    if name == "inductor-cache":
+        assert any(e["kind"] == "inductor_output_code" for e in index["baseline"]), "the cold run generated code"
+        assert page.js("[...document.querySelectorAll('a.rec-link')].some(a => a.textContent === 'generated code')")
+    for side, ev, href in links[:6]:  # type: ignore[index]
+        page.js("window.scrollTo(0, 0)")
+        page.js(f"document.querySelector('a.rec-link[href=\"{href}\"]').click()")
+        time.sleep(0.1)
+        record = f"document.getElementById({json.dumps(href[1:])})"
+        assert page.js(f"{record}.open") is True
+        assert page.js(f"{record}.querySelector('pre').checkVisibility()") is True
+        top = page.js(f"{record}.getBoundingClientRect().top")
+        assert 0 <= top < 1000, f"{href} is scrolled to ({top})"  # type: ignore[operator]
+        shown_text = page.js(f"{record}.querySelector('pre').textContent")
+        code, out, err = run("evidence", doc[side]["id"], ev, "--max-chars", "12000", "--format", "json")
+        assert code == 0, err
+        excerpt = json.loads(out)
+        assert shown_text == excerpt["text"]
+        summary = page.js(f"{record}.querySelector('summary').textContent")
+        whole = excerpt["next_offset"] is None
+        assert (f"{excerpt['total_chars']:,} characters" in summary) and (("the first" in summary) != whole)
+
+
+def name_of(row: dict) -> str:  # type: ignore[type-arg]
+    """The row's name as the table writes it: the function and where it is."""
+    side = row["baseline"] or row["candidate"]
+    return side["qualified_name"]
+
+
+@pytest.mark.parametrize("name", list(DRIVEN))
+def test_html_report_at_800_and_1400_px(run, tmp_path: Path, chromium_page: Chromium, name: str) -> None:  # type: ignore[no-untyped-def]
+    """At 800 px nothing makes the page itself scroll sideways and the charts keep a readable size (they scroll in
+    their own box); screenshots at 800 and 1400 px are kept in test-artifacts/html/."""
+    report, _, _ = _driven_report(run, tmp_path, name)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width in (800, 1400):
+        chromium_page.open(report, width)
+        assert chromium_page.js("document.documentElement.scrollWidth") == width
+        # Chart text at 12.5 px in the SVG's own units: drawn at least 9 px high.
+        scales = chromium_page.js(
+            "[...document.querySelectorAll('svg[viewBox]')].map(s => s.getBoundingClientRect().width / "
+            "s.viewBox.baseVal.width)"
+        )
+        assert min(scales) * 12.5 >= 9, scales  # type: ignore[type-var,operator]
+        shot = ARTIFACTS / f"{name}-{width}.png"
+        shot.unlink(missing_ok=True)
+        chromium_page.screenshot(shot, width)
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

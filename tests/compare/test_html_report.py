@@ -22,7 +22,7 @@ MISSING_WORDS = re.compile(r"\b(None|null|nan|NaN)\b")
 
 
 class _Text(HTMLParser):
-    """The page's own words: text outside <style> and outside verbatim trace or source text (data-trace)."""
+    """The page's own words: text outside <style>, <script> and verbatim trace or source text (data-trace)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -32,7 +32,7 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("meta", "br", "line", "path", "input", "img"):
             return
-        hidden = tag == "style" or any(name == "data-trace" for name, _ in attrs)
+        hidden = tag in ("style", "script") or any(name == "data-trace" for name, _ in attrs)
         self.stack.append(hidden or (bool(self.stack) and self.stack[-1]))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -104,8 +104,20 @@ def test_a_run_without_snapshots_says_so_instead_of_showing_source(
     comparison, material = edit_pair
     bare = ReportMaterial({}, RunMaterial(material.baseline.compilations, None), material.candidate)
     page = comparison_html(comparison, material=bare)
-    assert "no source snapshot: this run was imported from a trace alone" in own_words(page)
+    words = own_words(page)
+    # Said once for the page, with how to keep the sources, not once per function.
+    assert words.count("No source snapshots in the baseline: it was imported from a trace alone") == 1
+    assert "record runs with Dynamo Diff's capture" in words
+    assert words.count("imported from a trace alone") == 1 and "no source snapshot of this run" in words
     assert "def gate(x, mix):" in page  # the candidate kept its snapshot: its version is still shown
+    # Neither run with snapshots: one note, and no source block at all.
+    neither = ReportMaterial(
+        {}, RunMaterial(material.baseline.compilations, None), RunMaterial(material.candidate.compilations, None)
+    )
+    page = comparison_html(comparison, material=neither)
+    words = own_words(page)
+    assert words.count("No source snapshots: neither run kept any") == 1
+    assert '<div class="source">' not in page and "def gate(x, mix):" not in page
 
 
 def test_without_material_the_page_still_has_the_chart_and_says_why_there_is_no_timeline(
@@ -115,7 +127,7 @@ def test_without_material_the_page_still_has_the_chart_and_says_why_there_is_no_
     page = comparison_html(comparison)
     assert 'id="compile-time-chart"' in page and 'class="timeline"' not in page
     assert "compilations of the runs were not given to the report" in own_words(page)
-    assert "<script" not in page and 'href="http' not in page
+    assert page.count("<script") == 1 and 'href="http' not in page  # only the page's own script
 
 
 def test_a_warning_is_said_in_the_header(tmp_path: Path) -> None:

@@ -124,3 +124,36 @@ def test_the_report_and_the_edit_use_the_captures_already_compared(
     other = service.open(str(CAPTURES / "shape")).capture
     service.source_changes(comparison, (base, other))  # not the compared pair: read, not trusted
     assert len(reads) == 4
+
+
+def test_the_reports_records_stay_within_their_bound_and_say_what_was_cut(service: Service) -> None:
+    """The HTML report's graph, guard and code records of a torch upgrade (llama_213 -> llama_214): each record at
+    most `per_record` characters, all of them at most `budget`, the rest listed without text; the page says which
+    were cut and how to list the whole record, and its size follows the bound, not the records'."""
+    from dynamo_diff_compare import comparison_html
+
+    base = service.open(str(CAPTURES / "llama_213")).capture
+    cand = service.open(str(CAPTURES / "llama_214")).capture
+    comparison = service.compare(base, cand)
+    whole, looked_up = service.report_records(comparison)
+    # Against the store's own index: every linked kind of the compared compilations, whole records' sizes.
+    compile_ids = {f"{s}:{c}" for r in comparison.functions for s in ("baseline", "candidate") if getattr(r, s)
+                   for c in getattr(r, s).compile_ids}  # fmt: skip
+    assert looked_up == compile_ids
+    assert len(whole) == 16 and all(r.text is not None and len(r.text) <= 12_000 for r in whole.values())
+    assert max(r.total_chars for r in whole.values()) > 200_000  # the guards: far larger than the page keeps
+    bounded, _ = service.report_records(comparison, per_record=1_000, budget=5_500)
+    assert list(bounded) == list(whole)  # the same records, in the same order (both runs of a function together)
+    texts = [r.text for r in bounded.values()]
+    assert sum(len(t or "") for t in texts) <= 5_500 and texts[:5] == [whole[k].text[:1_000] for k in list(whole)[:5]]  # type: ignore[index]
+    assert texts[6:] == [None] * (len(texts) - 6)
+    for key, record in bounded.items():  # what is embedded is the record's start, as `evidence` reads it
+        side, ev = key.split(":", 1)
+        capture_id = comparison.baseline.id if side == "baseline" else comparison.candidate.id
+        if record.text is not None:
+            assert service.read_evidence(capture_id, ev, max_chars=1_000).text.startswith(record.text)
+    material = service.report_material(comparison, (base, cand))
+    small = comparison_html(comparison, material=type(material)(
+        material.excerpts, material.baseline, material.candidate, records=bounded, records_of=looked_up))  # fmt: skip
+    assert small.count("not embedded (") == 10 and "lists the kept records of a kind" in small
+    assert len(comparison_html(comparison, material=material)) - len(small) > 150_000

@@ -22,7 +22,13 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
     from dynamo_diff_compare.gate import GateResult, check_text, evaluate
     from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
-    from dynamo_diff_compare.html_report import ReportMaterial, RunMaterial, comparison_html
+    from dynamo_diff_compare.html_report import (
+        LINKED_RECORDS,
+        RecordText,
+        ReportMaterial,
+        RunMaterial,
+        comparison_html,
+    )
     from dynamo_diff_compare.render import (
         changed_first,
         comparison_markdown,
@@ -71,6 +77,8 @@ _LAZY = {
     "GateResult": "gate",
     "evaluate": "gate",
     "check_text": "gate",
+    "LINKED_RECORDS": "html_report",
+    "RecordText": "html_report",
     "ReportMaterial": "html_report",
     "RunMaterial": "html_report",
     "comparison_html": "html_report",
@@ -107,9 +115,11 @@ __all__ = [
     "COMPARE_VERSION",
     "COMPILED_WORDS",
     "COMPILE_TIME_NOISE",
+    "LINKED_RECORDS",
     "PLAIN_HINTS",
     "GateResult",
     "HintWords",
+    "RecordText",
     "ReportMaterial",
     "RunMaterial",
     "__version__",

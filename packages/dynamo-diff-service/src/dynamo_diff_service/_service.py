@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Protocol
 
 from dynamo_diff_compare import (
+    LINKED_RECORDS,
+    RecordText,
     ReportMaterial,
     RunMaterial,
+    changed_first,
     compare_captures,
     compare_ranks,
     evaluate,
@@ -33,6 +36,7 @@ from dynamo_diff_schema import (
     Damage,
     DynamoDiffError,
     ErrorCode,
+    Evidence,
     EvidenceEntry,
     EvidenceGrep,
     EvidenceIndex,
@@ -88,6 +92,11 @@ __all__ = [
 _NAMES_LISTED = 12
 # grep reads a record whole up to this many characters; a matching line is shown up to this many.
 _GREP_MAX_CHARS = 4_000_000
+# The HTML report's compilation records (graphs, guards, generated code): the characters embedded of one record,
+# of all of them on one page, and the compilations per side whose records are looked up (changed functions first).
+REPORT_RECORD_CHARS = 12_000
+REPORT_RECORDS_CHARS = 400_000
+REPORT_LINKED_COMPILATIONS = 200
 _GREP_LINE_CHARS = 300
 _GREP_WINDOW = 120  # characters shown each side of a match inside a long line
 
@@ -557,12 +566,13 @@ class Service:
         `captures`: the compared captures (for a rank view, the capture twice), when the caller has them."""
         excerpts = self.evidence_excerpts(comparison)
         base, cand = self._sides(comparison, captures)
+        records, looked_up = self.report_records(comparison)
         if comparison.kind != "rank_view":
             sides = []
             for capture in (base, cand):
                 compilations = [c for rank in capture.ranks for c in rank.compilations]
                 sides.append(RunMaterial(compilations, self.sources(capture)))
-            return ReportMaterial(excerpts, sides[0], sides[1])
+            return ReportMaterial(excerpts, sides[0], sides[1], records=records, records_of=looked_up)
         capture = base
         sources = self.sources(capture)
         view = comparison.ranks
@@ -575,7 +585,59 @@ class Service:
             excerpts,
             RunMaterial(by_rank.get(reference, []), sources),
             RunMaterial(by_rank.get(other, []), sources),
+            records=records,
+            records_of=looked_up,
         )
+
+    def report_records(
+        self,
+        comparison: Comparison,
+        *,
+        per_record: int = REPORT_RECORD_CHARS,
+        budget: int = REPORT_RECORDS_CHARS,
+        compilations: int = REPORT_LINKED_COMPILATIONS,
+    ) -> tuple[dict[str, RecordText], frozenset[str]]:
+        """The graph, guard and generated-code records (LINKED_RECORDS) of the compared functions' compilations,
+        keyed `side:evidence id`, for the HTML report to link each compilation to: the first `per_record`
+        characters of each (hash-checked), changed functions first, until `budget` characters are embedded; the
+        records after that are listed without text. Only the first `compilations` compile ids of each side are
+        looked up (a rank view: those of the rank each side shows); they are returned too, as `side:compile id`."""
+        # Each side's compile ids in the order of the rows (changed first), and the rank a rank view shows.
+        wanted: dict[str, dict[str, int | None]] = {"baseline": {}, "candidate": {}}
+        place: dict[tuple[str, str], int] = {}
+        for row in changed_first(comparison.functions):
+            for name in ("baseline", "candidate"):
+                fside = getattr(row, name)
+                for cid in fside.compile_ids if fside is not None else []:
+                    if len(wanted[name]) < compilations and cid not in wanted[name]:
+                        wanted[name][cid] = fside.rank if comparison.kind == "rank_view" else None
+                        place[(name, cid)] = len(place)
+        kinds = list(LINKED_RECORDS)
+        linked: list[tuple[str, str, Evidence]] = []
+        for name, capture_id in (("baseline", comparison.baseline.id), ("candidate", comparison.candidate.id)):
+            ids = wanted[name]
+            if not ids:
+                continue
+            items, _ = self.store.evidence_index(capture_id, compile_ids=sorted(ids), limit=len(ids) * 64)
+            linked += [
+                (name, capture_id, e)
+                for e in items
+                if e.kind in LINKED_RECORDS
+                and e.compile_id in ids
+                and (ids[e.compile_id] is None or e.rank == ids[e.compile_id])
+            ]
+        # Both runs' records of a function before the next function's, so that the budget goes to what changed.
+        linked.sort(key=lambda x: (place[(x[0], x[2].compile_id or "")], kinds.index(x[2].kind)))
+        out: dict[str, RecordText] = {}
+        left = budget
+        for name, capture_id, ev in linked:
+            record = RecordText(ev.kind, ev.compile_id or "")
+            if left > 0:
+                excerpt = self.store.read_evidence(capture_id, ev.id, max_chars=min(per_record, left))
+                record = RecordText(ev.kind, ev.compile_id or "", excerpt.text, excerpt.total_chars)
+                left -= len(excerpt.text)
+            out[f"{name}:{ev.id}"] = record
+        return out, frozenset(f"{name}:{cid}" for name, ids in wanted.items() for cid in ids)
 
     # -- evidence and source -------------------------------------------------------------------------
 

@@ -11,11 +11,14 @@ from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, 
 
 from dynamo_diff_compare.html_report.chart import short_change, time_change
 from dynamo_diff_compare.html_report.inputs import ReportMaterial
+from dynamo_diff_compare.html_report.records import RecordIndex, row_compilations
 from dynamo_diff_compare.html_report.source import SourceView, function_source, with_changes
 from dynamo_diff_compare.html_report.text import ABSENT, esc, seconds, value_text, where
 from dynamo_diff_compare.render import count_pair, piece_line, row_name, same_file, side_count
 
 SIDES = ("baseline", "candidate")
+# What a side of the source view says when its run kept no snapshots (the page says why, once).
+NO_SNAPSHOT = "no source snapshot of this run (see the note above the details)"
 _BREAKS = (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED)
 _FAILURES = (ChangeKind.FAILURE_NEW, ChangeKind.FAILURE_GONE)
 
@@ -184,13 +187,18 @@ def _source(row: FunctionRow, material: ReportMaterial) -> str:
     for side in SIDES:
         fside: FunctionSide | None = getattr(row, side)
         other = "candidate" if side == "baseline" else "baseline"
+        snapshots = material.side(side).sources
         if fside is None:
             views[side] = f"no {side} function: it exists only in the {other}"
         elif fside.generated is not None:
             views[side] = "code torch generated: there is no source file (its ops are in the changes above)"
+        elif fside.file is not None and fside.line is not None and (snapshots is None or not snapshots.files):
+            views[side] = NO_SNAPSHOT  # said once for the page, above the details
         else:
             views[side] = function_source(fside, material.side(side).sources, material.hints)
     b, c = views["baseline"], views["candidate"]
+    if NO_SNAPSHOT in (b, c) and all(isinstance(v, str) for v in (b, c)):
+        return ""  # nothing to show but the page's one note
     compare = isinstance(b, SourceView) and isinstance(c, SourceView)
     note = ""
     if isinstance(b, SourceView) and isinstance(c, SourceView):
@@ -203,7 +211,9 @@ def _source(row: FunctionRow, material: ReportMaterial) -> str:
     )
 
 
-def row_details(index: int, anchor: str, row: FunctionRow, material: ReportMaterial, *, open_: bool) -> str:
+def row_details(
+    index: int, anchor: str, row: FunctionRow, material: ReportMaterial, records: RecordIndex, *, open_: bool
+) -> str:
     sides = [s for s in (row.baseline, row.candidate) if s is not None]
     where_text = " → ".join(dict.fromkeys(where(s) for s in sides))
     if any(s.generated is not None for s in sides):
@@ -232,6 +242,7 @@ def row_details(index: int, anchor: str, row: FunctionRow, material: ReportMater
     for change in row.changes:
         if change.kind != ChangeKind.PHASE_TIME:
             out.append(_change(change, material.excerpts, row))
+    out.append(row_compilations(row, anchor, records))
     out.append(_source(row, material))
     out.append("</details></section>")
     return "\n".join(out)

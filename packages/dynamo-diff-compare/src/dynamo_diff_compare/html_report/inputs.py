@@ -21,15 +21,44 @@ class RunMaterial:
     sources: SnapshotSet | None = None
 
 
+# The records a compilation links to, in the order its row lists them, with the link's words: the graphs Dynamo,
+# AOTAutograd and Inductor made, the guards, and the code Inductor generated (docs/COMPARING.md, "Reports").
+LINKED_RECORDS: dict[str, str] = {
+    "dynamo_output_graph": "graph",
+    "aot_joint_graph": "AOT joint graph",
+    "aot_forward_graph": "AOT forward graph",
+    "aot_backward_graph": "AOT backward graph",
+    "aot_inference_graph": "AOT inference graph",
+    "inductor_post_grad_graph": "post-grad graph",
+    "dynamo_cpp_guards_str": "guards",
+    "inductor_output_code": "generated code",
+}
+
+
+@dataclass(frozen=True)
+class RecordText:
+    """A stored record a compilation links to: its kind, and its first characters as read (hash-checked) from the
+    store (`text` holds `len(text)` of `total_chars`); `text` None: not embedded, the page's budget was spent."""
+
+    kind: str
+    compile_id: str
+    text: str | None = None
+    total_chars: int = 0
+
+
 @dataclass(frozen=True)
 class ReportMaterial:
     """`excerpts` maps 'baseline:<evidence id>' / 'candidate:<evidence id>' to evidence text the caller read
-    (hash-checked) from the store; `hints` words the next steps the page suggests (set by comparison_html)."""
+    (hash-checked) from the store; `records`, keyed the same way, the graph, guard and generated-code records of
+    the compilations (LINKED_RECORDS), whose compile ids the caller looked them up for are `records_of`
+    ('baseline:<compile id>'); `hints` words the next steps the page suggests (set by comparison_html)."""
 
     excerpts: Mapping[str, str] = field(default_factory=dict)
     baseline: RunMaterial = field(default_factory=RunMaterial)
     candidate: RunMaterial = field(default_factory=RunMaterial)
     hints: HintWords = field(default_factory=lambda: PLAIN_HINTS)
+    records: Mapping[str, RecordText] = field(default_factory=dict)
+    records_of: frozenset[str] = frozenset()
 
     def side(self, name: str) -> RunMaterial:
         return self.baseline if name == "baseline" else self.candidate

@@ -1,5 +1,6 @@
-"""The page: a header with the verdict, both runs' status and the headline deltas; the compile-time chart; the
-timelines; the functions table; per-row details; comparability, totals and notices."""
+"""The page: a sticky bar with the verdict and a table of contents; a header with both runs' status and the headline
+deltas; the compile-time chart; the timelines; the functions table (sortable); per-row details (changed ones
+open) with each compilation's records; the records; totals, comparability and notices."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ from dynamo_diff_schema.capture import CompiledState, RunStatus
 from dynamo_diff_schema.comparison import ChangeKind, Comparison, FunctionRow, RowStatus, Side
 from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS
 from dynamo_diff_schema.evidence import NoticeCode, Severity
+from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_nothing
-from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, with_hint
+from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
 from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
 from dynamo_diff_compare.html_report.details import row_details, status_text
 from dynamo_diff_compare.html_report.inputs import ReportMaterial
+from dynamo_diff_compare.html_report.records import record_index, records_section
+from dynamo_diff_compare.html_report.script import SCRIPT, SCRIPT_HASH
 from dynamo_diff_compare.html_report.style import CSS
 from dynamo_diff_compare.html_report.text import esc, row_anchor, value_text
 from dynamo_diff_compare.html_report.timeline import timelines
@@ -41,8 +45,8 @@ from dynamo_diff_compare.verdict_text import (
     with_it,
 )
 
-# The report is a static document: nothing may run and nothing may be fetched.
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
+# Nothing may be fetched, and only the page's own script (by its hash) may run.
+CSP = f"default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src '{SCRIPT_HASH}'"
 # Warning and error notices repeated in the header.
 _HEADER_NOTICES = 3
 # Headline tiles: the headline counts that changed (at most this many), then compile time; at least _MIN_TILES.
@@ -321,25 +325,45 @@ def _what_changed(row: FunctionRow) -> str:
 def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping[int, str]) -> str:
     index = {id(r): n for n, r in enumerate(comparison.functions)}
     shown, quiet = folded(rows, False)
-    out = [
-        '<table id="functions"><thead><tr><th>function</th><th>match</th>'
-        + "".join(f'<th class="n">{esc(label)}</th>' for _, label in HEADLINE_COUNTS)
-        + '<th class="n">compile time</th><th>what changed</th></tr></thead><tbody>'
+    # A headline count that is 0 for every function in both runs gets no column (the totals list every count).
+    columns = [
+        (key, label)
+        for key, label in HEADLINE_COUNTS
+        if any(s is not None and getattr(s.counts, key) for r in rows for s in (r.baseline, r.candidate))
     ]
-    for row in shown + quiet:
+    out = [
+        '<p class="note" id="sort-hint" hidden>Changed functions first; click a column heading to sort by it (a '
+        "count or time by the larger of the two runs), again to reverse.</p>"
+        '<div class="wide"><table id="functions"><thead><tr><th data-sort="text">function</th>'
+        '<th class="match" data-sort="text">match</th>'
+        + "".join(f'<th class="n" data-sort="num">{esc(label)}</th>' for _, label in columns)
+        + '<th class="n time" data-sort="num">compile time</th><th>what changed</th></tr></thead><tbody>'
+    ]
+    for order, row in enumerate(shown + quiet):
         cells = []
-        for key, _ in HEADLINE_COUNTS:
+        for key, _ in columns:
             b = getattr(row.baseline.counts, key) if row.baseline else None
             c = getattr(row.candidate.counts, key) if row.candidate else None
             text = esc(count_pair(row.baseline, row.candidate, key).replace(" -> ", " → "))
-            cells.append(f'<td class="n{" changed" if b is not None and c is not None and b != c else ""}">{text}</td>')
+            larger = max(v for v in (b, c, 0) if v is not None)
+            cells.append(
+                f'<td class="n{" changed" if b is not None and c is not None and b != c else ""}" '
+                f'data-v="{larger}">{text}</td>'
+            )
         anchor = anchors[index[id(row)]]
+        seconds = max(s.counts.compile_time_s for s in (row.baseline, row.candidate) if s is not None)
         out.append(
-            f'<tr class="{"quiet" if row in quiet else "loud"}"><td><a href="#{anchor}">{esc(row_name(row))}</a></td>'
-            f'<td><span class="badge status-{esc(row.status)}">{esc(status_text(row))}</span></td>{"".join(cells)}'
-            f'<td class="n">{esc(row_compile_time(row).replace(" -> ", " → "))}</td><td>{_what_changed(row)}</td></tr>'
+            f'<tr class="{"quiet" if row in quiet else "loud"}" data-order="{order}">'
+            f'<td data-v="{esc(row_name(row))}"><a href="#{anchor}">{esc(row_name(row))}</a></td>'
+            f'<td class="match" data-v="{esc(status_text(row))}"><span class="badge status-{esc(row.status)}">'
+            f"{esc(status_text(row))}</span></td>{''.join(cells)}"
+            f'<td class="n time" data-v="{seconds:.6f}">{esc(row_compile_time(row).replace(" -> ", " → "))}</td>'
+            f'<td class="what">{_what_changed(row)}</td></tr>'
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
+    hidden = [label for key, label in HEADLINE_COUNTS if (key, label) not in columns]
+    if hidden:
+        out.append(f'<p class="note">No column for {esc(", ".join(hidden))}: 0 for every function in both runs.</p>')
     if quiet:
         out.append(f'<p class="note">{len(quiet)} function(s) in which nothing changed are listed last, dimmed.</p>')
     return "\n".join(out)
@@ -360,7 +384,70 @@ def comparison_html(
     material = replace(material, excerpts=material.excerpts if excerpts is None else excerpts, hints=hints)
     rows = changed_first(comparison.functions)
     anchors = {n: row_anchor(n) for n in range(len(comparison.functions))}
+    position = {id(r): n for n, r in enumerate(comparison.functions)}
+    records = record_index(material)
     b, c = comparison.baseline, comparison.candidate
+    sections: list[tuple[str, str]] = []  # (id, words) of the table of contents
+    body = [_header(comparison, hints)]
+    sections.append(("summary", "summary"))
+    if comparison.ranks is not None:
+        body.append(_rank_groups(comparison))
+        sections.append(("ranks", "ranks"))
+    chart = [
+        '<section id="chart"><h2>Compile time per function</h2>'
+        '<p class="legend"><span class="key"><span class="swatch bar-baseline"></span>baseline</span>'
+        '<span class="key"><span class="swatch bar-candidate"></span>candidate</span>'
+        "<span class=\"key\">change: as in the totals; 'noise' is a change under 25% or 0.1 s</span></p>"
+        f'<div class="wide">{compile_time_chart(comparison, anchors)}</div>'
+    ]
+    phases = phase_chart([("baseline", comparison.totals.baseline), ("candidate", comparison.totals.candidate)])
+    if phases:
+        chart.append(f'<h3>Where the compile time went</h3><div class="wide">{phases}</div>')
+    chart.append("</section>")
+    body.append("".join(chart))
+    sections.append(("chart", "compile time"))
+    body.append(
+        '<section id="timeline"><h2>Compilations over time</h2><div class="wide">'
+        + timelines(comparison, rows, material, anchors)
+        + "</div></section>"
+    )
+    sections.append(("timeline", "timeline"))
+    if comparison.functions:
+        changed = [r for r in rows if _changed(r)]
+        body.append(
+            f'<section id="rows"><h2>Functions <span class="sub">{len(changed)} of {len(rows)} changed</span></h2>'
+            f"{_functions(comparison, rows, anchors)}</section>"
+        )
+        sections.append(("rows", f"functions ({len(rows)})"))
+        details = [
+            '<section id="details"><h2>Details, evidence and source</h2>'
+            f'<p class="note">{_details_note(len(changed), len(rows))}</p>{_snapshot_note(comparison, material)}'
+        ]
+        details += [
+            row_details(position[id(r)], anchors[position[id(r)]], r, material, records, open_=_changed(r))
+            for r in rows
+        ]
+        details.append("</section>")
+        body.append("\n".join(details))
+        sections.append(("details", "details"))
+        kept = records_section({"baseline": b.id, "candidate": c.id}, material, records)
+        if kept:
+            body.append(kept)
+            sections.append(("records", "graphs, guards, code"))
+    body.append(_totals(comparison))
+    sections.append(("totals", "totals"))
+    if comparison.kind == "comparison":
+        body.append(_comparability(comparison))
+        sections.append(("comparability", "comparability"))
+    if comparison.notices:
+        body.append('<section id="notices"><h2>Notices</h2><ul>')
+        body += [
+            f'<li><span class="badge sev-{esc(str(n.severity))}">{esc(str(n.severity))}</span> <code>{esc(n.code)}'
+            f"</code>: {esc(with_hint(n.message, n.hint, hints))}</li>"
+            for n in comparison.notices
+        ]
+        body.append("</ul></section>")
+        sections.append(("notices", f"notices ({len(comparison.notices)})"))
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -368,48 +455,65 @@ def comparison_html(
         '<meta name="color-scheme" content="light dark">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>Dynamo Diff: {esc(b.label or short_id(b.id))} → {esc(c.label or short_id(c.id))}</title>",
-        f"<style>{CSS}</style></head><body><main>",
-        _header(comparison, hints),
+        f"<style>{CSS}</style></head><body>",
+        _topbar(comparison, sections),
+        "<main>",
+        *body,
+        f"</main><script>{SCRIPT}</script></body></html>",
     ]
-    if comparison.ranks is not None:
-        out.append(_rank_groups(comparison))
-    out.append(
-        '<section id="chart"><h2>Compile time per function</h2>'
-        '<p class="legend"><span class="key"><span class="swatch bar-baseline"></span>baseline</span>'
-        '<span class="key"><span class="swatch bar-candidate"></span>candidate</span>'
-        "<span class=\"key\">change: as in the totals; 'noise' is a change under 25% or 0.1 s</span></p>"
-        f"{compile_time_chart(comparison, anchors)}"
-    )
-    phases = phase_chart([("baseline", comparison.totals.baseline), ("candidate", comparison.totals.candidate)])
-    if phases:
-        out.append(f"<h3>Where the compile time went</h3>{phases}")
-    out.append("</section>")
-    out.append(
-        '<section id="timeline"><h2>Compilations over time</h2>'
-        + timelines(comparison, rows, material, anchors)
-        + "</section>"
-    )
-    if comparison.functions:
-        out.append(f'<section id="rows"><h2>Functions</h2>{_functions(comparison, rows, anchors)}</section>')
-        shown, _ = folded(rows, False)
-        out.append('<section id="details"><h2>Details, evidence and source</h2>')
-        out += [
-            row_details(
-                comparison.functions.index(r), anchors[comparison.functions.index(r)], r, material, open_=r in shown
-            )
-            for r in rows
-        ]
-        out.append("</section>")
-    out.append(_totals(comparison))
-    if comparison.kind == "comparison":
-        out.append(_comparability(comparison))
-    if comparison.notices:
-        out.append('<section id="notices"><h2>Notices</h2><ul>')
-        out += [
-            f'<li><span class="badge sev-{esc(str(n.severity))}">{esc(str(n.severity))}</span> <code>{esc(n.code)}'
-            f"</code>: {esc(with_hint(n.message, n.hint, hints))}</li>"
-            for n in comparison.notices
-        ]
-        out.append("</ul></section>")
-    out.append("</main></body></html>")
     return "\n".join(out) + "\n"
+
+
+def _changed(row: FunctionRow) -> bool:
+    """A row whose details open by default: a count changed, something other than compile-phase timing changed, or
+    the function is in one run only (what the text view lists under a function)."""
+    return (
+        row.status != RowStatus.MATCHED
+        or bool(row.deltas)
+        or any(change.kind != ChangeKind.PHASE_TIME for change in row.changes)
+    )
+
+
+def _details_note(changed: int, total: int) -> str:
+    if changed == total:
+        return f"Every function changed: all {total} are open."
+    return (
+        f"{changed} changed function(s) open, {total - changed} closed (click a name to open it; the functions "
+        "table links to each)."
+    )
+
+
+def _snapshot_note(comparison: Comparison, material: ReportMaterial) -> str:
+    """One note for the page when a run kept no source snapshots (a bare trace), instead of one per function."""
+    bare = [side for side in ("baseline", "candidate") if not (s := material.side(side).sources) or not s.files]
+    if not bare or not any(
+        getattr(row, side) is not None and getattr(row, side).file for row in comparison.functions for side in bare
+    ):
+        return ""
+    record = phrase(Hint(action=HintAction.RECORD_WITH_CAPTURE), material.hints)
+    what = (
+        "No source snapshots: neither run kept any (both were imported from a trace alone), so no function's source "
+        "is shown"
+        if len(bare) == 2
+        else f"No source snapshots in the {bare[0]}: it was imported from a trace alone, so its side of each "
+        "function's source is empty"
+    )
+    return f'<p class="warn snapshot-note">{esc(what)} ({esc(record)}).</p>'
+
+
+def _topbar(comparison: Comparison, sections: list[tuple[str, str]]) -> str:
+    """The bar that stays at the top: the verdict in one word, the pair, and the table of contents."""
+    b, c = comparison.baseline, comparison.candidate
+    if comparison.kind == "rank_view":
+        verdict, cls = "rank view", "ranks"
+    else:
+        verdict = str(comparison.comparability.verdict)
+        cls = verdict
+    unfinished = [n for n, s in (("baseline", b), ("candidate", c)) if s.run is not None and s.run.finished is False]
+    warn = f'<span class="top-warn">{esc(" and ".join(unfinished))} did not finish</span>' if unfinished else ""
+    links = "".join(f'<li><a href="#{sid}">{esc(words)}</a></li>' for sid, words in sections)
+    return (
+        f'<nav id="toc" aria-label="contents"><span class="top-verdict verdict-{esc(cls)}">{esc(verdict)}</span>'
+        f'<span class="top-pair">{esc(b.label or short_id(b.id))} → {esc(c.label or short_id(c.id))}</span>{warn}'
+        f"<ul>{links}</ul></nav>"
+    )

@@ -1,4 +1,5 @@
-"""The page's inline style: light and dark colour schemes (prefers-color-scheme), readable at 1400 px."""
+"""The page's inline style: light and dark colour schemes (prefers-color-scheme), readable from 800 to 1400 px and
+wider (below 1,000 px the cards stack and the charts keep a readable size and scroll sideways in their box)."""
 
 from __future__ import annotations
 
@@ -121,4 +122,43 @@ table.code td.src code{white-space:pre-wrap;word-break:break-word}
 tr.chg td.ln{font-weight:700;color:var(--fg)}
 tr.site td.src{box-shadow:inset 3px 0 0 var(--bad)}
 .site-note{margin-left:10px;font-size:11.5px;color:var(--bad);font-weight:600}
+/* the bar that stays on top: verdict, pair, contents */
+#toc{position:sticky;top:0;z-index:10;display:flex;flex-wrap:wrap;align-items:center;gap:4px 14px;
+  padding:6px 20px;background:var(--panel);border-bottom:1px solid var(--line);box-shadow:0 1px 4px rgba(0,0,0,.08)}
+#toc ul{display:flex;flex-wrap:wrap;gap:2px 12px;list-style:none;margin:0;padding:0;font-size:13px}
+.top-verdict{font-weight:700;text-transform:uppercase;letter-spacing:.04em;font-size:12.5px;border-radius:6px;
+  padding:1px 8px;background:var(--neutral-bg)}
+.top-verdict.verdict-comparable{color:var(--good)}.top-verdict.verdict-confounded{color:var(--bad)}
+.top-verdict.verdict-unknown{color:var(--warn)}
+.top-pair{font-weight:600}.top-warn{color:var(--bad);font-weight:700}
+[id]{scroll-margin-top:64px}
+/* wide things scroll in their own box rather than shrink */
+.wide{overflow-x:auto;max-width:100%}
+.wide>svg{min-width:1000px}
+#functions td.what{min-width:240px}
+#comparability td,#ranks td,#notices li,.verdict-why,.reason{overflow-wrap:anywhere}
+th button.sort{font:inherit;color:inherit;background:none;border:0;padding:0;cursor:pointer;text-align:inherit}
+th button.sort:hover{color:var(--accent)}
+th[aria-sort=ascending] button.sort::after{content:" \\25B2"}
+th[aria-sort=descending] button.sort::after{content:" \\25BC"}
+/* compilations and their records */
+.compilations{border-top:1px solid var(--line);padding:10px 0 4px}
+ul.cmps{list-style:none;margin:2px 0;padding:0}ul.cmps li{margin:2px 0}
+.cmp-outcome{color:var(--muted);margin-right:6px}
+.rec-link{display:inline-block;border:1px solid var(--line);border-radius:10px;padding:0 8px;margin:1px 2px;
+  font-size:12.5px;background:var(--panel)}
+#records .record{border-top:1px solid var(--line);padding:4px 0}
+#records .record>summary{padding:2px 0}
+#records details.record:target,#records details.record[open]{background:var(--neutral-bg);border-radius:6px;
+  padding:4px 8px}
+#records pre{max-height:40em}
+.snapshot-note{margin:8px 0}
+@media (max-width:1000px){
+  main{padding:12px 10px 40px}
+  section,header{padding:12px 12px}
+  .runs{grid-template-columns:1fr 1fr}.runs .verdict{grid-column:1/-1}
+  .pair{grid-template-columns:1fr}
+  #toc{padding:6px 10px}
+  #functions .match{display:none}#functions td.time{white-space:normal}
+}
 """
