@@ -232,7 +232,7 @@ def run_report_text(report: RunReport) -> str:
     )
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     for fn in report.functions:
-        frames = f" frames: {', '.join(fn.frames)}" if fn.frames else ""
+        frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         lines += [t for c in fn.compilations if (t := compilation_text(c, fn.name)) is not None]
     return "\n".join(lines)
