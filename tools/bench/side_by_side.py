@@ -97,6 +97,18 @@ def _pip(venv: Path, *args: str) -> None:
         raise SystemExit(f"pip install {' '.join(args)} failed in {venv}:\n{done.stderr[-3000:]}")
 
 
+def _usable(venv: Path) -> bool:
+    """Whether the venv's scripts still run: a script's first line names the interpreter by the path the venv was
+    made at, so a venv made through a path that no longer exists (a cache once reached through a link in a
+    clone) has scripts that fail with "No such file or directory"."""
+    pip = venv / "bin" / "pip"
+    try:
+        first = pip.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return False
+    return first.startswith("#!") and Path(first[2:].split()[0]).exists()
+
+
 def _new_venv(venv: Path, python: str) -> None:
     shutil.rmtree(venv, ignore_errors=True)
     subprocess.run([python, "-m", "venv", str(venv)], check=True, capture_output=True)
@@ -106,7 +118,7 @@ def released_venv(cache: Path, name: str, requirement: str, python: str) -> Path
     """A venv holding `requirement` from the package index, made once."""
     venv = cache / name
     stamp = venv / ".bench-ready"
-    if not stamp.exists() or stamp.read_text() != requirement:
+    if not stamp.exists() or stamp.read_text() != requirement or not _usable(venv):
         print(f"creating venv {name} ({requirement}) ...", flush=True)
         _new_venv(venv, python)
         _pip(venv, requirement)
@@ -132,7 +144,7 @@ def clone_venv(cache: Path, python: str) -> Path:
     venv = cache / "clone"
     stamp = venv / ".bench-ready"
     state = json.loads(stamp.read_text()) if stamp.exists() else {}
-    if state.get("deps") != deps:
+    if state.get("deps") != deps or not _usable(venv):
         print("creating venv clone (this clone's packages/) ...", flush=True)
         _new_venv(venv, python)
         _pip(venv, "hatchling", *map(str, dirs))
@@ -587,7 +599,7 @@ def main() -> int:
         os.sched_setaffinity(0, cpus[:CORES])  # every command inherits it
     # The CI cache outside the clone (.ci/cache-dir.sh has the same rule), so that every clone reuses the venvs.
     ci_cache = os.environ.get("DYNAMO_DIFF_CI_CACHE") or Path.home() / ".cache" / "dynamo-diff-ci"
-    cache = args.cache or Path(ci_cache) / "bench"
+    cache = (args.cache or Path(ci_cache) / "bench").resolve()  # a real path: scripts name their interpreter by it
     cache.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     tl_venv = released_venv(cache, "tlparse-0.4.3", TLPARSE, args.python)
