@@ -78,7 +78,9 @@ def _function(
                 _add(evidence, f"recompile:{category}", ids or c.recompile.evidence_ids)
                 text = next((r.text for r in c.recompile.reasons if r.category == category), None)
                 if text:
-                    details.setdefault(f"recompile:{category}", f"failing guard [{category}]: {_line(text.strip().splitlines()[0])}")
+                    details.setdefault(
+                        f"recompile:{category}", f"failing guard [{category}]: {_line(text.strip().splitlines()[0])}"
+                    )
         for gb in c.graph_breaks:
             site = _site(gb.user_file, gb.user_line, own_files, first_line, src)
             breaks[(gb.key, site)] += 1
