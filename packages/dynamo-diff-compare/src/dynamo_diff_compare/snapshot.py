@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import PurePath
 
-from dynamo_diff_match import FunctionMatch, SnapshotSet, correspond_functions
+from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation
@@ -19,6 +19,7 @@ from dynamo_diff_schema.snapshot import (
     CompileSnapshot,
     SnapshotBreak,
     SnapshotChange,
+    SnapshotEffect,
     SnapshotFunction,
     SnapshotPairing,
     SnapshotVerdict,
@@ -45,9 +46,9 @@ def snapshot_of(capture: Capture, sources: SnapshotSet | None = None, *, test: s
 
 
 def _function(
-    match: FunctionMatch, observed: dict[object, Observed], src: SnapshotSet, multi_rank: bool
+    match: FunctionMatch, observed: dict[FunctionRef, Observed], src: SnapshotSet, multi_rank: bool
 ) -> SnapshotFunction:
-    row = _function_row(match, observed, observed, (src, src), multi_rank)  # type: ignore[arg-type]
+    row = _function_row(match, observed, observed, (src, src), multi_rank)
     side = row.baseline or row.candidate
     assert side is not None
     refs = [p.baseline for p in match.pieces if p.baseline is not None]
@@ -71,7 +72,7 @@ def _function(
     for c in compilations:
         if c.recompile is not None and c.recompile.confirmed:
             recompiles += 1
-            found = sorted({r.category for r in c.recompile.reasons}) or [UNKNOWN]
+            found = sorted({str(r.category) for r in c.recompile.reasons}) or [UNKNOWN]
             for category in found:
                 categories[category] += 1
                 ids = [r.evidence_id for r in c.recompile.reasons if r.category == category and r.evidence_id]
@@ -188,7 +189,7 @@ def _pair(
                 taken_old.add(id(olds[0]))
                 taken_new.add(id(news[0]))
                 if method is not None:
-                    paired.append(SnapshotPairing(snapshot=_label(olds[0]), run=_label(news[0]), method=method))  # type: ignore[arg-type]
+                    paired.append(SnapshotPairing(snapshot=_label(olds[0]), run=_label(news[0]), method=method))
         rest_old = [f for f in rest_old if id(f) not in taken_old]
         rest_new = [f for f in rest_new if id(f) not in taken_new]
 
@@ -217,8 +218,8 @@ def _changes(old: SnapshotFunction | None, new: SnapshotFunction | None, prefix:
         out.append(
             SnapshotChange(
                 function=name,
-                effect=effect,  # type: ignore[arg-type]
-                what=what,  # type: ignore[arg-type]
+                effect=effect,
+                what=what,
                 key=key,
                 snapshot=before,
                 run=after,
@@ -314,7 +315,7 @@ def snapshot_verdict(old: CompileSnapshot, new: CompileSnapshot, *, fail_on_upgr
     return SnapshotVerdict(
         test=new.test or old.test,
         passed=passed,
-        outcome=outcome,  # type: ignore[arg-type]
+        outcome=outcome,
         summary=_summary(outcome, effects, o_torch, n_torch, passed),
         snapshot_torch=old.torch,
         run_torch=new.torch,
@@ -325,7 +326,9 @@ def snapshot_verdict(old: CompileSnapshot, new: CompileSnapshot, *, fail_on_upgr
     )
 
 
-def _summary(outcome: str, effects: Counter[str], o_torch: str | None, n_torch: str | None, passed: bool) -> str:
+def _summary(
+    outcome: str, effects: Counter[SnapshotEffect], o_torch: str | None, n_torch: str | None, passed: bool
+) -> str:
     counted = ", ".join(
         f"{n} {word}"
         for word, n in (
