@@ -136,6 +136,7 @@ CLI_RENDERERS = {
     "COMPILED_WORDS",
     "capture_markdown",
     "capture_text",
+    "check_markdown",
     "check_text",
     "comparison_html",
     "comparison_markdown",

@@ -27,6 +27,7 @@ ALLOWED = {
     ("dynamo-diff-store/src/dynamo_diff_store/storage/_capture_file.py", "dynamo-diff capture\nreader "),
     # The verdict's heading names the program that gives it (`check`'s own output).
     ("dynamo-diff-compare/src/dynamo_diff_compare/gate.py", "dynamo-diff check: "),
+    ("dynamo-diff-compare/src/dynamo_diff_compare/ci_summary.py", "### dynamo-diff check: "),  # its markdown
     # Column documentation in the Parquet files' metadata (what the evidence ids are for), not a message.
     (
         "dynamo-diff-service/src/dynamo_diff_service/_export.py",

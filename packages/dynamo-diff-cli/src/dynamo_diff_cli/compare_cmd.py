@@ -214,8 +214,9 @@ def check(
         typer.Option(
             "--format",
             "-f",
-            help="text, or json: a check document (passed, exit_code, the rules that fired, every finding); the exit "
-            "status is the same.",
+            help="text, json: a check document (passed, exit_code, the rules that fired, every finding), or "
+            "markdown: the same findings as a table for a CI job's summary, also appended to the file "
+            "$GITHUB_STEP_SUMMARY names when it is set; the exit status is the same.",
         ),
     ] = Format.TEXT,
 ) -> None:
@@ -224,12 +225,10 @@ def check(
     A run that compiled nothing fails first (all its counts are 0) unless --allow-empty; a run that did not finish
     fails (its low counts look like a gain) unless --allow-incomplete. The same capture on both sides is refused
     (same_capture) unless --allow-same."""
-    from dynamo_diff_compare import check_text
-    from dynamo_diff_schema import CheckBounds, DynamoDiffError, ErrorCode
+    from dynamo_diff_compare import check_markdown, check_text
+    from dynamo_diff_schema import CheckBounds
     from dynamo_diff_service import read_source_map
 
-    if output_format == Format.MARKDOWN:
-        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "check prints text or json")
     service = service_of(ctx)
     user_map = read_source_map(source_map)
     base = open_capture(service, base_ref)
@@ -247,9 +246,32 @@ def check(
     )
     if output_format == Format.JSON:
         print_json(json_document(verdict))
+    elif output_format == Format.MARKDOWN:
+        text = check_markdown(verdict)
+        typer.echo(text, nl=False)
+        append_step_summary(text)
     else:
         print_text(check_text(verdict))
     raise typer.Exit(verdict.exit_code)
+
+
+def append_step_summary(text: str) -> None:
+    """Append to the file $GITHUB_STEP_SUMMARY names (a GitHub Actions job's summary), when it is set; a file that
+    cannot be written is an `io_error`, never a traceback."""
+    import os
+
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with Path(target).open("a", encoding="utf-8") as summary:
+            summary.write(text if text.endswith("\n") else text + "\n")
+    except OSError as err:
+        raise DynamoDiffError(
+            ErrorCode.IO_ERROR, f"GITHUB_STEP_SUMMARY: cannot append to {target}: {err.strerror or err}", path=target
+        ) from err
 
 
 def _find_demo() -> tuple[Path, Path]:

@@ -30,6 +30,8 @@ class SchemaKind(StrEnum):
     VERIFY_REPORT = "verify_report"
     REMOVED = "removed"
     EXPORT_RESULT = "export_result"
+    COMPILE_SNAPSHOT = "compile_snapshot"
+    SNAPSHOT_VERDICT = "snapshot_verdict"
     CAPTURE_PAGE = "capture_page"
     IMPORT_PAGE = "import_page"
     RUN_REPORT_PAGE = "run_report_page"

@@ -10,6 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dynamo_diff_compare.capture_view import capture_markdown, capture_text
+    from dynamo_diff_compare.ci_summary import (
+        SummaryRow,
+        check_markdown,
+        check_row,
+        snapshot_row,
+        snapshot_verdict_markdown,
+        snapshot_verdict_text,
+        summary_markdown,
+    )
     from dynamo_diff_compare.comparability import check_comparability
     from dynamo_diff_compare.compare import COMPARE_VERSION, compare_captures, compare_ranks, user_sources
     from dynamo_diff_compare.compile_time import (
@@ -46,6 +55,7 @@ if TYPE_CHECKING:
         run_report,
         run_report_text,
     )
+    from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
     from dynamo_diff_compare.terminal_lines import terminal_text
     from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
 
@@ -55,6 +65,16 @@ _LAZY = {
     "capture_markdown": "capture_view",
     "capture_text": "capture_view",
     "terminal_text": "terminal_lines",
+    "snapshot_of": "snapshot",
+    "snapshot_json": "snapshot",
+    "snapshot_verdict": "snapshot",
+    "SummaryRow": "ci_summary",
+    "check_markdown": "ci_summary",
+    "check_row": "ci_summary",
+    "snapshot_row": "ci_summary",
+    "snapshot_verdict_markdown": "ci_summary",
+    "snapshot_verdict_text": "ci_summary",
+    "summary_markdown": "ci_summary",
     "check_comparability": "comparability",
     "COMPILE_TIME_NOISE": "compile_time",
     "compile_time_change": "compile_time",
@@ -122,11 +142,14 @@ __all__ = [
     "RecordText",
     "ReportMaterial",
     "RunMaterial",
+    "SummaryRow",
     "__version__",
     "capture_markdown",
     "capture_text",
     "changed_first",
     "check_comparability",
+    "check_markdown",
+    "check_row",
     "check_text",
     "coming_with",
     "compare_captures",
@@ -152,6 +175,13 @@ __all__ = [
     "run_report",
     "run_report_text",
     "side_label",
+    "snapshot_json",
+    "snapshot_of",
+    "snapshot_row",
+    "snapshot_verdict",
+    "snapshot_verdict_markdown",
+    "snapshot_verdict_text",
+    "summary_markdown",
     "terminal_text",
     "user_sources",
     "verdict_headline",

@@ -135,6 +135,14 @@ from dynamo_diff_schema.run_report import (
     GuardLine,
     RunReport,
 )
+from dynamo_diff_schema.snapshot import (
+    CompileSnapshot,
+    SnapshotBreak,
+    SnapshotChange,
+    SnapshotFunction,
+    SnapshotPairing,
+    SnapshotVerdict,
+)
 from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 
 __version__ = _version("dynamo-diff-schema")
@@ -179,6 +187,7 @@ __all__ = [
     "CompilationLine",
     "CompileCall",
     "CompileIdentity",
+    "CompileSnapshot",
     "CompiledState",
     "CompiledStatus",
     "Contradiction",
@@ -248,6 +257,11 @@ __all__ = [
     "SeedCall",
     "Severity",
     "Side",
+    "SnapshotBreak",
+    "SnapshotChange",
+    "SnapshotFunction",
+    "SnapshotPairing",
+    "SnapshotVerdict",
     "SourceDiff",
     "SourceFile",
     "SourceLocation",

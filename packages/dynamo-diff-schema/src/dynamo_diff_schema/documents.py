@@ -31,6 +31,7 @@ from dynamo_diff_schema.results import (
     VerifyReport,
 )
 from dynamo_diff_schema.run_report import RunReport
+from dynamo_diff_schema.snapshot import CompileSnapshot, SnapshotVerdict
 from dynamo_diff_schema.version import SCHEMA_MAJOR
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
     "verify_report": VerifyReport,
     "removed": RemoveResult,
     "export_result": ExportResult,
+    "compile_snapshot": CompileSnapshot,
+    "snapshot_verdict": SnapshotVerdict,
     # The pages the MCP server returns where a whole document would not fit one response (pages.py).
     "capture_page": CapturePage,
     "import_page": ImportPage,

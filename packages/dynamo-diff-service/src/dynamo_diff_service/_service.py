@@ -23,6 +23,7 @@ from dynamo_diff_compare import (
     evaluate,
     evidence_summaries,
     run_report,
+    snapshot_of,
     user_sources,
 )
 from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
@@ -32,6 +33,7 @@ from dynamo_diff_schema import (
     CheckBounds,
     CheckVerdict,
     Comparison,
+    CompileSnapshot,
     Counts,
     Damage,
     DynamoDiffError,
@@ -491,6 +493,12 @@ class Service:
                 user_map=source_map,
                 intended=change,
             )
+
+    def snapshot_of(self, ref: str, *, test: str | None = None) -> CompileSnapshot:
+        """The compile_snapshot of a stored capture (id, prefix or label), named with its source snapshots; it
+        carries the capture's id and evidence ids, which `snapshot_json` leaves out of the file it writes."""
+        capture = self.load(ref)
+        return snapshot_of(capture, self.sources(capture), test=test)
 
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:
         """The ranks of one capture (a rank_view document): the first rank given, else the lowest, against the
