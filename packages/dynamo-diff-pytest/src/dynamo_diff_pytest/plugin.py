@@ -155,7 +155,7 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
             if failing:
                 pytest.fail(f"dynamo_budget: {', '.join(failing)} (the test compiled nothing)", pytrace=False)
         return
-    from dynamo_diff_schema import DynamoDiffError
+    from dynamo_diff_schema import DynamoDiffError, short_id
     from dynamo_diff_service import Service
 
     service = Service.at(session.store_path())
@@ -166,7 +166,7 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
     except DynamoDiffError as err:
         _problem(item, session, budget, f"the test's trace {trace.path} could not be read ({err.code}: {err.message})")
         return
-    short = imported.capture_id[:12]
+    short = short_id(imported.capture_id)
     item.user_properties.append((_PROPERTY, {"capture": imported.capture_id, "store": str(session.store_path())}))
     if budget is None:
         return
