@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from dynamo_diff_store import Store
 
-MODEL = '''
+MODEL = """
 import torch
 
 
@@ -26,9 +26,9 @@ def noisy(x):
 def sample(p):
     d = torch.distributions.Categorical(probs=p, validate_args=True)  # torch breaks inside torch/distributions
     return d.probs * 2
-'''
+"""
 
-TESTS = '''
+TESTS = """
 import json
 import os
 import unittest
@@ -121,7 +121,7 @@ class Unit(unittest.TestCase):
             return x.tanh()
         f = torch.compile(u, backend="eager", dynamic=False)
         f(torch.ones(2)); f(torch.ones(7))
-'''
+"""
 
 EXPECTED = {
     "test_recompiles_on_new_size": "failed",

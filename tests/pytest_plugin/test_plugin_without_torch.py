@@ -113,7 +113,7 @@ def pytest_sessionstart(session):
 
 
 def test_trace_not_writable(tmp_path: Path) -> None:
-    root = write(tmp_path / "p", BUDGETS.split("@pytest.mark.dynamo_budget(recompile=0)")[0], UNWRITABLE)
+    root = write(tmp_path / "p", BUDGETS.split("@pytest.mark.dynamo_budget(recompile=0)", maxsplit=1)[0], UNWRITABLE)
     store = tmp_path / "store"
     code, out = run_pytest(root, f"--dynamo-diff-store={store}")
     assert code == 1, out

@@ -57,7 +57,7 @@ class Budget:
             packages = tuple(only)
         else:
             raise BudgetError(f"dynamo_budget: only is a package name or a list of them, given {only!r}")
-        return cls(**limits, only=packages)  # type: ignore[arg-type]
+        return cls(**limits, only=packages)
 
 
 @dataclass
@@ -171,7 +171,9 @@ def explain(
 ) -> list[str]:
     """What `analyze` shows for the compilations behind the counts over budget, per function: the failing guard's
     text and category, the graph break's gb id, site and torch's hint, the failure's type; with evidence ids."""
-    failing = {name for name in _COUNTED if getattr(budget, name) is not None and used.count(name) > getattr(budget, name)}
+    failing = {
+        name for name in _COUNTED if getattr(budget, name) is not None and used.count(name) > getattr(budget, name)
+    }
     ids: dict[str, set[str]] = {
         "recompiles": {c.compile_id for c in used.recompiles} if "recompiles" in failing else set(),
         "graph_breaks": {c.compile_id for c, _ in used.graph_breaks} if "graph_breaks" in failing else set(),
@@ -184,9 +186,8 @@ def explain(
         for comp in function.compilations:
             if comp.compile_id in ids["recompiles"]:
                 for guard in comp.recompile:
-                    body.append(
-                        f"    recompiled {comp.compile_id} ({guard.category}): {guard.text}  [{guard.evidence_id or '-'}]"
-                    )
+                    evidence = guard.evidence_id or "-"
+                    body.append(f"    recompiled {comp.compile_id} ({guard.category}): {guard.text}  [{evidence}]")
             if comp.compile_id in ids["graph_breaks"]:
                 for gb in comp.graph_breaks:
                     site_file = gb.site.rpartition(":")[0] if gb.site else None

@@ -75,7 +75,9 @@ def _interned() -> list[tuple[str, int]]:
     table = getattr(structured, "INTERN_TABLE", None)
     if not isinstance(table, dict):
         return []
-    return sorted(((s, n) for s, n in list(table.items()) if isinstance(s, str) and isinstance(n, int)), key=lambda p: p[1])
+    return sorted(
+        ((s, n) for s, n in list(table.items()) if isinstance(s, str) and isinstance(n, int)), key=lambda p: p[1]
+    )
 
 
 def _torch_version_record() -> str | None:
