@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DISTS = ["schema", "store", "match", "compare", "service", "cli", "mcp"]
+DISTS = ["schema", "store", "match", "compare", "service", "cli", "mcp", "pytest"]
 
 # The smallest real call of each distribution, run inside its own venv.
 SMOKE: dict[str, str] = {
@@ -27,6 +27,7 @@ SMOKE: dict[str, str] = {
     ),
     "dynamo-diff-cli": "from dynamo_diff_cli.app import app",
     "dynamo-diff-mcp": "import dynamo_diff_mcp.server",
+    "dynamo-diff-pytest": "import dynamo_diff_pytest.plugin, dynamo_diff_pytest._budget, dynamo_diff_pytest._recorder",
     "dynamo-diff": "from dynamo_diff_cli.app import app",
 }
 SCRIPTS = {"dynamo-diff-cli": ["dynamo-diff", "--version"], "dynamo-diff": ["dynamo-diff", "--version"]}

@@ -1,6 +1,6 @@
 """Where the shared version lives, for tools/bump_version.py and the consistency test.
 
-One version for all eight distributions, the extension and the docs. Sibling pins are exact (`==`).
+One version for all nine distributions, the extension and the docs. Sibling pins are exact (`==`).
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ DISTRIBUTION_OF = {
     "mcp": "mcp",
     "click": "click",
     "anyio": "anyio",
+    "pytest": "pytest",
 }
 THIN = {"cli", "mcp"}
 

@@ -25,6 +25,7 @@ DISTRIBUTIONS = {
     "dynamo-diff-service",
     "dynamo-diff-cli",
     "dynamo-diff-mcp",
+    "dynamo-diff-pytest",
 }
 
 
@@ -34,7 +35,7 @@ def shared_version() -> str:
     return versions.pop()
 
 
-def test_all_eight_distributions_share_one_version() -> None:
+def test_all_nine_distributions_share_one_version() -> None:
     found = versioning.project_versions()
     assert set(found) == DISTRIBUTIONS
     shared_version()
@@ -47,6 +48,7 @@ def test_sibling_pins_are_exact_and_current() -> None:
         f"dynamo-diff-cli=={v}",
         f"dynamo-diff-mcp=={v}",
         f"dynamo-diff-service[parquet]=={v}",
+        f"dynamo-diff-pytest=={v}",
         f"dynamo-diff-store[ray]=={v}",
     ]
     for dist, reqs in pins.items():
@@ -54,7 +56,7 @@ def test_sibling_pins_are_exact_and_current() -> None:
             assert req.endswith(f"=={v}"), f"{dist} pins {req!r}, expected =={v}"
 
 
-@pytest.mark.parametrize("module", ["schema", "store", "match", "compare", "service", "cli", "mcp"])
+@pytest.mark.parametrize("module", ["schema", "store", "match", "compare", "service", "cli", "mcp", "pytest"])
 def test_runtime_version_matches(module: str) -> None:
     mod = importlib.import_module(f"dynamo_diff_{module}")
     assert mod.__version__ == shared_version() == version(f"dynamo-diff-{module}")

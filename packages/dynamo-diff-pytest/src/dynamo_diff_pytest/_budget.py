@@ -1,0 +1,213 @@
+"""The `dynamo_budget` marker: what it allows, what a test's trace spent, and the words of a failure.
+
+Counted on the test's own capture, by the analyser's rules (docs/SEMANTICS.md): `recompiles` are confirmed
+recompilations (compilations with a recompile reason), `graph_breaks` graph-break records, `failures` failed
+compilations (a recompile-limit hit included), `compilations` compile identities. With `only`, a graph break
+counts when its site (the user frame torch names, "Graph break in user code at FILE:LINE") is inside one of
+the named packages, and a recompilation when the recompiled code's file is."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dynamo_diff_schema import Capture, Compilation, Outcome, RunReport
+
+ARGUMENTS = ("recompiles", "graph_breaks", "failures", "compilations", "only")
+_COUNTED = ("recompiles", "graph_breaks", "failures", "compilations")
+
+
+class BudgetError(ValueError):
+    """The marker's arguments are wrong: the test fails with this message."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    recompiles: int | None = 0
+    graph_breaks: int | None = 0
+    failures: int | None = 0
+    compilations: int | None = None
+    only: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, args: Sequence[Any], kwargs: dict[str, Any]) -> Budget:
+        if args:
+            raise BudgetError(f"dynamo_budget takes keyword arguments only ({', '.join(ARGUMENTS)}), given {args!r}")
+        unknown = sorted(set(kwargs) - set(ARGUMENTS))
+        if unknown:
+            raise BudgetError(f"dynamo_budget: unknown argument {unknown[0]!r}; it takes {', '.join(ARGUMENTS)}")
+        limits: dict[str, int | None] = {}
+        for name in _COUNTED:
+            if name not in kwargs:
+                continue
+            value = kwargs[name]
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise BudgetError(f"dynamo_budget: {name} is a count (an int >= 0) or None, given {value!r}")
+            limits[name] = value
+        only = kwargs.get("only")
+        if only is None:
+            packages: tuple[str, ...] = ()
+        elif isinstance(only, str):
+            packages = (only,)
+        elif isinstance(only, list | tuple) and only and all(isinstance(p, str) for p in only):
+            packages = tuple(only)
+        else:
+            raise BudgetError(f"dynamo_budget: only is a package name or a list of them, given {only!r}")
+        return cls(**limits, only=packages)
+
+
+@dataclass
+class Spent:
+    """What the test's trace spent: the compilations behind each count (compile ids)."""
+
+    recompiles: list[Compilation] = field(default_factory=list)
+    graph_breaks: list[tuple[Compilation, int]] = field(default_factory=list)  # (compilation, index of its break)
+    failures: list[Compilation] = field(default_factory=list)
+    compilations: int = 0
+
+    def count(self, name: str) -> int:
+        value = getattr(self, name)
+        return value if isinstance(value, int) else len(value)
+
+
+class Packages:
+    """Where the packages named by `only` are, to tell whether a file is inside one of them."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = tuple(names)
+        self.roots: list[str] = []
+        for name in names:
+            try:
+                spec = importlib.util.find_spec(name)
+            except (ImportError, ValueError):
+                spec = None
+            if spec is None:
+                continue
+            if spec.submodule_search_locations:
+                self.roots.extend(os.path.realpath(p) for p in spec.submodule_search_locations)
+            elif spec.origin:
+                self.roots.append(os.path.realpath(spec.origin))
+
+    def unknown(self) -> list[str]:
+        """The names that are not importable here (matched by path components instead)."""
+        found = []
+        for name in self.names:
+            try:
+                if importlib.util.find_spec(name) is None:
+                    found.append(name)
+            except (ImportError, ValueError):
+                found.append(name)
+        return found
+
+    def holds(self, filename: str | None) -> bool:
+        if not filename:
+            return False
+        real = os.path.realpath(filename)
+        for root in self.roots:
+            if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+                return True
+        parts = Path(filename).parts
+        for name in self.names:  # not importable here: a path component sequence of that name
+            want = tuple(name.split("."))
+            for i in range(len(parts) - len(want) + 1):
+                window = parts[i : i + len(want)]
+                if window[:-1] == want[:-1] and window[-1] in (want[-1], f"{want[-1]}.py"):
+                    return True
+        return False
+
+
+def spent(capture: Capture, budget: Budget) -> Spent:
+    packages = Packages(budget.only) if budget.only else None
+    out = Spent()
+    for comp in (c for rank in capture.ranks for c in rank.compilations):
+        out.compilations += 1
+        inside = packages is None or packages.holds(comp.code.co_filename)
+        if comp.recompile is not None and comp.recompile.confirmed and inside:
+            out.recompiles.append(comp)
+        for i, gb in enumerate(comp.graph_breaks):
+            if packages is None or packages.holds(gb.user_file):
+                out.graph_breaks.append((comp, i))
+        if comp.outcome == Outcome.FAILED:
+            out.failures.append(comp)
+    return out
+
+
+def over(budget: Budget, used: Spent) -> list[str]:
+    """The counts over budget, as 'recompiles 1 > 0'."""
+    return [
+        f"{name} {used.count(name)} > {limit}"
+        for name in _COUNTED
+        if (limit := getattr(budget, name)) is not None and used.count(name) > limit
+    ]
+
+
+def _shown(path: str | None, root: Path) -> str:
+    if not path:
+        return "?"
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except (ValueError, OSError):
+        return path
+
+
+def _site(site: str | None, root: Path) -> str:
+    if not site:
+        return "(no user frame)"
+    file, sep, line = site.rpartition(":")
+    return f"{_shown(file, root)}:{line}" if sep and line.isdigit() else _shown(site, root)
+
+
+def explain(
+    budget: Budget,
+    used: Spent,
+    report: RunReport,
+    *,
+    hints: dict[str, str],
+    root: Path,
+) -> list[str]:
+    """What `analyze` shows for the compilations behind the counts over budget, per function: the failing guard's
+    text and category, the graph break's gb id, site and torch's hint, the failure's type; with evidence ids."""
+    failing = {
+        name for name in _COUNTED if getattr(budget, name) is not None and used.count(name) > getattr(budget, name)
+    }
+    ids: dict[str, set[str]] = {
+        "recompiles": {c.compile_id for c in used.recompiles} if "recompiles" in failing else set(),
+        "graph_breaks": {c.compile_id for c, _ in used.graph_breaks} if "graph_breaks" in failing else set(),
+        "failures": {c.compile_id for c in used.failures} if "failures" in failing else set(),
+    }
+    packages = Packages(budget.only) if budget.only else None
+    lines: list[str] = []
+    for function in report.functions:
+        body: list[str] = []
+        for comp in function.compilations:
+            if comp.compile_id in ids["recompiles"]:
+                for guard in comp.recompile:
+                    evidence = guard.evidence_id or "-"
+                    body.append(f"    recompiled {comp.compile_id} ({guard.category}): {guard.text}  [{evidence}]")
+            if comp.compile_id in ids["graph_breaks"]:
+                for gb in comp.graph_breaks:
+                    site_file = gb.site.rpartition(":")[0] if gb.site else None
+                    if packages is not None and not packages.holds(site_file):
+                        continue
+                    body.append(
+                        f"    graph break {gb.gb_id or '(no gb id)'} {gb.type} at {_site(gb.site, root)}"
+                        f"  [{gb.evidence_id or '-'}]"
+                    )
+                    if gb.evidence_id and gb.evidence_id in hints:
+                        body.append(f"      hint: {hints[gb.evidence_id]}")
+            if comp.compile_id in ids["failures"] and comp.failure is not None:
+                fail = comp.failure
+                where = f" at {_site(fail.site, root)}" if fail.site else ""
+                body.append(
+                    f"    failed {comp.compile_id} {fail.fail_type or '(no type)'}{where}: {fail.message}; {fail.then}"
+                    f"  [{', '.join(fail.evidence_ids) or '-'}]"
+                )
+        if body:
+            place = f"{_shown(function.file, root)}:{function.line}" if function.file else "?"
+            lines.append(f"  {function.name}  ({place})")
+            lines.extend(body)
+    return lines

@@ -1,0 +1,221 @@
+"""The pytest plugin on real torch: a small test project run by pytest in a subprocess of this interpreter (which has
+torch and dynamo-diff-pytest), with and without pytest-xdist. Each test of the project writes what torch itself
+said about it (torch._dynamo.utils.guard_failures and counters) to oracle/<test>.json; the verdicts and the words of
+each failure are checked against that, never against the analyser."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from dynamo_diff_store import Store
+
+MODEL = """
+import torch
+
+
+def noisy(x):
+    print("inside mypkg")
+    return x.cos()
+
+
+def sample(p):
+    d = torch.distributions.Categorical(probs=p, validate_args=True)  # torch breaks inside torch/distributions
+    return d.probs * 2
+"""
+
+TESTS = """
+import json
+import os
+import unittest
+
+import pytest
+import torch
+from torch._dynamo.utils import counters, guard_failures
+
+from mypkg import model
+
+
+def oracle(name, code):
+    os.makedirs("oracle", exist_ok=True)
+    with open(f"oracle/{name}.json", "w") as f:
+        json.dump({"guard_failures": guard_failures.get(code, []), "graph_break": dict(counters["graph_break"])}, f)
+
+
+def shapes(x):
+    return x.sin() + 1
+
+
+def shapes2(x):
+    return x.sin() - 1
+
+
+def printing(x):
+    print("hi")
+    return x.cos()
+
+
+@pytest.mark.dynamo_budget(recompiles=0)
+def test_recompiles_on_new_size():
+    f = torch.compile(shapes, backend="eager", dynamic=False)
+    f(torch.ones(3)); f(torch.ones(4))
+    oracle("test_recompiles_on_new_size", shapes.__code__)
+
+
+@pytest.mark.dynamo_budget(recompiles=1)
+def test_within_budget():
+    f = torch.compile(shapes2, backend="eager", dynamic=False)
+    f(torch.ones(3)); f(torch.ones(5))
+
+
+@pytest.mark.dynamo_budget(graph_breaks=0)
+def test_print_breaks():
+    counters.clear()
+    torch.compile(printing, backend="eager")(torch.ones(2))
+    oracle("test_print_breaks", printing.__code__)
+
+
+@pytest.mark.dynamo_budget(graph_breaks=0, only="mypkg")
+def test_only_ignores_torch():
+    counters.clear()
+    torch.compile(model.sample, backend="eager")(torch.tensor([0.5, 0.5]))
+    oracle("test_only_ignores_torch", model.sample.__code__)
+
+
+@pytest.mark.dynamo_budget(graph_breaks=0, only="mypkg")
+def test_only_counts_mypkg():
+    counters.clear()
+    torch.compile(model.noisy, backend="eager")(torch.ones(2))
+    oracle("test_only_counts_mypkg", model.noisy.__code__)
+
+
+@pytest.mark.dynamo_budget(recompiles=0, compilations=2)
+def test_reset_inside():
+    def g(x):
+        return x * 3
+    torch.compile(g, backend="eager")(torch.ones(2))
+    torch._dynamo.reset()
+    torch.compile(g, backend="eager")(torch.ones(2))
+
+
+@pytest.mark.dynamo_budget(compilations=0)
+def test_compiles_nothing():
+    assert torch.ones(2).sum() == 2
+
+
+def test_no_budget_recompiles():
+    def h(x):
+        return x + 2
+    f = torch.compile(h, backend="eager", dynamic=False)
+    f(torch.ones(3)); f(torch.ones(4))
+
+
+class Unit(unittest.TestCase):
+    @pytest.mark.dynamo_budget(recompiles=0)
+    def test_unit_recompiles(self):
+        def u(x):
+            return x.tanh()
+        f = torch.compile(u, backend="eager", dynamic=False)
+        f(torch.ones(2)); f(torch.ones(7))
+"""
+
+EXPECTED = {
+    "test_recompiles_on_new_size": "failed",
+    "test_within_budget": "passed",
+    "test_print_breaks": "failed",
+    "test_only_ignores_torch": "passed",
+    "test_only_counts_mypkg": "failed",
+    "test_reset_inside": "passed",
+    "test_compiles_nothing": "passed",
+    "test_no_budget_recompiles": "passed",
+    "test_unit_recompiles": "failed",
+}
+
+
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "mypkg").mkdir(parents=True)
+    (root / "mypkg/__init__.py").write_text("")
+    (root / "mypkg/model.py").write_text(MODEL)
+    (root / "tests").mkdir()
+    (root / "tests/test_compile.py").write_text(TESTS)
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    return root
+
+
+def run_pytest(root: Path, *args: str) -> tuple[dict[str, tuple[str, str]], str]:
+    """{test name: (outcome, failure message)} from the junit XML, and the output."""
+    junit = root / "junit.xml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", *args, "tests"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    out = proc.stdout + proc.stderr
+    results = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        failure = case.find("failure")
+        results[case.get("name", "")] = (
+            ("failed", failure.get("message", "") + (failure.text or "")) if failure is not None else ("passed", "")
+        )
+    return results, out
+
+
+def oracle(root: Path, name: str) -> dict[str, object]:
+    data = json.loads((root / "oracle" / f"{name}.json").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def check_verdicts(root: Path, results: dict[str, tuple[str, str]], out: str) -> None:
+    assert {name: outcome for name, (outcome, _) in results.items()} == EXPECTED, out[-4000:]
+    assert "Traceback" not in out
+    # The failing guard's text, as torch's own guard_failures has it.
+    (reason,) = oracle(root, "test_recompiles_on_new_size")["guard_failures"]  # type: ignore[misc]
+    message = results["test_recompiles_on_new_size"][1]
+    assert "recompiles 1 > 0" in message and reason in message
+    # print(): torch's counters name the break gb0059; the failure names it and the user line.
+    breaks = oracle(root, "test_print_breaks")["graph_break"]
+    assert isinstance(breaks, dict) and len(breaks) == 1 and "gb0059" in next(iter(breaks))
+    message = results["test_print_breaks"][1]
+    assert "graph_breaks 1 > 0" in message and "gb0059" in message and "tests/test_compile.py:28" in message
+    assert "hint: Avoid calling builtin `print`" in message
+    trace = next(line.split("trace: ", 1)[1] for line in message.splitlines() if line.startswith("trace: "))
+    assert "gb/gb0059" in Path(trace.strip()).read_text()
+    # only="mypkg": torch's break (counters: one, inside torch/distributions) is not counted; mypkg's is.
+    breaks = oracle(root, "test_only_ignores_torch")["graph_break"]
+    assert isinstance(breaks, dict) and len(breaks) == 1 and "torch/distributions" in next(iter(breaks))
+    message = results["test_only_counts_mypkg"][1]
+    assert "(only mypkg): graph_breaks 1 > 0" in message and "mypkg/model.py:6" in message
+    assert "recompiles 1 > 0" in results["test_unit_recompiles"][1]
+
+
+def test_budgets_on_real_torch(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    results, out = run_pytest(root)
+    check_verdicts(root, results, out)
+
+
+def test_xdist_two_workers_same_verdicts(tmp_path: Path) -> None:
+    pytest.importorskip("xdist")
+    root = project(tmp_path)
+    results, out = run_pytest(root, "-p", "xdist", "-n", "2")
+    check_verdicts(root, results, out)
+
+
+def test_store_keeps_each_compiling_test(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    store = tmp_path / "store"
+    _, out = run_pytest(root, f"--dynamo-diff-store={store}")
+    labels = {row.label for row in Store(store).list_captures()}
+    compiling = {f"tests/test_compile.py::{name}" for name in EXPECTED if name != "test_compiles_nothing"}
+    compiling = {n.replace("::test_unit_recompiles", "::Unit::test_unit_recompiles") for n in compiling}
+    assert labels == compiling, out[-3000:]
+    assert f"dynamo-diff: {len(compiling)} test trace(s) imported into {store}" in out
