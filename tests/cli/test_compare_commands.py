@@ -34,7 +34,14 @@ def test_demo_runs_from_any_directory(run, tmp_path: Path, monkeypatch: pytest.M
     code, out, err = run("demo")
     assert code == 0, err
     assert "comparability: COMPARABLE" in out
-    assert f"{CAPTURES / 'edit_v1'} (baseline)" in err
+    from dynamo_diff_cli.compare_cmd import DEMO_FOLDERS
+
+    flat = " ".join(err.split())
+    assert "demo: edit_v1 (baseline) vs edit_v2 (candidate) from " in flat, err
+    shown = flat.split(" from ", 1)[1].split(",", 1)[0]
+    folder = Path(shown).expanduser()
+    assert folder.is_absolute() and (folder / "edit_v1").is_dir(), shown  # outside the working directory: whole
+    assert folder in [f for f in DEMO_FOLDERS if (f / "edit_v1").is_dir()][:1]  # the first place that has them
 
 
 def test_demo_without_its_captures_says_so(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

@@ -289,6 +289,17 @@ def _find_demo() -> tuple[Path, Path]:
     )
 
 
+def _shown_folder(folder: Path) -> str:
+    """A folder as a person reads it: relative to the working directory when it is below it, else from the home
+    directory as `~/...`, else whole (a site-packages path is long: it should not fill the line)."""
+    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
+        try:
+            return prefix + str(folder.relative_to(base))
+        except ValueError:
+            continue
+    return str(folder)
+
+
 @handles_errors
 def demo(
     output_format: Annotated[
@@ -306,7 +317,10 @@ def demo(
         cand = service.open(str(cand_path), label="edit_v2").capture
         from dynamo_diff_compare import terminal_text
 
-        said = f"demo: {base_path} (baseline) vs {cand_path} (candidate), in a temporary store"
+        said = (
+            f"demo: {base_path.name} (baseline) vs {cand_path.name} (candidate) from {_shown_folder(base_path.parent)},"
+            " in a temporary store"
+        )
         stderr().print(terminal_text(said))
         comparison = service.compare(base, cand)
         if output_format in ("text", "markdown"):
