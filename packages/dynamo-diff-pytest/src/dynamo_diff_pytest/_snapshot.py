@@ -56,11 +56,9 @@ class SnapshotFileError(ValueError):
 
 
 def read(path: Path) -> CompileSnapshot:
-    from pydantic import ValidationError
-
     try:
         return CompileSnapshot.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError, ValueError) as err:
+    except (OSError, ValueError) as err:  # a model's ValidationError is a ValueError
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise SnapshotFileError(f"{path} is not a compile_snapshot ({first})") from None
 
