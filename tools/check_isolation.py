@@ -27,7 +27,10 @@ SMOKE: dict[str, str] = {
     ),
     "dynamo-diff-cli": "from dynamo_diff_cli.app import app",
     "dynamo-diff-mcp": "import dynamo_diff_mcp.server",
-    "dynamo-diff-pytest": "import dynamo_diff_pytest.plugin, dynamo_diff_pytest._budget, dynamo_diff_pytest._recorder",
+    "dynamo-diff-pytest": (
+        "import dynamo_diff_pytest.plugin, dynamo_diff_pytest._budget, dynamo_diff_pytest._recorder, "
+        "dynamo_diff_pytest._snapshot"
+    ),
     "dynamo-diff": "from dynamo_diff_cli.app import app",
 }
 SCRIPTS = {"dynamo-diff-cli": ["dynamo-diff", "--version"], "dynamo-diff": ["dynamo-diff", "--version"]}

@@ -6,6 +6,7 @@ each failure are checked against that, never against the analyser."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -30,6 +31,7 @@ def sample(p):
 
 TESTS = """
 import json
+import os
 import os
 import unittest
 
@@ -219,3 +221,103 @@ def test_store_keeps_each_compiling_test(tmp_path: Path) -> None:
     compiling = {n.replace("::test_unit_recompiles", "::Unit::test_unit_recompiles") for n in compiling}
     assert labels == compiling, out[-3000:]
     assert f"dynamo-diff: {len(compiling)} test trace(s) imported into {store}" in out
+
+
+SNAPSHOT_TESTS = """
+import json
+import os
+import os
+
+import pytest
+import torch
+from torch._dynamo.utils import guard_failures
+
+
+def resize(x):
+    return x.sin() * 2
+
+
+@pytest.mark.dynamo_snapshot
+def test_sizes():
+    f = torch.compile(resize, backend="eager", dynamic=False)
+    for n in SIZES:
+        f(torch.ones(n))
+    os.makedirs("oracle", exist_ok=True)
+    with open("oracle/test_sizes.json", "w") as out:
+        json.dump({"guard_failures": guard_failures.get(resize.__code__, [])}, out)
+
+
+@pytest.mark.dynamo_budget(recompiles=0)
+def test_budgeted():
+    torch.compile(lambda x: x + 1, backend="eager")(torch.ones(2))
+"""
+
+
+def snapshot_project(tmp_path: Path, sizes: str) -> Path:
+    root = tmp_path / "snap"
+    (root / "tests").mkdir(parents=True, exist_ok=True)
+    (root / "tests/test_snap.py").write_text(f"SIZES = {sizes}\n" + SNAPSHOT_TESTS)
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    return root
+
+
+def test_snapshot_update_then_regression(tmp_path: Path) -> None:
+    root = snapshot_project(tmp_path, "[3]")
+    snapshot = root / "tests/__dynamo_snapshots__/test_snap/test_sizes.json"
+    # No snapshot yet: the test fails with the hint to write it, and nothing is written.
+    results, out = run_pytest(root)
+    assert results["test_sizes"][0] == "failed" and results["test_budgeted"][0] == "passed", out[-3000:]
+    assert (
+        "dynamo_snapshot: no compile snapshot at tests/__dynamo_snapshots__/test_snap/test_sizes.json; run pytest "
+        "with --dynamo-diff-update to write it"
+    ) in results["test_sizes"][1]
+    assert not snapshot.exists() and "Traceback" not in out
+    # --dynamo-diff-update writes it; a second update rewrites nothing (byte-stable); a plain run passes.
+    results, out = run_pytest(root, "--dynamo-diff-update")
+    assert {outcome for outcome, _ in results.values()} == {"passed"}, out[-3000:]
+    assert "dynamo-diff: 1 compile snapshot(s) written (1 new)" in out
+    written = snapshot.read_text()
+    document = json.loads(written)
+    assert document["kind"] == "compile_snapshot" and document["torch"].startswith("2.13.0")
+    assert str(tmp_path) not in written
+    results, out = run_pytest(root, "--dynamo-diff-update")
+    assert "dynamo-diff: 0 compile snapshot(s) written (1 unchanged)" in out and snapshot.read_text() == written
+    results, out = run_pytest(root)
+    assert {outcome for outcome, _ in results.values()} == {"passed"}, out[-3000:]
+    # The edit adds an input size: torch recompiles (its own guard_failures give the reason) and the run fails
+    # naming the recompile, its guard's text and its evidence; the report names both tests.
+    snapshot_project(tmp_path, "[3, 4]")
+    report = tmp_path / "summary.md"
+    github = tmp_path / "step_summary.md"
+    github.write_text("earlier step\n")
+    env_before = dict(os.environ)
+    os.environ["GITHUB_STEP_SUMMARY"] = str(github)
+    try:
+        results, out = run_pytest(root, f"--dynamo-diff-report={report}")
+    finally:
+        os.environ.clear()
+        os.environ.update(env_before)
+    (reason,) = oracle(root, "test_sizes")["guard_failures"]  # type: ignore[misc]
+    outcome, message = results["test_sizes"]
+    assert outcome == "failed" and results["test_budgeted"][0] == "passed", out[-3000:]
+    assert "compile snapshot FAILED: regressed" in message
+    assert "new recompile on a shape guard: 0 -> 1" in message and reason in message
+    assert "(evidence u" in message and "snapshot: tests/__dynamo_snapshots__/test_snap/test_sizes.json" in message
+    assert snapshot.read_text() == written  # a plain run never writes
+    summary = report.read_text()
+    assert summary.startswith("### dynamo-diff: compile behaviour under test: 1 of 2 FAILED")
+    assert "| `tests/test_snap.py::test_sizes` | snapshot | ❌ FAILED |" in summary and reason in summary
+    assert "| `tests/test_snap.py::test_budgeted` | budget | ✅ passed |" in summary
+    assert github.read_text() == "earlier step\n" + summary
+    assert f"dynamo-diff: summary of 2 check(s) written to {report}" in out
+    # Back to one size: the improvement passes and says so.
+    snapshot_project(tmp_path, "[3]")
+    results, out = run_pytest(root, "--dynamo-diff-update")
+    snapshot_project(tmp_path, "[3, 4]")
+    results, out = run_pytest(root, "--dynamo-diff-update")
+    assert "dynamo-diff: 1 compile snapshot(s) written (1 refreshed)" in out
+    snapshot_project(tmp_path, "[3]")
+    results, out = run_pytest(root)
+    assert results["test_sizes"][0] == "passed", out[-3000:]
+    assert "tests/test_snap.py::test_sizes: compile snapshot passed: improved" in out
+    assert "recompile gone on a shape guard: 1 -> 0" in out

@@ -122,3 +122,41 @@ def test_trace_not_writable(tmp_path: Path) -> None:
     assert "the test's compile behaviour was not checked" in out
     assert "dynamo-diff warning: test_mod.py::test_plain: the trace could not be written to " in out
     assert "Traceback" not in out
+
+
+SNAPSHOTS = """
+import pytest
+
+@pytest.mark.dynamo_snapshot
+def test_snapshot():
+    assert True
+
+def test_plain():
+    assert True
+"""
+
+
+def test_snapshot_options_registered(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", INERT)
+    code, out = run_pytest(root, "--help")
+    assert code == 0 and "--dynamo-diff-update" in out and "--dynamo-diff-report=PATH" in out
+    code, out = run_pytest(root, "--markers")
+    assert "@pytest.mark.dynamo_snapshot: compare the test's torch.compile behaviour with its committed snapshot" in out
+
+
+def test_torch_missing_fails_only_snapshots_and_writes_nothing(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", SNAPSHOTS)
+    report = tmp_path / "summary.md"
+    for args in ((), ("--dynamo-diff-update",)):
+        code, out = run_pytest(root, f"--dynamo-diff-report={report}", *args)
+        assert code == 1, out
+        assert "PASSED test_mod.py::test_plain" in out and "FAILED test_mod.py::test_snapshot" in out
+        assert (
+            f"dynamo-diff: torch is not installed in this Python ({sys.executable}); a dynamo_snapshot needs the test "
+            "to run torch.compile"
+        ) in out
+        assert "Traceback" not in out and "plugin.py" not in out
+        assert not (root / "__dynamo_snapshots__").exists()
+        # The plugin's own trouble is no verdict: the summary checked nothing.
+        assert report.read_text() == "### dynamo-diff: compile behaviour under test: nothing was checked\n"
+        assert f"dynamo-diff: summary of 0 check(s) written to {report}" in out

@@ -100,6 +100,10 @@ def _pid() -> int:
     return os.getpid()
 
 
+def _not_trace(record: logging.LogRecord) -> bool:
+    return record.name != TRACE_LOGGER
+
+
 class Slice:
     """The trace of one test: `start()` attaches the handler, `stop()` detaches it and closes the file.
     `error` says why there is no (complete) slice: the file could not be written."""
@@ -109,6 +113,7 @@ class Slice:
         self.error: str | None = None
         self._stream: IO[str] | None = None
         self._handler: _SliceHandler | None = None
+        self._muted: list[logging.Handler] = []
 
     def start(self) -> None:
         try:
@@ -123,11 +128,21 @@ class Slice:
             self._close()
             return
         self._handler = _SliceHandler(self._stream)
-        logging.getLogger(TRACE_LOGGER).addHandler(self._handler)
+        logger = logging.getLogger(TRACE_LOGGER)
+        # pytest attaches its log capture to every logger that does not propagate, torch's trace logger included:
+        # each record of the slice would be printed (an empty "DEBUG torch.__trace" line) under a failing test's
+        # "Captured log call". Those handlers skip the trace's records while the slice records them.
+        self._muted = [h for h in logger.handlers if type(h).__module__ == "_pytest.logging"]
+        for handler in self._muted:
+            handler.addFilter(_not_trace)
+        logger.addHandler(self._handler)
 
     def stop(self) -> None:
         if self._handler is not None:
             logging.getLogger(TRACE_LOGGER).removeHandler(self._handler)
+            for handler in self._muted:
+                handler.removeFilter(_not_trace)
+            self._muted = []
             self.error = self.error or (
                 f"the trace could not be written to {self.path}: {self._handler.error}" if self._handler.error else None
             )

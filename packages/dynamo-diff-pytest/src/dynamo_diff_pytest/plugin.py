@@ -1,17 +1,20 @@
-"""The pytest plugin (entry point `pytest11`): the `dynamo_budget` marker, `--dynamo-diff-store`, `--dynamo-diff-reset`.
+"""The pytest plugin (entry point `pytest11`): the `dynamo_budget` and `dynamo_snapshot` markers,
+`--dynamo-diff-store`, `--dynamo-diff-reset`, `--dynamo-diff-update`, `--dynamo-diff-report`.
 
-A test is selected when it has the marker, or for every test with `--dynamo-diff-store`. A selected test's call
+A test is selected when it has a marker, or for every test with `--dynamo-diff-store`. A selected test's call
 (for a unittest.TestCase, its setUp and tearDown too) is recorded as one trace slice (`_recorder`), imported by the
 service into the store (`--dynamo-diff-store DIR`, else one under pytest's temporary directory) and, with a
-budget, counted (`_budget`). Loading the plugin imports neither torch nor the analyser; a test that is not
-selected is not touched.
+budget, counted (`_budget`); with a snapshot, compared with the committed one or written (`_snapshot`). Each
+checked test leaves a row for the run's markdown summary (`--dynamo-diff-report`) on its report. Loading the
+plugin imports neither torch nor the analyser; a test that is not selected is not touched.
 
 The plugin's own trouble (torch not installed, a trace that cannot be written, an import that fails) fails only a
-test with a budget, with a message and no traceback; for any other test it is a warning."""
+test with a budget or a snapshot, with a message and no traceback; for any other test it is a warning."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sys
 from collections.abc import Generator
@@ -24,9 +27,14 @@ if TYPE_CHECKING:
     from dynamo_diff_pytest._budget import Budget
 
 MARKER = "dynamo_budget"
+SNAPSHOT = "dynamo_snapshot"
 _STATE = pytest.StashKey["_Session"]()
 _PROPERTY = "dynamo_diff"  # on a test's report (so that xdist brings it to the controller): its capture
 _WARNING = "dynamo_diff_warning"
+_ROW = "dynamo_diff_row"  # a row of the summary (a dict of SummaryRow's fields)
+_NOTE = "dynamo_diff_note"  # a line for the terminal summary (a snapshot improved, written)
+_WRITTEN = "dynamo_diff_written"  # --dynamo-diff-update: 'new', 'refreshed' or 'unchanged'
+_CONFIG: list[pytest.Config] = []  # the configs in this process (pytest_runtest_logreport is given no config)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,6 +53,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="call torch._dynamo.reset() before each test (when torch is loaded), so that no test reuses what an "
         "earlier one compiled; off by default",
     )
+    group.addoption(
+        "--dynamo-diff-update",
+        action="store_true",
+        default=False,
+        help="write or refresh the compile snapshot of each dynamo_snapshot test (under __dynamo_snapshots__/ "
+        "beside its file) instead of comparing with it",
+    )
+    group.addoption(
+        "--dynamo-diff-report",
+        metavar="PATH",
+        default=None,
+        help="write a markdown summary of every checked test (budgets, snapshot verdicts, evidence) to PATH, and "
+        "append it to $GITHUB_STEP_SUMMARY when that is set",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,8 +76,19 @@ def pytest_configure(config: pytest.Config) -> None:
         "its torch.compile trace spends more (None: not checked; only='pkg': count graph breaks and recompiles "
         "whose user frame is inside pkg)",
     )
+    config.addinivalue_line(
+        "markers",
+        f"{SNAPSHOT}: compare the test's torch.compile behaviour with its committed snapshot "
+        "(__dynamo_snapshots__/<file stem>/<test name>.json beside the test file); --dynamo-diff-update writes it",
+    )
     store = config.getoption("--dynamo-diff-store")
     config.stash[_STATE] = _Session(config, Path(store).expanduser().resolve() if store else None)
+    _CONFIG.append(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config in _CONFIG:
+        _CONFIG.remove(config)
 
 
 class _Session:
@@ -63,6 +96,9 @@ class _Session:
         self.config = config
         self.store = store  # the user's store, or None: a temporary one, made on first use
         self._temp: Path | None = None
+        self.rows: list[dict[str, Any]] = []  # the summary's rows, from every test's report (xdist: the workers')
+        self.report: Path | None = None  # where the summary was written
+        self.report_problems: list[str] = []
 
     def work_dir(self) -> Path:
         """Where slices (and the temporary store) are kept: pytest's temporary directory of this run (per
@@ -78,7 +114,11 @@ class _Session:
 
 
 def _selected(item: pytest.Item, session: _Session) -> bool:
-    return session.store is not None or item.get_closest_marker(MARKER) is not None
+    return (
+        session.store is not None
+        or item.get_closest_marker(MARKER) is not None
+        or item.get_closest_marker(SNAPSHOT) is not None
+    )
 
 
 def _slice_name(nodeid: str) -> str:
@@ -116,14 +156,15 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
         outcome = yield
     finally:
         trace.stop()
-    _evaluate(item, session, trace, budget)
+    snapshot = item.get_closest_marker(SNAPSHOT) is not None
+    _evaluate(item, session, trace, budget, snapshot)
     return outcome
 
 
-def _problem(item: pytest.Item, session: _Session, budget: Budget | None, message: str) -> None:
-    """The plugin's own trouble: fails a test with a budget (no traceback), else a warning."""
+def _problem(item: pytest.Item, session: _Session, checked: bool, message: str) -> None:
+    """The plugin's own trouble: fails a test with a budget or a snapshot (no traceback), else a warning."""
     text = f"dynamo-diff: {message}"
-    if budget is not None:
+    if checked:
         pytest.fail(text, pytrace=False)
     item.user_properties.append((_WARNING, f"{item.nodeid}: {message}"))
 
@@ -134,26 +175,33 @@ def _torch_installed() -> bool:
     return "torch" in sys.modules or importlib.util.find_spec("torch") is not None
 
 
-def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget | None) -> None:
+def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget | None, snapshot: bool) -> None:
+    checked = budget is not None or snapshot
+    needs = " and ".join(n for n, on in ((MARKER, budget is not None), (SNAPSHOT, snapshot)) if on)
     if trace.error is not None:
-        _problem(item, session, budget, f"{trace.error}; the test's compile behaviour was not checked")
+        _problem(item, session, checked, f"{trace.error}; the test's compile behaviour was not checked")
         return
+    if not trace.compiled and checked and not _torch_installed():
+        _problem(
+            item,
+            session,
+            checked,
+            f"torch is not installed in this Python ({sys.executable}); a {needs} needs the test to run torch.compile",
+        )
+        return
+    failed: list[str] = []
     if not trace.compiled:
-        if budget is not None and not _torch_installed():
-            _problem(
-                item,
-                session,
-                budget,
-                f"torch is not installed in this Python ({sys.executable}); a dynamo_budget needs the test to run "
-                "torch.compile",
-            )
-            return
         if budget is not None:
             from dynamo_diff_pytest._budget import Spent, over
 
             failing = over(budget, Spent())
+            _row(item, "budget", not failing, _spent_findings(budget, Spent(), failing), "")
             if failing:
-                pytest.fail(f"dynamo_budget: {', '.join(failing)} (the test compiled nothing)", pytrace=False)
+                failed.append(f"dynamo_budget: {', '.join(failing)} (the test compiled nothing)")
+        if snapshot:
+            failed += _snapshot(item, session, None, None, trace)
+        if failed:
+            pytest.fail("\n\n".join(failed), pytrace=False)
         return
     from dynamo_diff_schema import DynamoDiffError, short_id
     from dynamo_diff_service import Service
@@ -164,29 +212,108 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
         imported = service.import_path(str(trace.path), label=label, force_label=True)
         capture = service.load(imported.capture_id)
     except DynamoDiffError as err:
-        _problem(item, session, budget, f"the test's trace {trace.path} could not be read ({err.code}: {err.message})")
+        _problem(item, session, checked, f"the test's trace {trace.path} could not be read ({err.code}: {err.message})")
         return
     short = short_id(imported.capture_id)
     item.user_properties.append((_PROPERTY, {"capture": imported.capture_id, "store": str(session.store_path())}))
-    if budget is None:
-        return
-    from dynamo_diff_pytest._budget import explain, over, spent
+    where = [
+        f"capture {short} (label {label!r}) in the store {session.store_path()}",
+        f"trace: {trace.path}",
+        f"  dynamo-diff --store {session.store_path()} analyze {short}",
+        f"  dynamo-diff --store {session.store_path()} evidence {short} EVIDENCE_ID",
+    ]
+    if budget is not None:
+        from dynamo_diff_pytest._budget import explain, over, spent
 
-    used = spent(capture, budget)
-    failing = over(budget, used)
-    if not failing:
-        return
-    report = service.report(capture)
-    hints = _hints(service, imported.capture_id, [c for rank in capture.ranks for c in rank.compilations])
-    root = Path(str(item.config.rootpath))
-    only = f" (only {', '.join(budget.only)})" if budget.only else ""
-    lines = [f"dynamo_budget exceeded{only}: {', '.join(failing)}"]
-    lines += explain(budget, used, report, hints=hints, root=root)
-    lines.append(f"capture {short} (label {label!r}) in the store {session.store_path()}")
-    lines.append(f"trace: {trace.path}")
-    lines.append(f"  dynamo-diff --store {session.store_path()} analyze {short}")
-    lines.append(f"  dynamo-diff --store {session.store_path()} evidence {short} EVIDENCE_ID")
-    pytest.fail("\n".join(lines), pytrace=False)
+        used = spent(capture, budget)
+        failing = over(budget, used)
+        _row(item, "budget", not failing, _spent_findings(budget, used, failing), f"capture {short}")
+        if failing:
+            report = service.report(capture)
+            hints = _hints(service, imported.capture_id, [c for rank in capture.ranks for c in rank.compilations])
+            root = Path(str(item.config.rootpath))
+            only = f" (only {', '.join(budget.only)})" if budget.only else ""
+            lines = [f"dynamo_budget exceeded{only}: {', '.join(failing)}"]
+            lines += explain(budget, used, report, hints=hints, root=root)
+            failed.append("\n".join(lines))
+    if snapshot:
+        try:
+            run = service.snapshot_of(imported.capture_id, test=item.nodeid)
+        except DynamoDiffError as err:
+            _problem(item, session, True, f"the test's compile snapshot could not be made ({err.code}: {err.message})")
+            return
+        failed += _snapshot(item, session, run, short, trace)
+    if failed:
+        pytest.fail("\n\n".join([*failed, "\n".join(where)]), pytrace=False)
+
+
+def _spent_findings(budget: Budget, used: Any, failing: list[str]) -> list[str]:
+    if failing:
+        return [f"over budget: {', '.join(failing)}"]
+    shown = [
+        f"{name} {used.count(name)} (budget {limit})"
+        for name in ("recompiles", "graph_breaks", "failures", "compilations")
+        if (limit := getattr(budget, name)) is not None
+    ]
+    return [", ".join(shown)] if shown else []
+
+
+def _row(item: pytest.Item, check: str, passed: bool, findings: list[str], evidence: str) -> None:
+    row = {"name": item.nodeid, "passed": passed, "check": check, "findings": findings, "evidence": evidence}
+    item.user_properties.append((_ROW, row))
+
+
+def _snapshot(item: pytest.Item, session: _Session, run: Any, short: str | None, trace: Any) -> list[str]:
+    """Compare the run's snapshot (`run`: None when the test compiled nothing) with the committed one, or write
+    it with --dynamo-diff-update; the failure messages."""
+    from dynamo_diff_schema import CompileSnapshot
+
+    from dynamo_diff_pytest import _snapshot as snap
+
+    if run is None:
+        torch = sys.modules.get("torch")
+        version = getattr(torch, "__version__", None) if torch is not None else None
+        run = CompileSnapshot(torch=str(version) if version else None, test=item.nodeid, functions=[])
+    path = snap.snapshot_path(Path(str(item.path)), item.nodeid)
+    shown = _relative(path, Path(str(item.config.rootpath)))
+    if item.config.getoption("--dynamo-diff-update"):
+        try:
+            written = snap.write(path, run)
+        except OSError as err:
+            return [f"dynamo_snapshot: the snapshot {shown} could not be written ({err.strerror or err})"]
+        item.user_properties.append((_WRITTEN, written.what))
+        _row(item, "snapshot", True, [f"snapshot {written.what} ({shown})"], f"capture {short}" if short else "")
+        return []
+    if not path.is_file():
+        _row(item, "snapshot", False, [f"no snapshot at {shown}"], f"capture {short}" if short else "")
+        return [
+            f"dynamo_snapshot: no compile snapshot at {shown}; run pytest with --dynamo-diff-update to write it "
+            "(then review and commit it)"
+        ]
+    try:
+        committed = snap.read(path)
+    except snap.SnapshotFileError as err:
+        _row(item, "snapshot", False, [str(err)], "")
+        return [f"dynamo_snapshot: {err}; run pytest with --dynamo-diff-update to write it again"]
+    from dynamo_diff_compare import snapshot_row, snapshot_verdict_text
+
+    verdict = snap.verdict(committed, run)
+    row = snapshot_row(verdict, name=item.nodeid, evidence=f"capture {short}" if short else "")
+    _row(item, "snapshot", row.passed, row.findings, row.evidence)
+    text = snapshot_verdict_text(verdict, trace=str(trace.path) if short else None)
+    if not verdict.passed:
+        return [f"{text}\n  snapshot: {shown}"]
+    if verdict.outcome != "unchanged":
+        note = f"{item.nodeid}: {text}\n  snapshot: {shown} (run --dynamo-diff-update to record it)"
+        item.user_properties.append((_NOTE, note))
+    return []
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def _hints(service: Any, capture_id: str, compilations: list[Any]) -> dict[str, str]:
@@ -218,6 +345,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         (name, value)
         for reports in terminalreporter.stats.values()
         for report in reports
+        if getattr(report, "when", "call") == "call"  # a call's properties are on its teardown's report too
         for name, value in getattr(report, "user_properties", [])
     ]
     if session.store is not None:
@@ -225,5 +353,57 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(
             f"dynamo-diff: {len(captures)} test trace(s) imported into {session.store} (labelled by test id)"
         )
+    written = [value for name, value in properties if name == _WRITTEN]
+    if written:
+        counts = ", ".join(f"{written.count(w)} {w}" for w in ("new", "refreshed", "unchanged") if w in written)
+        changed = len(written) - written.count("unchanged")
+        terminalreporter.write_line(f"dynamo-diff: {changed} compile snapshot(s) written ({counts})")
+    for note in dict.fromkeys(value for name, value in properties if name == _NOTE):
+        terminalreporter.write_line(f"dynamo-diff: {note}", green=True)
     for warning in dict.fromkeys(value for name, value in properties if name == _WARNING):
         terminalreporter.write_line(f"dynamo-diff warning: {warning}", yellow=True)
+    if session.report is not None:
+        terminalreporter.write_line(f"dynamo-diff: summary of {len(session.rows)} check(s) written to {session.report}")
+    for problem in session.report_problems:
+        terminalreporter.write_line(f"dynamo-diff warning: {problem}", yellow=True)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collects the summary's rows (on the xdist controller, from the workers' reports)."""
+    if report.when != "call":  # the call's properties are on the teardown's report too
+        return
+    rows = [value for name, value in getattr(report, "user_properties", []) if name == _ROW]
+    if rows and _CONFIG:
+        session = _CONFIG[-1].stash.get(_STATE, None)
+        if session is not None:
+            session.rows.extend(r for r in rows if isinstance(r, dict))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    state = session.config.stash.get(_STATE, None)
+    option = session.config.getoption("--dynamo-diff-report")
+    if state is None or not option or hasattr(session.config, "workerinput"):
+        return
+    from dynamo_diff_compare import SummaryRow, summary_markdown
+
+    rows = [
+        SummaryRow(str(r["name"]), bool(r["passed"]), str(r["check"]), list(r["findings"]), str(r["evidence"]))
+        for r in state.rows
+    ]
+    text = summary_markdown(rows, title="dynamo-diff: compile behaviour under test")
+    path = Path(option).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        state.report = path
+    except OSError as err:
+        state.report_problems.append(f"the summary could not be written to {path} ({err.strerror or err})")
+    github = os.environ.get("GITHUB_STEP_SUMMARY")
+    if github:
+        try:
+            with Path(github).open("a", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as err:
+            state.report_problems.append(
+                f"the summary could not be appended to $GITHUB_STEP_SUMMARY ({err.strerror or err})"
+            )
