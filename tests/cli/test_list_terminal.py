@@ -3,19 +3,16 @@ capture's label whole and its id at the length the other commands accept, no lin
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pty
-import re
-import struct
 import subprocess
 import sys
-import termios
 from pathlib import Path
 
 import pytest
 from dynamo_diff_schema import SHORT_ID_LENGTH
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from terminal_shots import in_terminal as shown_in_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXECUTABLE = str(Path(sys.executable).with_name("dynamo-diff"))
@@ -38,26 +35,11 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
-def in_terminal(args: list[str], columns: int) -> str:
-    """What `dynamo-diff ARGS` prints on a terminal `columns` wide."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")} | {"NO_COLOR": "1"}
-    with subprocess.Popen([EXECUTABLE, *args], stdout=follower, stderr=follower, env=environment) as child:
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    os.close(leader)
-    assert child.returncode == 0
-    text = b"".join(chunks).decode().replace("\r\n", "\n")
-    return re.sub(r"\x1b\[[0-9;]*m", "", text)  # NO_COLOR leaves rich's bold headers
+def in_terminal(args: list[str], columns: int, store: Path) -> str:
+    """What `dynamo-diff ARGS` prints on a terminal `columns` wide (tools/terminal_shots.py's pseudo-terminal)."""
+    code, text = shown_in_terminal(args, columns, store=store)
+    assert code == 0, text
+    return text
 
 
 @pytest.mark.parametrize("columns", [80, 100, 200])
@@ -67,7 +49,7 @@ def test_list_shows_labels_and_ids_whole(store: Path, columns: int) -> None:
             [EXECUTABLE, "--store", str(store), "list", "--format", "json"], capture_output=True, check=True
         ).stdout
     )["captures"]
-    text = in_terminal(["--store", str(store), "list"], columns)
+    text = in_terminal(["list"], columns, store)
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= columns, text
     assert "…" not in text
@@ -80,7 +62,7 @@ def test_list_shows_labels_and_ids_whole(store: Path, columns: int) -> None:
 
 
 def test_the_listed_short_id_is_accepted_by_the_other_commands(store: Path) -> None:
-    text = in_terminal(["--store", str(store), "list"], 80)
+    text = in_terminal(["list"], 80, store)
     short = text.split()[0]
     assert len(short) == SHORT_ID_LENGTH
     shown = subprocess.run(

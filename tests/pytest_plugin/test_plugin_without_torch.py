@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="these cases need no torch")
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is not None,
+    reason="what the plugin does where torch is missing: the README suite runs these, its environment has no "
+    "torch (the live env, with torch, runs tests/live/test_pytest_plugin_live.py)",
+)
 
 
 def run_pytest(root: Path, *args: str) -> tuple[int, str]:
