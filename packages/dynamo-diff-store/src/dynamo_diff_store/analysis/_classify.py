@@ -14,6 +14,7 @@ write them out as they come; `classify_records` collects them into lists.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,7 +22,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import Attempt, CodeLocation, Compilation, CompileIdentity, Restart, StackFrame
+from dynamo_diff_schema.compilation import (
+    Attempt,
+    CodeLocation,
+    Compilation,
+    CompileIdentity,
+    LastRecord,
+    Restart,
+    StackFrame,
+)
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
 
@@ -121,6 +130,7 @@ class Classifier:
         )
         if ident is not None:
             ident.evidence.append(ev_id)
+            ident.last_record = (kind, ev_id)
         return ev_id
 
     def _identity(self, fact: Fact, key: CompileKeyTuple, *, starting: bool, compiling: bool) -> Identity:
@@ -295,7 +305,7 @@ class Classifier:
             recompile=recompiled,
             additional_frame_compilation=recompiled is None and fcid is not None and fcid > 0,
             graph_breaks=ident.graph_breaks,
-            restarts=[Restart(reason=text, evidence_id=metrics_ev) for text in restart_texts],
+            restarts=[_restart(text, ident, metrics_ev) for text in restart_texts],
             failure=failure,
             limit_events=limits,
             graph=graph_summary(ident, final, metrics_ev, ended),
@@ -305,8 +315,61 @@ class Classifier:
             phase_evidence_id=metrics_ev if phases else None,
             start_time=start_time(final),
             cache_events=ident.cache_events,
+            reached=_reached(ident),
             evidence_ids=ident.evidence,
         )
+
+
+# torch's restart reason when the exception carried none: `str(type(e))` (convert_frame.py, torch 2.4 to 2.14).
+_EXCEPTION_TYPE = re.compile(r"^<class '(?:[\w.]+\.)?(?P<name>\w+)'>$")
+
+
+def _restart(text: str, ident: Identity, evidence_id: str | None) -> Restart:
+    """A restart reason as torch listed it, with what it is: a graph break of this compilation (torch lists the
+    break's message, whose first line is its type) or the bare type of the exception that restarted the analysis."""
+    first = text.strip().split("\n", 1)[0].strip()
+    exception = _EXCEPTION_TYPE.match(text.strip())
+    return Restart(
+        reason=text,
+        graph_break=any(gb.gb_type is not None and gb.gb_type == first for gb in ident.graph_breaks),
+        exception=exception.group("name") if exception else None,
+        evidence_id=evidence_id,
+    )
+
+
+# The stage of compiling each record kind is written in (torch 2.13): Dynamo traces the frame (dynamo_start,
+# recompile reasons, graph-break reasons, tensor descriptions), writes the graph it hands to the backend
+# (dynamo_output_graph), the backend's AOTAutograd and Inductor write theirs, then Dynamo builds the guards.
+_STAGE_PREFIXES = (
+    ("dynamo_output_graph", "backend"),
+    ("dynamo_guards", "guards"),
+    ("dynamo_cpp_guards_str", "guards"),
+    ("dynamo_", "dynamo"),
+    ("recompile_reasons", "dynamo"),
+    ("aot", "aot_autograd"),
+    ("torch._functorch", "aot_autograd"),
+    ("inductor", "inductor"),
+    ("fx_graph", "inductor"),
+    ("before_pre_grad_graph", "inductor"),
+    ("after_pre_grad_graph", "inductor"),
+    ("before_post_grad_graph", "inductor"),
+    ("after_post_grad_graph", "inductor"),
+    ("triton_kernel_info", "inductor"),
+    ("output_code", "inductor"),
+)
+
+
+def record_stage(kind: str) -> str:
+    """The stage of compiling a record kind is written in (`_STAGE_PREFIXES`), 'unknown' for any other."""
+    return next((stage for prefix, stage in _STAGE_PREFIXES if kind.startswith(prefix)), "unknown")
+
+
+def _reached(ident: Identity) -> LastRecord | None:
+    """For a compilation that started and never finished (no compilation_metrics): its last indexed record."""
+    if not ident.starts or ident.metrics or ident.bwd_metrics or ident.last_record is None:
+        return None
+    kind, evidence_id = ident.last_record
+    return LastRecord(kind=kind, stage=record_stage(kind), evidence_id=evidence_id)
 
 
 def _code(

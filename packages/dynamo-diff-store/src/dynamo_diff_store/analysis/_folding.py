@@ -56,6 +56,8 @@ class Identity:
     start_caller: StackFrame | None = None
     start_call: UserCall | None = None
     evidence: list[str] = field(default_factory=list)
+    # The kind and evidence id of the last record indexed for it (how far a compilation that never ended got).
+    last_record: tuple[str, str] | None = None
     incomplete: set[str] = field(default_factory=set)
     # Opened by a record that came before its dynamo_start (see Classifier._identity): that start joins it.
     starts_pending: bool = False
