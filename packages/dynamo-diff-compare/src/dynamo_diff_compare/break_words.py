@@ -75,9 +75,9 @@ _STAGE_WORDS = {
 }
 
 
-def reached_text(reached: LastRecord) -> str:
+def reached_text(reached: LastRecord, *, evidence: bool = True) -> str:
     """`never finished: reached the backend (...); last record dynamo_output_graph (ev u1-e23), no
-    compilation_metrics`."""
+    compilation_metrics`; `evidence=False` leaves the evidence id out (a change lists it at its end)."""
     stage = _STAGE_WORDS.get(reached.stage, "a stage not known")
-    ev = f" (ev {reached.evidence_id})" if reached.evidence_id else ""
+    ev = f" (ev {reached.evidence_id})" if reached.evidence_id and evidence else ""
     return f"never finished: reached {stage}; last record {reached.kind}{ev}, no compilation_metrics"

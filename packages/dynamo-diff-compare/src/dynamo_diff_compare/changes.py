@@ -11,10 +11,10 @@ from typing import Any
 
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import Change, ChangeKind
-from dynamo_diff_schema.compilation import Compilation, GraphBreak, Outcome
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, LastRecord, Outcome
 from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases
 
-from dynamo_diff_compare.break_words import break_summary, restart_words
+from dynamo_diff_compare.break_words import break_summary, reached_text, restart_words
 from dynamo_diff_compare.compile_time import compile_time_change
 
 # Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
@@ -47,6 +47,7 @@ class Digest:
         "ops",
         "phase_evidence",
         "phases",
+        "reached",
         "reason_evidence",
         "reason_examples",
         "reasons",
@@ -78,6 +79,7 @@ class Digest:
         self.cache: dict[str, Counter[str]] = {}
         self.cache_evidence: dict[str, list[str]] = {}
         self.unfinished = False  # a compilation never finished: its time is in no sum
+        self.reached: list[tuple[str, LastRecord]] = []  # (compile id, how far it got) of those that never finished
         self.phases: dict[str, float] = {}
         self.phase_evidence: list[str] = []
         self.backward_ops: list[int] = []  # per compilation whose backward graph was traced
@@ -141,6 +143,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 d.cache_evidence.setdefault(str(event.cache), []).append(event.evidence_id)
         if comp.outcome == Outcome.UNKNOWN:
             d.unfinished = True
+        if comp.reached is not None:
+            d.reached.append((comp.compile_id, comp.reached))
         if comp.phase_times:
             for phase, value in compilation_phases(comp.phase_times).items():
                 d.phases[phase] = d.phases.get(phase, 0.0) + value
@@ -304,6 +308,26 @@ def _restarts(b: Digest, c: Digest) -> list[Change]:
     return out
 
 
+def _unfinished(b: Digest, c: Digest) -> list[Change]:
+    """Compilations that started and never finished (no compilation_metrics), on the side that has them: the stage
+    each reached, from the last record torch wrote for it."""
+    if [(r.kind, r.stage) for _, r in b.reached] == [(r.kind, r.stage) for _, r in c.reached]:
+        return []
+    said = []
+    for side, d in (("baseline", b), ("candidate", c)):
+        said += [f"{side} {cid} {reached_text(r, evidence=False)}" for cid, r in d.reached]
+    return [
+        Change(
+            kind=ChangeKind.UNFINISHED,
+            summary="; ".join(said),
+            baseline=[{"compile_id": cid, **r.model_dump()} for cid, r in b.reached] or None,
+            candidate=[{"compile_id": cid, **r.model_dump()} for cid, r in c.reached] or None,
+            baseline_evidence=[r.evidence_id for _, r in b.reached if r.evidence_id],
+            candidate_evidence=[r.evidence_id for _, r in c.reached if r.evidence_id],
+        )
+    ]
+
+
 def _backward(b: Digest, c: Digest) -> list[Change]:
     """The backward graphs AOTAutograd made and compiled (training), when they differ."""
     if (b.backward_ops, b.backward_compiled) == (c.backward_ops, c.backward_compiled):
@@ -329,6 +353,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
     changes += _recompiles(b, c)
     changes += _breaks(b, c)
     changes += _restarts(b, c)
+    changes += _unfinished(b, c)
     changes += _backward(b, c)
     if not base or not cand:
         return changes  # the rest only means something between two sides

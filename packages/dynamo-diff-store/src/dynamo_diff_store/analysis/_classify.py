@@ -41,6 +41,7 @@ from dynamo_diff_store.analysis._kind_guards import guard_summary, recompile
 from dynamo_diff_store.analysis._kind_metrics import final_metrics, metrics_code, outcome, phase_times, start_time
 from dynamo_diff_store.analysis._kinds import KIND_OF, NOT_INDEXED, extract, kind_key
 from dynamo_diff_store.analysis._spill import SpillList
+from dynamo_diff_store.analysis._stages import record_stage
 from dynamo_diff_store.reading import Record
 
 
@@ -76,6 +77,8 @@ class RankSummary:
     # Compile ids that started (dynamo_start) but have no compilation_metrics: torch writes the metrics when a
     # compilation ends, failed or not, so these mean the process stopped while compiling, or the trace was cut.
     unfinished: list[str] = field(default_factory=list)
+    # Of those: the kind of the last record torch wrote for each (how far it got), when one was indexed.
+    unfinished_last: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -192,10 +195,13 @@ class Classifier:
         entry_script: str | None = None
         incomplete: set[str] = set()
         unfinished: list[str] = []
+        unfinished_last: dict[str, str] = {}
         try:
             for ident in self.identities:
                 if ident.starts and not ident.metrics and not ident.bwd_metrics:
                     unfinished.append(ident.compile_id)
+                    if ident.last_record is not None:
+                        unfinished_last[ident.compile_id] = ident.last_record[0]
                 if ident.start_top is not None:
                     file, stack = ident.start_top
                     strings = strings_for(file)
@@ -271,6 +277,7 @@ class Classifier:
             evidence_count=self.evidence_count,
             devices=sorted(self.run.devices),
             unfinished=unfinished,
+            unfinished_last=unfinished_last,
         )
 
     def _compilation(
@@ -335,33 +342,6 @@ def _restart(text: str, ident: Identity, evidence_id: str | None) -> Restart:
         exception=exception.group("name") if exception else None,
         evidence_id=evidence_id,
     )
-
-
-# The stage of compiling each record kind is written in (torch 2.13): Dynamo traces the frame (dynamo_start,
-# recompile reasons, graph-break reasons, tensor descriptions), writes the graph it hands to the backend
-# (dynamo_output_graph), the backend's AOTAutograd and Inductor write theirs, then Dynamo builds the guards.
-_STAGE_PREFIXES = (
-    ("dynamo_output_graph", "backend"),
-    ("dynamo_guards", "guards"),
-    ("dynamo_cpp_guards_str", "guards"),
-    ("dynamo_", "dynamo"),
-    ("recompile_reasons", "dynamo"),
-    ("aot", "aot_autograd"),
-    ("torch._functorch", "aot_autograd"),
-    ("inductor", "inductor"),
-    ("fx_graph", "inductor"),
-    ("before_pre_grad_graph", "inductor"),
-    ("after_pre_grad_graph", "inductor"),
-    ("before_post_grad_graph", "inductor"),
-    ("after_post_grad_graph", "inductor"),
-    ("triton_kernel_info", "inductor"),
-    ("output_code", "inductor"),
-)
-
-
-def record_stage(kind: str) -> str:
-    """The stage of compiling a record kind is written in (`_STAGE_PREFIXES`), 'unknown' for any other."""
-    return next((stage for prefix, stage in _STAGE_PREFIXES if kind.startswith(prefix)), "unknown")
 
 
 def _reached(ident: Identity) -> LastRecord | None:
