@@ -118,7 +118,7 @@ ALL = [
     ("wrapped_call", "wrapped_call.py"),
     # Inductor's FX graph and AOTAutograd caches bypassed (a custom pass they cannot hash): a bypass record of each.
     ("cache_bypass", "cache_bypass.py"),
-    # A float argument changing value under aot_eager: a recompile whose analysis restarts (TensorifyScalarRestartAnalysis).
+    # A float argument changing value under aot_eager: a recompile that restarts (TensorifyScalarRestartAnalysis).
     ("tensorify_restart", "tensorify_restart.py"),
 ]
 SCRIPTS = dict(ALL)
