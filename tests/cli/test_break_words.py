@@ -9,6 +9,7 @@ torch before 2.4)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -144,6 +145,12 @@ def test_compare_and_check_name_the_operator_and_hint_whole(run: Run) -> None:
     (change,) = [c for row in document["functions"] for c in row["changes"] if c["kind"] == "graph_break_new"]
     assert change["candidate"]["hints"] == field(first, "  Hint: ")
     assert change["candidate"]["operator"] == "print" and change["candidate"]["url"].endswith("gb0059.html")
+    code, page, err = run("compare", before, after, "--format", "html")
+    assert code == 0, err
+    explanation = html.escape(field(first, "  Explanation: ")[0])
+    assert f"torch's explanation: {explanation}" in page
+    (url,) = re.findall(r"please visit: (\S+)", first)
+    assert f"torch's page: <code>{url}</code>" in page
     code, out, _ = run("check", before, after, "--max-new-graph-breaks", "0")
     assert code == 1
     finding = flat(out)
