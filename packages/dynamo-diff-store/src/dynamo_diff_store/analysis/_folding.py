@@ -42,6 +42,7 @@ class Identity:
     bwd_metrics: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     graphs: list[str] = field(default_factory=list)
     histogram: dict[str, int] | None = None
+    histogram_attempt: int = 0  # the attempt whose dynamo_output_graph the histogram is of
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
     recompile_entries: list[GuardReason] = field(default_factory=list)
     recompile_evidence: list[str] = field(default_factory=list)
