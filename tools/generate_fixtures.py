@@ -118,6 +118,8 @@ ALL = [
     ("wrapped_call", "wrapped_call.py"),
     # Inductor's FX graph and AOTAutograd caches bypassed (a custom pass they cannot hash): a bypass record of each.
     ("cache_bypass", "cache_bypass.py"),
+    # A float argument changing value under aot_eager: a recompile that restarts (TensorifyScalarRestartAnalysis).
+    ("tensorify_restart", "tensorify_restart.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -157,6 +159,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "stable": {**_EAGER, "calls": "5", "dynamic": "false"},
     "shape": {**_EAGER, "calls": "5", "dynamic": "false"},
     "scalar": {**_EAGER, "calls": "4", "dynamic": "false"},
+    "tensorify_restart": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},
     "multiple_guards": {**_EAGER, "calls": "3", "dynamic": "false"},
     "dynamic": {**_EAGER, "calls": "7"},
     "grad_mode": {**_EAGER, "calls": "4", "dynamic": "auto"},

@@ -809,6 +809,10 @@ export interface Compilation {
   phase_times?: {
     [k: string]: number;
   };
+  /**
+   * A compilation that started and never finished (no compilation_metrics: the process stopped while compiling, or the trace was cut): the last record it got to. None for every other compilation.
+   */
+  reached?: LastRecord | null;
   recompile?: RecompileEvidence | null;
   restarts?: Restart[];
   /**
@@ -940,6 +944,10 @@ export interface GraphSummary {
 export interface GraphBreak {
   evidence_id?: string | null;
   /**
+   * torch's 'Explanation:' of the break, verbatim; None when the record has none (older torch).
+   */
+  explanation?: string | null;
+  /**
    * The 'gbNNNN' id of torch's graph-break registry, when linked.
    */
   gb_id?: string | null;
@@ -947,7 +955,19 @@ export interface GraphBreak {
    * The graph-break type line of the message, when it has one.
    */
   gb_type?: string | null;
+  /**
+   * torch's 'Hint:' lines, verbatim and in torch's order (generic ones such as 'Please report an issue to PyTorch.' included); [] when the record has none.
+   */
+  hints?: string[];
+  /**
+   * The operator, function or method the break is about, when the explanation or the developer debug context names it: 'print' (builtin operator `print`), 'Tensor.item', 'Logger.set_runtime_stats_and_log'; None otherwise.
+   */
+  operator?: string | null;
   reason: string;
+  /**
+   * The page of the graph-break type that torch's record links ('please visit: ...'), verbatim.
+   */
+  url?: string | null;
   user_file?: string | null;
   user_line?: number | null;
   user_stack?: StackFrame[];
@@ -992,6 +1012,24 @@ export interface LimitEvent {
   message: string;
 }
 /**
+ * How far a compilation that never finished (no compilation_metrics) got: the last record torch wrote for
+ * its compile id, in file order (timing spans and tensor descriptions, which are not indexed, left out).
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "LastRecord".
+ */
+export interface LastRecord {
+  evidence_id?: string | null;
+  /**
+   * Its record kind, an artifact by its name: 'dynamo_output_graph', 'aot_forward_graph'.
+   */
+  kind: string;
+  /**
+   * The stage of compiling that record is written in (docs/SEMANTICS.md, 'Unfinished compilations'): 'dynamo' (tracing the frame), 'backend' (Dynamo's graph handed to the backend), 'aot_autograd', 'inductor', 'guards' (the compiled graph's guards built), or 'unknown'.
+   */
+  stage: string;
+}
+/**
  * This interface was referenced by `ImportResult`'s JSON-Schema
  * via the `definition` "RecompileEvidence".
  */
@@ -1020,6 +1058,17 @@ export interface GuardReason {
  */
 export interface Restart {
   evidence_id?: string | null;
+  /**
+   * When torch wrote only the type of the exception that restarted the analysis ("<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"): its class name, 'TensorifyScalarRestartAnalysis'; None otherwise.
+   */
+  exception?: string | null;
+  /**
+   * The reason is the message of a graph break this compilation records (its type line is the reason's first line): torch traced the frame again to compile it up to the break.
+   */
+  graph_break?: boolean;
+  /**
+   * The restart reason as torch's compilation_metrics lists it, verbatim.
+   */
   reason: string;
 }
 /**

@@ -56,6 +56,7 @@ export type ChangeKind =
   | "graph_break_gone"
   | "graph_break_moved"
   | "restarts"
+  | "unfinished"
   | "backward"
   | "op_count"
   | "op_histogram"

@@ -149,9 +149,17 @@ export interface CompilationLine {
    */
   rank?: number | null;
   /**
+   * A compilation that never finished (no compilation_metrics): the last record it got to.
+   */
+  reached?: LastRecord | null;
+  /**
    * Failing guards that made it recompile.
    */
   recompile?: GuardLine[];
+  /**
+   * What restarted it, once each: 'after the graph break', the exception torch named ('TensorifyScalarRestartAnalysis'), else the first line of torch's reason.
+   */
+  restart_reasons?: string[];
   /**
    * Times Dynamo restarted its analysis (after a graph break).
    */
@@ -188,6 +196,14 @@ export interface BreakLine {
    */
   gb_id?: string | null;
   /**
+   * torch's first hint that is not a request to report the break to PyTorch (the capture's graph break keeps every hint), when the record has one.
+   */
+  hint?: string | null;
+  /**
+   * The operator or function the record names ('print', 'Tensor.item'), when it names one.
+   */
+  operator?: string | null;
+  /**
    * file:line in the user's code.
    */
   site?: string | null;
@@ -195,6 +211,28 @@ export interface BreakLine {
    * The graph-break type (or the first line of its reason).
    */
   type: string;
+  /**
+   * The page of the graph-break type that torch's record links.
+   */
+  url?: string | null;
+}
+/**
+ * How far a compilation that never finished (no compilation_metrics) got: the last record torch wrote for
+ * its compile id, in file order (timing spans and tensor descriptions, which are not indexed, left out).
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "LastRecord".
+ */
+export interface LastRecord {
+  evidence_id?: string | null;
+  /**
+   * Its record kind, an artifact by its name: 'dynamo_output_graph', 'aot_forward_graph'.
+   */
+  kind: string;
+  /**
+   * The stage of compiling that record is written in (docs/SEMANTICS.md, 'Unfinished compilations'): 'dynamo' (tracing the frame), 'backend' (Dynamo's graph handed to the backend), 'aot_autograd', 'inductor', 'guards' (the compiled graph's guards built), or 'unknown'.
+   */
+  stage: string;
 }
 /**
  * This interface was referenced by `RunReport`'s JSON-Schema

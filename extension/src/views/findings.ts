@@ -56,6 +56,14 @@ export interface FunctionSummary {
  * the trace recorded it (the CLI's `source` knows it; the report has the snapshot's name); a function without
  * file or line has no summary. Failures without a site are placed at their function's definition.
  */
+
+/** A graph break as the CLI's line says it: torch's type, the operator the record names when the type does not,
+ * and torch's first hint that asks for a change (the run report's `hint`). */
+function breakMessage(gb: { type: string; operator?: string | null; hint?: string | null }): string {
+  const op = gb.operator && !gb.type.includes(gb.operator) ? ` \`${gb.operator}\`` : "";
+  return `graph break: ${gb.type}${op}` + (gb.hint ? `; torch's hint: ${gb.hint}` : "");
+}
+
 export function readReport(
   report: RunReport,
   pathOf: (fn: FunctionReport) => string | undefined = (fn) => fn.file ?? undefined,
@@ -78,7 +86,7 @@ export function readReport(
           frame: c.frame,
           compileId: c.compile_id,
           code: gb.gb_id ?? undefined,
-          message: `graph break: ${gb.type}`,
+          message: breakMessage(gb),
           evidenceId: gb.evidence_id ?? undefined,
         });
       }

@@ -17,6 +17,7 @@ from dynamo_diff_schema.ids import short_id
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from dynamo_diff_compare.break_words import break_summary, reached_text, restarts_text
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, made_up_name
@@ -138,8 +139,10 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False) -> list[s
     elif comp.additional_frame_compilation:
         bits.append("additional frame compilation (no recompile evidence)")
     for gb in comp.graph_breaks:
-        what = gb.gb_type or _short(gb.reason, 80)
-        bits.append(f"graph break at {gb.site or '?'}: {what}" + (f" [{gb.gb_id}]" if gb.gb_id else ""))
+        what = break_summary(gb.gb_type or _short(gb.reason, 80), gb.operator, gb.hints, gb.gb_id)
+        bits.append(f"graph break at {gb.site or '?'}: {what}")
+        if whole_guard and gb.url:
+            bits.append(f"torch's page for {gb.gb_id or 'this break'}: {gb.url}")
     if comp.limit_events:
         bits.append("recompile limit hit")
     if comp.aot is not None:
@@ -164,8 +167,10 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False) -> list[s
         bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 90)}".strip())
     if comp.cache_events:
         bits.append("cache: " + ", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
-    if len(comp.attempts) > 1:
-        bits.append(f"{len(comp.attempts) - 1} restart(s)")
+    if comp.restart_count:
+        bits.append(restarts_text(comp))
+    if comp.reached is not None:
+        bits.append(reached_text(comp.reached))
     return bits
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import Change, ChangeKind
-from dynamo_diff_schema.compilation import Compilation, GraphBreak, Outcome
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, LastRecord, Outcome
 from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases
 
+from dynamo_diff_compare.break_words import break_summary, reached_text, restart_words
 from dynamo_diff_compare.compile_time import compile_time_change
 
 # Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
@@ -29,6 +31,7 @@ class Digest:
         "backward_compiled",
         "backward_evidence",
         "backward_ops",
+        "break_words",
         "breaks",
         "cache",
         "cache_evidence",
@@ -44,10 +47,12 @@ class Digest:
         "ops",
         "phase_evidence",
         "phases",
+        "reached",
         "reason_evidence",
         "reason_examples",
         "reasons",
         "restart_evidence",
+        "restart_words",
         "restarts",
         "unfinished",
     )
@@ -57,6 +62,7 @@ class Digest:
         self.reason_examples: dict[str, list[str]] = {}
         self.reason_evidence: dict[str, list[str]] = {}
         self.breaks: dict[str, tuple[set[str], list[str], str]] = {}  # key -> sites, evidence, what
+        self.break_words: dict[str, dict[str, Any]] = {}  # key -> torch's words of its first break (_break_words)
         self.failures: Counter[str] = Counter()
         self.failure_reason: dict[str, str] = {}
         self.failure_evidence: dict[str, list[str]] = {}
@@ -64,6 +70,7 @@ class Digest:
         self.limit_evidence: list[str] = []
         self.restarts = 0
         self.restart_evidence: list[str] = []
+        self.restart_words: Counter[str] = Counter()  # what restarted the analysis (break_words.restart_words)
         self.ops: list[int] = []
         self.histogram: Counter[str] = Counter()
         self.graph_evidence: list[str] = []
@@ -72,6 +79,7 @@ class Digest:
         self.cache: dict[str, Counter[str]] = {}
         self.cache_evidence: dict[str, list[str]] = {}
         self.unfinished = False  # a compilation never finished: its time is in no sum
+        self.reached: list[tuple[str, LastRecord]] = []  # (compile id, how far it got) of those that never finished
         self.phases: dict[str, float] = {}
         self.phase_evidence: list[str] = []
         self.backward_ops: list[int] = []  # per compilation whose backward graph was traced
@@ -102,7 +110,9 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 if reason.evidence_id:
                     d.reason_evidence.setdefault(cat, []).append(reason.evidence_id)
         for gb in comp.graph_breaks:
-            sites, ev, _ = d.breaks.setdefault(gb.key, (set(), [], gb.gb_type or gb.reason.split("\n", 1)[0]))
+            what = break_summary(gb.gb_type or gb.reason.split("\n", 1)[0], gb.operator, gb.hints)
+            sites, ev, _ = d.breaks.setdefault(gb.key, (set(), [], what))
+            d.break_words.setdefault(gb.key, _break_words(gb))
             sites.add(_site(gb))
             if gb.evidence_id:
                 ev.append(gb.evidence_id)
@@ -118,6 +128,7 @@ def digest(comps: Sequence[Compilation]) -> Digest:
         if comp.attempts or comp.restarts:  # else no restarts and no evidence of any
             d.restarts += comp.restart_count
             d.restart_evidence.extend(comp.restart_evidence)
+            d.restart_words.update(restart_words(r) for r in comp.restarts)
         if comp.graph is not None:
             if comp.outcome == Outcome.COMPLETED and comp.graph.op_count is not None:
                 d.ops.append(comp.graph.op_count)  # 0: an empty graph
@@ -132,6 +143,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 d.cache_evidence.setdefault(str(event.cache), []).append(event.evidence_id)
         if comp.outcome == Outcome.UNKNOWN:
             d.unfinished = True
+        if comp.reached is not None:
+            d.reached.append((comp.compile_id, comp.reached))
         if comp.phase_times:
             for phase, value in compilation_phases(comp.phase_times).items():
                 d.phases[phase] = d.phases.get(phase, 0.0) + value
@@ -180,6 +193,13 @@ def _recompiles(b: Digest, c: Digest) -> list[Change]:
     return out
 
 
+def _break_words(gb: GraphBreak) -> dict[str, Any]:
+    """What torch's record says of a break beside its key and sites (a change's side): the operator, the
+    explanation, the hints and the page torch links, those it has."""
+    words = {"operator": gb.operator, "explanation": gb.explanation, "hints": gb.hints, "url": gb.url}
+    return {k: v for k, v in words.items() if v}
+
+
 def _breaks(b: Digest, c: Digest) -> list[Change]:
     out = []
     for key in sorted(set(b.breaks) | set(c.breaks)):
@@ -189,7 +209,7 @@ def _breaks(b: Digest, c: Digest) -> list[Change]:
                 Change(
                     kind=ChangeKind.GRAPH_BREAK_NEW,
                     summary=f"new graph break at {', '.join(sorted(sites))}: {what}",
-                    candidate={"key": key, "sites": sorted(sites)},
+                    candidate={"key": key, "sites": sorted(sites), **c.break_words[key]},
                     candidate_evidence=ev,
                 )
             )
@@ -199,7 +219,7 @@ def _breaks(b: Digest, c: Digest) -> list[Change]:
                 Change(
                     kind=ChangeKind.GRAPH_BREAK_GONE,
                     summary=f"graph break gone from {', '.join(sorted(sites))}: {what}",
-                    baseline={"key": key, "sites": sorted(sites)},
+                    baseline={"key": key, "sites": sorted(sites), **b.break_words[key]},
                     baseline_evidence=ev,
                 )
             )
@@ -209,8 +229,8 @@ def _breaks(b: Digest, c: Digest) -> list[Change]:
                 Change(
                     kind=ChangeKind.GRAPH_BREAK_MOVED,
                     summary=f"graph break moved {', '.join(sorted(b_sites))} -> {', '.join(sorted(c_sites))}: {what}",
-                    baseline={"key": key, "sites": sorted(b_sites)},
-                    candidate={"key": key, "sites": sorted(c_sites)},
+                    baseline={"key": key, "sites": sorted(b_sites), **b.break_words[key]},
+                    candidate={"key": key, "sites": sorted(c_sites), **c.break_words[key]},
                     baseline_evidence=b_ev,
                     candidate_evidence=c_ev,
                 )
@@ -273,6 +293,41 @@ def _value(kind: ChangeKind, label: str, b: object, c: object, b_ev: list[str], 
     ]
 
 
+def _restarts(b: Digest, c: Digest) -> list[Change]:
+    """The restarts' count, and what restarted the analysis on each side that restarted it (its reasons)."""
+    out = _value(ChangeKind.RESTARTS, "restarts", b.restarts, c.restarts, b.restart_evidence, c.restart_evidence)
+    if not out:
+        return out
+    said = []
+    for side, d in (("baseline", b), ("candidate", c)):
+        if d.restart_words:
+            words = ", ".join(f"{w} x{n}" if n > 1 else w for w, n in d.restart_words.items())
+            said.append(f"{side}: {words}")
+    if said:
+        out[0] = out[0].model_copy(update={"summary": f"{out[0].summary} ({'; '.join(said)})"})
+    return out
+
+
+def _unfinished(b: Digest, c: Digest) -> list[Change]:
+    """Compilations that started and never finished (no compilation_metrics), on the side that has them: the stage
+    each reached, from the last record torch wrote for it."""
+    if [(r.kind, r.stage) for _, r in b.reached] == [(r.kind, r.stage) for _, r in c.reached]:
+        return []
+    said = []
+    for side, d in (("baseline", b), ("candidate", c)):
+        said += [f"{side} {cid} {reached_text(r, evidence=False)}" for cid, r in d.reached]
+    return [
+        Change(
+            kind=ChangeKind.UNFINISHED,
+            summary="; ".join(said),
+            baseline=[{"compile_id": cid, **r.model_dump()} for cid, r in b.reached] or None,
+            candidate=[{"compile_id": cid, **r.model_dump()} for cid, r in c.reached] or None,
+            baseline_evidence=[r.evidence_id for _, r in b.reached if r.evidence_id],
+            candidate_evidence=[r.evidence_id for _, r in c.reached if r.evidence_id],
+        )
+    ]
+
+
 def _backward(b: Digest, c: Digest) -> list[Change]:
     """The backward graphs AOTAutograd made and compiled (training), when they differ."""
     if (b.backward_ops, b.backward_compiled) == (c.backward_ops, c.backward_compiled):
@@ -297,7 +352,8 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
     changes += _value(ChangeKind.LIMIT, "recompile limit hits", b.limits, c.limits, b.limit_evidence, c.limit_evidence)
     changes += _recompiles(b, c)
     changes += _breaks(b, c)
-    changes += _value(ChangeKind.RESTARTS, "restarts", b.restarts, c.restarts, b.restart_evidence, c.restart_evidence)
+    changes += _restarts(b, c)
+    changes += _unfinished(b, c)
     changes += _backward(b, c)
     if not base or not cand:
         return changes  # the rest only means something between two sides

@@ -92,7 +92,8 @@ def _break_detail(row: FunctionRow) -> str:
     change = _first(row, ("graph_break_new", "graph_break_moved"), lambda c: True)
     if change is None:
         return ""
-    return f"; {_short(change.summary)}{_evidence(change.candidate_evidence)}"
+    # Whole: the sites, torch's type with the operator and its hint (the terminal wraps it).
+    return f"; {' '.join(change.summary.split())}{_evidence(change.candidate_evidence)}"
 
 
 def _failure_detail(row: FunctionRow) -> str:

@@ -240,6 +240,16 @@ def _detail(change: Change) -> str | None:
     return None
 
 
+def _page(change: Change) -> str | None:
+    """The page of a graph break's type that torch's record links, when it links one."""
+    if change.kind in (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED):
+        side = change.candidate if isinstance(change.candidate, dict) else change.baseline
+        url = side.get("url") if isinstance(side, dict) else None
+        if isinstance(url, str):
+            return f"    torch's page: {url}"
+    return None
+
+
 def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
     """What changed on a row, each change with its evidence ids and, under it, the guard text or break type."""
     lines = []
@@ -249,6 +259,8 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
         lines.append(c.summary + _evidence(c))
         if (detail := _detail(c)) is not None:
             lines.append(detail)
+        if (page := _page(c)) is not None:
+            lines.append(page)
     pieces = piece_line(row)
     if pieces:
         lines.append(pieces)
@@ -488,6 +500,8 @@ def row_lines(row: FunctionRow) -> list[Line]:
         lines.append(Line(c.summary, indent=2, tail=_evidence(c).strip()))
         if (detail := _detail(c)) is not None:
             lines.append(Line(detail.strip(), indent=6, keep=True))
+        if (page := _page(c)) is not None:
+            lines.append(Line(page.strip(), indent=6))
     if (pieces := piece_line(row)) is not None:
         lines.append(Line(pieces, indent=2))
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:

@@ -17,6 +17,7 @@ from dynamo_diff_schema.run_report import (
     RunReport,
 )
 
+from dynamo_diff_compare.break_words import actionable_hint, break_title, reached_text, restart_words
 from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
@@ -64,6 +65,9 @@ def compilation_line(comp: Compilation, frame: str, rank: int | None = None) -> 
             BreakLine(
                 type=gb.gb_type or gb.reason.split("\n", 1)[0][:200],
                 gb_id=gb.gb_id,
+                operator=gb.operator,
+                hint=actionable_hint(gb.hints),
+                url=gb.url,
                 site=gb.site,
                 evidence_id=gb.evidence_id,
             )
@@ -72,6 +76,8 @@ def compilation_line(comp: Compilation, frame: str, rank: int | None = None) -> 
         failure=failure,
         limit=comp.limit_events[0].message.split("\n", 1)[0][:200] if comp.limit_events else None,
         restarts=comp.restart_count,
+        restart_reasons=list(dict.fromkeys(restart_words(r) for r in comp.restarts)),
+        reached=comp.reached,
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
@@ -185,7 +191,10 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         more = f" (+{len(c.recompile) - 1} more)" if len(c.recompile) > 1 else ""
         parts.append(f"recompiled [{first.category}] {first.text}{more} (ev {first.evidence_id})")
     for gb in c.graph_breaks[:2]:
-        parts.append(f"graph break {gb.gb_id or ''} {gb.type} at {gb.site} (ev {gb.evidence_id})".replace("  ", " "))
+        hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
+        parts.append(
+            f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){hint}"
+        )
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
         at = f" at {c.failure.site}" if c.failure.site else ""
@@ -193,7 +202,10 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if c.restarts:
-        parts.append(f"analysis restarted {c.restarts}x")
+        why = f" ({'; '.join(c.restart_reasons)})" if c.restart_reasons else ""
+        parts.append(f"analysis restarted {c.restarts}x{why}")
+    if c.reached is not None:
+        parts.append(reached_text(c.reached))
     if c.cache:
         parts.append("cache " + ", ".join(c.cache))
     if not parts:
@@ -252,7 +264,8 @@ def evidence_summaries(capture: Capture) -> dict[str, str]:
             for r in c.recompile.reasons if c.recompile is not None else []:
                 note(r.evidence_id, f"{c.compile_id} recompile [{r.category}]: {r.text.split('  #', 1)[0].strip()}")
             for gb in c.graph_breaks:
-                note(gb.evidence_id, f"{c.compile_id} graph break {gb.gb_id or ''} {gb.key} at {gb.site}")
+                what = break_title(gb.gb_type or gb.key, gb.operator, gb.gb_id)
+                note(gb.evidence_id, f"{c.compile_id} graph break at {gb.site}: {what}")
             if c.failure is not None:
                 for ev in c.failure.evidence_ids:
                     note(ev, f"{c.compile_id} {c.failure.fail_type} failure: {gist(c.failure.reason or '')}")

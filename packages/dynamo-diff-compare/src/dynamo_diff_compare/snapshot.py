@@ -25,6 +25,7 @@ from dynamo_diff_schema.snapshot import (
     SnapshotVerdict,
 )
 
+from dynamo_diff_compare.break_words import break_summary
 from dynamo_diff_compare.compare import EMPTY, _function_row
 from dynamo_diff_compare.observed import Observed, observed_functions
 
@@ -86,7 +87,7 @@ def _function(
             site = _site(gb.user_file, gb.user_line, own_files, first_line, src)
             breaks[(gb.key, site)] += 1
             _add(evidence, f"graph_break:{gb.key}@{site}", [gb.evidence_id] if gb.evidence_id else [])
-            said = gb.gb_type or _line(gb.reason)
+            said = break_summary(gb.gb_type or _line(gb.reason), gb.operator, gb.hints)
             where = f" at {_portable(gb.user_file)}:{gb.user_line}" if gb.user_file and gb.user_line else ""
             details.setdefault(f"graph_break:{gb.key}@{site}", f"{said}{where}")
         if c.failure is not None:

@@ -166,7 +166,6 @@ def explain(
     used: Spent,
     report: RunReport,
     *,
-    hints: dict[str, str],
     root: Path,
 ) -> list[str]:
     """What `analyze` shows for the compilations behind the counts over budget, per function: the failing guard's
@@ -193,12 +192,14 @@ def explain(
                     site_file = gb.site.rpartition(":")[0] if gb.site else None
                     if packages is not None and not packages.holds(site_file):
                         continue
+                    # The operator torch's record names, when its type line does not (`print` of builtin print).
+                    what = gb.type + (f" `{gb.operator}`" if gb.operator and gb.operator not in gb.type else "")
                     body.append(
-                        f"    graph break {gb.gb_id or '(no gb id)'} {gb.type} at {_site(gb.site, root)}"
+                        f"    graph break {gb.gb_id or '(no gb id)'} {what} at {_site(gb.site, root)}"
                         f"  [{gb.evidence_id or '-'}]"
                     )
-                    if gb.evidence_id and gb.evidence_id in hints:
-                        body.append(f"      hint: {hints[gb.evidence_id]}")
+                    if gb.hint:  # torch's first hint that asks for a change (not a request to report an issue)
+                        body.append(f"      hint: {gb.hint}")
             if comp.compile_id in ids["failures"] and comp.failure is not None:
                 fail = comp.failure
                 where = f" at {_site(fail.site, root)}" if fail.site else ""

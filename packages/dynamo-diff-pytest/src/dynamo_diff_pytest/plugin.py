@@ -230,11 +230,10 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
         _row(item, "budget", not failing, _spent_findings(budget, used, failing), f"capture {short}")
         if failing:
             report = service.report(capture)
-            hints = _hints(service, imported.capture_id, [c for rank in capture.ranks for c in rank.compilations])
             root = Path(str(item.config.rootpath))
             only = f" (only {', '.join(budget.only)})" if budget.only else ""
             lines = [f"dynamo_budget exceeded{only}: {', '.join(failing)}"]
-            lines += explain(budget, used, report, hints=hints, root=root)
+            lines += explain(budget, used, report, root=root)
             failed.append("\n".join(lines))
     if snapshot:
         try:
@@ -314,27 +313,6 @@ def _relative(path: Path, root: Path) -> str:
         return str(path.resolve().relative_to(root.resolve()))
     except (ValueError, OSError):
         return str(path)
-
-
-def _hints(service: Any, capture_id: str, compilations: list[Any]) -> dict[str, str]:
-    """Evidence id of a graph break -> torch's first 'Hint:' line in its message (read from the evidence)."""
-    from dynamo_diff_schema import DynamoDiffError
-
-    out: dict[str, str] = {}
-    for comp in compilations:
-        for gb in comp.graph_breaks:
-            if not gb.evidence_id:
-                continue
-            try:
-                text = service.read_evidence(capture_id, gb.evidence_id, max_chars=20_000).text
-            except DynamoDiffError:
-                continue
-            for line in text.splitlines():
-                stripped = line.strip()
-                if stripped.startswith("Hint:"):
-                    out[gb.evidence_id] = stripped.removeprefix("Hint:").strip()
-                    break
-    return out
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

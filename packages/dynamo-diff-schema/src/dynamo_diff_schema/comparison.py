@@ -250,6 +250,7 @@ class ChangeKind(StrEnum):
     GRAPH_BREAK_GONE = "graph_break_gone"
     GRAPH_BREAK_MOVED = "graph_break_moved"
     RESTARTS = "restarts"
+    UNFINISHED = "unfinished"
     BACKWARD = "backward"
     OP_COUNT = "op_count"
     OP_HISTOGRAM = "op_histogram"

@@ -116,6 +116,23 @@ class GraphBreak(Model):
     gb_id: str | None = Field(None, description="The 'gbNNNN' id of torch's graph-break registry, when linked.")
     gb_type: str | None = Field(None, description="The graph-break type line of the message, when it has one.")
     reason: str
+    explanation: str | None = Field(
+        None, description="torch's 'Explanation:' of the break, verbatim; None when the record has none (older torch)."
+    )
+    hints: list[str] = Field(
+        default_factory=list,
+        description="torch's 'Hint:' lines, verbatim and in torch's order (generic ones such as 'Please report an "
+        "issue to PyTorch.' included); [] when the record has none.",
+    )
+    operator: str | None = Field(
+        None,
+        description="The operator, function or method the break is about, when the explanation or the developer "
+        "debug context names it: 'print' (builtin operator `print`), 'Tensor.item', 'Logger.set_runtime_stats_"
+        "and_log'; None otherwise.",
+    )
+    url: str | None = Field(
+        None, description="The page of the graph-break type that torch's record links ('please visit: ...'), verbatim."
+    )
     user_file: str | None = None
     user_line: int | None = None
     user_stack: list[StackFrame] = Field(default_factory=list)
@@ -134,7 +151,33 @@ class GraphBreak(Model):
 
 
 class Restart(Model):
-    reason: str
+    reason: str = Field(description="The restart reason as torch's compilation_metrics lists it, verbatim.")
+    graph_break: bool = Field(
+        False,
+        description="The reason is the message of a graph break this compilation records (its type line is the "
+        "reason's first line): torch traced the frame again to compile it up to the break.",
+    )
+    exception: str | None = Field(
+        None,
+        description="When torch wrote only the type of the exception that restarted the analysis "
+        "(\"<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>\"): its class name, "
+        "'TensorifyScalarRestartAnalysis'; None otherwise.",
+    )
+    evidence_id: str | None = None
+
+
+class LastRecord(Model):
+    """How far a compilation that never finished (no compilation_metrics) got: the last record torch wrote for
+    its compile id, in file order (timing spans and tensor descriptions, which are not indexed, left out)."""
+
+    kind: str = Field(
+        description="Its record kind, an artifact by its name: 'dynamo_output_graph', 'aot_forward_graph'."
+    )
+    stage: str = Field(
+        description="The stage of compiling that record is written in (docs/SEMANTICS.md, 'Unfinished "
+        "compilations'): 'dynamo' (tracing the frame), 'backend' (Dynamo's graph handed to the backend), "
+        "'aot_autograd', 'inductor', 'guards' (the compiled graph's guards built), or 'unknown'."
+    )
     evidence_id: str | None = None
 
 
@@ -221,6 +264,11 @@ class Compilation(Model):
         "(compilation_metrics start_time); None when the trace has no metrics for it.",
     )
     cache_events: list[CacheEvent] = Field(default_factory=list)
+    reached: LastRecord | None = Field(
+        None,
+        description="A compilation that started and never finished (no compilation_metrics: the process stopped "
+        "while compiling, or the trace was cut): the last record it got to. None for every other compilation.",
+    )
     evidence_ids: list[str] = Field(default_factory=list)
 
     @property

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
+from dynamo_diff_schema.compilation import LastRecord
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
@@ -22,6 +23,15 @@ class GuardLine(Model):
 class BreakLine(Model):
     type: str = Field(description="The graph-break type (or the first line of its reason).")
     gb_id: str | None = Field(None, description="torch's graph-break registry id, e.g. 'gb0059'.")
+    operator: str | None = Field(
+        None, description="The operator or function the record names ('print', 'Tensor.item'), when it names one."
+    )
+    hint: str | None = Field(
+        None,
+        description="torch's first hint that is not a request to report the break to PyTorch (the capture's "
+        "graph break keeps every hint), when the record has one.",
+    )
+    url: str | None = Field(None, description="The page of the graph-break type that torch's record links.")
     site: str | None = Field(None, description="file:line in the user's code.")
     evidence_id: str | None = None
 
@@ -47,6 +57,14 @@ class CompilationLine(Model):
     failure: FailureLine | None = None
     limit: str | None = Field(None, description="The compiler limit it hit, if any.")
     restarts: int = Field(0, description="Times Dynamo restarted its analysis (after a graph break).")
+    restart_reasons: list[str] = Field(
+        default_factory=list,
+        description="What restarted it, once each: 'after the graph break', the exception torch named "
+        "('TensorifyScalarRestartAnalysis'), else the first line of torch's reason.",
+    )
+    reached: LastRecord | None = Field(
+        None, description="A compilation that never finished (no compilation_metrics): the last record it got to."
+    )
     cache: list[str] = Field(default_factory=list, description="Cache decisions, e.g. 'fx_graph miss'.")
     graph_ops: int | None = None
     compile_time_s: float | None = None

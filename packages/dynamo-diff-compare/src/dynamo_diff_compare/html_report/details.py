@@ -52,8 +52,20 @@ def _side_value(kind: ChangeKind, value: object) -> str:
             return '<p class="none">no graph break of this type</p>'
         key = str(value.get("key", ""))
         head = f"graph-break type <code>{esc(key)}</code> (torch's registry)" if key.startswith("gb") else esc(key)
+        if isinstance(value.get("operator"), str):
+            head += f" about <code>{esc(value['operator'])}</code>"
         sites = "".join(f"<li><code>{esc(str(s))}</code></li>" for s in value.get("sites") or [])
-        return f"<p>{head}</p>" + (f'<ul class="sites">{sites}</ul>' if sites else "")
+        out = [f"<p>{head}</p>" + (f'<ul class="sites">{sites}</ul>' if sites else "")]
+        # torch's own words from the record (the first break of this type), and the page it links, as text: the
+        # report's links stay on the page.
+        if isinstance(value.get("explanation"), str):
+            out.append(f"<p>torch's explanation: {esc(value['explanation'])}</p>")
+        hints = [h for h in value.get("hints") or [] if isinstance(h, str)]
+        if hints:
+            out.append("<p>torch's hints:</p><ul>" + "".join(f"<li>{esc(h)}</li>" for h in hints) + "</ul>")
+        if isinstance(value.get("url"), str):
+            out.append(f"<p>torch's page: <code>{esc(value['url'])}</code></p>")
+        return "".join(out)
     if kind in _FAILURES and isinstance(value, dict):
         count = value.get("count", 0)
         out = [f"<p><code>{esc(str(value.get('fail_type') or 'failure'))}</code>: {esc(str(count))} failed</p>"]

@@ -14,6 +14,7 @@ write them out as they come; `classify_records` collects them into lists.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,7 +22,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import Attempt, CodeLocation, Compilation, CompileIdentity, Restart, StackFrame
+from dynamo_diff_schema.compilation import (
+    Attempt,
+    CodeLocation,
+    Compilation,
+    CompileIdentity,
+    LastRecord,
+    Restart,
+    StackFrame,
+)
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
 
@@ -32,6 +41,7 @@ from dynamo_diff_store.analysis._kind_guards import guard_summary, recompile
 from dynamo_diff_store.analysis._kind_metrics import final_metrics, metrics_code, outcome, phase_times, start_time
 from dynamo_diff_store.analysis._kinds import KIND_OF, NOT_INDEXED, extract, kind_key
 from dynamo_diff_store.analysis._spill import SpillList
+from dynamo_diff_store.analysis._stages import record_stage
 from dynamo_diff_store.reading import Record
 
 
@@ -67,6 +77,8 @@ class RankSummary:
     # Compile ids that started (dynamo_start) but have no compilation_metrics: torch writes the metrics when a
     # compilation ends, failed or not, so these mean the process stopped while compiling, or the trace was cut.
     unfinished: list[str] = field(default_factory=list)
+    # Of those: the kind of the last record torch wrote for each (how far it got), when one was indexed.
+    unfinished_last: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -121,6 +133,7 @@ class Classifier:
         )
         if ident is not None:
             ident.evidence.append(ev_id)
+            ident.last_record = (kind, ev_id)
         return ev_id
 
     def _identity(self, fact: Fact, key: CompileKeyTuple, *, starting: bool, compiling: bool) -> Identity:
@@ -182,10 +195,13 @@ class Classifier:
         entry_script: str | None = None
         incomplete: set[str] = set()
         unfinished: list[str] = []
+        unfinished_last: dict[str, str] = {}
         try:
             for ident in self.identities:
                 if ident.starts and not ident.metrics and not ident.bwd_metrics:
                     unfinished.append(ident.compile_id)
+                    if ident.last_record is not None:
+                        unfinished_last[ident.compile_id] = ident.last_record[0]
                 if ident.start_top is not None:
                     file, stack = ident.start_top
                     strings = strings_for(file)
@@ -261,6 +277,7 @@ class Classifier:
             evidence_count=self.evidence_count,
             devices=sorted(self.run.devices),
             unfinished=unfinished,
+            unfinished_last=unfinished_last,
         )
 
     def _compilation(
@@ -295,7 +312,7 @@ class Classifier:
             recompile=recompiled,
             additional_frame_compilation=recompiled is None and fcid is not None and fcid > 0,
             graph_breaks=ident.graph_breaks,
-            restarts=[Restart(reason=text, evidence_id=metrics_ev) for text in restart_texts],
+            restarts=[_restart(text, ident, metrics_ev) for text in restart_texts],
             failure=failure,
             limit_events=limits,
             graph=graph_summary(ident, final, metrics_ev, ended),
@@ -305,8 +322,34 @@ class Classifier:
             phase_evidence_id=metrics_ev if phases else None,
             start_time=start_time(final),
             cache_events=ident.cache_events,
+            reached=_reached(ident),
             evidence_ids=ident.evidence,
         )
+
+
+# torch's restart reason when the exception carried none: `str(type(e))` (convert_frame.py, torch 2.4 to 2.14).
+_EXCEPTION_TYPE = re.compile(r"^<class '(?:[\w.]+\.)?(?P<name>\w+)'>$")
+
+
+def _restart(text: str, ident: Identity, evidence_id: str | None) -> Restart:
+    """A restart reason as torch listed it, with what it is: a graph break of this compilation (torch lists the
+    break's message, whose first line is its type) or the bare type of the exception that restarted the analysis."""
+    first = text.strip().split("\n", 1)[0].strip()
+    exception = _EXCEPTION_TYPE.match(text.strip())
+    return Restart(
+        reason=text,
+        graph_break=any(gb.gb_type is not None and gb.gb_type == first for gb in ident.graph_breaks),
+        exception=exception.group("name") if exception else None,
+        evidence_id=evidence_id,
+    )
+
+
+def _reached(ident: Identity) -> LastRecord | None:
+    """For a compilation that started and never finished (no compilation_metrics): its last indexed record."""
+    if not ident.starts or ident.metrics or ident.bwd_metrics or ident.last_record is None:
+        return None
+    kind, evidence_id = ident.last_record
+    return LastRecord(kind=kind, stage=record_stage(kind), evidence_id=evidence_id)
 
 
 def _code(

@@ -42,6 +42,7 @@ class Identity:
     bwd_metrics: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     graphs: list[str] = field(default_factory=list)
     histogram: dict[str, int] | None = None
+    histogram_attempt: int = 0  # the attempt whose dynamo_output_graph the histogram is of
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
     recompile_entries: list[GuardReason] = field(default_factory=list)
     recompile_evidence: list[str] = field(default_factory=list)
@@ -56,6 +57,8 @@ class Identity:
     start_caller: StackFrame | None = None
     start_call: UserCall | None = None
     evidence: list[str] = field(default_factory=list)
+    # The kind and evidence id of the last record indexed for it (how far a compilation that never ended got).
+    last_record: tuple[str, str] | None = None
     incomplete: set[str] = field(default_factory=set)
     # Opened by a record that came before its dynamo_start (see Classifier._identity): that start joins it.
     starts_pending: bool = False

@@ -14,8 +14,12 @@ from dynamo_diff_store.analysis._graphs import op_histogram
 
 def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
     ident.graphs.append(folding.evidence(fact, fact.kind, ident))
-    if fact.data is not None and ident.histogram is None:
+    # The graph of the last attempt is the one compiled: an attempt whose analysis restarted after its backend was
+    # handed a graph (AOTAutograd's TensorifyScalarRestartAnalysis) wrote one too.
+    attempt = fact.attempt or 0
+    if fact.data is not None and (ident.histogram is None or attempt > ident.histogram_attempt):
         ident.histogram = fact.data
+        ident.histogram_attempt = attempt
 
 
 def _fold_aot_graph(folding: Folding, fact: Fact, ident: Identity) -> None:

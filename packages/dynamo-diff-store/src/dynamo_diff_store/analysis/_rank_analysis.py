@@ -161,6 +161,7 @@ def _analyse_rank(job: RankJob, copying: Copying | None, on_bytes: Callable[[int
         entry_script=result.entry_script,
         devices=result.devices,
         unfinished=result.unfinished,
+        unfinished_last=result.unfinished_last,
         cut_files=[(r.file, r.truncated_at) for r in reports if r.truncated],
         evidence_missing=any(r.missing_payloads or r.bad_records for r in reports),
     )

@@ -63,6 +63,7 @@ class RankResult:
     entry_script: str | None = None
     devices: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)  # compile ids started but never finished
+    unfinished_last: dict[str, str] = field(default_factory=dict)  # of those: the kind of the last record
     cut_files: list[tuple[str, int | None]] = field(default_factory=list)  # files that end mid-record, and where
     evidence_missing: bool = False  # payload files missing or records rejected
 

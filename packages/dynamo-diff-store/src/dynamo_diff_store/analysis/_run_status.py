@@ -5,12 +5,14 @@ says this first and a CI gate never passes a run that did not finish."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from dynamo_diff_schema.capture import Provenance, RunState, RunStatus
 from dynamo_diff_schema.manifest import Manifest
+
+from dynamo_diff_store.analysis._stages import record_stage
 
 # Reasons capture wrote before the manifest had `interrupted` (schema 2.0).
 _INTERRUPTED_REASONS = ("interrupted", "capture was terminated")
@@ -22,6 +24,8 @@ class TraceState:
 
     cut_files: Sequence[tuple[int | None, str, int | None]] = ()  # (rank, file, line where it ends mid-record)
     unfinished: Sequence[tuple[int | None, str]] = ()  # (rank, compile id started and never finished)
+    # (rank, compile id) of those -> the kind of the last record torch wrote for it
+    unfinished_last: Mapping[tuple[int | None, str], str] = field(default_factory=dict)
     evidence_missing: bool = False
 
 
@@ -74,9 +78,11 @@ def run_status(manifest: Manifest | None, provenance: Provenance, trace: TraceSt
     for rank, file, line in trace.cut_files:
         reasons.append(f"{_where(rank)}{file} ends mid-record" + (f" at line {line}" if line else ""))
     for rank, compile_id in trace.unfinished[:10]:
+        last = trace.unfinished_last.get((rank, compile_id))
+        got = f"; last record {last}, {record_stage(last)} stage" if last else ""
         reasons.append(
-            f"{_where(rank)}compilation {compile_id} started and never finished (no compilation_metrics): the "
-            "process stopped while compiling, or the trace was cut there"
+            f"{_where(rank)}compilation {compile_id} started and never finished (no compilation_metrics{got}): "
+            "the process stopped while compiling, or the trace was cut there"
         )
     if len(trace.unfinished) > 10:
         reasons.append(f"... and {len(trace.unfinished) - 10} more unfinished compilation(s)")

@@ -109,6 +109,7 @@ def assemble_capture(
     trace = TraceState(
         cut_files=[(r.rank, file, line) for r in ranks for file, line in r.cut_files],
         unfinished=[(r.rank, compile_id) for r in ranks for compile_id in r.unfinished],
+        unfinished_last={(r.rank, c): kind for r in ranks for c, kind in r.unfinished_last.items()},
         evidence_missing=any(r.evidence_missing for r in ranks),
     )
     counts = sum_counts(r.summary().counts for r in ranks)
