@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         report_label,
         run_report,
         run_report_text,
+        with_suggestions,
     )
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
     from dynamo_diff_compare.terminal_lines import terminal_text
@@ -115,6 +116,7 @@ _LAZY = {
     "report_label": "run_report_view",
     "run_report": "run_report_view",
     "run_report_text": "run_report_view",
+    "with_suggestions": "run_report_view",
 }
 
 
@@ -186,4 +188,5 @@ __all__ = [
     "user_sources",
     "verdict_headline",
     "with_hint",
+    "with_suggestions",
 ]
