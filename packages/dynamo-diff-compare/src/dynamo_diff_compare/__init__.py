@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         with_suggestions,
     )
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
+    from dynamo_diff_compare.suggestions import suggestion_brief, suggestion_text
     from dynamo_diff_compare.terminal_lines import terminal_text
     from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
 
@@ -117,6 +118,8 @@ _LAZY = {
     "run_report": "run_report_view",
     "run_report_text": "run_report_view",
     "with_suggestions": "run_report_view",
+    "suggestion_brief": "suggestions",
+    "suggestion_text": "suggestions",
 }
 
 
@@ -183,6 +186,8 @@ __all__ = [
     "snapshot_verdict",
     "snapshot_verdict_markdown",
     "snapshot_verdict_text",
+    "suggestion_brief",
+    "suggestion_text",
     "summary_markdown",
     "terminal_text",
     "user_sources",

@@ -395,7 +395,7 @@ def function_lines(capture: Capture, sources: SnapshotSet | None = None) -> list
         own = row.label.split(" (", 1)[0].rsplit(".", 1)[-1]
         frames = f"; frames: {', '.join(row.frames)}" if row.frames and row.frames != [own] else ""
         out.append(Line(f"{row.label}: {', '.join(parts) or 'compiled'}{frames}"))
-        out += [Line(suggestion_text(s), indent=4) for s in row.suggestions]
+        out += [Line(suggestion_text(s), indent=2) for s in row.suggestions]
     return out
 
 

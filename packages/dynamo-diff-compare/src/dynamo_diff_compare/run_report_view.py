@@ -270,11 +270,11 @@ def run_report_text(report: RunReport) -> str:
     for fn in report.functions:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
-        lines += [f"    {suggestion_text(s)}" for s in fn.suggestions]
+        lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         for c in fn.compilations:
             if (t := compilation_text(c, fn.name)) is not None:
                 lines.append(t)
-                lines += [f"      {suggestion_text(s)}" for s in c.suggestions]
+                lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
     lines += [suggestion_text(s) for s in report.suggestions]
     return "\n".join(lines)
 

@@ -249,7 +249,8 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             f"(or torch._dynamo.maybe_mark_dynamic, which lets it stay static; or torch.compile(..., dynamic=True) "
             "for every dimension)",
             knob=f"torch._dynamo.mark_dynamic({name}, {dim})",
-            cost=f"one graph for any size of that dimension: its kernels may be slower than ones built for one size{stays}",
+            cost="one graph for any size of that dimension: its kernels may be slower than ones built for one "
+            f"size{stays}",
             **base,
         )
     if seen.kind == SuggestionKind.DTYPE_DEVICE:
@@ -399,8 +400,10 @@ def _break_texts(gb: GraphBreak) -> tuple[str | None, list[str], str | None]:
     """A break's explanation, hints and operator: the record's own fields where the reader keeps them, else read
     from its reason."""
     explanation = getattr(gb, "explanation", None)
-    hints = list(getattr(gb, "hints", None) or [])
+    hints = [re.sub(r"^\s*Hint:\s*", "", h) for h in getattr(gb, "hints", None) or []]
     operator = getattr(gb, "operator", None)
+    if explanation:
+        explanation = re.sub(r"^\s*Explanation:\s*", "", explanation)
     if explanation is None and not hints:
         lines = torch_hints(gb.reason)
         explanation = next((x.split(": ", 1)[1] for x in lines if x.startswith("Explanation: ")), None)
@@ -542,3 +545,9 @@ def suggestion_text(s: Suggestion) -> str:
     knob = f" [{s.knob}]" if s.knob and s.knob not in s.change else ""
     docs = f" See {s.docs}." if s.docs else ""
     return f"suggestion ({s.kind}): {s.change}{knob}. Why: {s.cause}. Cost: {s.cost}.{docs}"
+
+
+def suggestion_brief(s: Suggestion) -> str:
+    """The change and its knob only (a page for an agent: the structured result has the cause, values and cost)."""
+    knob = f" [{s.knob}]" if s.knob and s.knob not in s.change else ""
+    return f"suggestion ({s.kind}): {s.change}{knob}"

@@ -309,6 +309,7 @@ class Tools:
                 run=report.run,
                 compiled=report.compiled,
                 counts=report.counts if offset == 0 else None,
+                suggestions=report.suggestions if offset == 0 else [],
                 total_functions=total,
                 offset=offset,
                 next_offset=next_offset,

@@ -23,9 +23,9 @@ from dynamo_diff_compare import (
     evaluate,
     evidence_summaries,
     run_report,
-    with_suggestions,
     snapshot_of,
     user_sources,
+    with_suggestions,
 )
 from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
 from dynamo_diff_schema import (
