@@ -219,3 +219,35 @@ def test_a_run_that_compiled_nothing_suggests_calling_the_compiled_object(run: R
     assert lines[0].startswith("NOTHING COMPILED") and any(
         line.startswith("suggestion (call_compiled)") for line in lines
     )
+
+
+def test_compare_suggests_for_what_is_new_in_the_candidate_only(run: Run) -> None:
+    before, after = str(CAPTURES / "dynamic_flag_v2"), str(CAPTURES / "dynamic_flag_v1")
+    sizes = sizes_seen(oracle("dynamic_flag_v1")["guard_failures"]["scale"], "x", 0)
+    code, out, _ = run("compare", before, after, "--format", "json")
+    assert code == 0
+    (row,) = [r for r in json.loads(out)["functions"] if r["suggestions"]]
+    assert [(s["kind"], s["values"]) for s in row["suggestions"]] == [("mark_dynamic", sizes)]
+    code, out, _ = run("compare", before, after)
+    assert "suggestion (mark_dynamic)" in out and "torch._dynamo.mark_dynamic(x, 0)" in out
+    code, out, _ = run("compare", before, after, "--format", "markdown")
+    assert "## Suggestions" in out and "torch._dynamo.mark_dynamic(x, 0)" in out
+    # The other way round the recompile is gone: nothing new in the candidate, no suggestion.
+    code, out, _ = run("compare", after, before, "--format", "json")
+    assert code == 0 and all(not r["suggestions"] for r in json.loads(out)["functions"])
+
+
+def test_a_failed_check_carries_the_suggestion_under_its_function(run: Run) -> None:
+    pages = sorted(set(re.findall(r"/gb/(gb\d+)\.html", trace("graph_break"))))
+    args = [str(CAPTURES / "stable"), str(CAPTURES / "graph_break"), "--max-new-graph-breaks", "0"]
+    code, out, _ = run("check", *args, "--format", "json")
+    assert code == 1
+    (finding,) = [f for f in json.loads(out)["findings"] if f["rule"] == "graph_breaks"]
+    assert sorted(s["subject"] for s in finding["suggestions"]) == pages
+    assert all(s["kind"] == "graph_break" for s in finding["suggestions"])
+    code, out, _ = run("check", *args)
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("FAIL graph breaks"))
+    assert lines[at + 2].startswith("         suggestion (graph_break): ")
+    code, out, _ = run("check", *args, "--format", "markdown")
+    assert out.count("suggestion (graph_break)") == len(pages)
