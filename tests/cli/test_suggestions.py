@@ -114,6 +114,15 @@ def test_each_kind_of_guard_gets_its_suggestion_or_none(run: Run) -> None:
     assert [(s["kind"], s["values"]) for s in device] == [("dtype_device", keys)] and keys == ["CPU", "Meta"]
     for name in ("grad_mode", "requires_grad"):
         assert [s["kind"] for s in function(document, name)["suggestions"]] == ["grad_mode"], name
+    # The workload compiles shape with dynamic=False, symbol without it (automatic dynamic shapes); the size 1 of
+    # symbol's last call is one torch specialises.
+    workload = (CAPTURES.parent / "workloads" / "guards.py").read_text(encoding="utf-8")
+    assert '@case("shape", [((torch.ones(4),), {}, N), ((torch.ones(5),), {}, N)], dynamic=False)' in workload
+    (shape,) = function(document, "shape")["suggestions"]
+    (symbol,) = function(document, "symbol")["suggestions"]
+    assert "dynamic=False" in shape["change"] and "dynamic=False" not in symbol["change"]
+    assert symbol["values"] == sizes_seen(failures["symbol"], "x", 0) == ["4", "5", "1"]
+    assert "size 1 still compiles on its own" in symbol["cost"]
     scalar = function(document, "int_value")["suggestions"]
     assert [(s["kind"], s["subject"], s["values"]) for s in scalar] == [("dynamic_scalar", "n", ["2"])]
     # Ambiguous: a bool in a conditional expression, a list's length, a builtin swapped once (two objects may

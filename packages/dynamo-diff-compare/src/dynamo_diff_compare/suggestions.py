@@ -32,14 +32,35 @@ class TorchSetup:
 
     version: str | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
+    static_by_flag: bool = False
+    static_targets: frozenset[str] = frozenset()
+
+    def static_for(self, function: str | None) -> bool:
+        """Automatic dynamic shapes off for this function: the whole run, or every torch.compile call of it that the
+        observer saw passed dynamic=False (a call's target is the function's bare name)."""
+        bare = (function or "").rsplit(".", 1)[-1]
+        return self.static_by_flag or bare in self.static_targets
 
     @classmethod
     def of(cls, capture: Capture) -> TorchSetup:
+        """The settings every recorded configuration agrees on: a run whose torch.compile calls differ (one with
+        dynamic=False, one without) records several, and a setting they differ on is not known for a function."""
         values: dict[str, Any] = {}
+        differ: set[str] = set()
         for observed in capture.capture.observed_config:
             for key, value in observed.values.items():
+                if key in values and values[key] != value:
+                    differ.add(key)
                 values.setdefault(key, value)
-        return cls(capture.capture.producer.torch, values)
+        config = {k: v for k, v in values.items() if k not in differ}
+        manifest = capture.capture.manifest
+        calls = manifest.observed.compile_calls if manifest is not None and manifest.observed is not None else []
+        targets: dict[str, set[bool | None]] = {}
+        for call in calls:
+            if call.target:
+                targets.setdefault(call.target, set()).add(call.dynamic)
+        static = frozenset(t for t, flags in targets.items() if flags == {False})
+        return cls(capture.capture.producer.torch, config, _static_by_flag(capture, config), static)
 
     @property
     def release(self) -> tuple[int, int] | None:
@@ -70,10 +91,19 @@ class TorchSetup:
         release = self.release
         return release is not None and release >= _RENAMED_IN
 
-    @property
-    def static_by_flag(self) -> bool:
-        """torch.compile(dynamic=False): Dynamo's automatic dynamic shapes were off (recorded in its config)."""
-        return self.setting("automatic_dynamic_shapes") is False
+
+def _static_by_flag(capture: Capture, config: Mapping[str, Any]) -> bool:
+    """Whether Dynamo's automatic dynamic shapes were off for the whole run (torch.compile(dynamic=False) patches
+    them off for its own calls). A rank keeps the configuration of its first compilation only, so it is believed
+    when the observer saw every torch.compile call with dynamic=False, or, unobserved, when one function compiled."""
+    if config.get("dynamo.automatic_dynamic_shapes") is not False:
+        return False
+    manifest = capture.capture.manifest
+    calls = manifest.observed.compile_calls if manifest is not None and manifest.observed is not None else []
+    if calls:
+        return all(call.dynamic is False for call in calls)
+    codes = {(c.code.co_filename, c.code.co_name, c.code.co_firstlineno) for r in capture.ranks for c in r.compilations}
+    return len(codes) <= 1
 
 
 # "0/1: " before each entry of recompile_reasons (the cached entry it is checked against).
@@ -234,11 +264,16 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
         flag = (
             "automatic dynamic shapes were off (torch.compile(dynamic=False) or the config), so each new size "
             "compiles again; "
-            if setup.static_by_flag
+            if setup.static_for(function)
             else ""
         )
         small = [v for v in seen.values if v in ("0", "1")]
-        stays = f"; sizes {', '.join(small)} stay specialised (torch compiles 0 and 1 on their own)" if small else ""
+        stays = (
+            f"; size{'s' if len(small) > 1 else ''} {' and '.join(small)} still compile{'' if len(small) > 1 else 's'} "
+            "on its own (torch specialises sizes 0 and 1)"
+            if small
+            else ""
+        )
         return Suggestion(
             kind=seen.kind,
             subject=name,
@@ -258,7 +293,10 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             return None
         what = " and ".join(seen.facets)
         first = seen.values[0]
-        cast = f"{name}.to({_DTYPES[first]})" if "dtype" in seen.facets and first in _DTYPES else f"{name}.to(...)"
+        if "dtype" in seen.facets:
+            cast = f"{name}.to({_DTYPES[first]})" if first in _DTYPES else f"{name}.to(<one dtype>)"
+        else:
+            cast = f"{name}.to('{first.lower()}')"
         return Suggestion(
             kind=seen.kind,
             subject=name,
@@ -317,7 +355,7 @@ def _scalar(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion 
         knob = "torch._dynamo.config.allow_unspec_int_on_nn_module = True"
     elif setup.setting(f"specialize_{kind}") is True:
         knob = f"torch._dynamo.config.specialize_{kind} = False"
-    elif setup.static_by_flag:
+    elif setup.static_for(base["function"]):
         knob = "torch.compile(..., dynamic=None)"
     values = ", ".join(seen.values)
     how = {
