@@ -59,7 +59,7 @@ def test_a_size_that_took_several_values_suggests_mark_dynamic_with_the_sizes_se
     assert s["knob"] == "torch._dynamo.mark_dynamic(x, 0)" and s["compile_ids"] == ["0/1", "0/2"]
     assert "slower" in s["cost"] and "faster" not in json.dumps(s)
     # dynamic=False is in the trace's own config: automatic dynamic shapes were off.
-    assert '\\"automatic_dynamic_shapes\\": false' in trace("shape") and "dynamic=False" in s["change"]
+    assert '\\"automatic_dynamic_shapes\\": false' in trace("shape") and "dynamic=False" in s["cause"]
     code, out, _ = run("analyze", str(CAPTURES / "shape"))
     assert code == 0
     lines = unwrapped(block(out, "f (shape.py:9)"))
@@ -120,7 +120,7 @@ def test_each_kind_of_guard_gets_its_suggestion_or_none(run: Run) -> None:
     assert '@case("shape", [((torch.ones(4),), {}, N), ((torch.ones(5),), {}, N)], dynamic=False)' in workload
     (shape,) = function(document, "shape")["suggestions"]
     (symbol,) = function(document, "symbol")["suggestions"]
-    assert "dynamic=False" in shape["change"] and "dynamic=False" not in symbol["change"]
+    assert "dynamic=False" in shape["cause"] and "dynamic=False" not in symbol["cause"]
     assert symbol["values"] == sizes_seen(failures["symbol"], "x", 0) == ["4", "5", "1"]
     assert "size 1 still compiles on its own" in symbol["cost"]
     scalar = function(document, "int_value")["suggestions"]

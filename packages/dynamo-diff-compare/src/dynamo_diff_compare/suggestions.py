@@ -262,8 +262,8 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
         dim = seen.dim
         arg = name if _IDENT.match(name) else f"{name} (the tensor the wrapper was called with)"
         flag = (
-            "automatic dynamic shapes were off (torch.compile(dynamic=False) or the config), so each new size "
-            "compiles again; "
+            "; automatic dynamic shapes were off (torch.compile(dynamic=False) or the config): each new size compiles "
+            "again"
             if setup.static_for(function)
             else ""
         )
@@ -279,10 +279,10 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             subject=name,
             dim=dim,
             values=seen.values,
-            cause=f"the size of {name} at dim {dim} took {', '.join(seen.values)} ({_recompiles(seen)})",
-            change=f"{flag}mark that dimension dynamic before the call: torch._dynamo.mark_dynamic({arg}, {dim}) "
-            f"(or torch._dynamo.maybe_mark_dynamic, which lets it stay static; or torch.compile(..., dynamic=True) "
-            "for every dimension)",
+            cause=f"the size of {name} at dim {dim} took {', '.join(seen.values)} ({_recompiles(seen)}){flag}",
+            change=f"mark dim {dim} of {name} dynamic before the call: torch._dynamo.mark_dynamic({arg}, {dim}) (or "
+            "torch._dynamo.maybe_mark_dynamic, which lets it stay static, or torch.compile(..., dynamic=True) for "
+            "every dimension)",
             knob=f"torch._dynamo.mark_dynamic({name}, {dim})",
             cost="one graph for any size of that dimension: its kernels may be slower than ones built for one "
             f"size{stays}",
