@@ -257,7 +257,8 @@ def _suggested(
         ),
         key=lambda c: tuple(int(x) for x in c.compile_id.replace("!", "").replace("#", "/").split("/") if x.isdigit()),
     )
-    name = match.candidate_name or row.candidate.qualified_name or row.candidate.name
+    first = next((p.candidate for p in match.pieces if p.candidate is not None), None)
+    name = match.candidate_name or row.candidate.qualified_name or (first.name if first is not None else None)
     found = function_suggestions(comps, setup, name)
     for comp in comps:
         found += [s for s in compilation_suggestions(comp, name) if s not in found]

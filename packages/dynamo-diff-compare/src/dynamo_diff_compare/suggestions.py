@@ -244,7 +244,7 @@ def function_suggestions(
                 subject = _name(m["subject"].strip())
                 if not subject.endswith(".__code__"):  # another code object is another function, not a new one
                     seen(SuggestionKind.CREATE_ONCE, subject).saw(comp, ev, m["id"])
-    out = [s for item in found.values() if (s := _suggest(item, setup, function)) is not None]
+    out = [made for item in found.values() if (made := _suggest(item, setup, function)) is not None]
     limit = _limit_suggestion(comps, setup, function, out)
     return out + ([limit] if limit is not None else [])
 
