@@ -260,3 +260,32 @@ def test_a_failed_check_carries_the_suggestion_under_its_function(run: Run) -> N
     assert lines[at + 2].startswith("         suggestion (graph_break): ")
     code, out, _ = run("check", *args, "--format", "markdown")
     assert out.count("suggestion (graph_break)") == len(pages)
+
+
+CORPUS = CAPTURES.parent / "corpus" / "tlparse-tests"
+
+
+def test_an_older_torchs_trace_gets_mark_dynamic_with_every_size(run: Run) -> None:
+    log = CORPUS / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log"
+    reasons = re.findall(r'"recompile_reason": "([^"]*)"', log.read_text(encoding="utf-8"))
+    sizes = sizes_seen(reasons, "x", 0)
+    assert len(sizes) == 15  # 2 ... 16, one recompile each (its config: automatic dynamic shapes off)
+    code, out, _ = run("analyze", str(log), "--by-function", "--format", "json")
+    assert code == 0
+    found = [s for f in json.loads(out)["functions"] for s in f["suggestions"]]
+    assert [(s["kind"], s["values"], s["knob"]) for s in found] == [
+        ("mark_dynamic", sizes, "torch._dynamo.mark_dynamic(x, 0)")
+    ]
+
+
+def test_object_ids_of_different_ranks_are_not_compared(run: Run) -> None:
+    # Each rank of multi_rank_runtime recompiles on `___check_obj_id(fn, ID)` against one entry only (one id per
+    # rank); the ids differ between ranks (addresses of different processes), which says nothing.
+    ids = {
+        log.name: set(re.findall(r"___check_obj_id\(fn, (\d+)\)", log.read_text(encoding="utf-8")))
+        for log in sorted((CORPUS / "multi_rank_runtime").glob("*.log"))
+    }
+    assert all(len(v) <= 1 for v in ids.values()) and len(set().union(*ids.values())) > 1
+    code, out, _ = run("analyze", str(CORPUS / "multi_rank_runtime"), "--by-function", "--format", "json")
+    assert code == 0
+    assert all("create_once" not in kinds(f) for f in json.loads(out)["functions"])

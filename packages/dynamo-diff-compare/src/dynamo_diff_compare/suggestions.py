@@ -197,10 +197,10 @@ def function_suggestions(
 ) -> list[Suggestion]:
     """The next steps computed from all of one function's compilations (in compile order): one per thing that
     varied between them, then the recompile limit when it was hit."""
-    found: dict[tuple[str, str, int | None], _Seen] = {}
+    found: dict[tuple[str, str, int | None, int | None], _Seen] = {}
 
-    def seen(kind: SuggestionKind, subject: str, dim: int | None = None) -> _Seen:
-        return found.setdefault((str(kind), subject, dim), _Seen(kind, subject, dim))
+    def seen(kind: SuggestionKind, subject: str, dim: int | None = None, rank: int | None = None) -> _Seen:
+        return found.setdefault((str(kind), subject, dim, rank), _Seen(kind, subject, dim))
 
     for comp in comps:
         for reason in comp.recompile.reasons if comp.recompile is not None else []:
@@ -243,8 +243,13 @@ def function_suggestions(
             elif category == GuardCategory.IDENTITY and (m := _OBJ_ID.match(guard)):
                 subject = _name(m["subject"].strip())
                 if not subject.endswith(".__code__"):  # another code object is another function, not a new one
-                    seen(SuggestionKind.CREATE_ONCE, subject).saw(comp, ev, m["id"])
-    out = [made for item in found.values() if (made := _suggest(item, setup, function)) is not None]
+                    # An object id is an address in one process: ids are compared within a rank only.
+                    seen(SuggestionKind.CREATE_ONCE, subject, rank=comp.identity.rank).saw(comp, ev, m["id"])
+    out: list[Suggestion] = []
+    for item in found.values():
+        made = _suggest(item, setup, function)
+        if made is not None and not any(o.kind == made.kind and o.subject == made.subject for o in out):
+            out.append(made)
     limit = _limit_suggestion(comps, setup, function, out)
     return out + ([limit] if limit is not None else [])
 
