@@ -289,3 +289,14 @@ def test_object_ids_of_different_ranks_are_not_compared(run: Run) -> None:
     code, out, _ = run("analyze", str(CORPUS / "multi_rank_runtime"), "--by-function", "--format", "json")
     assert code == 0
     assert all("create_once" not in kinds(f) for f in json.loads(out)["functions"])
+
+
+def test_the_html_report_shows_the_suggestion_in_the_row_details(run: Run, tmp_path: Path) -> None:
+    sizes = sizes_seen(oracle("shape")["guard_failures"]["f"], "x", 0)
+    page = tmp_path / "report.html"
+    code, _, _ = run("compare", str(CAPTURES / "stable"), str(CAPTURES / "shape"), "--format", "html", "-o", str(page))
+    assert code == 0
+    html = page.read_text(encoding="utf-8")
+    (item,) = re.findall(r'<li class="suggestion kind-mark_dynamic">(.*?)</li>', html)
+    assert "torch._dynamo.mark_dynamic(x, 0)" in item and f"took {', '.join(sizes)}" in item
+    assert "https://" not in html  # the report links nowhere off the page
