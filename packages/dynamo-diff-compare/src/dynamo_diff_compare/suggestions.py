@@ -265,7 +265,11 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
         if not (_IDENT.match(name) or _WRAPPED_ARG.match(name)) or len(seen.values) < 2:
             return None  # a parameter or attribute (`self.weight`): not a call site's tensor
         dim = seen.dim
-        arg = name if _IDENT.match(name) else f"{name} (the tensor the wrapper was called with)"
+        if _IDENT.match(name):
+            what, arg, knob = f"dim {dim} of {name}", name, f"torch._dynamo.mark_dynamic({name}, {dim})"
+        else:  # torch's wrapper around a compiled module names the call's arguments args[N] / kwargs['k']
+            what = f"dim {dim} of the tensor the call passes as {name}"
+            arg, knob = "that tensor", "torch._dynamo.mark_dynamic"
         flag = (
             "; automatic dynamic shapes were off (torch.compile(dynamic=False) or the config): each new size compiles "
             "again"
@@ -285,10 +289,10 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             dim=dim,
             values=seen.values,
             cause=f"the size of {name} at dim {dim} took {', '.join(seen.values)} ({_recompiles(seen)}){flag}",
-            change=f"mark dim {dim} of {name} dynamic before the call: torch._dynamo.mark_dynamic({arg}, {dim}) (or "
+            change=f"mark {what} dynamic before the call: torch._dynamo.mark_dynamic({arg}, {dim}) (or "
             "torch._dynamo.maybe_mark_dynamic, which lets it stay static, or torch.compile(..., dynamic=True) for "
             "every dimension)",
-            knob=f"torch._dynamo.mark_dynamic({name}, {dim})",
+            knob=knob,
             cost="one graph for any size of that dimension: its kernels may be slower than ones built for one "
             f"size{stays}",
             **base,
@@ -455,13 +459,17 @@ def _break_texts(gb: GraphBreak) -> tuple[str | None, list[str], str | None]:
 
 
 def _from_hints(hints: Sequence[str]) -> tuple[str | None, str | None]:
-    """The first hint that is a change to make, and the config knob a hint names."""
-    change = next((h for h in hints if not _NOT_A_CHANGE.search(h)), None)
+    """torch's hints that are changes to make, joined (the first, then what else torch says), and the config knob
+    one of them names."""
+    changes = [h for h in hints if not _NOT_A_CHANGE.search(h)]
     knob = None
-    for hint in hints:
+    for hint in changes:
         if m := _CONFIG_KNOB.search(hint):
             knob = m.group(1) + (f" = {m.group(2)}" if m.group(2) else "")
             break
+    if not changes:
+        return None, None
+    change = changes[0].rstrip(".") + "".join(f"; torch also says: {h.rstrip('.')}" for h in changes[1:3])
     return change, knob
 
 
