@@ -300,3 +300,17 @@ def test_the_html_report_shows_the_suggestion_in_the_row_details(run: Run, tmp_p
     (item,) = re.findall(r'<li class="suggestion kind-mark_dynamic">(.*?)</li>', html)
     assert "torch._dynamo.mark_dynamic(x, 0)" in item and f"took {', '.join(sizes)}" in item
     assert "https://" not in html  # the report links nowhere off the page
+
+
+def test_a_compiled_modules_input_is_named_as_the_tensor_the_call_passes(run: Run) -> None:
+    # torch's wrapper around a compiled module (`inner(*args)`) names the module's input args[0].
+    sizes = sizes_seen(oracle("wrapped_call")["guard_failures"]["inner"], "args\\[0\\]", 0)
+    assert sizes == ["4", "6"]
+    (s,) = function(report(run, "wrapped_call"), "Sequential.forward")["suggestions"]
+    assert (s["kind"], s["subject"], s["values"], s["knob"]) == (
+        "mark_dynamic",
+        "args[0]",
+        sizes,
+        "torch._dynamo.mark_dynamic",
+    )
+    assert s["change"].startswith("mark dim 0 of the tensor the call passes as args[0] dynamic before the call")
