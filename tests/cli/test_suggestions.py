@@ -65,6 +65,9 @@ def test_a_size_that_took_several_values_suggests_mark_dynamic_with_the_sizes_se
     lines = unwrapped(block(out, "f (shape.py:9)"))
     assert lines[1].startswith("  suggestion (mark_dynamic): ") and "torch._dynamo.mark_dynamic(x, 0)" in lines[1]
     assert "took 4, 6, 8" in lines[1]
+    code, out, _ = run("analyze", str(CAPTURES / "shape"), "--format", "markdown")
+    section = out.split("## Suggestions\n", 1)[1].split("\n## ", 1)[0]
+    assert "- f (shape.py:9), 0/1, 0/2: suggestion (mark_dynamic): " in section and "took 4, 6, 8" in section
     code, out, _ = run("analyze", str(CAPTURES / "shape"), "--format", "json")
     assert [(s["kind"], s["function"], s["values"]) for s in json.loads(out)["suggestions"]] == [
         ("mark_dynamic", "f", sizes)
