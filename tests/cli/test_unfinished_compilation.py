@@ -159,5 +159,5 @@ def test_check_names_the_function_of_an_unfinished_recompile_once(run: Run, kind
     lines = out.splitlines()
     recompiles = expect("midrun_kill")["recompiles"]
     fail = lines.index(f"FAIL confirmed recompilations: 0 -> {recompiles} (+{recompiles}, allowed +0)")
-    named = [line for line in lines[fail + 1 :] if line.startswith("       ")]
+    named = [line for line in lines[fail + 1 :] if line.startswith("       ") and line[7] != " "]
     assert len(named) == 1 and re.search(rf"\bf \(midrun\.py:\d+\): 0 -> {recompiles};", named[0]), named

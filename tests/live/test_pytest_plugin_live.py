@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -184,12 +185,17 @@ def check_verdicts(root: Path, results: dict[str, tuple[str, str]], out: str) ->
     (reason,) = oracle(root, "test_recompiles_on_new_size")["guard_failures"]  # type: ignore[misc]
     message = results["test_recompiles_on_new_size"][1]
     assert "recompiles 1 > 0" in message and reason in message
+    # The next step for it, with the dimension whose size torch's guard names.
+    (tensor, dim) = re.search(r"tensor '(\w+)' size mismatch at index (\d+)", reason).groups()  # type: ignore[union-attr]
+    assert f"suggestion (mark_dynamic): mark dim {dim} of {tensor} dynamic" in message
+    assert f"torch._dynamo.mark_dynamic({tensor}, {dim})" in message
     # print(): torch's counters name the break gb0059; the failure names it and the user line.
     breaks = oracle(root, "test_print_breaks")["graph_break"]
     assert isinstance(breaks, dict) and len(breaks) == 1 and "gb0059" in next(iter(breaks))
     message = results["test_print_breaks"][1]
     assert "graph_breaks 1 > 0" in message and "gb0059" in message and "tests/test_compile.py:28" in message
     assert "hint: Avoid calling builtin `print`" in message
+    assert "suggestion (graph_break): " in message and "/gb/gb0059.html" in message  # torch's page for it
     trace = next(line.split("trace: ", 1)[1] for line in message.splitlines() if line.startswith("trace: "))
     assert "gb/gb0059" in Path(trace.strip()).read_text()
     # only="mypkg": torch's break (counters: one, inside torch/distributions) is not counted; mypkg's is.

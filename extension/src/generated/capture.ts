@@ -116,6 +116,22 @@ export type GuardCategory =
   | "symbol"
   | "other";
 /**
+ * What a suggestion is about (docs/SEMANTICS.md, "Suggestions").
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "SuggestionKind".
+ */
+export type SuggestionKind =
+  | "mark_dynamic"
+  | "dtype_device"
+  | "grad_mode"
+  | "dynamic_scalar"
+  | "create_once"
+  | "recompile_limit"
+  | "graph_break"
+  | "call_compiled"
+  | "suppressed_failure";
+/**
  * This interface was referenced by `Capture`'s JSON-Schema
  * via the `definition` "ArtifactStructure".
  */
@@ -144,6 +160,10 @@ export interface Capture {
   notices?: Notice[];
   ranks: Rank[];
   schema_version?: string;
+  /**
+   * Next steps for the causes it shows, computed when it is shown (`dynamo-diff analyze`), never stored: the run's first, then each function's, then each compilation's (docs/SEMANTICS.md, "Suggestions").
+   */
+  suggestions?: Suggestion[];
 }
 /**
  * This interface was referenced by `Capture`'s JSON-Schema
@@ -1141,6 +1161,63 @@ export interface FunctionGroup {
    * 'co_filename:co_firstlineno:co_name'.
    */
   key: string;
+}
+/**
+ * One next step, for one cause.
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "Suggestion".
+ */
+export interface Suggestion {
+  /**
+   * The cause in one line: what varied and the values seen.
+   */
+  cause: string;
+  /**
+   * The change to make.
+   */
+  change: string;
+  /**
+   * The compilations it is computed from.
+   */
+  compile_ids?: string[];
+  /**
+   * What it costs (a hint, never a claim that the program gets faster).
+   */
+  cost: string;
+  /**
+   * For a size guard: the dimension whose size varied.
+   */
+  dim?: number | null;
+  /**
+   * torch's page for a graph break's registry id.
+   */
+  docs?: string | null;
+  /**
+   * The records it is computed from.
+   */
+  evidence_ids?: string[];
+  /**
+   * The source function whose compilations it is computed from (None: the whole run).
+   */
+  function?: string | null;
+  kind: SuggestionKind;
+  /**
+   * The call or setting to use, named exactly for the capture's torch version ('torch._dynamo.mark_dynamic(x, 0)', 'torch._dynamo.config.recompile_limit'); None when there is none.
+   */
+  knob?: string | null;
+  /**
+   * What varied, as torch's guard names it: 'x' (with `dim`), 'n', 'grad_mode', a gb id.
+   */
+  subject?: string | null;
+  /**
+   * torch's own explanation and hints, verbatim, where the record has them.
+   */
+  torch_hints?: string[];
+  /**
+   * The values seen, in the order the trace shows them (sizes, dtypes, ...).
+   */
+  values?: string[];
 }
 /**
  * Said first in every view when it is not `compiled`: a run that compiled nothing has every count 0, which

@@ -3,6 +3,23 @@
 /* eslint-disable */
 
 /**
+ * What a suggestion is about (docs/SEMANTICS.md, "Suggestions").
+ *
+ * This interface was referenced by `CheckVerdict`'s JSON-Schema
+ * via the `definition` "SuggestionKind".
+ */
+export type SuggestionKind =
+  | "mark_dynamic"
+  | "dtype_device"
+  | "grad_mode"
+  | "dynamic_scalar"
+  | "create_once"
+  | "recompile_limit"
+  | "graph_break"
+  | "call_compiled"
+  | "suppressed_failure";
+
+/**
  * `dynamo-diff check`: the CI gate's verdict. Exit status 0 when it passed, 1 when a rule fired (the rules in
  * `fired`); 2 is an error, printed as an error document instead.
  */
@@ -64,7 +81,68 @@ export interface CheckFinding {
    */
   rule: string;
   /**
+   * For a failed count: the next steps for what grew, from the candidate's compilations of those functions (each also printed under its function).
+   */
+  suggestions?: Suggestion[];
+  /**
    * The line as the CLI prints it.
    */
   text: string;
+}
+/**
+ * One next step, for one cause.
+ *
+ * This interface was referenced by `CheckVerdict`'s JSON-Schema
+ * via the `definition` "Suggestion".
+ */
+export interface Suggestion {
+  /**
+   * The cause in one line: what varied and the values seen.
+   */
+  cause: string;
+  /**
+   * The change to make.
+   */
+  change: string;
+  /**
+   * The compilations it is computed from.
+   */
+  compile_ids?: string[];
+  /**
+   * What it costs (a hint, never a claim that the program gets faster).
+   */
+  cost: string;
+  /**
+   * For a size guard: the dimension whose size varied.
+   */
+  dim?: number | null;
+  /**
+   * torch's page for a graph break's registry id.
+   */
+  docs?: string | null;
+  /**
+   * The records it is computed from.
+   */
+  evidence_ids?: string[];
+  /**
+   * The source function whose compilations it is computed from (None: the whole run).
+   */
+  function?: string | null;
+  kind: SuggestionKind;
+  /**
+   * The call or setting to use, named exactly for the capture's torch version ('torch._dynamo.mark_dynamic(x, 0)', 'torch._dynamo.config.recompile_limit'); None when there is none.
+   */
+  knob?: string | null;
+  /**
+   * What varied, as torch's guard names it: 'x' (with `dim`), 'n', 'grad_mode', a gb id.
+   */
+  subject?: string | null;
+  /**
+   * torch's own explanation and hints, verbatim, where the record has them.
+   */
+  torch_hints?: string[];
+  /**
+   * The values seen, in the order the trace shows them (sizes, dtypes, ...).
+   */
+  values?: string[];
 }

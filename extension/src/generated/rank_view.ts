@@ -75,6 +75,22 @@ export type MatchMethod =
  */
 export type RowStatus = "matched" | "baseline_only" | "candidate_only" | "ambiguous";
 /**
+ * What a suggestion is about (docs/SEMANTICS.md, "Suggestions").
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "SuggestionKind".
+ */
+export type SuggestionKind =
+  | "mark_dynamic"
+  | "dtype_device"
+  | "grad_mode"
+  | "dynamic_scalar"
+  | "create_once"
+  | "recompile_limit"
+  | "graph_break"
+  | "call_compiled"
+  | "suppressed_failure";
+/**
  * Every notice Dynamo Diff writes (docs/SEMANTICS.md, "Notices", says what each means and what to do).
  *
  * This interface was referenced by `Comparison`'s JSON-Schema
@@ -352,6 +368,10 @@ export interface FunctionRow {
    */
   reason?: string;
   status: RowStatus;
+  /**
+   * Next steps for what is new or grew in the candidate (its recompilations, graph breaks, failures), computed from the candidate's compilations of this function (docs/SEMANTICS.md, "Suggestions").
+   */
+  suggestions?: Suggestion[];
 }
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema
@@ -540,6 +560,63 @@ export interface FunctionPiece {
   name: string;
   reason?: string;
   status: RowStatus;
+}
+/**
+ * One next step, for one cause.
+ *
+ * This interface was referenced by `Comparison`'s JSON-Schema
+ * via the `definition` "Suggestion".
+ */
+export interface Suggestion {
+  /**
+   * The cause in one line: what varied and the values seen.
+   */
+  cause: string;
+  /**
+   * The change to make.
+   */
+  change: string;
+  /**
+   * The compilations it is computed from.
+   */
+  compile_ids?: string[];
+  /**
+   * What it costs (a hint, never a claim that the program gets faster).
+   */
+  cost: string;
+  /**
+   * For a size guard: the dimension whose size varied.
+   */
+  dim?: number | null;
+  /**
+   * torch's page for a graph break's registry id.
+   */
+  docs?: string | null;
+  /**
+   * The records it is computed from.
+   */
+  evidence_ids?: string[];
+  /**
+   * The source function whose compilations it is computed from (None: the whole run).
+   */
+  function?: string | null;
+  kind: SuggestionKind;
+  /**
+   * The call or setting to use, named exactly for the capture's torch version ('torch._dynamo.mark_dynamic(x, 0)', 'torch._dynamo.config.recompile_limit'); None when there is none.
+   */
+  knob?: string | null;
+  /**
+   * What varied, as torch's guard names it: 'x' (with `dim`), 'n', 'grad_mode', a gb id.
+   */
+  subject?: string | null;
+  /**
+   * torch's own explanation and hints, verbatim, where the record has them.
+   */
+  torch_hints?: string[];
+  /**
+   * The values seen, in the order the trace shows them (sizes, dtypes, ...).
+   */
+  values?: string[];
 }
 /**
  * Something the reader wants the user to know: partial evidence, unknown kinds, damaged payloads.

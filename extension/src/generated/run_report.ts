@@ -10,6 +10,22 @@
  */
 export type CompiledState = "compiled" | "nothing_compiled" | "no_graph";
 /**
+ * What a suggestion is about (docs/SEMANTICS.md, "Suggestions").
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "SuggestionKind".
+ */
+export type SuggestionKind =
+  | "mark_dynamic"
+  | "dtype_device"
+  | "grad_mode"
+  | "dynamic_scalar"
+  | "create_once"
+  | "recompile_limit"
+  | "graph_break"
+  | "call_compiled"
+  | "suppressed_failure";
+/**
  * How a recorded run ended, as far as the capture can tell.
  *
  * This interface was referenced by `RunReport`'s JSON-Schema
@@ -44,6 +60,10 @@ export interface RunReport {
   };
   run: RunStatus;
   schema_version?: string;
+  /**
+   * Next steps for the run as a whole (it compiled nothing).
+   */
+  suggestions?: Suggestion[];
   torch?: string | null;
 }
 /**
@@ -116,6 +136,10 @@ export interface FunctionReport {
    * In a capture of several ranks: how many ranks `counts` sums over (every rank of the capture). None: one rank.
    */
   ranks_summed?: number | null;
+  /**
+   * Next steps computed from all its compilations (what varied between them): a size, dtype, mode, scalar or object that changed, the recompile limit hit.
+   */
+  suggestions?: Suggestion[];
 }
 /**
  * This interface was referenced by `RunReport`'s JSON-Schema
@@ -164,6 +188,10 @@ export interface CompilationLine {
    * Times Dynamo restarted its analysis (after a graph break).
    */
   restarts?: number;
+  /**
+   * Next steps for a cause that is this compilation's own (a graph break, a suppressed failure).
+   */
+  suggestions?: Suggestion[];
 }
 /**
  * This interface was referenced by `RunReport`'s JSON-Schema
@@ -245,6 +273,63 @@ export interface GuardLine {
    * The failing guard as torch printed it (first line, without the user-code comment).
    */
   text: string;
+}
+/**
+ * One next step, for one cause.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "Suggestion".
+ */
+export interface Suggestion {
+  /**
+   * The cause in one line: what varied and the values seen.
+   */
+  cause: string;
+  /**
+   * The change to make.
+   */
+  change: string;
+  /**
+   * The compilations it is computed from.
+   */
+  compile_ids?: string[];
+  /**
+   * What it costs (a hint, never a claim that the program gets faster).
+   */
+  cost: string;
+  /**
+   * For a size guard: the dimension whose size varied.
+   */
+  dim?: number | null;
+  /**
+   * torch's page for a graph break's registry id.
+   */
+  docs?: string | null;
+  /**
+   * The records it is computed from.
+   */
+  evidence_ids?: string[];
+  /**
+   * The source function whose compilations it is computed from (None: the whole run).
+   */
+  function?: string | null;
+  kind: SuggestionKind;
+  /**
+   * The call or setting to use, named exactly for the capture's torch version ('torch._dynamo.mark_dynamic(x, 0)', 'torch._dynamo.config.recompile_limit'); None when there is none.
+   */
+  knob?: string | null;
+  /**
+   * What varied, as torch's guard names it: 'x' (with `dim`), 'n', 'grad_mode', a gb id.
+   */
+  subject?: string | null;
+  /**
+   * torch's own explanation and hints, verbatim, where the record has them.
+   */
+  torch_hints?: string[];
+  /**
+   * The values seen, in the order the trace shows them (sizes, dtypes, ...).
+   */
+  values?: string[];
 }
 /**
  * The first thing every view says about a capture: did the run finish? Counts of a run that stopped early

@@ -34,6 +34,8 @@ export interface Finding {
   /** One line: what happened. */
   message: string;
   evidenceId?: string;
+  /** The next steps for it (the CLI's suggestions for this compilation's break or failure), one line each. */
+  suggestions: string[];
 }
 
 export interface FunctionSummary {
@@ -49,6 +51,16 @@ export interface FunctionSummary {
   firstGuard?: { text: string; compileId: string; evidenceId?: string };
   /** What a click on the CodeLens opens: the first failing guard's record, else the first record behind a count. */
   evidenceId?: string;
+  /** The next steps computed from all its compilations (a size that varied: mark_dynamic, ...), one line each. */
+  suggestions: string[];
+}
+
+type SuggestionOf = NonNullable<FunctionReport["suggestions"]>[number];
+
+/** One suggestion in one line: `suggestion (mark_dynamic): mark dim 0 of x dynamic ... [knob]`. */
+export function suggestionLine(s: SuggestionOf): string {
+  const knob = s.knob && !s.change.includes(s.knob) ? ` [${s.knob}]` : "";
+  return `suggestion (${s.kind}): ${s.change}${knob}`;
 }
 
 /**
@@ -88,6 +100,9 @@ export function readReport(
           code: gb.gb_id ?? undefined,
           message: breakMessage(gb),
           evidenceId: gb.evidence_id ?? undefined,
+          suggestions: (c.suggestions ?? [])
+            .filter((s) => s.kind === "graph_break" && (!gb.gb_id || s.subject === gb.gb_id))
+            .map(suggestionLine),
         });
       }
       const failure = c.failure;
@@ -106,6 +121,9 @@ export function readReport(
           code: failure.fail_type ?? undefined,
           message: `compilation failed${failure.fail_type ? ` (${failure.fail_type})` : ""}: ${failure.message} — then ${failure.then}`,
           evidenceId: (failure.evidence_ids ?? [])[0],
+          suggestions: (c.suggestions ?? [])
+            .filter((s) => s.kind === "suppressed_failure" || (s.kind === "graph_break" && (c.graph_breaks ?? []).length === 0))
+            .map(suggestionLine),
         });
       }
     }
@@ -131,6 +149,7 @@ export function readReport(
       compileTimeS: fn.compile_time_s,
       firstGuard,
       evidenceId: firstGuard?.evidenceId ?? countEvidence[0] ?? (compilations[0]?.evidence_ids ?? [])[0],
+      suggestions: (fn.suggestions ?? []).map(suggestionLine),
     });
   }
   return { findings, functions };

@@ -280,6 +280,7 @@ export class WorkspaceFindings implements vscode.CodeLensProvider, vscode.Dispos
           (match.ties.length ? ` (as well as ${match.ties.length} other file(s), e.g. ${match.ties[0]}: the first by name was chosen)` : ""),
       ];
       if (file.stale.stale) messageLines.push(file.stale.reason);
+      messageLines.push(...f.suggestions);
       const d = new vscode.Diagnostic(
         range,
         messageLines.join("\n"),
@@ -342,7 +343,9 @@ export class WorkspaceFindings implements vscode.CodeLensProvider, vscode.Dispos
     const lenses = file.functions.map((fn) => {
       const line = this.definitionLine(document, fn, file.stale.stale);
       const range = new vscode.Range(line, 0, line, 0);
-      const guard = fn.firstGuard ? `\nfirst failing guard (compile ${fn.firstGuard.compileId}): ${fn.firstGuard.text}` : "";
+      const guard =
+        (fn.firstGuard ? `\nfirst failing guard (compile ${fn.firstGuard.compileId}): ${fn.firstGuard.text}` : "") +
+        fn.suggestions.map((line) => `\n${line}`).join("");
       return new vscode.CodeLens(range, {
         title: lensText(fn, file.stale.stale),
         command: fn.evidenceId ? Command.openEvidence : "",

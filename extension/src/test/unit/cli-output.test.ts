@@ -137,6 +137,11 @@ describe("the CLI's own output, read by the extension", () => {
     const breaks = findings.filter((f) => f.kind === "graph_break");
     assert.deepEqual(breaks.map((f) => `${path.posix.basename(f.capturePath)}:${f.line}`).sort(), [...oracle.expect.graph_break_sites].sort());
     assert.deepEqual(breaks.map((f) => f.code).sort(), ["gb0059", "gb0124"], "torch's graph-break registry ids (print, Tensor.item())");
+    // Each break's diagnostic carries the CLI's suggestion for that break (its registry id), one line.
+    for (const f of breaks) {
+      assert.equal(f.suggestions.length, 1, f.code);
+      assert.match(f.suggestions[0], new RegExp(`^suggestion \\(graph_break\\): .*${f.code}`));
+    }
     const index = parseEvidenceIndex(sample("evidence_index.json"));
     assert.equal(index.total, index.items?.length);
     assert.equal(index.next_offset, null);

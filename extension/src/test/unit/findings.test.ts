@@ -93,6 +93,27 @@ describe("findings from a run report", () => {
     assert.equal(lensText(functions[0], true), "(file changed since capture) dynamo-diff: 2 compiles, 0 recompiles, 1 graph break · 0.12 s");
     assert.ok(lensText(f, false, 20).endsWith("first failing guard: 0/0: tensor 'x' siz…"));
   });
+
+  it("gives a function its suggestions, one line each, the knob when the change does not name it", () => {
+    const r = report();
+    const f = r.functions![1];
+    f.suggestions = [
+      {
+        kind: "mark_dynamic",
+        cause: "the size of x at dim 0 took 2, 3 (its guard failed at 0/1)",
+        change: "mark dim 0 of x dynamic before the call: torch._dynamo.mark_dynamic(x, 0)",
+        knob: "torch._dynamo.mark_dynamic(x, 0)",
+        cost: "one graph for any size of that dimension",
+      },
+      { kind: "recompile_limit", cause: "the recompile limit was hit at 0/2", change: "remove what drove it there", knob: "torch._dynamo.config.recompile_limit", cost: "more compilations" },
+    ];
+    const { functions } = readReport(r);
+    assert.deepEqual(functions.find((x) => x.fn === "f")!.suggestions, [
+      "suggestion (mark_dynamic): mark dim 0 of x dynamic before the call: torch._dynamo.mark_dynamic(x, 0)",
+      "suggestion (recompile_limit): remove what drove it there [torch._dynamo.config.recompile_limit]",
+    ]);
+    assert.deepEqual(functions.find((x) => x.fn === "with_print")!.suggestions, []);
+  });
 });
 
 describe("mapping a recorded path onto the workspace", () => {

@@ -64,7 +64,7 @@ def _print_capture(capture: "Capture", output_format: Format, service: "Service"
     from dynamo_diff_cli.hints import CLI_HINTS
 
     if output_format == Format.JSON:
-        print_document(capture, exclude={"evidence"})
+        print_document(service.shown(capture), exclude={"evidence"})
     elif output_format == Format.MARKDOWN:
         typer.echo(capture_markdown(capture, service.sources(capture), hints=CLI_HINTS), nl=False)
     else:

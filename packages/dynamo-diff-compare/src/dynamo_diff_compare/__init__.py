@@ -54,8 +54,10 @@ if TYPE_CHECKING:
         report_label,
         run_report,
         run_report_text,
+        with_suggestions,
     )
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
+    from dynamo_diff_compare.suggestions import suggestion_brief, suggestion_text
     from dynamo_diff_compare.terminal_lines import terminal_text
     from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
 
@@ -115,6 +117,9 @@ _LAZY = {
     "report_label": "run_report_view",
     "run_report": "run_report_view",
     "run_report_text": "run_report_view",
+    "with_suggestions": "run_report_view",
+    "suggestion_brief": "suggestions",
+    "suggestion_text": "suggestions",
 }
 
 
@@ -181,9 +186,12 @@ __all__ = [
     "snapshot_verdict",
     "snapshot_verdict_markdown",
     "snapshot_verdict_text",
+    "suggestion_brief",
+    "suggestion_text",
     "summary_markdown",
     "terminal_text",
     "user_sources",
     "verdict_headline",
     "with_hint",
+    "with_suggestions",
 ]

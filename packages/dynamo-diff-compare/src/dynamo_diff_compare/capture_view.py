@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
@@ -14,6 +14,7 @@ from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, 
 from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.suggestions import Suggestion
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -26,6 +27,13 @@ from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.ranks import rank_ranges
 from dynamo_diff_compare.render import side_label
 from dynamo_diff_compare.run_report_view import folded_functions
+from dynamo_diff_compare.suggestions import (
+    TorchSetup,
+    compilation_suggestions,
+    function_suggestions,
+    run_suggestions,
+    suggestion_text,
+)
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
 
 
@@ -201,6 +209,7 @@ class FunctionLine:
     counts: Counts
     ranks_summed: int | None
     per_rank: dict[str, dict[str, int]]
+    suggestions: list[Suggestion] = field(default_factory=list)
 
     def count(self, key: str) -> str:
         return summed(getattr(self.counts, key), self.ranks_summed, self.per_rank.get(key))
@@ -212,6 +221,7 @@ def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[
     a row of library frames called from module-level code, or from the function that compiled the model, is named
     by what was compiled."""
     ranks = [rank.rank for rank in capture.ranks]
+    setup = TorchSetup.of(capture)
     out = []
     for match, refs, observed in folded_functions(capture, sources):
         frames: list[str] = []
@@ -236,7 +246,12 @@ def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[
             label = side_label(name, file, own.first_line if own is not None and own.first_line else None, None)
         groups = [(rank, g) for r in refs for rank, g in observed[r].groups]
         ranks_summed, per_rank = rank_split(((rank, g.counts) for rank, g in groups), ranks)
-        out.append(FunctionLine(label, frames, sum_counts(g.counts for _, g in groups), ranks_summed, per_rank))
+        comps = sorted(
+            (c for r in refs for _, c in observed[r].compilations), key=lambda c: _compile_order(c.compile_id)
+        )
+        counts = sum_counts(g.counts for _, g in groups)
+        suggested = function_suggestions(comps, setup, name)
+        out.append(FunctionLine(label, frames, counts, ranks_summed, per_rank, suggested))
     return out
 
 
@@ -385,7 +400,12 @@ def function_lines(capture: Capture, sources: SnapshotSet | None = None) -> list
         own = row.label.split(" (", 1)[0].rsplit(".", 1)[-1]
         frames = f"; frames: {', '.join(row.frames)}" if row.frames and row.frames != [own] else ""
         out.append(Line(f"{row.label}: {', '.join(parts) or 'compiled'}{frames}"))
+        out += [Line(suggestion_text(s), indent=2) for s in row.suggestions]
     return out
+
+
+def _compile_order(compile_id: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in compile_id.replace("!", "").replace("#", "/").split("/") if p.isdigit())
 
 
 def compilation_lines(capture: Capture, rank: Rank) -> list[Line]:
@@ -397,6 +417,7 @@ def compilation_lines(capture: Capture, rank: Rank) -> list[Line]:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
         for fact in compilation_facts(comp, whole_guard=True):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
+        out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out
 
 
@@ -411,6 +432,8 @@ def capture_text(
     """One capture for a terminal, wrapped to its width; `hints` words the next steps its notices point to (the
     caller's front end); `verbose` lists the record kinds not interpreted (else one line says how many)."""
     parts: list[RenderableType] = [Lines(header_lines(capture))]
+    if run_level := run_suggestions(capture):
+        parts.append(Lines(Line(suggestion_text(s)) for s in run_level))
     partial = bool(capture.counts.incomplete)
     title = "counts" + (" (+? = may be low: evidence missing)" if partial else "")
     parts += [Text(""), _counts_block(capture, title, hints)]
@@ -477,6 +500,23 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None, *, hi
                 + " | ".join(_md_cell(row.count(key)) for key in _TABLE_COUNTS)
                 + f" | {compile_time_text(row.counts)} |"
             )
+    suggested = [(row.label, s) for row in functions for s in row.suggestions] + [
+        (function_label(comp, None), s)
+        for rank in capture.ranks[:MANY_RANKS]
+        for comp in rank.compilations
+        for s in compilation_suggestions(comp)
+    ]
+    run_level = [("the run", s) for s in run_suggestions(capture)]
+    if run_level or suggested:
+        out += ["", "## Suggestions", ""]
+        seen: set[str] = set()
+        for where, s in run_level + suggested:
+            line = (
+                f"- {_md_cell(where)}, {', '.join(s.compile_ids) or 'no compilation'}: {_md_cell(suggestion_text(s))}"
+            )
+            if line not in seen:
+                seen.add(line)
+                out.append(line)
     with_compilations = [rank for rank in capture.ranks if rank.compilations]
     for rank in with_compilations[:MANY_RANKS]:
         generated = generated_by_compile_id(rank)

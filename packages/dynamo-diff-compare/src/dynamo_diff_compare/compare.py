@@ -35,11 +35,13 @@ from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.suggestions import SuggestionKind
 
 from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
+from dynamo_diff_compare.suggestions import TorchSetup, compilation_suggestions, function_suggestions
 from dynamo_diff_compare.trusted import trusted
 from dynamo_diff_compare.verdict_text import no_snapshots_message
 
@@ -222,6 +224,48 @@ def _function_row(
     )
 
 
+# What grew in the candidate -> the suggestion kinds that are about it.
+_GREW = {
+    "confirmed_recompilation_identities": (
+        SuggestionKind.MARK_DYNAMIC,
+        SuggestionKind.DTYPE_DEVICE,
+        SuggestionKind.GRAD_MODE,
+        SuggestionKind.DYNAMIC_SCALAR,
+        SuggestionKind.CREATE_ONCE,
+        SuggestionKind.RECOMPILE_LIMIT,
+    ),
+    "compiler_limit_events": (SuggestionKind.RECOMPILE_LIMIT,),
+    "graph_break_records": (SuggestionKind.GRAPH_BREAK,),
+    "failed": (SuggestionKind.SUPPRESSED_FAILURE, SuggestionKind.GRAPH_BREAK),
+}
+
+
+def _suggested(
+    row: FunctionRow, match: FunctionMatch, cand: dict[FunctionRef, Observed], setup: TorchSetup
+) -> FunctionRow:
+    """The row with the next steps for what is new or grew in the candidate, computed from all the candidate's
+    compilations of the function (a problem the baseline had as much of gets none: it is not the change's)."""
+    wanted = {kind for key, kinds in _GREW.items() if row.deltas.get(key, 0) > 0 for kind in kinds}
+    if not wanted or row.candidate is None:
+        return row
+    comps = sorted(
+        (
+            c
+            for p in match.pieces
+            if p.candidate is not None and p.candidate in cand
+            for _, c in cand[p.candidate].compilations
+        ),
+        key=lambda c: tuple(int(x) for x in c.compile_id.replace("!", "").replace("#", "/").split("/") if x.isdigit()),
+    )
+    first = next((p.candidate for p in match.pieces if p.candidate is not None), None)
+    name = match.candidate_name or row.candidate.qualified_name or (first.name if first is not None else None)
+    found = function_suggestions(comps, setup, name)
+    for comp in comps:
+        found += [s for s in compilation_suggestions(comp, name) if s not in found]
+    shown = [s for s in found if s.kind in wanted]
+    return row.model_copy(update={"suggestions": shown}) if shown else row
+
+
 def _compiled(ref: FunctionRef | None) -> bool:
     return ref is not None and ref.caller is not None and bool(ref.caller.target)
 
@@ -272,6 +316,8 @@ def compare_captures(
     multi_rank = len(baseline.ranks) > 1 or len(candidate.ranks) > 1
     matches = correspond_functions(list(base), b_src, list(cand), c_src, user_map)
     rows = [_function_row(match, base, cand, (b_src, c_src), multi_rank) for match in matches]
+    setup = TorchSetup.of(candidate)
+    rows = [_suggested(row, match, cand, setup) for row, match in zip(rows, matches, strict=True)]
     notices: list[Notice] = []
     if baseline.capture.id == candidate.capture.id:
         notices.append(

@@ -15,9 +15,11 @@ from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.results import CheckFinding, CheckLevel, CheckVerdict
+from dynamo_diff_schema.suggestions import Suggestion
 
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.render import row_name, side_count
+from dynamo_diff_compare.suggestions import suggestion_brief
 from dynamo_diff_compare.verdict_text import coming_with, difference_phrase
 
 # Functions listed under a failed check (the rest are counted).
@@ -111,9 +113,35 @@ def _regressions(comparison: Comparison, key: str, detail: Callable[[FunctionRow
         before = side_count(row.baseline, key) if row.baseline else "0"
         after = side_count(row.candidate, key) if row.candidate else "0"
         lines.append(f"       {row_name(row)}: {before} -> {after}{detail(row)}")
+        briefs = [f"         {suggestion_brief(s)}" for s in _row_suggestions(row, key)]
+        lines += list(dict.fromkeys(briefs))
     if len(rows) > SHOWN_FUNCTIONS:
         lines.append(f"       ... and {len(rows) - SHOWN_FUNCTIONS} more function(s)")
     return lines
+
+
+# The suggestion kinds about a gated count (compare._GREW keeps the same table for the rows).
+_ABOUT = {
+    "confirmed_recompilation_identities": {
+        "mark_dynamic",
+        "dtype_device",
+        "grad_mode",
+        "dynamic_scalar",
+        "create_once",
+        "recompile_limit",
+    },
+    "graph_break_records": {"graph_break"},
+    "failed": {"suppressed_failure", "graph_break"},
+}
+
+
+def _row_suggestions(row: FunctionRow, key: str) -> list[Suggestion]:
+    return [s for s in row.suggestions if str(s.kind) in _ABOUT.get(key, set())]
+
+
+def _suggestions(comparison: Comparison, key: str) -> list[Suggestion]:
+    rows = sorted((r for r in comparison.functions if r.deltas.get(key, 0) > 0), key=lambda r: -r.deltas.get(key, 0))
+    return [s for row in rows[:SHOWN_FUNCTIONS] for s in _row_suggestions(row, key)]
 
 
 def _run_lines(comparison: Comparison, allow_incomplete: bool) -> tuple[list[CheckFinding], bool]:
@@ -207,7 +235,8 @@ def evaluate(
         if new > bound:
             failed = True
             text = f"{name}: {before} -> {after} (+{new}, allowed +{bound})"
-            lines.append(_finding("fail", rule, text, _regressions(comparison, key, detail)))
+            found = _finding("fail", rule, text, _regressions(comparison, key, detail))
+            lines.append(found.model_copy(update={"suggestions": _suggestions(comparison, key)}))
         else:
             lines.append(_finding("ok", rule, f"{name}: {before} -> {after} ({new:+d}, allowed +{bound})"))
 
@@ -231,7 +260,7 @@ def evaluate(
                 "failures",
                 f"failed compilations: {b.failed} -> {c.failed}",
                 _regressions(comparison, "failed", _failure_detail),
-            )
+            ).model_copy(update={"suggestions": _suggestions(comparison, "failed")})
         )
     else:
         level: CheckLevel = "ok" if fail_on_new_failures else "info"

@@ -31,6 +31,7 @@ from dynamo_diff_compare.compile_time import compile_time_change, compile_time_n
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
 from dynamo_diff_compare.rank_sums import summed
+from dynamo_diff_compare.suggestions import suggestion_text
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (
@@ -506,6 +507,7 @@ def row_lines(row: FunctionRow) -> list[Line]:
         lines.append(Line(pieces, indent=2))
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:
         lines.append(Line("could be: " + ", ".join(row.alternatives[:4]), indent=2))
+    lines += [Line(suggestion_text(s), indent=2) for s in row.suggestions]
     return lines
 
 
@@ -597,6 +599,10 @@ def comparison_markdown(comparison: Comparison, *, all_rows: bool = False, hints
             )
     if quiet:
         out += ["", _md(folded_line(quiet))]
+    suggested = [(row, s) for row in shown for s in row.suggestions]
+    if suggested:
+        out += ["", "## Suggestions (for what is new or grew in the candidate)", ""]
+        out += [f"- {_md(row_name(row))}: {_md(suggestion_text(s))}" for row, s in suggested]
     notices = one_snapshot_notice(comparison.notices)
     if notices:
         out += ["", "## Notices", ""] + [

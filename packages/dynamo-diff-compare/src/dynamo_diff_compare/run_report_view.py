@@ -24,6 +24,14 @@ from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
+from dynamo_diff_compare.suggestions import (
+    TorchSetup,
+    capture_suggestions,
+    compilation_suggestions,
+    function_suggestions,
+    run_suggestions,
+    suggestion_text,
+)
 
 # The compile-time figure shown per compilation (torch's own name and unit).
 _COMPILE_TIME = "entire_frame_compile_time_s"
@@ -41,7 +49,9 @@ def _then(comp: Compilation) -> str:
     return "ran eagerly (suppress_errors)" if comp.failure.suppressed else "raised into the program"
 
 
-def compilation_line(comp: Compilation, frame: str, rank: int | None = None) -> CompilationLine:
+def compilation_line(
+    comp: Compilation, frame: str, rank: int | None = None, function: str | None = None
+) -> CompilationLine:
     failure = None
     if comp.failure is not None:
         failure = FailureLine(
@@ -82,6 +92,7 @@ def compilation_line(comp: Compilation, frame: str, rank: int | None = None) -> 
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         evidence_ids=comp.evidence_ids[:2],
+        suggestions=compilation_suggestions(comp, function),
     )
 
 
@@ -104,6 +115,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
     """The run per source function, functions with something to say (failures, recompilations, breaks) first;
     `function` keeps the functions of that name (qualified or bare, or a frame's name)."""
     functions = []
+    setup = TorchSetup.of(capture)
     for match, refs, observed in folded_functions(capture, sources):
         name = match.baseline_name or refs[0].name
         frames = [r.name for r in refs]
@@ -131,7 +143,10 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 per_rank=per_rank,
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
-                compilations=[compilation_line(c, frame, rank if multi_rank else None) for frame, rank, c in comps],
+                compilations=[
+                    compilation_line(c, frame, rank if multi_rank else None, name) for frame, rank, c in comps
+                ],
+                suggestions=function_suggestions([c for _, _, c in comps], setup, name),
             )
         )
     functions.sort(key=_interest)
@@ -146,6 +161,27 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         compile_time_s=capture.counts.compile_time_s,
         phase_times_s=capture.counts.phase_times_s,
         functions=functions,
+        suggestions=run_suggestions(capture),
+    )
+
+
+def function_compilations(capture: Capture, sources: SnapshotSet | None = None) -> list[tuple[str, list[Compilation]]]:
+    """Each source function (named as the run report names it) with all its compilations in compile order, every
+    rank's (what its suggestions are computed from)."""
+    out = []
+    for match, refs, observed in folded_functions(capture, sources):
+        comps = sorted(
+            ((rank, c) for r in refs for rank, c in observed[r].compilations),
+            key=lambda rc: (_order(rc[1].compile_id), rc[0] is None, rc[0] or 0),
+        )
+        out.append((match.baseline_name or refs[0].name, [c for _, c in comps]))
+    return out
+
+
+def with_suggestions(capture: Capture, sources: SnapshotSet | None = None) -> Capture:
+    """The capture as `analyze` shows it: with the suggestions for the causes it holds (computed, never stored)."""
+    return capture.model_copy(
+        update={"suggestions": capture_suggestions(capture, function_compilations(capture, sources))}
     )
 
 
@@ -246,7 +282,12 @@ def run_report_text(report: RunReport) -> str:
     for fn in report.functions:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
-        lines += [t for c in fn.compilations if (t := compilation_text(c, fn.name)) is not None]
+        lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
+        for c in fn.compilations:
+            if (t := compilation_text(c, fn.name)) is not None:
+                lines.append(t)
+                lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
+    lines += [suggestion_text(s) for s in report.suggestions]
     return "\n".join(lines)
 
 

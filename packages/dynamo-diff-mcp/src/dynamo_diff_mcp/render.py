@@ -15,6 +15,7 @@ from dynamo_diff_compare import (
     report_counts,
     report_label,
     side_label,
+    suggestion_brief,
 )
 from dynamo_diff_schema import (
     COUNT_LABELS,
@@ -292,6 +293,7 @@ def run_page_text(page: RunReportPage) -> str:
     lines.append(_line(f"run: {page.run.summary}"))
     if page.counts is not None:
         lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))
+    lines += [_line(suggestion_brief(s)) for s in page.suggestions]
     first, last = page.offset + 1, page.offset + len(page.functions)
     lines.append(
         f"functions {first}-{last} of {page.total_functions} (problems first):" if page.functions else "no functions"
@@ -301,7 +303,12 @@ def run_page_text(page: RunReportPage) -> str:
         counts = report_counts(r)
         frames = f" frames {', '.join(r.frames)}" if r.frames else ""
         lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{frames}"))
-        texts = [t for c in r.compilations if (t := compilation_text(c, r.name)) is not None]
+        lines += [_line("  " + suggestion_brief(s)) for s in r.suggestions]
+        texts = []
+        for c in r.compilations:
+            if (t := compilation_text(c, r.name)) is not None:
+                texts.append(t)
+                texts += ["    " + suggestion_brief(s) for s in c.suggestions]
         lines += [_line(t) for t in texts[:6]]
         if len(texts) > 6:
             lines.append(f"  ... {len(texts) - 6} more lines in the structured result")

@@ -282,7 +282,7 @@ class Tools:
         Use it for any question about a single run (no second run needed). Functions with problems come first;
         each compilation line has the failing guards (with category), graph breaks (type, registry id, user
         file:line), failure (type, message, then: ran eagerly or raised into the program) and evidence ids for
-        get_evidence.
+        get_evidence; `suggestions` give a next step per cause with the values seen (a hint, not a promise).
         """
         cap = self._capture(capture)
         report = self.service.report(cap, function=function)
@@ -309,6 +309,7 @@ class Tools:
                 run=report.run,
                 compiled=report.compiled,
                 counts=report.counts if offset == 0 else None,
+                suggestions=report.suggestions if offset == 0 else [],
                 total_functions=total,
                 offset=offset,
                 next_offset=next_offset,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dynamo_diff_schema import Capture, Compilation, Outcome, RunReport
+from dynamo_diff_schema import Capture, Compilation, Outcome, RunReport, Suggestion
 
 ARGUMENTS = ("recompiles", "graph_breaks", "failures", "compilations", "only")
 _COUNTED = ("recompiles", "graph_breaks", "failures", "compilations")
@@ -161,6 +161,13 @@ def _site(site: str | None, root: Path) -> str:
     return f"{_shown(file, root)}:{line}" if sep and line.isdigit() else _shown(site, root)
 
 
+def _suggestion(s: Suggestion) -> str:
+    """A suggestion as a failing test shows it: the change and its knob (docs/SEMANTICS.md, "Suggestions")."""
+    knob = f" [{s.knob}]" if s.knob and s.knob not in s.change else ""
+    docs = f" ({s.docs})" if s.docs and s.docs not in s.change else ""
+    return f"suggestion ({s.kind}): {s.change}{knob}{docs}"
+
+
 def explain(
     budget: Budget,
     used: Spent,
@@ -207,6 +214,13 @@ def explain(
                     f"    failed {comp.compile_id} {fail.fail_type or '(no type)'}{where}: {fail.message}; {fail.then}"
                     f"  [{', '.join(fail.evidence_ids) or '-'}]"
                 )
+            for s in comp.suggestions:
+                if (s.kind == "graph_break" and comp.compile_id in ids["graph_breaks"]) or (
+                    s.kind == "suppressed_failure" and comp.compile_id in ids["failures"]
+                ):
+                    body.append(f"      {_suggestion(s)}")
+        if ids["recompiles"] & {c.compile_id for c in function.compilations}:
+            body += [f"    {_suggestion(s)}" for s in function.suggestions if s.kind != "recompile_limit"]
         if body:
             place = f"{_shown(function.file, root)}:{function.line}" if function.file else "?"
             lines.append(f"  {function.name}  ({place})")

@@ -144,6 +144,7 @@ from dynamo_diff_schema.snapshot import (
     SnapshotPairing,
     SnapshotVerdict,
 )
+from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
 
 __version__ = _version("dynamo-diff-schema")
@@ -270,6 +271,8 @@ __all__ = [
     "SourceResult",
     "Sources",
     "StackFrame",
+    "Suggestion",
+    "SuggestionKind",
     "ToolVersion",
     "Totals",
     "TraceFile",

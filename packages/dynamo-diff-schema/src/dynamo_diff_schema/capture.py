@@ -12,6 +12,7 @@ from dynamo_diff_schema.compilation import CodeLocation, Compilation
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Evidence, Notice
 from dynamo_diff_schema.manifest import CompileCall, Manifest, Producer
+from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
@@ -222,6 +223,12 @@ class Capture(Model):
     ranks: list[Rank]
     notices: list[Notice] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
+    suggestions: list[Suggestion] = Field(
+        default_factory=list,
+        description="Next steps for the causes it shows, computed when it is shown (`dynamo-diff analyze`), never "
+        "stored: the run's first, then each function's, then each compilation's (docs/SEMANTICS.md, "
+        '"Suggestions").',
+    )
 
     @model_validator(mode="before")
     @classmethod

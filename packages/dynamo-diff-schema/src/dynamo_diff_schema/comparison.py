@@ -11,6 +11,7 @@ from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
+from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
@@ -306,6 +307,12 @@ class FunctionRow(Model):
         default_factory=list,
         description="The frames counted in this row when the function broke into several: its own and its resume "
         "functions, each with its counts (empty when it compiled as one frame on both sides).",
+    )
+    suggestions: list[Suggestion] = Field(
+        default_factory=list,
+        description="Next steps for what is new or grew in the candidate (its recompilations, graph breaks, "
+        "failures), computed from the candidate's compilations of this function (docs/SEMANTICS.md, "
+        '"Suggestions").',
     )
 
 

@@ -21,6 +21,7 @@ from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
 from dynamo_diff_schema.results import CaptureRow
 from dynamo_diff_schema.run_report import FunctionReport
+from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 NEXT_OFFSET = "Pass as offset for the next page; None on the last page."
@@ -103,6 +104,9 @@ class RunReportPage(Model):
         None, description="Whether anything compiled (a run that compiled nothing has every count 0)."
     )
     counts: dict[str, int] | None = Field(None, description="The run's non-zero counts (first page only).")
+    suggestions: list[Suggestion] = Field(
+        default_factory=list, description="Next steps for the run as a whole (first page only): it compiled nothing."
+    )
     total_functions: int = Field(ge=0)
     offset: int = Field(ge=0)
     next_offset: int | None = Field(None, description=NEXT_OFFSET)

@@ -13,6 +13,7 @@ from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch
+from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 CheckLevel = Literal["ok", "fail", "warn", "info"]
@@ -74,6 +75,11 @@ class CheckFinding(Model):
     text: str = Field(description="The line as the CLI prints it.")
     functions: list[str] = Field(
         default_factory=list, description="For a failed count: the functions whose count grew, as printed."
+    )
+    suggestions: list[Suggestion] = Field(
+        default_factory=list,
+        description="For a failed count: the next steps for what grew, from the candidate's compilations of those "
+        "functions (each also printed under its function).",
     )
 
 

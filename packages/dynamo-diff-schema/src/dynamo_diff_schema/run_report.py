@@ -11,6 +11,7 @@ from pydantic import Field
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
 from dynamo_diff_schema.compilation import LastRecord
+from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
@@ -71,6 +72,10 @@ class CompilationLine(Model):
     evidence_ids: list[str] = Field(
         default_factory=list, description="Its main records: dynamo_start, compilation_metrics (list more by id)."
     )
+    suggestions: list[Suggestion] = Field(
+        default_factory=list,
+        description="Next steps for a cause that is this compilation's own (a graph break, a suppressed failure).",
+    )
 
 
 class FunctionReport(Model):
@@ -105,6 +110,11 @@ class FunctionReport(Model):
         "restarts): the evidence ids behind them, at most 5 each.",
     )
     compilations: list[CompilationLine] = Field(default_factory=list)
+    suggestions: list[Suggestion] = Field(
+        default_factory=list,
+        description="Next steps computed from all its compilations (what varied between them): a size, dtype, "
+        "mode, scalar or object that changed, the recompile limit hit.",
+    )
 
 
 class RunReport(Model):
@@ -123,3 +133,6 @@ class RunReport(Model):
         default_factory=dict, description="That time split into phases (Counts.phase_times_s, COMPILE_PHASES)."
     )
     functions: list[FunctionReport] = Field(default_factory=list)
+    suggestions: list[Suggestion] = Field(
+        default_factory=list, description="Next steps for the run as a whole (it compiled nothing)."
+    )

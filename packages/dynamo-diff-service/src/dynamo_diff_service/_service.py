@@ -25,6 +25,7 @@ from dynamo_diff_compare import (
     run_report,
     snapshot_of,
     user_sources,
+    with_suggestions,
 )
 from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
 from dynamo_diff_schema import (
@@ -463,6 +464,11 @@ class Service:
         }
         base, cand = self._sides(comparison, captures)
         return source_diff(self.sources(base), self.sources(cand), names)
+
+    def shown(self, capture: Capture) -> Capture:
+        """The capture as `analyze` shows it: with the suggestions for the causes it holds (computed from its
+        compilations when it is shown, never stored)."""
+        return with_suggestions(capture, self.sources(capture))
 
     def report(self, capture: Capture, *, function: str | None = None) -> RunReport:
         """One run per source function (problems first), with evidence ids; `function` keeps that function.

@@ -223,6 +223,28 @@ def _source(row: FunctionRow, material: ReportMaterial) -> str:
     )
 
 
+# An address torch names in a hint: the report links nowhere off the page.
+_OFF_PAGE = re.compile(r"https?://\S+")
+
+
+def _suggestions(row: FunctionRow) -> str:
+    """The next steps for what grew in the candidate (docs/SEMANTICS.md, "Suggestions"); a graph break's page is
+    named by its id only: the report links nowhere off the page."""
+    if not row.suggestions:
+        return ""
+    out = ['<div class="change suggestions"><h4>Suggestions (hints for what grew in the candidate)</h4><ul>']
+    for s in row.suggestions:
+        knob = f" <code>{esc(s.knob)}</code>" if s.knob and s.knob not in s.change else ""
+        hints = "".join(f"<br>torch: {esc(_OFF_PAGE.sub('(a page torch names)', h))}" for h in s.torch_hints[:4])
+        out.append(
+            f'<li class="suggestion kind-{esc(s.kind)}"><b>{esc(s.kind)}</b>: {esc(s.change)}{knob}'
+            f"<br>Why: {esc(s.cause)}<br>Cost: {esc(s.cost)}{hints}"
+            f'<br><span class="where">from {esc(", ".join(s.compile_ids) or "the run")}</span></li>'
+        )
+    out.append("</ul></div>")
+    return "".join(out)
+
+
 def row_details(
     index: int, anchor: str, row: FunctionRow, material: ReportMaterial, records: RecordIndex, *, open_: bool
 ) -> str:
@@ -254,6 +276,7 @@ def row_details(
     for change in row.changes:
         if change.kind != ChangeKind.PHASE_TIME:
             out.append(_change(change, material.excerpts, row))
+    out.append(_suggestions(row))
     out.append(row_compilations(row, anchor, records))
     out.append(_source(row, material))
     out.append("</details></section>")

@@ -245,7 +245,7 @@ def write_capture(
             if in_summary:
                 summary.write(packer.compress(data))
 
-        put(head.model_dump_json(exclude={"ranks", "notices", "evidence"})[:-1] + ',"ranks":[')
+        put(head.model_dump_json(exclude={"ranks", "notices", "evidence", "suggestions"})[:-1] + ',"ranks":[')
         for position, result in enumerate(ranks):
             put(("," if position else "") + result.summary_json()[:-1] + ',"compilations":[')
             for n, text in enumerate(result.iter_compilation_json()):
