@@ -488,7 +488,7 @@ def compilation_suggestions(comp: Compilation, function: str | None = None) -> l
         change, knob = _from_hints(hints)
         what = gb.gb_type or gb.reason.split("\n", 1)[0]
         op = f" ({operator})" if operator else ""
-        page = GB_PAGE.format(gb.gb_id) if gb.gb_id else None
+        page = getattr(gb, "url", None) or (GB_PAGE.format(gb.gb_id) if gb.gb_id else None)
         out.append(
             Suggestion(
                 kind=SuggestionKind.GRAPH_BREAK,
@@ -595,6 +595,9 @@ def suggestion_text(s: Suggestion) -> str:
     """One suggestion in one line (wrapped by the caller): the change, the knob, why, what it costs."""
     knob = f" [{s.knob}]" if s.knob and s.knob not in s.change else ""
     docs = f" See {s.docs}." if s.docs else ""
+    if s.kind == SuggestionKind.GRAPH_BREAK:
+        # Shown under its break, whose line already names the site, the operator and torch's page: the change alone.
+        return f"suggestion ({s.kind}): {s.change}{knob}."
     return f"suggestion ({s.kind}): {s.change}{knob}. Why: {s.cause}. Cost: {s.cost}.{docs}"
 
 
