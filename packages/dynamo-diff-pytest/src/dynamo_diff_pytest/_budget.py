@@ -211,8 +211,8 @@ def explain(
                 fail = comp.failure
                 where = f" at {_site(fail.site, root)}" if fail.site else ""
                 body.append(
-                    f"    failed {comp.compile_id}{frame} {fail.fail_type or '(no type)'}{where}: {fail.message}; {fail.then}"
-                    f"  [{', '.join(fail.evidence_ids) or '-'}]"
+                    f"    failed {comp.compile_id}{frame} {fail.fail_type or '(no type)'}{where}: {fail.message}; "
+                    f"{fail.then}  [{', '.join(fail.evidence_ids) or '-'}]"
                 )
         if body:
             place = _shown(function.file, root) if function.file else "?"
