@@ -56,6 +56,9 @@ NOT_RUN_HERE = {
     "dynamo-diff import TRACE_DIR --executor ray": "starts a local Ray instance: tests/store/test_ray_executor.py",
     "RAY_ADDRESS=": "needs a Ray cluster and shared storage; the local instance: tests/store/test_ray_executor.py",
     "dynamo-diff export nightly-": "a nightly job's own capture: tests/cli/test_export.py exports by folder per night",
+    "cd examples/pytest-compile-budgets": "the example project: tests/live/test_example_project_live.py (real torch)",
+    "pytest": "runs the example project on torch: tests/live/test_example_project_live.py (tox live, live214)",
+    "TOYMODELS_EXTRA_SIZE=1 pytest": "the example's regression on torch: tests/live/test_example_project_live.py",
 }
 
 

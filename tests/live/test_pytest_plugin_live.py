@@ -332,3 +332,54 @@ def test_snapshot_update_then_regression(tmp_path: Path) -> None:
     assert results["test_sizes"][0] == "passed", out[-3000:]
     assert "tests/test_snap.py::test_sizes: compile snapshot passed: improved" in out
     assert "recompile gone on a shape guard: 1 -> 0" in out
+
+
+RESUME_TESTS = """
+import json
+import os
+
+import pytest
+import torch
+from torch._dynamo.utils import guard_failures
+
+
+def step(x, n):
+    y = x.sin()
+    print("a graph break")
+    return y * n
+
+
+def test_warm_up():
+    torch.compile(step, backend="eager", dynamic=False)(torch.ones(3), 2)
+
+
+@pytest.mark.dynamo_budget(recompiles=0)
+def test_only_the_resume_recompiles():
+    guard_failures.clear()
+    torch.compile(step, backend="eager", dynamic=False)(torch.ones(3), 3)
+    os.makedirs("oracle", exist_ok=True)
+    with open("oracle/resume.json", "w") as out:
+        json.dump({code.co_name: reasons for code, reasons in guard_failures.items()}, out)
+"""
+
+
+def test_a_resume_function_is_counted_in_its_function(tmp_path: Path) -> None:
+    # test_warm_up compiles `step` and its resume function; the budgeted test then changes `n`, which only the
+    # resume function reads: torch's guard_failures says only that code object recompiled. The failure names it
+    # in `step`, the function it resumes (as analyze counts it), not as a function of its own.
+    root = tmp_path / "resume"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests/test_resume.py").write_text(RESUME_TESTS)
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    results, out = run_pytest(root)
+    outcomes = {name: outcome for name, (outcome, _) in results.items()}
+    assert outcomes == {"test_warm_up": "passed", "test_only_the_resume_recompiles": "failed"}, out[-3000:]
+    ((code, (reason,)),) = json.loads((root / "oracle/resume.json").read_text()).items()
+    # Dynamo names a resume function for the line of the break (the print's), in the file as written.
+    line = next(i for i, text in enumerate(RESUME_TESTS.splitlines(), 1) if "print(" in text)
+    assert code == f"torch_dynamo_resume_in_step_at_{line}"
+    message = results["test_only_the_resume_recompiles"][1]
+    assert "dynamo_budget exceeded: recompiles 1 > 0" in message
+    assert "\n  step  (tests/test_resume.py)\n" in message, message
+    assert f" in resume at {line} (value): {reason.split('  #')[0].strip()}  [u" in message
+    assert "torch_dynamo_resume_in_step" not in message

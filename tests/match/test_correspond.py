@@ -468,3 +468,20 @@ def test_arbitrary_edits_never_crash_and_every_function_gets_one_row(
     assert sorted(r.candidate for r in result if r.candidate) == sorted(set(cand_refs))
     for r in result:
         assert (r.status is RowStatus.MATCHED) == (r.baseline is not None and r.candidate is not None)
+
+
+def test_resume_functions_whose_function_is_neither_observed_nor_in_a_snapshot() -> None:
+    # A pytest slice: `step` was compiled by an earlier test of the process, so this trace has only its resume
+    # functions, and no source snapshot. They are counted in one row of `step` in that file (no first line known),
+    # which pairs by name with a run that has `step` itself.
+    none = SnapshotSet({}, {})
+    orphans = [resume("/cand", "model.py", "step", 12), resume("/cand", "model.py", "step", 14)]
+    (only,) = correspond_functions(orphans, none, orphans, none)
+    assert (only.baseline_name, only.baseline_id) == ("step", "/cand/model.py::step")
+    assert only.baseline_location == ("/cand/model.py", None)
+    assert [p.baseline.name for p in only.pieces if p.baseline] == [r.name for r in orphans]
+    base = [FunctionRef("/base/model.py", 8, "step"), resume("/base", "model.py", "step", 12)]
+    (row,) = correspond_functions(base, none, orphans[:1], none)
+    assert (row.baseline_name, row.candidate_name, row.status, row.method) == (
+        "step", "step", RowStatus.MATCHED, MatchMethod.NAME
+    )  # fmt: skip

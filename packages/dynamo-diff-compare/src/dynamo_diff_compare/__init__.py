@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         comparison_text,
         count_pair,
         piece_line,
+        piece_name,
         side_label,
     )
     from dynamo_diff_compare.run_report_view import (
@@ -108,6 +109,7 @@ _LAZY = {
     "comparison_markdown": "render",
     "comparison_text": "render",
     "piece_line": "render",
+    "piece_name": "render",
     "count_pair": "render",
     "side_label": "render",
     "compilation_text": "run_report_view",
@@ -175,6 +177,7 @@ __all__ = [
     "phase_times_text",
     "phrase",
     "piece_line",
+    "piece_name",
     "report_counts",
     "report_label",
     "run_report",

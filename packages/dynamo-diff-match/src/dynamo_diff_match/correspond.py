@@ -223,18 +223,23 @@ def _units(refs: Iterable[FunctionRef], snapshots: SnapshotSet, *, baseline: boo
             by_key[source].resumes.append(ref)
             continue
         parent = unlocated_parent(ref.file, ref.resume_parent or "", ref.first_line)
-        if parent is not None:
-            parent.resumes.append(ref)
-            continue
-        path = snapshots.paths.get(ref.file, ref.file)
-        by_key[ref] = _Unit(
-            baseline,
-            function_id(path, ref.name, ref.first_line),
-            ref,
-            None,
-            (path, ref.first_line, ref.name),
-            snapshots.why_missing(ref),
-        )
+        if parent is None:
+            # Neither a snapshot nor its function's own frame (compiled earlier in the process, before the trace
+            # began): the function it resumes, by its name in that file, as a library frame's caller is found.
+            path = snapshots.paths.get(ref.file, ref.file)
+            name = ref.resume_parent or ref.name
+            key = ("resumed", path, name)
+            parent = by_key.get(key)
+            if parent is None:
+                parent = by_key[key] = _Unit(
+                    baseline,
+                    function_id(path, name),
+                    None,
+                    None,
+                    (path, ref.first_line, name),
+                    snapshots.why_missing(ref),
+                )
+        parent.resumes.append(ref)
     return sorted(by_key.values(), key=lambda u: u.order)
 
 

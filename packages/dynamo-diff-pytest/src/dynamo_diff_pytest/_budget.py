@@ -185,15 +185,23 @@ def explain(
         "graph_breaks": {c.compile_id for c, _ in used.graph_breaks} if "graph_breaks" in failing else set(),
         "failures": {c.compile_id for c in used.failures} if "failures" in failing else set(),
     }
+    from dynamo_diff_compare import piece_name
+
     packages = Packages(budget.only) if budget.only else None
     lines: list[str] = []
     for function in report.functions:
         body: list[str] = []
         for comp in function.compilations:
+            # A resume function is counted in the function it resumes (as `analyze` folds it): say which frame.
+            frame = (
+                f" in {piece_name(comp.frame)}" if comp.frame and comp.frame != function.name.rsplit(".")[-1] else ""
+            )
             if comp.compile_id in ids["recompiles"]:
                 for guard in comp.recompile:
                     evidence = guard.evidence_id or "-"
-                    body.append(f"    recompiled {comp.compile_id} ({guard.category}): {guard.text}  [{evidence}]")
+                    body.append(
+                        f"    recompiled {comp.compile_id}{frame} ({guard.category}): {guard.text}  [{evidence}]"
+                    )
             if comp.compile_id in ids["graph_breaks"]:
                 for gb in comp.graph_breaks:
                     site_file = gb.site.rpartition(":")[0] if gb.site else None
@@ -211,8 +219,8 @@ def explain(
                 fail = comp.failure
                 where = f" at {_site(fail.site, root)}" if fail.site else ""
                 body.append(
-                    f"    failed {comp.compile_id} {fail.fail_type or '(no type)'}{where}: {fail.message}; {fail.then}"
-                    f"  [{', '.join(fail.evidence_ids) or '-'}]"
+                    f"    failed {comp.compile_id}{frame} {fail.fail_type or '(no type)'}{where}: {fail.message}; "
+                    f"{fail.then}  [{', '.join(fail.evidence_ids) or '-'}]"
                 )
             for s in comp.suggestions:
                 if (s.kind == "graph_break" and comp.compile_id in ids["graph_breaks"]) or (
@@ -222,7 +230,9 @@ def explain(
         if ids["recompiles"] & {c.compile_id for c in function.compilations}:
             body += [f"    {_suggestion(s)}" for s in function.suggestions if s.kind != "recompile_limit"]
         if body:
-            place = f"{_shown(function.file, root)}:{function.line}" if function.file else "?"
+            place = _shown(function.file, root) if function.file else "?"
+            if function.line is not None:
+                place += f":{function.line}"
             lines.append(f"  {function.name}  ({place})")
             lines.extend(body)
     return lines
