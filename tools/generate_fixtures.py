@@ -46,7 +46,12 @@ CAPTURES = REPO / "fixtures" / "captures"
 WORK = Path(tempfile.gettempdir()) / "dynamo-diff-fixtures"
 EDIT_DIR = WORK / "edit"
 # Each pair of versions of one file runs from one fixed directory.
-PAIR_DIRS = {"edit_": EDIT_DIR, "break_fix_": WORK / "break_fix", "dynamic_flag_": WORK / "dynamic_flag"}
+PAIR_DIRS = {
+    "edit_": EDIT_DIR,
+    "break_fix_": WORK / "break_fix",
+    "dynamic_flag_": WORK / "dynamic_flag",
+    "pair_": WORK / "pair",
+}
 INDUCTOR_CACHE = WORK / "inductor-cache-cold"
 
 # name -> script (relative to fixtures/workloads); order matters (cold < warm).
@@ -120,6 +125,25 @@ ALL = [
     ("cache_bypass", "cache_bypass.py"),
     # A float argument changing value under aot_eager: a recompile that restarts (TensorifyScalarRestartAnalysis).
     ("tensorify_restart", "tensorify_restart.py"),
+    # One pair per suggestion kind (fixtures/suggestion_pairs.json): the workload, and it with the suggestion applied.
+    ("pair_mark_dynamic_before", "pairs/mark_dynamic_before.py"),
+    ("pair_mark_dynamic_after", "pairs/mark_dynamic_after.py"),
+    ("pair_dtype_device_before", "pairs/dtype_device_before.py"),
+    ("pair_dtype_device_after", "pairs/dtype_device_after.py"),
+    ("pair_grad_mode_before", "pairs/grad_mode_before.py"),
+    ("pair_grad_mode_after", "pairs/grad_mode_after.py"),
+    ("pair_dynamic_scalar_before", "pairs/dynamic_scalar_before.py"),
+    ("pair_dynamic_scalar_after", "pairs/dynamic_scalar_after.py"),
+    ("pair_create_once_before", "pairs/create_once_before.py"),
+    ("pair_create_once_after", "pairs/create_once_after.py"),
+    ("pair_recompile_limit_before", "pairs/recompile_limit_before.py"),
+    ("pair_recompile_limit_after", "pairs/recompile_limit_after.py"),
+    ("pair_graph_break_before", "pairs/graph_break_before.py"),
+    ("pair_graph_break_after", "pairs/graph_break_after.py"),
+    ("pair_call_compiled_before", "pairs/call_compiled_before.py"),
+    ("pair_call_compiled_after", "pairs/call_compiled_after.py"),
+    ("pair_suppressed_failure_before", "pairs/suppressed_failure_before.py"),
+    ("pair_suppressed_failure_after", "pairs/suppressed_failure_after.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with

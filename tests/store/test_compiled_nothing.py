@@ -93,7 +93,23 @@ def test_frames_without_a_graph_say_so(store: Store) -> None:
     assert compiled.torch_compile_calls is None  # recorded before capture had an observer
 
 
-COMPILED = sorted(p.name for p in CAPTURES.iterdir() if (p / "oracle.json").is_file() and p.name not in EMPTY)
+# The call_compiled pair's "before": torch.compile called once, the original function called instead.
+UNCALLED = "pair_call_compiled_before"
+COMPILED = sorted(
+    p.name for p in CAPTURES.iterdir() if (p / "oracle.json").is_file() and p.name not in (*EMPTY, UNCALLED)
+)
+
+
+def test_a_compiled_function_never_called_is_nothing_compiled(store: Store) -> None:
+    data = oracle(UNCALLED)
+    assert data["backend_invocations"] == 0 and data["counters"] == {} and data["expect"]["torch_compile_calls"] == 1
+    info = store.import_path(CAPTURES / UNCALLED).capture.capture
+    assert info.compiled.state == "nothing_compiled" and info.compiled.compilations == 0
+    assert info.compiled.torch_compile_calls == 1
+    # The workload ran as model.py (the pairs run from one fixed path): its torch.compile line, from its own source.
+    (site,) = call_sites("pairs/call_compiled_before.py", ("score", "score"))
+    where = "model.py:" + site.rsplit(":", 1)[1]
+    assert info.compiled.summary == f"torch.compile was called once (score at {where}) but no frame was compiled"
 
 
 @pytest.mark.parametrize("name", [n for n in COMPILED if n != "no_graph"])

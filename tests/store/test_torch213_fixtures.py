@@ -21,7 +21,14 @@ NAMES = sorted(p.name for p in CAPTURES.iterdir() if (p / "oracle.json").exists(
 # Jobs of several ranks: their oracle holds one oracle per rank (test_rank_jobs).
 RANK_JOBS = [n for n in NAMES if "ranks" in json.loads((CAPTURES / n / "oracle.json").read_text())]
 # The oracle's guard vocabulary -> our categories.
-KIND = {"size": "shape", "value": "value", "dtype": "dtype", "grad_mode": "grad_mode", "identity": "identity"}
+KIND = {
+    "size": "shape",
+    "value": "value",
+    "dtype": "dtype",
+    "grad_mode": "grad_mode",
+    "identity": "identity",
+    "type": "type",
+}
 
 
 @pytest.fixture(scope="module")
