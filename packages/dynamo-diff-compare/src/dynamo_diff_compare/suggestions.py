@@ -119,6 +119,9 @@ _DEVICE = re.compile(
 _REQUIRES_GRAD = re.compile(r"^tensor '(?P<name>[^']+)' requires_grad mismatch\. expected requires_grad=(?P<e>[01])")
 _VALUE = re.compile(r"^(?P<subject>[A-Za-z_][\w.]*|L\['[^']+'\](?:\.\w+)*) == (?P<value>\S+)$")
 _OBJ_ID = re.compile(r"^___check_obj_id\((?P<subject>[^,]+), (?P<id>\d+)\)")
+# torch 2.13: `___check_type_id(self, 9389...), type=<class '__main__.make_head.<locals>.Head'>`: a class defined
+# inside a function is a new class each time that function runs.
+_TYPE_ID = re.compile(r"^___check_type_id\((?P<subject>[^,]+), (?P<id>\d+)\), type=<class '(?P<cls>[^']*<locals>[^']*)'>")
 _INT = re.compile(r"^-?\d+$")
 _FLOAT = re.compile(r"^-?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?$|^-?\d+e[-+]?\d+$|^-?inf$|^nan$")
 # A use in Python control flow: a dynamic int or float would be specialised again there.
@@ -245,6 +248,11 @@ def function_suggestions(
                 if not subject.endswith(".__code__"):  # another code object is another function, not a new one
                     # An object id is an address in one process: ids are compared within a rank only.
                     seen(SuggestionKind.CREATE_ONCE, subject, rank=comp.identity.rank).saw(comp, ev, m["id"])
+            elif category == GuardCategory.TYPE and (m := _TYPE_ID.match(guard)):
+                s = seen(SuggestionKind.CREATE_ONCE, _name(m["subject"].strip()), rank=comp.identity.rank)
+                cls = m["cls"].removeprefix("__main__.")
+                s.facets.append(cls) if cls not in s.facets else None
+                s.saw(comp, ev, m["id"])
     out: list[Suggestion] = []
     for item in found.values():
         made = _suggest(item, setup, function)
@@ -338,6 +346,20 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
         # recompile, at least three of them, reads as one made at every call.
         if len(seen.values) < 2 or len(seen.compile_ids) < 2:
             return None
+        if seen.facets:  # a type guard: the class itself is new at each call
+            cls = seen.facets[0]
+            maker = cls.split(".<locals>.", 1)[0]
+            return Suggestion(
+                kind=seen.kind,
+                subject=name,
+                values=[f"type id {v}" for v in seen.values],
+                cause=f"the class of {name} ({cls}) was a new class at each of {len(seen.compile_ids) + 1} "
+                f"compilations: it is defined inside {maker}, which made it again ({_recompiles(seen)})",
+                change=f"define the class once, outside {maker} (or build the object once and reuse it)",
+                cost="none for the graph; if each class differs on purpose, each one compiles once and this does not "
+                "apply",
+                **base,
+            )
         return Suggestion(
             kind=seen.kind,
             subject=name,
@@ -366,6 +388,8 @@ def _scalar(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion 
         knob = f"torch._dynamo.config.specialize_{kind} = False"
     elif setup.static_for(base["function"]):
         knob = "torch.compile(..., dynamic=None)"
+    else:
+        knob = "torch.compile(..., dynamic=True)"
     values = ", ".join(seen.values)
     how = {
         "torch._dynamo.config.allow_unspec_int_on_nn_module = True": ", or let Dynamo treat int attributes of "
@@ -375,6 +399,9 @@ def _scalar(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion 
         "torch.compile(..., dynamic=None)": ", or compile without dynamic=False (dynamic=None, the default, makes "
         f"{'an int' if kind == 'int' else 'a float'} that changed dynamic at its first recompile; later values "
         "reuse that graph)",
+        "torch.compile(..., dynamic=True)": ", or compile with dynamic=True (the same as "
+        "torch._dynamo.config.assume_static_by_default = False: ints, floats and sizes are dynamic from the first "
+        "compilation, not from their first change)",
     }.get(knob or "", "")
     return Suggestion(
         kind=seen.kind,
