@@ -44,7 +44,7 @@ from dynamo_diff_compare.trusted import trusted
 from dynamo_diff_compare.verdict_text import no_snapshots_message
 
 # Part of every comparison id: bump when rows or changes are computed differently.
-COMPARE_VERSION = "4"
+COMPARE_VERSION = "5"
 EMPTY = SnapshotSet(files={}, paths={})
 
 
