@@ -319,7 +319,7 @@ def run_page_text(page: RunReportPage) -> str:
         frames = f" frames {', '.join(r.frames)}" if r.frames else ""
         lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{frames}"))
         texts = [t for c in r.compilations if (t := compilation_text(c, r.name)) is not None]
-        lines += [_line(t) for t in texts[:6]]
+        lines += [_line(part) for t in texts[:6] for part in t.split("\n")]
         if len(texts) > 6:
             lines.append(f"  ... {len(texts) - 6} more lines in the structured result")
         if entry.truncated:
