@@ -144,6 +144,14 @@ ALL = [
     ("pair_call_compiled_after", "pairs/call_compiled_after.py"),
     ("pair_suppressed_failure_before", "pairs/suppressed_failure_before.py"),
     ("pair_suppressed_failure_after", "pairs/suppressed_failure_after.py"),
+    # Questions the agent suite was not built from: data-dependent breaks, a global's value and a dtype, a failure
+    # the program goes on after (or not), automatic dynamic shapes on and off.
+    ("data_breaks", "data_breaks.py"),
+    ("global_guard", "global_guard.py"),
+    ("after_failure", "after_failure.py"),
+    ("after_failure_exit", "after_failure.py"),
+    ("auto_dynamic_on", "auto_dynamic.py"),
+    ("auto_dynamic_off", "auto_dynamic.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -156,13 +164,20 @@ FAULTS = {
     "midrun_kill": "kill",
     "killed_compile_kill": "kill",
     "killed_compile_resume": "kill_resume",
+    "after_failure_exit": "uncaught",
 }
-EXPECTED_EXIT = {"midrun_raise": 1, "midrun_kill": -9, "killed_compile_kill": -9, "killed_compile_resume": -9}
+EXPECTED_EXIT = {
+    "after_failure_exit": 1,
+    "midrun_raise": 1,
+    "midrun_kill": -9,
+    "killed_compile_kill": -9,
+    "killed_compile_resume": -9,
+}
 # Arguments between the interpreter and the script (a launcher).
 _TORCHRUN = ["-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port"]
 COMMAND_FOR = {"torchrun_port_a": [*_TORCHRUN, "29531"], "torchrun_port_b": [*_TORCHRUN, "29532"]}
 # Other variables a workload reads that its command line does not show.
-ENV_FOR = {"llama_214_tuned": {"DYNAMO_DIFF_LLAMA_TUNED": "1"}}
+ENV_FOR = {"llama_214_tuned": {"DYNAMO_DIFF_LLAMA_TUNED": "1"}, "auto_dynamic_off": {"DYNAMO_DIFF_STATIC_SHAPES": "1"}}
 # Recorded without capture's observer (the observer must change nothing: compare with observed_on).
 NOT_OBSERVED = {"observed_off"}
 # cache_cold and cache_warm share one TORCHINDUCTOR_CACHE_DIR (custom policy), emptied before cache_cold.
@@ -229,6 +244,7 @@ SCRUB = (
     "LOCAL_RANK",
     "DYNAMO_DIFF_FAULT",
     "DYNAMO_DIFF_LLAMA_TUNED",
+    "DYNAMO_DIFF_STATIC_SHAPES",
 )
 RECORDED_ENV = ("PYTHONHASHSEED", "TORCHINDUCTOR_FX_GRAPH_CACHE", "TORCHINDUCTOR_COMPILE_THREADS")
 

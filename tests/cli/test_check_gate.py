@@ -173,4 +173,7 @@ def test_the_change_under_test_carries_what_comes_with_it(tmp_path: Path) -> Non
     upgrade = [str(CAPTURES / "llama_213"), str(CAPTURES / "llama_214")]
     code, lines = check(tmp_path, *upgrade, "--fail-on-confounded", "--change", "torch_version")
     assert code == 0, lines
-    assert "the change under test: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come with it" in lines[-1]
+    assert (
+        "the change under test: torch upgrade 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come with it"
+        in (lines[-1])
+    )

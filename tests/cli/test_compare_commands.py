@@ -281,3 +281,40 @@ def test_compile_phases_under_the_total_and_on_the_rows_that_changed_with_their_
         assert code == 0 and json.loads(record)["evidence"]["kind"] == "compilation_metrics"
     code, text, _ = run("compare", cold, warm)
     assert "code gen" in text and "AOT/backend" in text
+
+
+def test_a_setting_the_user_made_says_both_values_and_what_it_changes(tmp_path: Path) -> None:
+    """auto_dynamic_off's workload sets torch._dynamo.config.automatic_dynamic_shapes = False (its oracle's note):
+    the confounded verdict names the key, both values, that the user set it, and what it changes, in an
+    80-column terminal, in markdown and in JSON."""
+    from dynamo_diff_cli.app import app
+    from typer.testing import CliRunner
+
+    on, off = (json.loads((CAPTURES / n / "oracle.json").read_text()) for n in ("auto_dynamic_on", "auto_dynamic_off"))
+    assert (on["automatic_dynamic_shapes"], off["automatic_dynamic_shapes"]) == (True, False)
+    pair = [str(CAPTURES / "auto_dynamic_on"), str(CAPTURES / "auto_dynamic_off")]
+    runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": "1", "DYNAMO_DIFF_STORE": str(tmp_path / "store")})
+    text = runner.invoke(app, ["compare", *pair])
+    assert text.exit_code == 0, text.stderr
+    assert all(len(line) <= 80 for line in text.stdout.splitlines()), text.stdout
+    flat = " ".join(text.stdout.split())
+    assert (
+        "comparability: CONFOUNDED: dynamo.automatic_dynamic_shapes (observed): true -> false, set by the user in "
+        "the candidate effect: changes which guards dynamic shapes produce and when a new shape recompiles"
+    ) in flat
+    markdown = runner.invoke(app, ["compare", *pair, "--format", "markdown"]).stdout
+    assert "- effect: changes which guards dynamic shapes produce and when a new shape recompiles" in markdown
+    document = json.loads(runner.invoke(app, ["compare", *pair, "--format", "json"]).stdout)
+    validate(document, "comparison")
+    (difference,) = document["comparability"]["differences"]
+    assert (difference["key"], difference["baseline"], difference["candidate"]) == (
+        "dynamo.automatic_dynamic_shapes",
+        True,
+        False,
+    )
+    assert difference["effect"] == "changes which guards dynamic shapes produce and when a new shape recompiles"
+    # The recompilations it explains, from the oracles.
+    (row,) = document["functions"]
+    assert (
+        row["deltas"]["confirmed_recompilation_identities"] == off["expect"]["recompiles"] - on["expect"]["recompiles"]
+    )

@@ -151,7 +151,7 @@ def test_an_upgrade_reads_as_one_difference_with_what_comes_with_it(tmp_path: Pa
     explained = comparison.comparability.explained
     assert len(explained) > 20
     words = own_words(page)
-    assert f"torch 2.13.0+cpu -> 2.14.1+cu130, and {len(explained)} differences that come with it" in words
+    assert f"torch upgrade 2.13.0+cpu -> 2.14.1+cu130, and {len(explained)} differences that come with it" in words
     rows = re.findall(r'<tr data-explained="([^"]+)">', page)
     assert sorted(rows) == sorted(e.key for e in explained)
     assert re.findall(r'<tr data-key="([^"]+)">', page) == ["torch_version"]

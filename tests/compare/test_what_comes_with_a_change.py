@@ -87,14 +87,26 @@ def test_a_torch_upgrade_is_one_difference_with_what_comes_with_it(store) -> Non
         assert explained[key].why == (
             f"the default of each version (2.13.0: {json.dumps(b_config[key])}; 2.14.1: {json.dumps(c_config[key])})"
         )
-    # One headline, not one line per setting.
+    # One headline that reads as the upgrade it is, not one line per setting.
     lines = comparability_lines(comp, CLI_HINTS)  # as the CLI words the next step
     assert lines[0] == (
-        f"comparability: CONFOUNDED: torch {b_version} -> {c_version}, and {len(settings) + 1} differences that come "
-        "with it"
+        f"comparability: CONFOUNDED: torch upgrade {b_version} -> {c_version}, and {len(settings) + 1} differences "
+        "that come with it"
     )
-    assert len(lines) == 3 and lines[1].startswith("  with it: torch_git; ")
-    assert "--change torch_version" in lines[2]
+    assert len(lines) == 4 and lines[1].startswith("  with it: torch_git; ")
+    # The defaults torch changed between the two versions are counted and each is listed with its two values
+    # (four: all fit); the settings only one version has are counted per version (from the traces' own configs).
+    defaults = settings - only_one
+    assert f"{len(defaults)} default(s) torch changed between the versions" in lines[1]
+    for key in defaults:
+        assert f"{key} {json.dumps(b_config[key])} -> {json.dumps(c_config[key])}" in lines[1], key
+    only_in = {v: sum(1 for k in only_one if k in config) for v, config in (("2.13.0", b_config), ("2.14.1", c_config))}
+    assert f"{len(only_one)} setting(s) only one of the versions has" in lines[1]
+    for version, n in only_in.items():
+        assert f"{n} only in {version}" in lines[1]
+    assert lines[2] == "  effect: changes Dynamo, its guards, its defaults and the backends"
+    assert comp.differences[0].effect == "changes Dynamo, its guards, its defaults and the backends"
+    assert "--change torch_version" in lines[3]
 
     # Named as the change under test, the pair is comparable, and the same differences are listed under it.
     named = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src, intended=["torch_version"])
@@ -103,7 +115,9 @@ def test_a_torch_upgrade_is_one_difference_with_what_comes_with_it(store) -> Non
     assert {e.key for e in named.comparability.explained} == settings | {"torch_git"}
     assert not named.comparability.differences
     markdown = comparison_markdown(named)
-    assert f"the change under test: torch {b_version} -> {c_version}, and {len(settings) + 1} differences" in markdown
+    assert f"the change under test: torch upgrade {b_version} -> {c_version}, and {len(settings) + 1} differences" in (
+        markdown
+    )
     # The gate passes a confounding-sensitive check on it, and fails it without the change named.
     assert evaluate(named, max_new_recompiles=0, fail_on_confounded=True).passed
     unnamed = evaluate(
@@ -146,7 +160,18 @@ def test_a_setting_the_user_made_in_an_upgrade_still_confounds(store) -> None:  
         (limit,) = [d for d in comp.differences if d.key == "dynamo.recompile_limit"]
         assert (limit.baseline, limit.candidate) == (b_config["dynamo.recompile_limit"], 16)
         assert limit.why is not None and "set by the user in the candidate" in limit.why
+        assert limit.effect == "changes how often a function may recompile before it runs eagerly"
         assert not set(set_by_workload) & {e.key for e in comp.explained}
+        lines = comparability_lines(comp, CLI_HINTS)
+        if not given:
+            # The upgrade still reads as an upgrade, and the setting the user made is named beside it.
+            assert lines[0] == (
+                f"comparability: CONFOUNDED: torch upgrade {oracle('llama_213')['torch_version']} -> "
+                f"{oracle('llama_214_tuned')['torch_version']}, and {len(comp.explained)} differences that come with "
+                "it; 1 other difference(s), 1 of them set by the user (dynamo.recompile_limit)"
+            )
+        effects = [line.strip() for line in lines if line.strip().startswith("effect: ")]
+        assert "effect: changes how often a function may recompile before it runs eagerly" in effects
 
 
 def test_settings_torch_derives_from_dynamic_true_come_with_it(store) -> None:  # type: ignore[no-untyped-def]

@@ -142,6 +142,124 @@ TASKS: list[Task] = [
 ]
 
 
+def _gb_ids(name: str) -> list[str]:
+    """torch's graph-break registry ids in the workload's own counters (the reason texts end in their page)."""
+    return sorted({m for reason in oracle(name)["counters"]["graph_break"] for m in re.findall(r"gb\d{4}", reason)})
+
+
+def _guard(name: str, function: str, index: int = 0) -> str:
+    """A failing guard as torch's guard_failures holds it, without its compile id and user-code comment."""
+    text: str = oracle(name)["guard_failures"][function][index]
+    return text.split(": ", 1)[1].split("  #", 1)[0].strip()
+
+
+def _compile_id(name: str, function: str) -> str:
+    """The compile id Dynamo was working on when the workload's backend saw `function`'s graph."""
+    (graph,) = [g for g in oracle(name)["backend_graphs"] if g["code"]["co_name"] == function]
+    return str(graph["compile_id"])
+
+
+def _expected(name: str, key: str) -> Any:
+    return oracle(name)["expect"][key]
+
+
+# Written from traces the suite was not built from (fixtures recorded for them: data_breaks, global_guard,
+# after_failure, after_failure_exit, auto_dynamic_on/off); the same questions are kept for a fresh trial.
+HELD_OUT: list[Task] = [
+    Task(
+        "data_breaks",
+        "In data_breaks, which operations break the graph, in which functions, and at which lines?",
+        [("analyze_capture", {"capture": _capture("data_breaks")})],
+        [["analyze", _capture("data_breaks"), "--by-function", "--format", "json"]],
+        [re.escape(site) for site in _expected("data_breaks", "graph_break_sites")]
+        + [re.escape(gb) for gb in _gb_ids("data_breaks")]
+        + [r"nonzero|Dynamic shape operator", r"tolist"],
+        why="oracle: graph_break_sites (line_of the marked lines), counters['graph_break'] (gb0036, gb0109)",
+        tags=["held_out"],
+    ),
+    Task(
+        "global_value",
+        "In global_guard, what made apply recompile?",
+        [("analyze_capture", {"capture": _capture("global_guard"), "function": "apply"})],
+        [["analyze", _capture("global_guard"), "--function", "apply", "--format", "json"]],
+        [re.escape(_guard("global_guard", "apply")), r"\[value\]|\"category\": ?\"value\""],
+        why="oracle: guard_failures['apply'] (the module global MODE changed from 'sin' to 'cos')",
+        tags=["held_out"],
+    ),
+    Task(
+        "dtype",
+        "In global_guard, which function recompiled because an input's dtype changed, and what did its guard expect?",
+        [("analyze_capture", {"capture": _capture("global_guard")})],
+        [["analyze", _capture("global_guard"), "--by-function", "--format", "json"]],
+        [
+            r"cast[^\n]*\n[^\n]*"
+            + re.escape(_guard("global_guard", "cast"))
+            + r"|\"name\": ?\"cast\"[\s\S]*"
+            + re.escape(_guard("global_guard", "cast"))
+        ],
+        why="oracle: guard_failures['cast'] (float32, then float64)",
+        tags=["held_out"],
+    ),
+    Task(
+        "went_on",
+        "In after_failure, `first` failed to compile. Did the program go on afterwards, and what shows it?",
+        [("analyze_capture", {"capture": _capture("after_failure")})],
+        [["analyze", _capture("after_failure"), "--by-function", "--format", "json"]],
+        [
+            r"raised into the program",
+            rf"went on: yes, compilation {re.escape(_compile_id('after_failure', 'second'))} \(second\) started after"
+            rf"|\"went_on\": ?true,\s*\"went_on_basis\": ?\"compilation "
+            rf"{re.escape(_compile_id('after_failure', 'second'))} \(second\) started after",
+        ],
+        why="oracle: exceptions=[BackendCompilerFailed] caught, then the backend saw second's graph; exit_code 0",
+        tags=["held_out"],
+    ),
+    Task(
+        "did_not_go_on",
+        "Did the program in after_failure_exit go on after `first` failed to compile?",
+        [("analyze_capture", {"capture": _capture("after_failure_exit")})],
+        [["analyze", _capture("after_failure_exit"), "--by-function", "--format", "json"]],
+        [
+            r"went on: no|\"went_on\": ?false",
+            re.escape(
+                f"exited with code {_expected('after_failure_exit', 'exit_code')} on an uncaught "
+                f"{oracle('after_failure_exit')['exceptions'][0]['type']}"
+            ),
+        ],
+        why="oracle: exit_code 1, exceptions=[BackendCompilerFailed] uncaught, one backend graph (first's)",
+        tags=["held_out"],
+    ),
+    Task(
+        "static_shapes",
+        "Why does f recompile more in auto_dynamic_off than in auto_dynamic_on, and can the comparison be trusted?",
+        [("compare_runs", {"baseline": _capture("auto_dynamic_on"), "candidate": _capture("auto_dynamic_off")})],
+        [["compare", _capture("auto_dynamic_on"), _capture("auto_dynamic_off"), "--format", "json"]],
+        [
+            rf"recompiles \(confirmed\) {_expected('auto_dynamic_on', 'recompiles')} -> "
+            rf"{_expected('auto_dynamic_off', 'recompiles')}"
+            rf"|\"confirmed_recompilation_identities\": ?"
+            rf"{_expected('auto_dynamic_off', 'recompiles') - _expected('auto_dynamic_on', 'recompiles')}\b",
+            r"CONFOUNDED|\"verdict\": ?\"confounded\"",
+            r"dynamo\.automatic_dynamic_shapes",
+            r"changes which guards dynamic shapes produce",
+        ],
+        why="oracles: recompiles 1 -> 3; auto_dynamic_off's workload set automatic_dynamic_shapes=False (its note)",
+        tags=["held_out"],
+    ),
+    Task(
+        "all_guards",
+        "In auto_dynamic_off, f's last recompilation checked every earlier entry: what row counts did each expect?",
+        [("analyze_capture", {"capture": _capture("auto_dynamic_off")})],
+        [["analyze", _capture("auto_dynamic_off"), "--by-function", "--format", "json"]],
+        # The last recompilation's failing guards: the last reason entries torch recorded, one per earlier entry.
+        [re.escape(_guard("auto_dynamic_off", "f", -n)) for n in (1, 2, 3)],
+        why="oracle: guard_failures['f'][-3:] (expected 8, 6 and 4 rows, actual 10)",
+        tags=["held_out"],
+    ),
+]
+TASKS += HELD_OUT
+
+
 def answered(task: Task, texts: list[str]) -> list[str]:
     """The expected patterns that do not appear in what the calls returned."""
     joined = "\n".join(texts)

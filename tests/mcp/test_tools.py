@@ -199,7 +199,11 @@ def test_a_confounded_pair_says_how_many_keys_differ(session: Session) -> None:
     (summary,) = [n for n in page.comparability_truncated if n.startswith("differences:")]
     total = int(summary.split(" of ")[1].split()[0])
     assert 0 < len(shown) < total
-    assert "comparability: CONFOUNDED (differs: " in text_of(result)
+    text = text_of(result)
+    assert f"comparability: CONFOUNDED: {total} difference(s)" in text
+    # Each difference shown has its line with both values and what it changes; the rest are counted.
+    assert "- python (observed): '3.11.7' -> '3.12.11'; effect: changes the bytecode Dynamo traces" in text
+    assert f"- {total - 6} more difference(s): " in text
 
 
 def test_compare_ranks_shows_the_first_divergence(session: Session) -> None:
@@ -393,10 +397,13 @@ def test_a_torch_upgrade_is_one_difference_and_what_comes_with_it(session: Sessi
     assert any(n.startswith("explained: ") for n in page.comparability_truncated)
     text = text_of(session.call("compare_runs", **pair))
 
-    assert "comparability: CONFOUNDED (differs: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come " in text
+    assert "comparability: CONFOUNDED: torch upgrade 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come " in text
+    # The text alone names the defaults torch changed between the versions with both values, and what it affects.
+    assert "dynamo.use_lamba_guard_for_object_aliasing true -> false" in text
+    assert "; effect: changes Dynamo, its guards, its defaults and the backends" in text
     named = session.call("compare_runs", **pair, change=["torch_version"])
     page = ComparisonPage.model_validate(named.structured_content)
     assert page.comparability.verdict == "comparable"
     assert all(e.follows_from == "torch_version" for e in page.comparability.explained)
-    assert "the change under test: torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences" in text_of(named)
+    assert "the change under test: torch upgrade 2.13.0+cpu -> 2.14.1+cu130, and 35 differences" in text_of(named)
     assert size_of(named) < RESPONSE_LIMIT

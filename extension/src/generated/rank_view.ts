@@ -326,6 +326,10 @@ export interface Difference {
   baseline?: unknown;
   candidate?: unknown;
   /**
+   * What the key changes, in a short phrase of its family ('changes which guards dynamic shapes produce and when a new shape recompiles'); None in documents written before it was named.
+   */
+  effect?: string | null;
+  /**
    * In `explained`: the key of the difference this one comes with ('torch_version', 'compile.dynamic', 'program'); None for a difference that changes nothing counted (a launcher's rendezvous port).
    */
   follows_from?: string | null;

@@ -60,7 +60,14 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
     from dynamo_diff_compare.suggestions import suggestion_brief, suggestion_text
     from dynamo_diff_compare.terminal_lines import terminal_text
-    from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
+    from dynamo_diff_compare.verdict_text import (
+        coming_with,
+        difference_phrase,
+        effect_text,
+        followers,
+        verdict_headline,
+        with_it,
+    )
 
 # Name -> the module that defines it. No module has the name of a function it exports (the import system would
 # set the package attribute to the module).
@@ -92,6 +99,9 @@ _LAZY = {
     "compiled_line": "compiled",
     "coming_with": "verdict_text",
     "difference_phrase": "verdict_text",
+    "effect_text": "verdict_text",
+    "followers": "verdict_text",
+    "with_it": "verdict_text",
     "verdict_headline": "verdict_text",
     "COMPARE_VERSION": "compare",
     "compare_captures": "compare",
@@ -171,8 +181,10 @@ __all__ = [
     "compiled_line",
     "count_pair",
     "difference_phrase",
+    "effect_text",
     "evaluate",
     "evidence_summaries",
+    "followers",
     "nonzero",
     "phase_times_text",
     "phrase",
@@ -196,5 +208,6 @@ __all__ = [
     "user_sources",
     "verdict_headline",
     "with_hint",
+    "with_it",
     "with_suggestions",
 ]

@@ -35,6 +35,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
+from dynamo_diff_compare.went_on import Sequels, then_text
 
 
 def rank_name(rank: int | None) -> str:
@@ -128,13 +129,14 @@ def guard_text(text: str) -> str:
     return text.split("  #", 1)[0].strip()
 
 
-def compilation_summary(comp: Compilation) -> str:
+def compilation_summary(comp: Compilation, sequels: Sequels | None = None) -> str:
     """One line per fact the trace shows about a compilation, in the order an engineer reads them."""
-    return "\n".join(compilation_facts(comp))
+    return "\n".join(compilation_facts(comp, sequels=sequels))
 
 
-def compilation_facts(comp: Compilation, *, whole_guard: bool = False) -> list[str]:
-    """The facts of `compilation_summary`, a list; `whole_guard`: the first failing guard's text uncut."""
+def compilation_facts(comp: Compilation, *, whole_guard: bool = False, sequels: Sequels | None = None) -> list[str]:
+    """The facts of `compilation_summary`, a list; `whole_guard`: the first failing guard's text uncut; with
+    `sequels`, a failure says what torch did next and whether the program went on, on what evidence."""
     bits = []
     if comp.recompile is not None:
         reasons = comp.recompile.reasons
@@ -173,6 +175,9 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False) -> list[s
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:
         bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 90)}".strip())
+        sequel = sequels.of(comp) if sequels is not None else None
+        if sequel is not None:
+            bits.append(f"then {then_text(comp)}; {sequel.text()}")
     if comp.cache_events:
         bits.append("cache: " + ", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
     if comp.restart_count:
@@ -408,14 +413,15 @@ def _compile_order(compile_id: str) -> tuple[int, ...]:
     return tuple(int(p) for p in compile_id.replace("!", "").replace("#", "/").split("/") if p.isdigit())
 
 
-def compilation_lines(capture: Capture, rank: Rank) -> list[Line]:
+def compilation_lines(capture: Capture, rank: Rank, sequels: Sequels | None = None) -> list[Line]:
     """A rank's compilations: one line each (id, function, outcome), what the trace shows of it under it, the
     failing guard whole on its own line."""
     out = [Line(_compilations_title(capture, rank), style="bold")]
     generated = generated_by_compile_id(rank)
+    sequels = sequels or Sequels(capture)
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
-        for fact in compilation_facts(comp, whole_guard=True):
+        for fact in compilation_facts(comp, whole_guard=True, sequels=sequels):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
         out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out
@@ -441,8 +447,9 @@ def capture_text(
         parts += [Text(""), Lines(function_lines(capture, sources))]
     if show_compilations:
         with_compilations = [rank for rank in capture.ranks if rank.compilations]
+        sequels = Sequels(capture)
         for rank in with_compilations[:MANY_RANKS]:
-            parts += [Text(""), Lines(compilation_lines(capture, rank))]
+            parts += [Text(""), Lines(compilation_lines(capture, rank, sequels))]
         if len(with_compilations) > MANY_RANKS:
             more = len(with_compilations) - MANY_RANKS
             parts.append(Lines([f"compilations of {more} more rank(s) not shown: {rank_note(capture, hints)}"]))
@@ -518,6 +525,7 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None, *, hi
                 seen.add(line)
                 out.append(line)
     with_compilations = [rank for rank in capture.ranks if rank.compilations]
+    sequels = Sequels(capture)
     for rank in with_compilations[:MANY_RANKS]:
         generated = generated_by_compile_id(rank)
         out += [
@@ -531,7 +539,7 @@ def capture_markdown(capture: Capture, sources: SnapshotSet | None = None, *, hi
             out.append(
                 f"| {comp.compile_id} | {_md_cell(function_label(comp, generated.get(comp.compile_id)))} | "
                 f"{comp.outcome} | "
-                f"{_md_cell(compilation_summary(comp))} |"
+                f"{_md_cell(compilation_summary(comp, sequels))} |"
             )
     if len(with_compilations) > MANY_RANKS:
         more = len(with_compilations) - MANY_RANKS

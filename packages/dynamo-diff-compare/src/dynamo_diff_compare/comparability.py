@@ -44,6 +44,7 @@ from dynamo_diff_compare.consequences import (
     side_defaults,
     words_text,
 )
+from dynamo_diff_compare.effects import effect
 from dynamo_diff_compare.setting_values import canonical, normalize
 
 # Without these the deltas cannot be read at all: the verdict is `unknown` when either is missing.
@@ -342,13 +343,18 @@ def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iter
             missing.append(f"both: {key} not in the traces")
     return Comparability(
         verdict=verdict,
-        differences=differences,
+        differences=_with_effects(differences),
         missing=missing,
         checked=checked,
-        intended=expected,
+        intended=_with_effects(expected),
         contradictions=contradictions,
-        explained=explained,
+        explained=_with_effects(explained),
     )
+
+
+def _with_effects(differences: list[Difference]) -> list[Difference]:
+    """Each difference with the phrase of what its key changes (effects.py)."""
+    return [d.model_copy(update={"effect": effect(d.key)}) for d in differences]
 
 
 def _explain(

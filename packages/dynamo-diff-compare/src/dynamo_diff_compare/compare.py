@@ -44,6 +44,7 @@ from dynamo_diff_compare.ranks import rank_view
 from dynamo_diff_compare.suggestions import TorchSetup, compilation_suggestions, function_suggestions
 from dynamo_diff_compare.trusted import trusted
 from dynamo_diff_compare.verdict_text import no_snapshots_message
+from dynamo_diff_compare.went_on import Sequels, then_text
 
 # Part of every comparison id: bump when rows or changes are computed differently.
 COMPARE_VERSION = "5"
@@ -296,6 +297,40 @@ def comparison_id(*parts: str) -> str:
     return digest.hexdigest()
 
 
+_FAILURE_CHANGES = (ChangeKind.FAILURE_NEW, ChangeKind.FAILURE_GONE)
+
+
+def _with_sequels(rows: list[FunctionRow], base: Sequels, cand: Sequels) -> list[FunctionRow]:
+    """A failure that is new or gone says, on the side that has it, what torch did next and whether the program
+    went on, with the evidence (went_on.py): `then`, `went_on`, `went_on_basis` in that side's value."""
+    out = []
+    for row in rows:
+        if not any(ch.kind in _FAILURE_CHANGES for ch in row.changes):
+            out.append(row)
+            continue
+        changes = []
+        for ch in row.changes:
+            new = ch.kind == ChangeKind.FAILURE_NEW
+            ids, sequels = (ch.candidate_evidence, cand) if new else (ch.baseline_evidence, base)
+            found = next((f for e in ids if (f := sequels.of_evidence(e)) is not None), None)
+            if ch.kind not in _FAILURE_CHANGES or found is None:
+                changes.append(ch)
+                continue
+            comp, sequel = found
+            facts = {"then": then_text(comp), "went_on": sequel.went_on, "went_on_basis": sequel.basis}
+            if sequel.evidence_id:
+                facts["went_on_evidence"] = sequel.evidence_id
+            side = "candidate" if new else "baseline"
+            who = f"in the {side}, "
+            update = {
+                "summary": f"{ch.summary}; {who}{comp.compile_id} then {facts['then']}, {sequel.text()}",
+                side: {**(getattr(ch, side) or {}), **facts},
+            }
+            changes.append(ch.model_copy(update=update))
+        out.append(row.model_copy(update={"changes": changes}))
+    return out
+
+
 def compare_captures(
     baseline: Capture,
     candidate: Capture,
@@ -318,6 +353,7 @@ def compare_captures(
     rows = [_function_row(match, base, cand, (b_src, c_src), multi_rank) for match in matches]
     setup = TorchSetup.of(candidate)
     rows = [_suggested(row, match, cand, setup) for row, match in zip(rows, matches, strict=True)]
+    rows = _with_sequels(rows, Sequels(baseline), Sequels(candidate))
     notices: list[Notice] = []
     if baseline.capture.id == candidate.capture.id:
         notices.append(

@@ -38,6 +38,7 @@ from dynamo_diff_compare.verdict_text import (
     areas_text,
     difference_lines,
     difference_phrase,
+    effect_text,
     followers,
     no_snapshots_message,
     unexplained_harmless,
@@ -301,6 +302,7 @@ def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> 
         if items:
             lines.append(f"  with it: {with_it(items)}")
         change = phrase(Hint(action=HintAction.NAME_THE_CHANGE, args={"key": d.key}), hints)
+        lines.append(f"  effect: {effect_text(d)}")
         lines.append(f"  it can change {areas_text(d)}: counts may come from it, not only from your change ({change})")
     elif comp.differences:
         for d in comp.differences[:6]:

@@ -32,6 +32,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
+from dynamo_diff_compare.went_on import Sequels, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
 _COMPILE_TIME = "entire_frame_compile_time_s"
@@ -41,24 +42,24 @@ def nonzero(counts: Counts) -> dict[str, int]:
     return {key: value for key, value in counts.values().items() if value}
 
 
-def _then(comp: Compilation) -> str:
-    if comp.limit_events:
-        return "ran eagerly (recompile limit)"
-    if comp.failure is None or comp.failure.suppressed is None:
-        return "unknown"
-    return "ran eagerly (suppress_errors)" if comp.failure.suppressed else "raised into the program"
-
-
 def compilation_line(
-    comp: Compilation, frame: str, rank: int | None = None, function: str | None = None
+    comp: Compilation,
+    frame: str,
+    rank: int | None = None,
+    function: str | None = None,
+    sequels: Sequels | None = None,
 ) -> CompilationLine:
     failure = None
     if comp.failure is not None:
+        sequel = sequels.of(comp) if sequels is not None else None
         failure = FailureLine(
             fail_type=comp.failure.fail_type,
             message=gist(comp.failure.reason or ""),
             site=f"{comp.failure.user_file}:{comp.failure.user_line}" if comp.failure.user_file else None,
-            then=_then(comp),
+            then=then_text(comp),
+            went_on=sequel.went_on if sequel is not None else None,
+            went_on_basis=sequel.basis if sequel is not None else None,
+            went_on_evidence=sequel.evidence_id if sequel is not None else None,
             evidence_ids=comp.failure.evidence_ids,
         )
     reasons = comp.recompile.reasons if comp.recompile is not None else []
@@ -116,6 +117,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
     `function` keeps the functions of that name (qualified or bare, or a frame's name)."""
     functions = []
     setup = TorchSetup.of(capture)
+    sequels = Sequels(capture)
     for match, refs, observed in folded_functions(capture, sources):
         name = match.baseline_name or refs[0].name
         frames = [r.name for r in refs]
@@ -144,7 +146,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
                 compilations=[
-                    compilation_line(c, frame, rank if multi_rank else None, name) for frame, rank, c in comps
+                    compilation_line(c, frame, rank if multi_rank else None, name, sequels) for frame, rank, c in comps
                 ],
                 suggestions=function_suggestions([c for _, _, c in comps], setup, name),
             )
@@ -220,8 +222,10 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
 
 
 def compilation_text(c: CompilationLine, function: str) -> str | None:
-    """One line for a compilation that has something to say (recompile, break, failure, limit), else None."""
+    """One line for a compilation that has something to say (recompile, break, failure, limit), else None; after a
+    failure a second line says whether the program went on, and on what evidence."""
     parts = []
+    sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:
         first = c.recompile[0]
         more = f" (+{len(c.recompile) - 1} more)" if len(c.recompile) > 1 else ""
@@ -234,7 +238,11 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
         at = f" at {c.failure.site}" if c.failure.site else ""
-        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message}; then {c.failure.then} (ev {ev})")
+        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev}); then {c.failure.then}")
+        if c.failure.went_on_basis is not None:
+            went = {True: "yes", False: "no", None: "not known"}[c.failure.went_on]
+            later = f" (ev {c.failure.went_on_evidence})" if c.failure.went_on_evidence else ""
+            sequel = f"the program went on: {went}, {c.failure.went_on_basis}{later}"
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if c.restarts:
@@ -248,7 +256,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
     rank = "" if c.rank is None else f"rank {c.rank} "
-    return f"  {rank}{c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+    line = f"  {rank}{c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
+    return line if sequel is None else f"{line}\n    {sequel}"
 
 
 def report_counts(fn: FunctionReport) -> str:

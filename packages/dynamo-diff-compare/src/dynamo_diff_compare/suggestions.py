@@ -121,7 +121,9 @@ _VALUE = re.compile(r"^(?P<subject>[A-Za-z_][\w.]*|L\['[^']+'\](?:\.\w+)*) == (?
 _OBJ_ID = re.compile(r"^___check_obj_id\((?P<subject>[^,]+), (?P<id>\d+)\)")
 # torch 2.13: `___check_type_id(self, 9389...), type=<class '__main__.make_head.<locals>.Head'>`: a class defined
 # inside a function is a new class each time that function runs.
-_TYPE_ID = re.compile(r"^___check_type_id\((?P<subject>[^,]+), (?P<id>\d+)\), type=<class '(?P<cls>[^']*<locals>[^']*)'>")
+_TYPE_ID = re.compile(
+    r"^___check_type_id\((?P<subject>[^,]+), (?P<id>\d+)\), type=<class '(?P<cls>[^']*<locals>[^']*)'>"
+)
 _INT = re.compile(r"^-?\d+$")
 _FLOAT = re.compile(r"^-?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?$|^-?\d+e[-+]?\d+$|^-?inf$|^nan$")
 # A use in Python control flow: a dynamic int or float would be specialised again there.

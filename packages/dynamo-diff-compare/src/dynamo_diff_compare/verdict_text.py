@@ -1,7 +1,8 @@
 """How a comparability verdict reads: one phrase per difference, and what comes with it, for every front end.
 
-A torch upgrade is one headline ("torch 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come with it"), not
-36 lines; a command is shown by the words that differ; settings that came with a version or a torch.compile
+A torch upgrade is one headline ("torch upgrade 2.13.0+cpu -> 2.14.1+cu130, and 35 differences that come with it"),
+not 36 lines, and says which of the other differences the user set; each difference says what its key changes
+(effects.py); a command is shown by the words that differ; settings that came with a version or a torch.compile
 argument are counted under the difference they follow from.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from dynamo_diff_schema.comparison import ALL_AREAS, Comparability, Difference
 
 from dynamo_diff_compare.consequences import EACH_VERSION_DEFAULT, ONLY_ONE_VERSION
+from dynamo_diff_compare.effects import effect
 from dynamo_diff_compare.values import value_text
 
 
@@ -25,11 +27,33 @@ def areas_text(d: Difference) -> str:
     return ", ".join(str(a) for a in d.affects)
 
 
+_USER_SET = "set by the user"
+
+
+def _release(version: object) -> tuple[int, ...] | None:
+    """'2.14.1+cu130' -> (2, 14, 1); None when it does not start with numbers."""
+    parts = []
+    for part in str(version).split("+", 1)[0].split("."):
+        digits = "".join(ch for ch in part if ch.isdigit()) if part[:1].isdigit() else ""
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts) or None
+
+
+def torch_change(baseline: object, candidate: object) -> str:
+    """'torch upgrade', 'torch downgrade' or 'another torch build' (same release, another build tag)."""
+    b, c = _release(baseline), _release(candidate)
+    if b is None or c is None:
+        return "another torch"
+    return "torch upgrade" if c > b else "torch downgrade" if c < b else "another torch build"
+
+
 def difference_phrase(d: Difference) -> str:
-    """The difference in a few words: `torch 2.13.0+cpu -> 2.14.1+cu130`, `program 'a.py' -> 'b.py'`, the words
-    of two commands that differ, else `key (source): baseline -> candidate`, with why when it is known."""
+    """The difference in a few words: `torch upgrade 2.13.0+cpu -> 2.14.1+cu130`, `program 'a.py' -> 'b.py'`, the
+    words of two commands that differ, else `key (source): baseline -> candidate`, with why when it is known."""
     if d.key == "torch_version":
-        return f"torch {value_text(d.baseline, 40)} -> {value_text(d.candidate, 40)}"
+        return f"{torch_change(d.baseline, d.candidate)} {value_text(d.baseline, 40)} -> {value_text(d.candidate, 40)}"
     if d.key == "program":
         return f"different programs: {_value(d.baseline)} -> {_value(d.candidate)}"
     if d.key == "command" and d.why:
@@ -69,11 +93,22 @@ def with_it(items: Sequence[Difference], shown: int = 3) -> str:
         )
     if "default" in groups:
         ds = groups["default"]
-        example = ", ".join(f"{e.key} {_value(e.baseline, 20)} -> {_value(e.candidate, 20)}" for e in ds[:shown])
-        more = f", +{len(ds) - shown} more" if len(ds) > shown else ""
-        parts.append(f"{len(ds)} setting(s) at each version's own default ({example}{more})")
+        listed = ds if len(ds) <= shown + 2 else ds[:shown]
+        example = ", ".join(f"{e.key} {_value(e.baseline, 20)} -> {_value(e.candidate, 20)}" for e in listed)
+        more = f", and {len(ds) - len(listed)} more in the JSON's explained" if len(ds) > len(listed) else ""
+        parts.append(
+            f"{len(ds)} default(s) torch changed between the versions, each side at its own version's default "
+            f"({example}{more})"
+        )
     if "only" in groups:
-        parts.append(f"{len(groups['only'])} setting(s) only one of the versions has")
+        per_version: dict[str, int] = {}
+        for e in groups["only"]:
+            version = (e.why or "")[len(ONLY_ONE_VERSION) :].strip().removesuffix(" has")
+            per_version[version] = per_version.get(version, 0) + 1
+        split = ", ".join(f"{n} only in {v}" for v, n in per_version.items() if v)
+        parts.append(
+            f"{len(groups['only'])} setting(s) only one of the versions has" + (f" ({split})" if split else "")
+        )
     if "other" in groups:
         parts.append("; ".join(f"{difference_phrase(e)}" for e in groups["other"][:shown]))
     return "; ".join(parts)
@@ -87,23 +122,48 @@ def coming_with(comp: Comparability, d: Difference) -> str:
     return f", and {n} difference{'' if n == 1 else 's'} that come{'s' if n == 1 else ''} with it"
 
 
+def effect_text(d: Difference) -> str:
+    """What the key changes ('changes how often a function may recompile ...'), from the document or its table."""
+    return d.effect or effect(d.key)
+
+
 def difference_lines(comp: Comparability, d: Difference, prefix: str = "  ") -> list[str]:
-    """A difference with the areas it can change, and under it what comes with it."""
-    lines = [f"{prefix}{difference_phrase(d)}{coming_with(comp, d)}; can change {areas_text(d)}"]
+    """A difference with the areas it can change and what it changes, and under it what comes with it."""
+    lines = [
+        f"{prefix}{difference_phrase(d)}{coming_with(comp, d)}; can change {areas_text(d)}",
+        f"    effect: {effect_text(d)}",
+    ]
     items = followers(comp, d.key)
     if items:
         lines.append(f"    with it: {with_it(items)}")
     return lines
 
 
+def user_set(differences: Sequence[Difference]) -> list[Difference]:
+    """The differences the observer saw the user set (not a version's own default)."""
+    return [d for d in differences if (d.why or "").startswith(_USER_SET)]
+
+
 def verdict_headline(comp: Comparability) -> str:
-    """The comparability line: `CONFOUNDED: torch 2.13.0 -> 2.14.1, and 35 differences that come with it`."""
+    """The comparability line: `CONFOUNDED: torch upgrade 2.13.0 -> 2.14.1, and 35 differences that come with
+    it`; beside a torch upgrade, how many other differences there are and which settings the user set."""
     verdict = str(comp.verdict).upper()
     if comp.differences:
         if len(comp.differences) == 1:
             d = comp.differences[0]
             return f"{verdict}: {difference_phrase(d)}{coming_with(comp, d)}"
-        return f"{verdict}: {len(comp.differences)} difference(s)"
+        torch = next((d for d in comp.differences if d.key == "torch_version"), None)
+        if torch is not None:
+            others = [d for d in comp.differences if d is not torch]
+            mine = user_set(others)
+            text = f"{verdict}: {difference_phrase(torch)}{coming_with(comp, torch)}; {len(others)} other difference(s)"
+            if mine:
+                shown = ", ".join(d.key for d in mine[:3]) + (f", +{len(mine) - 3}" if len(mine) > 3 else "")
+                text += f", {len(mine)} of them set by the user ({shown})"
+            return text
+        mine = user_set(comp.differences)
+        text = f"{verdict}: {len(comp.differences)} difference(s)"
+        return text + (f", {len(mine)} set by the user" if mine else "")
     if comp.verdict == "unknown":
         return f"{verdict}: {len(comp.checked)} key(s) checked equal, essentials not checked"
     return f"{verdict}: {len(comp.checked)} key(s) checked equal"

@@ -10,14 +10,19 @@ from dynamo_diff_compare import (
     compiled_line,
     count_pair,
     difference_phrase,
+    effect_text,
+    followers,
     nonzero,
     piece_line,
     report_counts,
     report_label,
     side_label,
     suggestion_brief,
+    verdict_headline,
+    with_it,
 )
 from dynamo_diff_schema import (
+    ALL_AREAS,
     COUNT_LABELS,
     HEADLINE_COUNTS,
     CapturePage,
@@ -40,9 +45,10 @@ LINE_CHARS = 240
 HEADLINE = tuple((key, COUNT_LABELS[key]) for key, _ in HEADLINE_COUNTS)
 
 
-def _line(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+def _line(text: str, limit: int = LINE_CHARS) -> str:
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    text = indent + " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _side(side: Side) -> str:
@@ -132,29 +138,40 @@ def captures_text(page: CapturePage) -> str:
     return "\n".join(lines)
 
 
+_DIFFERENCE_LINES = 6  # differences with a line each; the keys of the rest are named on one more line
+_REST_CHARS = 300  # the keys of the rest named, whole, within this
+
+
 def comparability_line(comp: Comparability) -> str:
-    """The comparability in one line, from the whole comparison (what comes with a difference is counted before the
-    page's comparability is cut to its share)."""
-    verdict = f"comparability: {str(comp.verdict).upper()}"
-    if comp.differences:
-        verdict += (
-            " (differs: "
-            + "; ".join(
-                f"{difference_phrase(d)}{coming_with(comp, d)}"
-                + (f", can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < 9 else "")
-                for d in comp.differences[:6]
-            )
-            + ")"
-        )
-    elif comp.missing:
-        verdict += " (not checked: " + "; ".join(comp.missing[:3]) + ")"
-    if comp.intended:
-        verdict += (
-            " (the change under test: "
-            + "; ".join(f"{difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended[:4])
-            + ")"
-        )
-    return verdict
+    """The comparability from the whole comparison (what comes with a difference is counted before the page's
+    comparability is cut to its share): the verdict, then a line per difference with both values, what comes
+    with it and what its key changes."""
+    lines = [f"comparability: {verdict_headline(comp)}"]
+    one = len(comp.differences) == 1  # the headline is that difference: its effect goes on the same line
+    for d in comp.differences[:_DIFFERENCE_LINES]:
+        areas = f"; can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < len(ALL_AREAS) else ""
+        if one:
+            lines[0] += f"{areas}; effect: {effect_text(d)}"
+        else:
+            lines.append(f"- {difference_phrase(d)}{coming_with(comp, d)}{areas}; effect: {effect_text(d)}")
+        items = followers(comp, d.key)
+        if items:
+            lines.append(f"  with it: {with_it(items)}")
+    if len(comp.differences) > _DIFFERENCE_LINES:
+        rest = [d.key for d in comp.differences[_DIFFERENCE_LINES:]]
+        named: list[str] = []
+        while len(named) < len(rest) and sum(len(k) + 2 for k in named) + len(rest[len(named)]) <= _REST_CHARS:
+            named.append(rest[len(named)])
+        unnamed = f", and {len(rest) - len(named)} more" if len(named) < len(rest) else ""
+        lines.append(f"- {len(rest)} more difference(s): {', '.join(named)}{unnamed}")
+    if not comp.differences and comp.missing:
+        lines.append("not checked: " + "; ".join(comp.missing[:3]))
+    for d in comp.intended[:4]:
+        lines.append(f"the change under test: {difference_phrase(d)}{coming_with(comp, d)}; effect: {effect_text(d)}")
+    return "\n".join(lines)
+
+
+_WHOLE_LINE = 600  # a comparability line is one fact: cut only past this (a value is at most 60 characters)
 
 
 def comparison_text(page: ComparisonPage, tool: str) -> str:
@@ -177,7 +194,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         f"comparison {short_id(page.comparison_id)} ({'ranks' if ranks else 'captures'})",
         f"baseline  {_side(page.baseline)}",
         f"candidate {_side(page.candidate)}",
-        _line(verdict),
+        *(_line(line, _WHOLE_LINE) for line in verdict.splitlines()),
     ]
     if page.totals is not None:
         b, c = page.totals.baseline, page.totals.candidate
@@ -309,7 +326,7 @@ def run_page_text(page: RunReportPage) -> str:
             if (t := compilation_text(c, r.name)) is not None:
                 texts.append(t)
                 texts += ["    " + suggestion_brief(s) for s in c.suggestions]
-        lines += [_line(t) for t in texts[:6]]
+        lines += [_line(part) for t in texts[:6] for part in t.split("\n")]
         if len(texts) > 6:
             lines.append(f"  ... {len(texts) - 6} more lines in the structured result")
         if entry.truncated:

@@ -109,6 +109,11 @@ class Difference(Model):
     affects: list[Area] = Field(
         default_factory=lambda: list(ALL_AREAS), description="The counts and changes this difference can explain."
     )
+    effect: str | None = Field(
+        None,
+        description="What the key changes, in a short phrase of its family ('changes which guards dynamic shapes "
+        "produce and when a new shape recompiles'); None in documents written before it was named.",
+    )
     follows_from: str | None = Field(
         None,
         description="In `explained`: the key of the difference this one comes with ('torch_version', "

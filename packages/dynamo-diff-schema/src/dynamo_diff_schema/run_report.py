@@ -45,6 +45,20 @@ class FailureLine(Model):
         description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', "
         "'raised into the program' or 'unknown'."
     )
+    went_on: bool | None = Field(
+        None,
+        description="Whether the program went on after the failure: True (a later compilation started, or the run "
+        "completed), False (the run exited on this uncaught exception), None (not known).",
+    )
+    went_on_basis: str | None = Field(
+        None,
+        description="The evidence `went_on` is read from: 'compilation 1/0 (second) started after it', 'the run "
+        "completed (exit code 0); no compilation started after it', 'the run exited with code 1 on an uncaught "
+        "BackendCompilerFailed; ...', or why it is not known.",
+    )
+    went_on_evidence: str | None = Field(
+        None, description="The later compilation's first record, when that is the basis."
+    )
     evidence_ids: list[str] = Field(default_factory=list)
 
 

@@ -40,6 +40,7 @@ from dynamo_diff_compare.verdict_text import (
     areas_text,
     coming_with,
     difference_phrase,
+    effect_text,
     followers,
     verdict_headline,
     with_it,
@@ -241,7 +242,7 @@ def _comparability(comparison: Comparison) -> str:
         out += [
             f'<tr data-key="{esc(d.key)}"><td><code>{esc(d.key)}</code></td><td>{esc(d.source)}</td>'
             f"<td>{esc(value_text(d.baseline))}</td><td>{esc(value_text(d.candidate))}</td>"
-            f"<td>{esc(areas_text(d))}{'<br>' + esc(d.why) if d.why else ''}</td>"
+            f"<td>{esc(areas_text(d))}<br>{esc(effect_text(d))}{'<br>' + esc(d.why) if d.why else ''}</td>"
             f"<td>{esc(with_it(followers(comp, d.key)) or 'nothing')}</td></tr>"
             for d in diffs
         ]

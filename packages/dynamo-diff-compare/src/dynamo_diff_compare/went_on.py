@@ -1,0 +1,117 @@
+"""After a failed compilation: what torch did with the frame, and whether the program went on, with the evidence.
+
+What torch did (`then`) is read from the compilation itself: a recompile-limit hit runs the frame eagerly; else its
+compilation_metrics' config_suppress_errors says whether the frame ran eagerly or the exception was raised into
+the program. Whether the program went on is read from what comes after it, first evidence first:
+
+1. a compilation on the same rank whose first record comes after the failed compilation's last record (evidence
+   ids are numbered in the order the trace's records are read): the program ran on to it;
+2. else how the run ended: it completed (exit code 0, recorded by capture), or it exited on an uncaught exception
+   of the failure's own type (it did not go on), or it exited, was killed or interrupted otherwise, or nothing
+   records how it ended (a bare trace): not known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dynamo_diff_schema.capture import Capture, RunState, RunStatus
+from dynamo_diff_schema.compilation import Compilation
+
+_EVIDENCE_ID = re.compile(r"^(.*)-e(\d+)$")
+
+
+def then_text(comp: Compilation) -> str:
+    """What torch did with the frame after the failure: 'ran eagerly (recompile limit)', 'ran eagerly
+    (suppress_errors)', 'raised into the program' or 'unknown'."""
+    if comp.limit_events:
+        return "ran eagerly (recompile limit)"
+    if comp.failure is None or comp.failure.suppressed is None:
+        return "unknown"
+    return "ran eagerly (suppress_errors)" if comp.failure.suppressed else "raised into the program"
+
+
+@dataclass(frozen=True)
+class WentOn:
+    went_on: bool | None  # None: not known
+    basis: str  # the evidence it is read from, in words
+    evidence_id: str | None = None  # the later compilation's first record, when that is the basis
+
+    def text(self) -> str:
+        """'went on: yes, compilation 1/0 (second) started after it (ev u1-e6)'."""
+        answer = {True: "yes", False: "no", None: "not known"}[self.went_on]
+        ev = f" (ev {self.evidence_id})" if self.evidence_id else ""
+        return f"went on: {answer}, {self.basis}{ev}"
+
+
+def _numbered(ids: list[str]) -> list[tuple[str, int]]:
+    out = []
+    for evidence_id in ids:
+        match = _EVIDENCE_ID.match(evidence_id)
+        if match:
+            out.append((match.group(1), int(match.group(2))))
+    return out
+
+
+class Sequels:
+    """Whether the program went on after each failed compilation of one capture."""
+
+    def __init__(self, capture: Capture) -> None:
+        self._run = capture.capture.run
+        # evidence group -> (number of its first record, compile id, function, that record's id), in trace order
+        self._starts: dict[str, list[tuple[int, str, str, str]]] = {}
+        for rank in capture.ranks:
+            for comp in rank.compilations:
+                numbered = _numbered(comp.evidence_ids)
+                if numbered:
+                    group, first = min(numbered, key=lambda gn: gn[1])
+                    name = comp.code.qualified_name or comp.code.co_name or "?"
+                    self._starts.setdefault(group, []).append((first, comp.compile_id, name, f"{group}-e{first}"))
+        for starts in self._starts.values():
+            starts.sort()
+        # a failure's evidence id -> its compilation (a comparison's failure change names the ids only)
+        self._failed: dict[str, Compilation] = {
+            evidence_id: comp
+            for rank in capture.ranks
+            for comp in rank.compilations
+            if comp.failure is not None
+            for evidence_id in comp.failure.evidence_ids
+        }
+
+    def of_evidence(self, evidence_id: str) -> tuple[Compilation, WentOn] | None:
+        """The failed compilation behind a failure's evidence id, with whether the program went on after it."""
+        comp = self._failed.get(evidence_id)
+        sequel = self.of(comp) if comp is not None else None
+        return None if comp is None or sequel is None else (comp, sequel)
+
+    def of(self, comp: Compilation) -> WentOn | None:
+        """None for a compilation that did not fail."""
+        if comp.failure is None:
+            return None
+        numbered = _numbered(comp.evidence_ids + comp.failure.evidence_ids)
+        if numbered:
+            group = numbered[0][0]
+            last = max(n for g, n in numbered if g == group)
+            later = next((s for s in self._starts.get(group, []) if s[0] > last), None)
+            if later is not None:
+                return WentOn(True, f"compilation {later[1]} ({later[2]}) started after it", later[3])
+        return _by_the_end(self._run, comp)
+
+
+def _by_the_end(run: RunStatus, comp: Compilation) -> WentOn:
+    """No compilation after it: how the run ended is the evidence."""
+    none_after = "no compilation started after it"
+    fail_type = comp.failure.fail_type if comp.failure is not None else None
+    if run.state == RunState.COMPLETED:
+        return WentOn(True, f"the run completed (exit code {run.exit_code}); {none_after}")
+    if run.state == RunState.EXITED:
+        uncaught = (run.exception or "").split(":", 1)[0].strip()
+        code = f"code {run.exit_code}" if run.exit_code is not None else "a non-zero code"
+        if fail_type and uncaught == fail_type and then_text(comp) == "raised into the program":
+            return WentOn(False, f"the run exited with {code} on an uncaught {uncaught}; {none_after}")
+        after = f" after an uncaught {uncaught}" if uncaught else ""
+        return WentOn(None, f"{none_after}; the run exited with {code}{after}")
+    if run.state == RunState.UNKNOWN:
+        return WentOn(None, f"{none_after}, and a bare trace does not record how the program ended")
+    return WentOn(None, f"{none_after}; the run did not finish: {run.summary}")

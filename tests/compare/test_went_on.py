@@ -1,0 +1,114 @@
+"""Whether the program went on after a failed compilation, and the evidence it is read from, in analyze (text,
+markdown, --by-function JSON), MCP's analyze_capture text and a comparison's failure change. The expected answers
+come from the workloads' own oracles (what they caught, which graphs their backend saw, their exit code)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dynamo_diff_compare import capture_markdown, compare_captures, run_report, user_sources
+from dynamo_diff_compare.run_report_view import compilation_text
+from dynamo_diff_schema import validate
+from dynamo_diff_schema.run_report import FailureLine
+from dynamo_diff_store import Store
+
+from .conftest import Loaded
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+
+
+@pytest.fixture(scope="module")
+def load(store: Store) -> Callable[[str], Loaded]:
+    """The bundle as recorded (its manifest says how the run ended), with its source snapshots."""
+
+    def loaded(name: str) -> Loaded:
+        capture = store.import_path(CAPTURES / name).capture
+        return capture, user_sources(*store.source_files(capture.capture.id))
+
+    return loaded
+
+
+def oracle(name: str) -> dict:  # type: ignore[type-arg]
+    return json.loads((CAPTURES / name / "oracle.json").read_text())
+
+
+def failures(loaded: Loaded) -> dict[str, tuple[str, FailureLine]]:
+    """Function name -> (compile id, its failure line) from the run report."""
+    report = run_report(*loaded)
+    validate(report.model_dump(mode="json"), "run_report")
+    return {
+        fn.name: (c.compile_id, c.failure) for fn in report.functions for c in fn.compilations if c.failure is not None
+    }
+
+
+def graph_compile_id(name: str, function: str) -> str:
+    """The compile id Dynamo was working on when the workload's backend saw `function`'s graph (its oracle)."""
+    (graph,) = [g for g in oracle(name)["backend_graphs"] if g["code"]["co_name"] == function]
+    return str(graph["compile_id"])
+
+
+def test_a_later_compilation_is_the_evidence_that_the_program_went_on(load: Callable[..., Loaded]) -> None:
+    o = oracle("after_failure")
+    assert [e["type"] for e in o["exceptions"]] == ["BackendCompilerFailed"] and o["went_on_after"] == "first"
+    (cid, failure) = failures(load("after_failure"))["first"]
+    assert cid == graph_compile_id("after_failure", "first")
+    assert failure.then == "raised into the program" and failure.went_on is True
+    second = graph_compile_id("after_failure", "second")  # the backend saw second's graph after the failure
+    assert failure.went_on_basis == f"compilation {second} (second) started after it"
+    assert failure.went_on_evidence is not None
+
+
+def test_a_run_that_exits_on_the_failure_did_not_go_on(load: Callable[..., Loaded]) -> None:
+    o = oracle("after_failure_exit")
+    assert o["expect"]["exit_code"] == 1 and [e["type"] for e in o["exceptions"]] == ["BackendCompilerFailed"]
+    assert [g["code"]["co_name"] for g in o["backend_graphs"]] == ["first"]  # second never compiled
+    loaded = load("after_failure_exit")
+    (_, failure) = failures(loaded)["first"]
+    assert failure.went_on is False and failure.went_on_evidence is None
+    assert failure.went_on_basis == (
+        "the run exited with code 1 on an uncaught BackendCompilerFailed; no compilation started after it"
+    )
+    text = compilation_text(next(c for fn in run_report(*loaded).functions for c in fn.compilations), "first")
+    assert text is not None and text.splitlines()[1] == f"    the program went on: no, {failure.went_on_basis}"
+
+
+def test_suppressed_and_raised_failures_each_say_what_shows_it(load: Callable[..., Loaded]) -> None:
+    """backend_failure: `suppressed` ran eagerly and `raised` compiled after it; `raised` is the last compilation,
+    and the run completed (the workload caught its exception: exit code 0)."""
+    o = oracle("backend_failure")
+    assert [e["type"] for e in o["exceptions"]] == ["BackendCompilerFailed"]
+    loaded = load("backend_failure")
+    found = failures(loaded)
+    (_, suppressed), (_, raised) = found["suppressed"], found["raised"]
+    assert suppressed.then == "ran eagerly (suppress_errors)" and suppressed.went_on is True
+    # Its oracle predates `code`: the backend saw ok's, suppressed's and raised's graphs in that order.
+    raised_id = o["backend_graphs"][2]["compile_id"]
+    assert suppressed.went_on_basis == f"compilation {raised_id} (raised) started after it"
+    assert raised.then == "raised into the program" and raised.went_on is True
+    assert raised.went_on_basis == "the run completed (exit code 0); no compilation started after it"
+    # The capture's own views say it too (analyze's markdown table).
+    assert "then raised into the program; went on: yes, the run completed (exit code 0)" in capture_markdown(*loaded)
+
+
+def test_fullgraph_error_caught_by_the_workload(load: Callable[..., Loaded]) -> None:
+    assert oracle("fullgraph_error")["expect"]["exceptions"] == 1
+    (_, failure) = failures(load("fullgraph_error"))["f"]
+    assert (failure.fail_type, failure.then, failure.went_on) == ("Unsupported", "raised into the program", True)
+    assert failure.went_on_basis == "the run completed (exit code 0); no compilation started after it"
+
+
+def test_a_comparison_says_it_on_the_failure_change(load: Callable[..., Loaded]) -> None:
+    (base, b_src), (cand, c_src) = load("stable"), load("after_failure_exit")
+    comparison = compare_captures(base, cand, baseline_sources=b_src, candidate_sources=c_src)
+    validate(comparison.model_dump(mode="json"), "comparison")
+    (row,) = [r for r in comparison.functions if r.candidate is not None and r.candidate.qualified_name == "first"]
+    (change,) = [ch for ch in row.changes if ch.kind == "failure_new"]
+    assert change.candidate is not None and change.candidate["went_on"] is False
+    assert change.candidate["then"] == "raised into the program"
+    assert change.summary.endswith(
+        "in the candidate, 0/0 then raised into the program, went on: no, the run exited with code 1 on an uncaught "
+        "BackendCompilerFailed; no compilation started after it"
+    )
