@@ -46,7 +46,12 @@ CAPTURES = REPO / "fixtures" / "captures"
 WORK = Path(tempfile.gettempdir()) / "dynamo-diff-fixtures"
 EDIT_DIR = WORK / "edit"
 # Each pair of versions of one file runs from one fixed directory.
-PAIR_DIRS = {"edit_": EDIT_DIR, "break_fix_": WORK / "break_fix", "dynamic_flag_": WORK / "dynamic_flag"}
+PAIR_DIRS = {
+    "edit_": EDIT_DIR,
+    "break_fix_": WORK / "break_fix",
+    "dynamic_flag_": WORK / "dynamic_flag",
+    "call_site_": WORK / "call_site",
+}
 INDUCTOR_CACHE = WORK / "inductor-cache-cold"
 
 # name -> script (relative to fixtures/workloads); order matters (cold < warm).
@@ -118,6 +123,10 @@ ALL = [
     ("wrapped_call", "wrapped_call.py"),
     # Inductor's FX graph and AOTAutograd caches bypassed (a custom pass they cannot hash): a bypass record of each.
     ("cache_bypass", "cache_bypass.py"),
+    # A recompile removed at the call site (mark_dynamic added in the loop), the compiled function renamed and moved
+    # to another file (run from one fixed directory; every file of the version's folder is copied there).
+    ("call_site_v1", "call_site_v1/main.py"),
+    ("call_site_v2", "call_site_v2/main.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -173,6 +182,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "two_ranks": {**_EAGER, "calls": "3", "dynamic": "false"},
     "edit_v1": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "edit_v2": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "call_site_v1": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "call_site_v2": {**_EAGER, "calls": "3", "dynamic": "auto"},
 }
 
 # report/ (tlparse's raw.jsonl + the payload files it references) is kept only for a few representative
@@ -257,8 +268,11 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         # Both versions run from the same path -> same co_filename in traces; the project root is that
         # directory, so the snapshot is sources/model.py in both bundles.
         pair_dir.mkdir(parents=True, exist_ok=True)
-        executed, cwd = pair_dir / "model.py", pair_dir
-        shutil.copyfile(script, executed)
+        for stale in pair_dir.glob("*.py"):  # the other version's files (a file only one version has)
+            stale.unlink()
+        executed, cwd = pair_dir / script.name, pair_dir
+        for source in script.parent.glob("*.py"):
+            shutil.copyfile(source, pair_dir / source.name)
     request = CaptureRequest(
         command=[python, *COMMAND_FOR.get(name, []), str(executed)],
         bundle=bundle,
