@@ -44,7 +44,9 @@ if TYPE_CHECKING:
         comparison_text,
         count_pair,
         piece_line,
+        row_name,
         side_label,
+        source_lines,
     )
     from dynamo_diff_compare.run_report_view import (
         compilation_text,
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
         run_report_text,
     )
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
+    from dynamo_diff_compare.source_change import row_code_changes
     from dynamo_diff_compare.terminal_lines import terminal_text
     from dynamo_diff_compare.verdict_text import coming_with, difference_phrase, verdict_headline
 
@@ -108,6 +111,9 @@ _LAZY = {
     "piece_line": "render",
     "count_pair": "render",
     "side_label": "render",
+    "row_name": "render",
+    "source_lines": "render",
+    "row_code_changes": "source_change",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
@@ -172,6 +178,8 @@ __all__ = [
     "piece_line",
     "report_counts",
     "report_label",
+    "row_code_changes",
+    "row_name",
     "run_report",
     "run_report_text",
     "side_label",
@@ -181,6 +189,7 @@ __all__ = [
     "snapshot_verdict",
     "snapshot_verdict_markdown",
     "snapshot_verdict_text",
+    "source_lines",
     "summary_markdown",
     "terminal_text",
     "user_sources",

@@ -256,6 +256,7 @@ class ChangeKind(StrEnum):
     GUARD_COUNT = "guard_count"
     CACHE = "cache"
     PHASE_TIME = "phase_time"
+    SOURCE = "source"
 
 
 class Change(Model):

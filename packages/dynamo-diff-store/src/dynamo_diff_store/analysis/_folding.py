@@ -55,6 +55,8 @@ class Identity:
     start_code: CodeLocation | None = None
     start_caller: StackFrame | None = None
     start_call: UserCall | None = None
+    start_callers: list[StackFrame] = field(default_factory=list)  # the user frames below, innermost first
+    start_evidence: str | None = None  # the first dynamo_start record
     evidence: list[str] = field(default_factory=list)
     incomplete: set[str] = field(default_factory=set)
     # Opened by a record that came before its dynamo_start (see Classifier._identity): that start joins it.
