@@ -225,6 +225,11 @@ def piece_line(row: FunctionRow) -> str | None:
 _EVIDENCE_SHOWN = 3
 
 
+def change_evidence(change: Change) -> str:
+    """'[evidence: baseline u1-e6; candidate u1-e2]' (the first three ids a side), '' when the change has none."""
+    return _evidence(change).strip()
+
+
 def _evidence(change: Change) -> str:
     parts = []
     for side, ids in (("baseline", change.baseline_evidence), ("candidate", change.candidate_evidence)):
@@ -249,7 +254,7 @@ def _detail(change: Change) -> str | None:
     return None
 
 
-# Changed source lines shown under a `source` change in text and markdown (JSON has up to 20 a side).
+# Changed source lines shown under a `source` change in text and markdown (JSON has up to 8 a side).
 _SOURCE_LINES = 6
 
 

@@ -12,8 +12,9 @@ from dynamo_diff_schema.compilation import Compilation
 
 from dynamo_diff_compare.trusted import trusted
 
-# Lines kept per side of one change in the document (a function rewritten whole says how many more).
-MAX_LINES = 20
+# Lines kept per side of one change in the document (the rest counted: a function rewritten whole is long; the
+# source tool has its whole diff).
+MAX_LINES = 8
 
 
 def stack_frames(compilations: Iterable[Compilation]) -> list[Frame]:
