@@ -151,7 +151,7 @@ def _cut_text(model: Cut, key: str, limit: int, label: str, notes: list[str]) ->
     return model
 
 
-SOURCE_LINES = 3  # changed lines kept a side of a `source` change when a row has to be cut
+SOURCE_LINES = 2  # changed lines kept a side of a `source` change when a row has to be cut
 
 
 def _cut_source(change: Change, side: str, label: str, notes: list[str]) -> Change:
@@ -181,7 +181,7 @@ def _listed_source(change: Change) -> Change:
             more = len(lines) - SOURCE_LINES + int(value.get(f"{key}_more") or 0) if len(lines) > SOURCE_LINES else 0
             kept = {
                 "role": value.get("role"),
-                key: [{**i, "text": str(i.get("text", ""))[:80]} for i in lines[:SOURCE_LINES]],
+                key: [{**i, "text": str(i.get("text", "")).strip()[:80]} for i in lines[:SOURCE_LINES]],
             }
             if more or value.get(f"{key}_more"):
                 kept[f"{key}_more"] = more or value.get(f"{key}_more")

@@ -109,7 +109,7 @@ def find_file(files: dict[str, str], paths: dict[str, str], wanted: str) -> str 
 
 def missing_file(capture: Capture, wanted: str, files: dict[str, str]) -> DynamoDiffError:
     """No snapshot of that file: say which files the capture holds."""
-    held = ", ".join(sorted(files)[:12]) or "none"
+    held = ", ".join(sorted(files)[:10]) or "none"
     return DynamoDiffError(
         ErrorCode.MISSING_SNAPSHOT,
         f"capture {short_id(capture.capture.id)} has no source snapshot of {wanted!r} (its snapshots: {held})",
