@@ -891,7 +891,7 @@ class Service:
         return [
             FunctionSourceDiff(
                 qualified_name=c.candidate.qualified_name,
-                role=c.role,  # type: ignore[arg-type]
+                role=c.role,
                 baseline=f"{c.baseline.rel_path}:{c.baseline.first_line}",
                 candidate=f"{c.candidate.rel_path}:{c.candidate.first_line}",
                 lines=c.lines,
