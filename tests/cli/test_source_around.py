@@ -76,9 +76,7 @@ def test_the_row_names_both_sides_and_the_call_site_lines_that_changed(run) -> N
 
     code, text, _ = run("compare", V1, V2)
     assert code == 0
-    assert (
-        f"preprocess (main.py:{b['line']}) -> prepare_inputs (layers.py:{c['line']}) [matched (structure)]" in text
-    )
+    assert f"preprocess (main.py:{b['line']}) -> prepare_inputs (layers.py:{c['line']}) [matched (structure)]" in text
     assert f"+ {mark}: {MARK}" in text
     assert f"the call at line {caller['baseline']['call_line']} -> {caller['candidate']['call_line']}" in text
     assert f"[evidence: baseline {', '.join(caller['baseline_evidence'])}; candidate {evidence}]" in text

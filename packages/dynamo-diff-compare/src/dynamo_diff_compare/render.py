@@ -255,13 +255,19 @@ def _detail(change: Change) -> str | None:
 
 
 # Changed source lines shown under a `source` change in text and markdown (JSON has up to 8 a side).
-_SOURCE_LINES = 6
+_SOURCE_LINES = 4
 
 
-def source_lines(change: Change) -> list[str]:
-    """The lines a `source` change removed ('- 32: ...') and added ('+ 30: ...'), at most six, then how many more."""
+def source_lines(change: Change, row: FunctionRow | None = None) -> list[str]:
+    """The lines a `source` change removed ('- 32: ...') and added ('+ 30: ...'), at most four, then how many more.
+    Given its row, only the function's own change and the innermost caller's show lines (the call site); the outer
+    callers' lines are in the JSON."""
     if change.kind != ChangeKind.SOURCE:
         return []
+    if row is not None and _role(change) == "caller":
+        first = next((c for c in row.changes if c.kind == ChangeKind.SOURCE and _role(c) == "caller"), None)
+        if first is not change:
+            return []
     numbered: list[str] = []
     total = 0
     for side, key, sign in ((change.baseline, "removed", "-"), (change.candidate, "added", "+")):
@@ -274,6 +280,10 @@ def source_lines(change: Change) -> list[str]:
     return shown + ([f"... {total - len(shown)} more changed line(s)"] if total > len(shown) else [])
 
 
+def _role(change: Change) -> object:
+    return change.baseline.get("role") if isinstance(change.baseline, dict) else None
+
+
 def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
     """What changed on a row, each change with its evidence ids and, under it, the guard text or break type."""
     lines = []
@@ -283,7 +293,7 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
         lines.append(c.summary + _evidence(c))
         if (detail := _detail(c)) is not None:
             lines.append(detail)
-        lines += [f"    {line}" for line in source_lines(c)]
+        lines += [f"    {line}" for line in source_lines(c, row)]
     pieces = piece_line(row)
     if pieces:
         lines.append(pieces)
@@ -525,7 +535,7 @@ def row_lines(row: FunctionRow) -> list[Line]:
         lines.append(Line(c.summary, indent=2, tail=_evidence(c).strip()))
         if (detail := _detail(c)) is not None:
             lines.append(Line(detail.strip(), indent=6, keep=True))
-        lines += [Line(line, indent=6) for line in source_lines(c)]
+        lines += [Line(line, indent=6) for line in source_lines(c, row)]
     if (pieces := piece_line(row)) is not None:
         lines.append(Line(pieces, indent=2))
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:

@@ -241,7 +241,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
         for ch in row.changes:
             if ch.kind == ChangeKind.SOURCE:
                 lines.append(_line(f"  {ch.summary} {change_evidence(ch)}".rstrip()))
-                lines += [_line(f"    {text}") for text in source_lines(ch)]
+                lines += [_line(f"    {text}") for text in source_lines(ch, row)]
     for n in page.notices[:3]:
         lines.append(_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint)}"))
     if page.page_note:

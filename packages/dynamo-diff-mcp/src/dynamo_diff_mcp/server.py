@@ -558,37 +558,24 @@ class Tools:
     @mcp_tool(READ_ONLY)
     def get_source(
         self,
-        capture: Annotated[
-            str, Field(description="A capture id, unique prefix or label, or a path inside an allowed root.")
-        ],
+        capture: Annotated[str, Field(description="A capture id, prefix, label or path, as for analyze_capture.")],
         function: Annotated[
-            str | None,
-            Field(
-                description="A compiled function: its name as rows show it ('Net.forward', 'forward') or "
-                "'file.py:LINE'. With `against`, the name in either run (a renamed function pairs as compare_runs "
-                "pairs it)."
-            ),
+            str | None, Field(description="A compiled function as rows name it ('Net.forward') or 'file.py:LINE'.")
         ] = None,
         against: Annotated[
             str | None,
             Field(
-                description="A second capture (the candidate): the unified diff, between the two runs' snapshots, "
-                "of `function` and of the functions that called it (the call site) and that it calls, or of `file`."
+                description="A second capture: the diff of `function` (as compare_runs pairs it) and of the code "
+                "that called it and that it calls, or of `file`."
             ),
         ] = None,
-        file: Annotated[
-            str | None,
-            Field(description="A whole captured file instead of a function: its path or its end, e.g. 'main.py'."),
-        ] = None,
-        context: Annotated[ContextLines, Field(description="Lines shown before and after the function.")] = 3,
+        file: Annotated[str | None, Field(description="A whole captured file, e.g. 'main.py'.")] = None,
+        context: Annotated[ContextLines, Field(description="Lines shown around the function.")] = 3,
         offset: Annotated[Offset, Field(description="First line of the page (from next_offset).")] = 0,
     ) -> Annotated[CallToolResult, SourceDocument]:
-        """Show the source as it ran, from the capture's snapshot (never the working tree): a compiled function
-        with `context` lines around it, or a whole file; with `against`, what changed between two runs.
-
-        Use it to see the code behind a compare_runs row (its `source` changes name the lines that changed in the
-        function, in the loop that calls it, e.g. a mark_dynamic added at the call site, and in what it calls) or
-        the line a guard or graph break names. Lines are numbered as in the file.
+        """Show the source as it ran (the capture's snapshot, never the working tree), or with `against` what
+        changed between two runs: in the function, in the loop that calls it (a mark_dynamic added at the call
+        site), in what it calls. Lines numbered as in the file.
         """
         if function is None and file is None and against is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file (and `against` for a diff)")
