@@ -9,9 +9,8 @@ import json
 import re
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from dynamo_diff_cli.app import app
+from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "fixtures/captures"
