@@ -51,6 +51,7 @@ PAIR_DIRS = {
     "break_fix_": WORK / "break_fix",
     "dynamic_flag_": WORK / "dynamic_flag",
     "pair_": WORK / "pair",
+    "call_site_": WORK / "call_site",
 }
 INDUCTOR_CACHE = WORK / "inductor-cache-cold"
 
@@ -152,6 +153,10 @@ ALL = [
     ("after_failure_exit", "after_failure.py"),
     ("auto_dynamic_on", "auto_dynamic.py"),
     ("auto_dynamic_off", "auto_dynamic.py"),
+    # A recompile removed at the call site (mark_dynamic added in the loop), the compiled function renamed and moved
+    # to another file (run from one fixed directory; every file of the version's folder is copied there).
+    ("call_site_v1", "call_site_v1/main.py"),
+    ("call_site_v2", "call_site_v2/main.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -215,6 +220,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "two_ranks": {**_EAGER, "calls": "3", "dynamic": "false"},
     "edit_v1": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "edit_v2": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "call_site_v1": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "call_site_v2": {**_EAGER, "calls": "3", "dynamic": "auto"},
 }
 
 # report/ (tlparse's raw.jsonl + the payload files it references) is kept only for a few representative
@@ -300,8 +307,11 @@ def capture_workload(python: str, name: str, bundle: Path, tlparse: str | None) 
         # Both versions run from the same path -> same co_filename in traces; the project root is that
         # directory, so the snapshot is sources/model.py in both bundles.
         pair_dir.mkdir(parents=True, exist_ok=True)
-        executed, cwd = pair_dir / "model.py", pair_dir
-        shutil.copyfile(script, executed)
+        for stale in pair_dir.glob("*.py"):  # the other version's files (a file only one version has)
+            stale.unlink()
+        executed, cwd = pair_dir / script.name, pair_dir
+        for source in script.parent.glob("*.py"):
+            shutil.copyfile(source, pair_dir / source.name)
     request = CaptureRequest(
         command=[python, *COMMAND_FOR.get(name, []), str(executed)],
         bundle=bundle,

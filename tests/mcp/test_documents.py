@@ -98,6 +98,21 @@ CASES: dict[tuple[str, str], tuple[Case, str]] = {
         lambda s: s.call("get_evidence", capture="captures/stable", evidence_id="r9-e999"),
         "error",
     ),
+    ("get_source", "a function"): (
+        lambda s: s.call("get_source", capture="captures/call_site_v2", function="prepare_inputs"),
+        "source",
+    ),
+    ("get_source", "a file, later page"): (
+        lambda s: s.call("get_source", capture="captures/call_site_v2", file="_oracle.py", offset=100),
+        "source",
+    ),
+    ("get_source", "a function's diff"): (
+        lambda s: s.call(
+            "get_source", capture="captures/call_site_v1", against="captures/call_site_v2", function="preprocess"
+        ),
+        "source_diff",
+    ),
+    ("get_source", "error"): (lambda s: s.call("get_source", capture="captures/call_site_v2"), "error"),
 }
 
 

@@ -56,6 +56,7 @@ def test_inspector_lists_the_tools(inspector: list[str]) -> None:
         "compare_runs",
         "compare_ranks",
         "get_evidence",
+        "get_source",
     }
 
 

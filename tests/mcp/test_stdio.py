@@ -30,13 +30,20 @@ def test_stdio_round_trip_through_the_entry_point(tmp_path: Path) -> None:
         async with Client(params) as client:
             assert client.server_info is not None and client.server_info.name == "dynamo-diff"
             tools = await client.list_tools()
-            assert len(tools.tools) == 6
+            assert len(tools.tools) == 7
             result = await client.call_tool(
                 "compare_runs", {"baseline": "captures/stable", "candidate": "captures/shape"}
             )
             assert not result.is_error and size_of(result) < RESPONSE_LIMIT
             page = ComparisonPage.model_validate(result.structured_content)
             assert page.totals.candidate.confirmed_recompilation_identities == 2
+            # The code around a compiled function, between two runs: the mark_dynamic added at the call site.
+            diff = await client.call_tool(
+                "get_source",
+                {"capture": "captures/call_site_v1", "against": "captures/call_site_v2", "function": "preprocess"},
+            )
+            assert not diff.is_error and size_of(diff) < RESPONSE_LIMIT
+            assert "+            torch._dynamo.mark_dynamic(x, 0)" in diff.content[0].text  # type: ignore[union-attr]
             refused = await client.call_tool("import_trace", {"path": "/etc"})
             assert error_code(refused) == "path_not_allowed"
 

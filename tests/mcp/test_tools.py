@@ -12,7 +12,15 @@ from dynamo_diff_schema import CapturePage, ComparisonPage, EvidenceExcerpt, Evi
 
 from .conftest import CAPTURES, CORPUS, Session, error_code, size_of, text_of
 
-ORDER = ["import_trace", "list_captures", "analyze_capture", "compare_runs", "compare_ranks", "get_evidence"]
+ORDER = [
+    "import_trace",
+    "list_captures",
+    "analyze_capture",
+    "compare_runs",
+    "compare_ranks",
+    "get_evidence",
+    "get_source",
+]
 TOOLS = set(ORDER)
 
 
@@ -346,6 +354,7 @@ def test_every_published_bound_is_the_one_a_call_is_checked_against(session: Ses
             checked.append((tool.name, name))
     assert sorted(checked) == sorted(
         [("list_captures", "offset"), ("get_evidence", "offset"), ("get_evidence", "max_chars")]
+        + [("get_source", "context"), ("get_source", "offset")]
         + [(t, p) for t in ("analyze_capture", "compare_runs", "compare_ranks") for p in ("offset", "page_size")]
     )
 

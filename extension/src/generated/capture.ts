@@ -860,6 +860,14 @@ export interface CodeLocation {
    * When the compiled frame is library code (torch, the standard library, an installed package): the nearest user frame of the dynamo_start stack (the call in the user's function; `line` is the line of the call). Rows count the compilation in that function.
    */
   caller?: StackFrame | null;
+  /**
+   * The user's frames below the compiled one on the dynamo_start stack, innermost first (at most 4; not torch, the standard library or an installed package): the lines that called the compiled function (`line` is the line being run in each).
+   */
+  callers?: StackFrame[];
+  /**
+   * The dynamo_start record whose stack `callers` was read from.
+   */
+  callers_evidence?: string | null;
   co_filename?: string | null;
   co_firstlineno?: number | null;
   co_name?: string | null;

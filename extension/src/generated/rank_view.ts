@@ -62,7 +62,8 @@ export type ChangeKind =
   | "op_histogram"
   | "guard_count"
   | "cache"
-  | "phase_time";
+  | "phase_time"
+  | "source";
 /**
  * This interface was referenced by `Comparison`'s JSON-Schema
  * via the `definition` "MatchMethod".

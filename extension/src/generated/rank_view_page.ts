@@ -113,7 +113,8 @@ export type ChangeKind =
   | "op_histogram"
   | "guard_count"
   | "cache"
-  | "phase_time";
+  | "phase_time"
+  | "source";
 /**
  * This interface was referenced by `ComparisonPage`'s JSON-Schema
  * via the `definition` "MatchMethod".

@@ -3,7 +3,8 @@
 /* eslint-disable */
 
 /**
- * `dynamo-diff source ID FUNCTION`: every compiled function the name names, with its captured lines.
+ * `dynamo-diff source ID FUNCTION` (or `--file PATH`): every compiled function the name names, with its
+ * captured lines, or one whole captured file.
  */
 export interface SourceResult {
   /**
@@ -11,7 +12,15 @@ export interface SourceResult {
    */
   capture: string;
   /**
-   * The name as given.
+   * Lines shown before and after each function (the whole file: not used).
+   */
+  context?: number;
+  /**
+   * The file as given, when the whole captured file was asked for.
+   */
+  file?: string | null;
+  /**
+   * The name as given ('' for a whole file: see `file`).
    */
   function: string;
   kind: "source";
@@ -38,7 +47,11 @@ export interface SourceLocation {
    */
   snapshot: string;
   /**
-   * The whole snapshot: line N of it is line N of the file as it was compiled.
+   * The snapshot from line `text_first_line` on: the whole snapshot in the CLI's document (line N of it is line N of the file as it was compiled); in an MCP result only the lines shown (the function with its context lines).
    */
   text: string;
+  /**
+   * The file's line number of the first line of `text`.
+   */
+  text_first_line?: number;
 }

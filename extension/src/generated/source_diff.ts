@@ -3,8 +3,9 @@
 /* eslint-disable */
 
 /**
- * `dynamo-diff source BASE --diff CAND`: the code change between two runs, per compiled function (empty when
- * a run has no source snapshots, e.g. a bare trace).
+ * `dynamo-diff source BASE CAND [FUNCTION]` (or `--diff CAND`, `--file PATH`): the code change between two
+ * runs, per compiled function, or of one function and the code around it, or of one file (empty when a run has
+ * no source snapshots, e.g. a bare trace).
  */
 export interface SourceDiff {
   /**
@@ -15,28 +16,52 @@ export interface SourceDiff {
    * The candidate's capture id.
    */
   candidate: string;
+  /**
+   * The file asked for: one entry, the whole file's diff.
+   */
+  file?: string | null;
+  /**
+   * The function asked for: its own diff, then those of the functions that called it and that it calls (its comparison row's pairing: a renamed or moved function too).
+   */
+  function?: string | null;
   functions?: FunctionSourceDiff[];
   kind: "source_diff";
   schema_version?: string;
 }
 /**
- * One compiled function whose definition differs between the two runs' source snapshots.
+ * A piece of code whose lines differ between the two runs' source snapshots: a compiled function, a function
+ * that called it or that it calls, or a whole file.
  *
  * This interface was referenced by `SourceDiff`'s JSON-Schema
  * via the `definition` "FunctionSourceDiff".
  */
 export interface FunctionSourceDiff {
   /**
-   * path.py:first_line in the baseline (None: not in it).
+   * path.py:first_line in the baseline (a whole file: path.py; None: not in it).
    */
   baseline?: string | null;
   /**
-   * path.py:first_line in the candidate (None: not in it).
+   * A caller: the baseline's dynamo_start records whose stacks name its call.
+   */
+  baseline_evidence?: string[];
+  /**
+   * path.py:first_line in the candidate (a whole file: path.py; None: not in it).
    */
   candidate?: string | null;
   /**
-   * The unified diff.
+   * A caller: the candidate's dynamo_start records whose stacks name its call.
+   */
+  candidate_evidence?: string[];
+  /**
+   * The unified diff (hunk headers carry the file's line numbers).
    */
   lines: string[];
-  qualified_name: string;
+  /**
+   * None for a whole file.
+   */
+  qualified_name?: string | null;
+  /**
+   * What the code is: 'function' (a compiled function), 'caller' (a function below it on the stack torch recorded when it compiled: the call site), 'callee' (a function of its file it calls), 'file' (the whole file).
+   */
+  role?: "function" | "caller" | "callee" | "file";
 }

@@ -101,12 +101,13 @@ def evidence(
 def source(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
-    function: Annotated[
-        str | None,
+    rest: Annotated[
+        list[str] | None,
         typer.Argument(
-            metavar="[FUNCTION]",
-            help="A function's name (co_name, or the qualified name compare shows, e.g. Net.forward), or FILE:LINE "
-            "(with --diff: only this function's change).",
+            metavar="[CAND] [FUNCTION]",
+            help="A function's name (co_name, or the qualified name compare shows, e.g. Net.forward), or FILE:LINE. "
+            "With two words, the first is a second capture CAND: the diff of that function (as compare pairs it, "
+            "renamed or moved too) and of the functions that call it and that it calls, between the two runs.",
             show_default=False,
         ),
     ] = None,
@@ -116,9 +117,21 @@ def source(
             "--diff",
             metavar="CAND",
             help="The code change from this capture to CAND (id, prefix, label or path): a unified diff of each "
-            "compiled function whose source differs between the two runs' snapshots.",
+            "compiled function whose source differs between the two runs' snapshots (of FUNCTION only, when given).",
         ),
     ] = None,
+    file: Annotated[
+        str | None,
+        typer.Option(
+            "--file",
+            metavar="PATH",
+            help="A whole captured file (its path in the snapshot, the path the run saw, or its end, e.g. main.py); "
+            "with a second capture, its diff.",
+        ),
+    ] = None,
+    context: Annotated[
+        int, typer.Option("--context", min=0, max=200, help="Lines shown before and after the function.")
+    ] = 0,
     output_format: Annotated[
         Format,
         typer.Option(
@@ -126,41 +139,77 @@ def source(
         ),
     ] = Format.TEXT,
 ) -> None:
-    """Print the captured source snapshot of a compiled function (never the working-tree file), or with --diff
-    the code change between two runs."""
+    """Print the captured source snapshot of a compiled function or of a file (never the working-tree file), or
+    with a second capture the code change between two runs."""
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
 
+    words = list(rest or [])
+    if len(words) > 2:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"at most two words after the capture (CAND FUNCTION), not {len(words)}"
+        )
+    cand = diff
+    if len(words) == 2 or (len(words) == 1 and file is not None and diff is None):
+        if diff is not None:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give the second capture once: CAND or --diff CAND")
+        cand = words.pop(0)
+    function = words[0] if words else None
+    if function is not None and file is not None:
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a FUNCTION or --file PATH, not both")
     service = service_of(ctx)
-    if diff is not None:
-        changes = service.source_diff(service.load(ref), open_capture(service, diff), function=function)
+    if cand is not None:
+        changes = service.source_diff(service.load(ref), open_capture(service, cand), function=function, file=file)
         if output_format == Format.JSON:
             print_document(changes)
         else:
             _print_source_diff(changes)
         return
-    if function is None:
-        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a FUNCTION (or --diff CAND for the code change)")
-    found = service.source_document(ref, function)
+    if function is None and file is None:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, "give a FUNCTION or --file PATH (or a second capture for the code change)"
+        )
+    found = service.source_document(ref, function, file=file, context=context)
     if output_format == Format.JSON:
         print_document(found)
         return
     for loc in found.locations:
-        lines = f"lines {loc.first_line}-{loc.last_line}"
-        stderr().print(f"{loc.co_filename}:{loc.co_firstlineno} (captured as {loc.snapshot}, {lines})")
-        width = len(str(loc.last_line))
         text = loc.text.splitlines()
-        for number in range(loc.first_line, min(loc.last_line, len(text)) + 1):
+        if found.file is not None:
+            stderr().print(f"{loc.co_filename} (captured as {loc.snapshot}, {len(text)} lines)")
+            first, last = 1, len(text)
+        else:
+            lines = f"lines {loc.first_line}-{loc.last_line}"
+            stderr().print(f"{loc.co_filename}:{loc.co_firstlineno} (captured as {loc.snapshot}, {lines})")
+            first, last = max(loc.first_line - context, 1), min(loc.last_line + context, len(text))
+        width = len(str(last))
+        for number in range(first, last + 1):
             typer.echo(f"{number:>{width}} | {text[number - 1]}")
 
 
+_ROLE_WORDS = {
+    "function": "the compiled function",
+    "caller": "a function that called it (the call site)",
+    "callee": "a function it calls",
+    "file": "the whole file",
+}
+
+
 def _print_source_diff(changes: "SourceDiff") -> None:
-    """One unified diff per compiled function whose source differs (from the runs' snapshots, never the working
+    """One unified diff per piece of code whose source differs (from the runs' snapshots, never the working
     tree)."""
     if not changes.functions:
-        stderr().print("no compiled function's source differs between the two runs' snapshots")
+        what = changes.file or changes.function
+        about = f"{what!r} does not differ" if what else "no compiled function's source differs"
+        stderr().print(f"{about} between the two runs' snapshots")
         return
-    names = ", ".join(f.qualified_name for f in changes.functions)
-    stderr().print(f"{len(changes.functions)} compiled function(s) differ between the runs' source snapshots ({names})")
+    if changes.function is None and changes.file is None:
+        names = ", ".join(f.qualified_name or "?" for f in changes.functions)
+        stderr().print(
+            f"{len(changes.functions)} compiled function(s) differ between the runs' source snapshots ({names})"
+        )
     for change in changes.functions:
+        if changes.function is not None:
+            where = " -> ".join(dict.fromkeys(w for w in (change.baseline, change.candidate) if w))
+            stderr().print(f"{change.qualified_name} ({where}): {_ROLE_WORDS[change.role]}")
         for line in change.lines:
             typer.echo(line)

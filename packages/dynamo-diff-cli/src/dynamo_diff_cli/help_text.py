@@ -44,9 +44,9 @@ HELP = """
 │            compilations, phase_times, guards, graph_breaks, evidence;        │
 │            comparison with --compare): one Parquet file each, every row with │
 │            its capture id.                                                   │
-│ source     Print the captured source snapshot of a compiled function (never  │
-│            the working-tree file), or with --diff the code change between    │
-│            two runs.                                                         │
+│ source     Print the captured source snapshot of a compiled function or of a │
+│            file (never the working-tree file), or with a second capture the  │
+│            code change between two runs.                                     │
 │ schema     Print the JSON Schema (draft 2020-12) of a document kind (a JSON  │
 │            document a command prints names its kind).                        │
 │ serve-mcp  Serve the comparison model to coding agents over MCP (stdio);     │
@@ -98,9 +98,9 @@ HELP_COLOUR = (
     "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m compilations, phase_times, guards, graph_breaks, evidence;        \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m comparison with \u001b[1;36m-\u001b[0m\u001b[1;36m-compare\u001b[0m): one Parquet file each, every row with \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m its capture id.                                                   \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36msource   \u001b[0m\u001b[1;36m \u001b[0m Print the captured source snapshot of a compiled function (never  \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m the working-tree file), or with \u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m the code change between    \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m two runs.                                                         \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36msource   \u001b[0m\u001b[1;36m \u001b[0m Print the captured source snapshot of a compiled function or of a \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m file (never the working-tree file), or with a second capture the  \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m code change between two runs.                                     \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mschema   \u001b[0m\u001b[1;36m \u001b[0m Print the JSON Schema (draft 2020-12) of a document kind (a JSON  \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m document a command prints names its kind).                        \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mserve-mcp\u001b[0m\u001b[1;36m \u001b[0m Serve the comparison model to coding agents over MCP (stdio);     \u001b[2m│\u001b[0m\n"

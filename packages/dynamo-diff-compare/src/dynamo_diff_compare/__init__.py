@@ -45,7 +45,9 @@ if TYPE_CHECKING:
         count_pair,
         piece_line,
         piece_name,
+        row_name,
         side_label,
+        source_lines,
     )
     from dynamo_diff_compare.run_report_view import (
         compilation_text,
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
         with_suggestions,
     )
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
+    from dynamo_diff_compare.source_change import row_code_changes
     from dynamo_diff_compare.suggestions import suggestion_brief, suggestion_text
     from dynamo_diff_compare.terminal_lines import terminal_text
     from dynamo_diff_compare.verdict_text import (
@@ -122,6 +125,10 @@ _LAZY = {
     "piece_name": "render",
     "count_pair": "render",
     "side_label": "render",
+    "row_name": "render",
+    "change_evidence": "render",
+    "source_lines": "render",
+    "row_code_changes": "source_change",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
@@ -163,6 +170,7 @@ __all__ = [
     "__version__",
     "capture_markdown",
     "capture_text",
+    "change_evidence",
     "changed_first",
     "check_comparability",
     "check_markdown",
@@ -192,6 +200,8 @@ __all__ = [
     "piece_name",
     "report_counts",
     "report_label",
+    "row_code_changes",
+    "row_name",
     "run_report",
     "run_report_text",
     "side_label",
@@ -201,6 +211,7 @@ __all__ = [
     "snapshot_verdict",
     "snapshot_verdict_markdown",
     "snapshot_verdict_text",
+    "source_lines",
     "suggestion_brief",
     "suggestion_text",
     "summary_markdown",

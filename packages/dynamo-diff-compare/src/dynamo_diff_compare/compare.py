@@ -41,6 +41,7 @@ from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
+from dynamo_diff_compare.source_change import source_changes
 from dynamo_diff_compare.suggestions import TorchSetup, compilation_suggestions, function_suggestions
 from dynamo_diff_compare.trusted import trusted
 from dynamo_diff_compare.verdict_text import no_snapshots_message
@@ -188,7 +189,10 @@ def _function_row(
     (first, *more) = match.pieces
     frame = first.baseline or first.candidate
     if not more and frame is not None and frame.resume_parent is None and frame.caller is None:
-        return _row(first, base, cand, sources, multi_rank)
+        row = _row(first, base, cand, sources, multi_rank)
+        b_one = base.get(first.baseline) if first.baseline is not None else None
+        c_one = cand.get(first.candidate) if first.candidate is not None else None
+        return _with_source(row, (b_one, c_one), sources)
     b_obs = [base[p.baseline] for p in match.pieces if p.baseline is not None and p.baseline in base]
     c_obs = [cand[p.candidate] for p in match.pieces if p.candidate is not None and p.candidate in cand]
     b_all, c_all = _merged(b_obs), _merged(c_obs)
@@ -220,9 +224,23 @@ def _function_row(
                 deltas=row.deltas,
             )
         )
-    return _assembled(
+    row = _assembled(
         match.status, match.method, match.reason, match.alternatives, (b_all, b_side), (c_all, c_side), pieces
     )
+    return _with_source(row, (b_all, c_all), sources)
+
+
+def _with_source(
+    row: FunctionRow, observed: tuple[Observed | None, Observed | None], sources: tuple[SnapshotSet, SnapshotSet]
+) -> FunctionRow:
+    """The row with its `source` changes after the others: the lines that changed in its function and around it."""
+    b, c = observed
+    found = source_changes(
+        (row.baseline, row.candidate),
+        ([x for _, x in b.compilations] if b else [], [x for _, x in c.compilations] if c else []),
+        sources,
+    )
+    return row.model_copy(update={"changes": [*row.changes, *found]}) if found else row
 
 
 # What grew in the candidate -> the suggestion kinds that are about it.

@@ -67,10 +67,16 @@ def timing_noise(change: Change) -> bool:
     return not isinstance(b, int | float) or not isinstance(c, int | float) or compile_time_noise(b, c)
 
 
+def behaviour_unchanged(change: Change) -> bool:
+    """A change that says nothing about compile behaviour on its own: a compile-phase timing within the noise rule,
+    or the source lines around the function (shown on a row that changed, folded with one that did not)."""
+    return change.kind == ChangeKind.SOURCE or timing_noise(change)
+
+
 def interest(row: FunctionRow) -> tuple[int, int, str]:
     """Rows with changes first (largest count change first), then by name."""
     weight = sum(abs(v) for v in row.deltas.values())
-    meaningful = [c for c in row.changes if not timing_noise(c)]
+    meaningful = [c for c in row.changes if not behaviour_unchanged(c)]
     side = row.baseline or row.candidate
     name = side.qualified_name if side is not None else ""
     return (0 if (weight or meaningful or row.status != RowStatus.MATCHED) else 1, -weight, name or "")
@@ -119,6 +125,9 @@ def row_name(row: FunctionRow) -> str:
     sides = [s for s in (b, c) if s is not None]
     assert sides
     side = max(sides, key=lambda s: len(s.qualified_name or ""))  # the qualified name, when one side knows it
+    if b and c and b.line and c.line and b.line != c.line and side.name_from != "compiled":
+        # The same function at another line of its file (code above it was edited): both lines.
+        return f"{side.qualified_name} ({_where(b.file, b.line)} -> {c.line})"
     return side_label(side.qualified_name, side.file, side.line, side.name_from)
 
 
@@ -218,6 +227,11 @@ def piece_line(row: FunctionRow) -> str | None:
 _EVIDENCE_SHOWN = 3
 
 
+def change_evidence(change: Change) -> str:
+    """'[evidence: baseline u1-e6; candidate u1-e2]' (the first three ids a side), '' when the change has none."""
+    return _evidence(change).strip()
+
+
 def _evidence(change: Change) -> str:
     parts = []
     for side, ids in (("baseline", change.baseline_evidence), ("candidate", change.candidate_evidence)):
@@ -252,6 +266,36 @@ def _page(change: Change) -> str | None:
     return None
 
 
+# Changed source lines shown under a `source` change in text and markdown (JSON has up to 8 a side).
+_SOURCE_LINES = 4
+
+
+def source_lines(change: Change, row: FunctionRow | None = None) -> list[str]:
+    """The lines a `source` change removed ('- 32: ...') and added ('+ 30: ...'), at most four, then how many more.
+    Given its row, only the function's own change and the innermost caller's show lines (the call site); the outer
+    callers' lines are in the JSON."""
+    if change.kind != ChangeKind.SOURCE:
+        return []
+    if row is not None and _role(change) == "caller":
+        first = next((c for c in row.changes if c.kind == ChangeKind.SOURCE and _role(c) == "caller"), None)
+        if first is not change:
+            return []
+    numbered: list[str] = []
+    total = 0
+    for side, key, sign in ((change.baseline, "removed", "-"), (change.candidate, "added", "+")):
+        if isinstance(side, dict):
+            items = [item for item in side.get(key) or [] if isinstance(item, dict)]
+            numbered += [f"{sign} {item['line']}: {str(item['text']).strip()}" for item in items]
+            more = side.get(f"{key}_more")
+            total += len(items) + (more if isinstance(more, int) else 0)
+    shown = numbered[:_SOURCE_LINES]
+    return shown + ([f"... {total - len(shown)} more changed line(s)"] if total > len(shown) else [])
+
+
+def _role(change: Change) -> object:
+    return change.baseline.get("role") if isinstance(change.baseline, dict) else None
+
+
 def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
     """What changed on a row, each change with its evidence ids and, under it, the guard text or break type."""
     lines = []
@@ -263,6 +307,7 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
             lines.append(detail)
         if (page := _page(c)) is not None:
             lines.append(page)
+        lines += [f"    {line}" for line in source_lines(c, row)]
     pieces = piece_line(row)
     if pieces:
         lines.append(pieces)
@@ -407,11 +452,13 @@ def zero_note(comparison: Comparison) -> str | None:
 
 def folded(rows: list[FunctionRow], all_rows: bool) -> tuple[list[FunctionRow], list[FunctionRow]]:
     """(rows to show, unchanged rows folded into one line): a matched row with no delta and no change (compile
-    phase timings within the noise rule aside) says nothing; `all_rows` shows every row."""
+    phase timings within the noise rule and source lines aside) says nothing; `all_rows` shows every row."""
     if all_rows:
         return rows, []
     quiet = [
-        r for r in rows if r.status == RowStatus.MATCHED and not r.deltas and all(timing_noise(c) for c in r.changes)
+        r
+        for r in rows
+        if r.status == RowStatus.MATCHED and not r.deltas and all(behaviour_unchanged(c) for c in r.changes)
     ]
     return [r for r in rows if r not in quiet], quiet
 
@@ -505,6 +552,7 @@ def row_lines(row: FunctionRow) -> list[Line]:
             lines.append(Line(detail.strip(), indent=6, keep=True))
         if (page := _page(c)) is not None:
             lines.append(Line(page.strip(), indent=6))
+        lines += [Line(line, indent=6) for line in source_lines(c, row)]
     if (pieces := piece_line(row)) is not None:
         lines.append(Line(pieces, indent=2))
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:

@@ -2,6 +2,7 @@
 
 from importlib.metadata import version as _version
 
+from dynamo_diff_match.codechanges import CodeChange, CodeSide, Frame, code_changes, defined_at
 from dynamo_diff_match.correspond import (
     Correspondence,
     FunctionMatch,
@@ -31,7 +32,10 @@ __all__ = [
     "MAX_DIFF_WORK",
     "MAX_SOURCE_BYTES",
     "CallSite",
+    "CodeChange",
+    "CodeSide",
     "Correspondence",
+    "Frame",
     "FunctionDiff",
     "FunctionMatch",
     "FunctionRef",
@@ -40,8 +44,10 @@ __all__ = [
     "SourceFunction",
     "UserMap",
     "__version__",
+    "code_changes",
     "correspond",
     "correspond_functions",
+    "defined_at",
     "function_id",
     "function_span",
     "index_functions",

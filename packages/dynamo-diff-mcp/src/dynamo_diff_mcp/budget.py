@@ -151,6 +151,46 @@ def _cut_text(model: Cut, key: str, limit: int, label: str, notes: list[str]) ->
     return model
 
 
+SOURCE_LINES = 2  # changed lines kept a side of a `source` change when a row has to be cut
+
+
+def _cut_source(change: Change, side: str, label: str, notes: list[str]) -> Change:
+    """A `source` change's side with its first few changed lines (the rest counted in `<key>_more`), each line
+    at most 120 characters: which lines changed stays on the row."""
+    value = getattr(change, side)
+    if not isinstance(value, dict):
+        return change
+    key = "removed" if side == "baseline" else "added"
+    lines = value.get(key) or []
+    cut = [{**item, "text": str(item.get("text", ""))[:120]} for item in lines[:SOURCE_LINES]]
+    if cut == lines:
+        return change
+    more = len(lines) - len(cut) + int(value.get(f"{key}_more") or 0)
+    notes.append(f"{label}: {len(cut)} of {len(cut) + more} changed lines kept")
+    return change.model_copy(update={side: {**value, key: cut, f"{key}_more": more} if more else {**value, key: cut}})
+
+
+def _listed_source(change: Change) -> Change:
+    """A `source` change as a page lists it: its summary says where the code is; each side keeps its first few
+    changed lines (the rest counted), each at most 80 characters."""
+    update = {}
+    for side, key in (("baseline", "removed"), ("candidate", "added")):
+        value = getattr(change, side)
+        if isinstance(value, dict):
+            lines = value.get(key) or []
+            more = len(lines) - SOURCE_LINES + int(value.get(f"{key}_more") or 0) if len(lines) > SOURCE_LINES else 0
+            kept = {
+                "role": value.get("role"),
+                key: [{**i, "text": str(i.get("text", "")).strip()[:80]} for i in lines[:SOURCE_LINES]],
+            }
+            if more or value.get(f"{key}_more"):
+                kept[f"{key}_more"] = more or value.get(f"{key}_more")
+            if value.get("call_line") is not None:
+                kept["call_line"] = value["call_line"]
+            update[side] = kept
+    return change.model_copy(update=update)
+
+
 def _sides(model: Cut, cut: Callable[[FunctionSide, str], FunctionSide]) -> Cut:
     """The model with each of its sides (baseline, candidate) that is there replaced by cut(side, its name)."""
     update = {}
@@ -162,8 +202,12 @@ def _sides(model: Cut, cut: Callable[[FunctionSide, str], FunctionSide]) -> Cut:
 
 
 def listed_row(row: FunctionRow) -> FunctionRow:
-    """The row as a page lists it: without its compile-phase changes (compile times: analyze_capture has them)."""
+    """The row as a page lists it: without its compile-phase changes (compile times: analyze_capture has them),
+    and without the source lines around a function whose compilation did not change (get_source has them)."""
     changes = [c for c in row.changes if c.kind != "phase_time"]
+    if not row.deltas and all(c.kind == "source" for c in changes):
+        changes = []
+    changes = [_listed_source(c) if c.kind == "source" else c for c in changes]
     return row if len(changes) == len(row.changes) else row.model_copy(update={"changes": changes})
 
 
@@ -195,7 +239,10 @@ def shrink_row(row: FunctionRow, limit: int) -> tuple[FunctionRow, list[str]]:
         change = original
         for side in ("baseline", "candidate"):
             change = _cap_list(change, f"{side}_evidence", LIST_ITEMS, f"changes[{i}].{side}_evidence", notes)
-            change = _cut_value(change, side, f"changes[{i}].{side}", notes)
+            if change.kind == "source":  # bounded by its lines, which the text lists
+                change = _cut_source(change, side, f"changes[{i}].{side}", notes)
+            else:
+                change = _cut_value(change, side, f"changes[{i}].{side}", notes)
         changes.append(_cut_text(change, "summary", 400, f"changes[{i}].summary", notes))
     row = _cut_text(row.model_copy(update={"changes": changes}), "reason", 400, "reason", notes)
     if row_size(row) <= limit:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dynamo_diff_compare import (
     COMPILED_WORDS,
+    change_evidence,
     coming_with,
     compilation_text,
     compile_time_change,
@@ -16,7 +17,8 @@ from dynamo_diff_compare import (
     piece_line,
     report_counts,
     report_label,
-    side_label,
+    row_name,
+    source_lines,
     suggestion_brief,
     verdict_headline,
     with_it,
@@ -34,9 +36,11 @@ from dynamo_diff_schema import (
     ImportPage,
     RunReportPage,
     Side,
+    SourceDiff,
+    SourceResult,
     short_id,
 )
-from dynamo_diff_schema.comparison import Comparability
+from dynamo_diff_schema.comparison import ChangeKind, Comparability
 
 from dynamo_diff_mcp.hints import for_agents
 
@@ -239,16 +243,23 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     lines.append(f"rows {first}-{last} of {page.total_rows} (changed first):" if page.rows else "no rows on this page")
     for entry in page.rows:
         row = entry.row
-        side = row.baseline or row.candidate
-        name = side_label(side.qualified_name, side.file, side.line, side.name_from) if side else "?"
+        name = row_name(row) if row.baseline or row.candidate else "?"
         status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
         pairs = [f"{label} {count_pair(row.baseline, row.candidate, k)}" for k, label in HEADLINE[:4]]
-        changed = [ch.summary for ch in row.changes if ch.kind != "phase_time"][:2]
+        changed = [
+            f"{ch.summary} {change_evidence(ch)}".strip()
+            for ch in row.changes
+            if ch.kind not in (ChangeKind.PHASE_TIME, ChangeKind.SOURCE)
+        ][:2]
         frames = piece_line(row)
         if frames:
             changed.append(frames)
         cut = " [cut: see truncated]" if entry.truncated else ""
         lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
+        for ch in row.changes:
+            if ch.kind == ChangeKind.SOURCE:
+                lines.append(_line(f"  {ch.summary} {change_evidence(ch)}".rstrip()))
+                lines += [_line(f"    {text}") for text in source_lines(ch, row)]
     for n in page.notices[:3]:
         lines.append(_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint)}"))
     if page.page_note:
@@ -349,4 +360,52 @@ def imported_runs_text(page: ImportPage) -> str:
     if page.captures_omitted:
         lines.append(f"... {page.captures_omitted} more: list_captures()")
     lines += [f"next: {call}" for call in page.next_calls]
+    return "\n".join(lines)
+
+
+_ROLE_WORDS = {
+    "function": "the compiled function",
+    "caller": "a function that called it (the call site)",
+    "callee": "a function it calls",
+    "file": "the whole file",
+}
+
+
+def source_text(page: SourceResult, total: int, offset: int, next_offset: int | None) -> str:
+    """Captured source: where each location is, then its lines numbered as in the file."""
+    what = f"file {page.file}" if page.file is not None else f"{page.function} (context {page.context})"
+    lines = [f"source of {what} in capture {short_id(page.capture)}, from its snapshot (not the working tree)"]
+    for loc in page.locations:
+        text = loc.text.splitlines()
+        span = "" if page.file is not None else f", the function is lines {loc.first_line}-{loc.last_line}"
+        lines.append(f"{loc.co_filename}:{loc.co_firstlineno} (snapshot {loc.snapshot}{span})")
+        width = len(str(loc.text_first_line + len(text)))
+        lines += [f"{loc.text_first_line + i:>{width}} | {line}" for i, line in enumerate(text)]
+    if next_offset is not None:
+        lines.append(f"lines {offset + 1}-{next_offset} of {total} shown; more: get_source(..., offset={next_offset})")
+    return "\n".join(lines)
+
+
+def source_diff_text(page: SourceDiff, pieces: int, next_offset: int | None) -> str:
+    """A source diff: a head line per piece of code (what it is to the compiled function, where it is in each run,
+    the records whose stacks name the call), then its unified diff."""
+    what = f"file {page.file}" if page.file else (page.function or "every compiled function")
+    head = f"source diff of {what}: baseline {short_id(page.baseline)} -> candidate {short_id(page.candidate)}"
+    if not pieces:
+        return head + "\nno line differs between the two runs' snapshots"
+    lines = [head + f"; {pieces} piece(s) of code differ"]
+    for entry in page.functions:
+        where = " -> ".join(dict.fromkeys(w for w in (entry.baseline, entry.candidate) if w))
+        evidence = "; ".join(
+            f"{side} {', '.join(ids[:3])}"
+            for side, ids in (("baseline", entry.baseline_evidence), ("candidate", entry.candidate_evidence))
+            if ids
+        )
+        lines.append(
+            f"{entry.qualified_name or entry.candidate or entry.baseline} ({where}): {_ROLE_WORDS[entry.role]}"
+            + (f" [evidence: {evidence}]" if evidence else "")
+        )
+        lines += entry.lines
+    if next_offset is not None:
+        lines.append(f"more diff lines: get_source(..., offset={next_offset})")
     return "\n".join(lines)

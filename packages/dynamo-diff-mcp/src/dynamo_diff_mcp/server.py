@@ -37,6 +37,9 @@ from dynamo_diff_schema import (
     RankCounts,
     RowEntry,
     RunReportPage,
+    SourceDiff,
+    SourceLocation,
+    SourceResult,
     short_id,
 )
 from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
@@ -72,6 +75,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 Offset = Annotated[int, Field(ge=0)]
 PageSize = Annotated[int, Field(ge=1, le=100)]
 MaxChars = Annotated[int, Field(ge=1, le=5000)]
+ContextLines = Annotated[int, Field(ge=0, le=50)]
 
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
@@ -117,6 +121,12 @@ def mcp_tool(annotations: ToolAnnotations) -> Callable[[ToolMethod], ToolMethod]
         return method
 
     return mark
+
+
+class SourceDocument(RootModel[SourceResult | SourceDiff]):
+    """What get_source returns: captured source, or a source diff between two captures, told apart by `kind`."""
+
+    root: Annotated[SourceResult | SourceDiff, Field(discriminator="kind")]
 
 
 class EvidenceDocument(RootModel[EvidenceIndex | EvidenceExcerpt | EvidenceGrep]):
@@ -543,6 +553,87 @@ class Tools:
             return page, render.evidence_matches_text(page, head.total_chars)
 
         return budget.page(matches, make)
+
+    # -- source ----------------------------------------------------------------------------------------
+
+    @mcp_tool(READ_ONLY)
+    def get_source(
+        self,
+        capture: Annotated[str, Field(description="A capture id, prefix, label or path, as for analyze_capture.")],
+        function: Annotated[
+            str | None, Field(description="A compiled function as rows name it ('Net.forward') or 'file.py:LINE'.")
+        ] = None,
+        against: Annotated[
+            str | None,
+            Field(
+                description="A second capture: the diff of `function` (as compare_runs pairs it) and of the code "
+                "that called it and that it calls, or of `file`."
+            ),
+        ] = None,
+        file: Annotated[str | None, Field(description="A whole captured file, e.g. 'main.py'.")] = None,
+        context: Annotated[ContextLines, Field(description="Lines shown around the function.")] = 3,
+        offset: Annotated[Offset, Field(description="First line of the page (from next_offset).")] = 0,
+    ) -> Annotated[CallToolResult, SourceDocument]:
+        """Show the source as it ran (the capture's snapshot, never the working tree), or with `against` what
+        changed between two runs: in the function, in the loop that calls it (a mark_dynamic added at the call
+        site), in what it calls. Lines numbered as in the file.
+        """
+        if function is None and file is None and against is None:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file (and `against` for a diff)")
+        if function is not None and file is not None:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file, not both")
+        if against is not None:
+            base, cand = self._capture(capture), self._capture(against)
+            return self._source_diff(self.service.source_diff(base, cand, function=function, file=file), offset)
+        cid = self.service.resolve(capture)[0]
+        found = self.service.source_document(cid, function, file=file, context=context)
+        return self._source_page(found, offset)
+
+    def _source_page(self, found: SourceResult, offset: int) -> CallToolResult:
+        """The lines shown (a function with its context, or the file), as many as fit from `offset` on."""
+        items: list[tuple[int, int, str]] = []  # (location, line number, text)
+        for index, loc in enumerate(found.locations):
+            text = loc.text.splitlines()
+            first, last = (1, len(text)) if found.file is not None else (loc.first_line, loc.last_line)
+            first, last = max(first - found.context, 1), min(last + found.context, len(text))
+            items += [(index, n, text[n - 1]) for n in range(first, last + 1)]
+        if offset > len(items):
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last line shown ({len(items)})"
+            )
+
+        def make(shown: Sequence[tuple[int, int, str]], next_offset: int | None) -> tuple[SourceResult, str]:
+            locations: list[SourceLocation] = []
+            for index, loc in enumerate(found.locations):
+                mine = [(n, line) for i, n, line in shown if i == index]
+                if mine:
+                    text = "\n".join(line for _, line in mine) + "\n"
+                    locations.append(loc.model_copy(update={"text": text, "text_first_line": mine[0][0]}))
+            page = found.model_copy(update={"locations": locations})
+            return page, render.source_text(page, len(items), offset, next_offset)
+
+        return budget.page(items[offset:], make, offset=offset, total=len(items))
+
+    def _source_diff(self, diff: SourceDiff, offset: int) -> CallToolResult:
+        """Each piece of code's diff lines, as many as fit from `offset` on (a line of the diffs a item)."""
+        items = [(index, line) for index, entry in enumerate(diff.functions) for line in entry.lines]
+        if offset > len(items):
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last diff line ({len(items)})"
+            )
+
+        def make(shown: Sequence[tuple[int, str]], next_offset: int | None) -> tuple[SourceDiff, str]:
+            entries = []
+            for index, entry in enumerate(diff.functions):
+                mine = [line for i, line in shown if i == index]
+                if mine:
+                    entries.append(entry.model_copy(update={"lines": mine}))
+            page = diff.model_copy(update={"functions": entries})
+            return page, render.source_diff_text(page, len(diff.functions), next_offset)
+
+        if not items:
+            return budget.tool_result(diff, render.source_diff_text(diff, 0, None))
+        return budget.page(items[offset:], make, offset=offset, total=len(items))
 
 
 class Server(MCPServer):

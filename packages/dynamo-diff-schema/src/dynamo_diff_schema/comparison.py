@@ -263,6 +263,7 @@ class ChangeKind(StrEnum):
     GUARD_COUNT = "guard_count"
     CACHE = "cache"
     PHASE_TIME = "phase_time"
+    SOURCE = "source"
 
 
 class Change(Model):

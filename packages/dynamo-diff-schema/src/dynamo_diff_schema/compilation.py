@@ -76,6 +76,15 @@ class CodeLocation(Model):
         "the nearest user frame of the dynamo_start stack (the call in the user's function; `line` is the line of "
         "the call). Rows count the compilation in that function.",
     )
+    callers: list[StackFrame] = Field(
+        default_factory=list,
+        description="The user's frames below the compiled one on the dynamo_start stack, innermost first (at most "
+        "4; not torch, the standard library or an installed package): the lines that called the compiled function "
+        "(`line` is the line being run in each).",
+    )
+    callers_evidence: str | None = Field(
+        None, description="The dynamo_start record whose stack `callers` was read from."
+    )
     entered: Literal["module", "function"] | None = Field(
         None,
         description="When the compiled frame is library code: what the user's call went into, read from the "

@@ -156,36 +156,68 @@ class SourceLocation(Model):
     first_line: int = Field(ge=1)
     last_line: int = Field(ge=1)
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="Of the whole snapshot text.")
-    text: str = Field(description="The whole snapshot: line N of it is line N of the file as it was compiled.")
+    text: str = Field(
+        description="The snapshot from line `text_first_line` on: the whole snapshot in the CLI's document (line N "
+        "of it is line N of the file as it was compiled); in an MCP result only the lines shown (the function "
+        "with its context lines)."
+    )
+    text_first_line: int = Field(1, ge=1, description="The file's line number of the first line of `text`.")
 
 
 class SourceResult(Model):
-    """`dynamo-diff source ID FUNCTION`: every compiled function the name names, with its captured lines."""
+    """`dynamo-diff source ID FUNCTION` (or `--file PATH`): every compiled function the name names, with its
+    captured lines, or one whole captured file."""
 
     kind: Literal["source"] = "source"
     schema_version: str = SCHEMA_VERSION
     capture: str = Field(description="The capture id.")
-    function: str = Field(description="The name as given.")
+    function: str = Field(description="The name as given ('' for a whole file: see `file`).")
+    file: str | None = Field(None, description="The file as given, when the whole captured file was asked for.")
+    context: int = Field(0, ge=0, description="Lines shown before and after each function (the whole file: not used).")
     locations: list[SourceLocation] = Field(default_factory=list)
 
 
 class FunctionSourceDiff(Model):
-    """One compiled function whose definition differs between the two runs' source snapshots."""
+    """A piece of code whose lines differ between the two runs' source snapshots: a compiled function, a function
+    that called it or that it calls, or a whole file."""
 
-    qualified_name: str
-    baseline: str | None = Field(None, description="path.py:first_line in the baseline (None: not in it).")
-    candidate: str | None = Field(None, description="path.py:first_line in the candidate (None: not in it).")
-    lines: list[str] = Field(description="The unified diff.")
+    qualified_name: str | None = Field(None, description="None for a whole file.")
+    role: Literal["function", "caller", "callee", "file"] = Field(
+        "function",
+        description="What the code is: 'function' (a compiled function), 'caller' (a function below it on the "
+        "stack torch recorded when it compiled: the call site), 'callee' (a function of its file it calls), 'file' "
+        "(the whole file).",
+    )
+    baseline: str | None = Field(
+        None, description="path.py:first_line in the baseline (a whole file: path.py; None: not in it)."
+    )
+    candidate: str | None = Field(
+        None, description="path.py:first_line in the candidate (a whole file: path.py; None: not in it)."
+    )
+    lines: list[str] = Field(description="The unified diff (hunk headers carry the file's line numbers).")
+    baseline_evidence: list[str] = Field(
+        default_factory=list, description="A caller: the baseline's dynamo_start records whose stacks name its call."
+    )
+    candidate_evidence: list[str] = Field(
+        default_factory=list, description="A caller: the candidate's dynamo_start records whose stacks name its call."
+    )
 
 
 class SourceDiff(Model):
-    """`dynamo-diff source BASE --diff CAND`: the code change between two runs, per compiled function (empty when
-    a run has no source snapshots, e.g. a bare trace)."""
+    """`dynamo-diff source BASE CAND [FUNCTION]` (or `--diff CAND`, `--file PATH`): the code change between two
+    runs, per compiled function, or of one function and the code around it, or of one file (empty when a run has
+    no source snapshots, e.g. a bare trace)."""
 
     kind: Literal["source_diff"] = "source_diff"
     schema_version: str = SCHEMA_VERSION
     baseline: str = Field(description="The baseline's capture id.")
     candidate: str = Field(description="The candidate's capture id.")
+    function: str | None = Field(
+        None,
+        description="The function asked for: its own diff, then those of the functions that called it and that it "
+        "calls (its comparison row's pairing: a renamed or moved function too).",
+    )
+    file: str | None = Field(None, description="The file asked for: one entry, the whole file's diff.")
     functions: list[FunctionSourceDiff] = Field(default_factory=list)
 
 

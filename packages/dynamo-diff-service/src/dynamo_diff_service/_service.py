@@ -5,6 +5,8 @@ the caller's. A few older methods that return the store's own results (`import_p
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -22,6 +24,7 @@ from dynamo_diff_compare import (
     compare_ranks,
     evaluate,
     evidence_summaries,
+    row_code_changes,
     run_report,
     snapshot_of,
     user_sources,
@@ -34,6 +37,7 @@ from dynamo_diff_schema import (
     CheckBounds,
     CheckVerdict,
     Comparison,
+    Compilation,
     CompileSnapshot,
     Counts,
     Damage,
@@ -43,6 +47,8 @@ from dynamo_diff_schema import (
     EvidenceEntry,
     EvidenceGrep,
     EvidenceIndex,
+    FunctionRow,
+    FunctionSide,
     FunctionSourceDiff,
     GrepMatch,
     ImportedCapture,
@@ -75,7 +81,7 @@ from dynamo_diff_store import (
 
 from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
 from dynamo_diff_service._refs import looks_like_path
-from dynamo_diff_service._source import SourceLocation, find_source
+from dynamo_diff_service._source import SourceLocation, find_file, find_source, missing_file
 
 Progress = Callable[[str, int, int], None]
 Say = Callable[[str], None]
@@ -774,12 +780,42 @@ class Service:
             capture=capture_id, evidence=whole.evidence, pattern=pattern, total_matches=total, matches=matches
         )
 
-    def source_document(self, ref: str, function: str) -> SourceResult:
-        """Every compiled function `function` names in a stored capture, with its captured lines."""
+    def source_document(
+        self, ref: str, function: str | None = None, *, file: str | None = None, context: int = 0
+    ) -> SourceResult:
+        """Every compiled function `function` names in a stored capture, with its captured lines (`context`: the
+        lines shown around each), or with `file` one whole captured file."""
+        if file is not None:
+            capture = self.load(ref)
+            files, paths = self.store.source_files(capture)
+            rel = find_file(files, paths, file)
+            if rel is None:
+                raise missing_file(capture, file, files)
+            text = files[rel]
+            captured = next((absolute for absolute, r in paths.items() if r == rel), rel)
+            return SourceResult(
+                capture=capture.capture.id,
+                function="",
+                file=file,
+                locations=[
+                    SourceLocationDocument(
+                        co_filename=captured,
+                        co_firstlineno=1,
+                        snapshot=rel,
+                        first_line=1,
+                        last_line=max(len(text.splitlines()), 1),
+                        sha256=hashlib.sha256(text.encode()).hexdigest(),
+                        text=text,
+                    )
+                ],
+            )
+        if function is None:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file")
         capture, locations = self.source(ref, function)
         return SourceResult(
             capture=capture.capture.id,
             function=function,
+            context=context,
             locations=[
                 SourceLocationDocument(
                     co_filename=loc.co_filename,
@@ -794,16 +830,27 @@ class Service:
             ],
         )
 
-    def source_diff(self, baseline: Capture, candidate: Capture, *, function: str | None = None) -> SourceDiff:
+    def source_diff(
+        self, baseline: Capture, candidate: Capture, *, function: str | None = None, file: str | None = None
+    ) -> SourceDiff:
         """The code change between two runs: each compiled function (of their comparison's rows) whose definition
-        differs between the runs' source snapshots; `function` keeps the one of that qualified name."""
+        differs between the runs' source snapshots. `function`: that function as its comparison row pairs it (a
+        renamed or moved one too), then the functions that called it and that it calls; `file`: one whole
+        captured file."""
+        ids = {"baseline": baseline.capture.id, "candidate": candidate.capture.id}
+        if file is not None:
+            return SourceDiff(**ids, file=file, functions=self._file_diff(baseline, candidate, file))
         comparison = self.compare(baseline, candidate)
+        if function is not None:
+            around = self._function_diff(comparison, (baseline, candidate), function)
+            if around is not None:
+                return SourceDiff(**ids, function=function, functions=around)
         changes = self.source_changes(comparison, (baseline, candidate))
         if function is not None:
             changes = [c for c in changes if function in (c.qualified_name, c.qualified_name.rsplit(".", 1)[-1])]
         return SourceDiff(
-            baseline=baseline.capture.id,
-            candidate=candidate.capture.id,
+            **ids,
+            function=function,
             functions=[
                 FunctionSourceDiff(
                     qualified_name=c.qualified_name, baseline=c.baseline, candidate=c.candidate, lines=list(c.lines)
@@ -811,6 +858,83 @@ class Service:
                 for c in changes
             ],
         )
+
+    def _file_diff(self, baseline: Capture, candidate: Capture, file: str) -> list[FunctionSourceDiff]:
+        """One whole captured file's unified diff (empty when the two snapshots are equal)."""
+        b_files, b_paths = self.store.source_files(baseline)
+        c_files, c_paths = self.store.source_files(candidate)
+        b_rel, c_rel = find_file(b_files, b_paths, file), find_file(c_files, c_paths, file)
+        if b_rel is None and c_rel is None:
+            raise missing_file(baseline, file, b_files)
+        before = b_files[b_rel].splitlines() if b_rel is not None else []
+        after = c_files[c_rel].splitlines() if c_rel is not None else []
+        if before == after:
+            return []
+        lines = difflib.unified_diff(
+            before,
+            after,
+            fromfile=f"baseline/{b_rel}" if b_rel else "/dev/null",
+            tofile=f"candidate/{c_rel}" if c_rel else "/dev/null",
+            lineterm="",
+        )
+        return [FunctionSourceDiff(role="file", baseline=b_rel, candidate=c_rel, lines=list(lines))]
+
+    def _function_diff(
+        self, comparison: Comparison, captures: tuple[Capture, Capture], function: str
+    ) -> list[FunctionSourceDiff] | None:
+        """The code around one function as its comparison row pairs it: None when no matched row names it."""
+        row = next((r for r in comparison.functions if _names_row(r, function)), None)
+        if row is None or row.baseline is None or row.candidate is None:
+            return None
+        compilations = tuple(
+            _compilations(capture, side) for capture, side in zip(captures, (row.baseline, row.candidate), strict=True)
+        )
+        found = row_code_changes(
+            (row.baseline, row.candidate),
+            (compilations[0], compilations[1]),
+            (self.sources(captures[0]), self.sources(captures[1])),
+        )
+        return [
+            FunctionSourceDiff(
+                qualified_name=c.candidate.qualified_name,
+                role=c.role,
+                baseline=f"{c.baseline.rel_path}:{c.baseline.first_line}",
+                candidate=f"{c.candidate.rel_path}:{c.candidate.first_line}",
+                lines=c.lines,
+                baseline_evidence=list(c.baseline.evidence),
+                candidate_evidence=list(c.candidate.evidence),
+            )
+            for c in found
+        ]
+
+
+def _names_row(row: FunctionRow, function: str) -> bool:
+    """Whether `function` names a side of the row: its qualified or bare name, or FILE:LINE."""
+    for side in (row.baseline, row.candidate):
+        if side is None or side.qualified_name is None:
+            continue
+        file = side.file or ""
+        names = {
+            side.qualified_name,
+            side.qualified_name.rsplit(".", 1)[-1],
+            f"{file}:{side.line}",
+            f"{file.rsplit('/', 1)[-1]}:{side.line}",
+        }
+        if function in names:
+            return True
+    return False
+
+
+def _compilations(capture: Capture, side: FunctionSide) -> list[Compilation]:
+    """A row side's compilations, by its compile ids ('rank N:0/1' in a capture of several ranks)."""
+    wanted = set(side.compile_ids)
+    several = len(capture.ranks) > 1
+    return [
+        c
+        for rank in capture.ranks
+        for c in rank.compilations
+        if (f"rank {'?' if rank.rank is None else rank.rank}:{c.compile_id}" if several else c.compile_id) in wanted
+    ]
 
 
 def read_source_map(path: Path | None) -> UserMap | None:

@@ -86,3 +86,32 @@ def find_source(store: Store, capture: Capture, function: str) -> list[SourceLoc
             )
         )
     return found
+
+
+def find_file(files: dict[str, str], paths: dict[str, str], wanted: str) -> str | None:
+    """The snapshot path a user's PATH names: a snapshot's own relative path, the absolute path the process saw,
+    or a path ending with it (whole components). Raises DynamoDiffError(invalid_argument) when several fit."""
+    if wanted in files:
+        return wanted
+    if wanted in paths:
+        return paths[wanted]
+    tail = wanted.replace("\\", "/").strip("/")
+    fits = sorted(
+        {rel for rel in files if rel == tail or rel.endswith("/" + tail) or tail.endswith("/" + rel)}
+        | {rel for absolute, rel in paths.items() if absolute.endswith("/" + tail)}
+    )
+    if len(fits) > 1:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"{wanted!r} names several captured files: {', '.join(fits[:8])}"
+        )
+    return fits[0] if fits else None
+
+
+def missing_file(capture: Capture, wanted: str, files: dict[str, str]) -> DynamoDiffError:
+    """No snapshot of that file: say which files the capture holds."""
+    held = ", ".join(sorted(files)[:10]) or "none"
+    return DynamoDiffError(
+        ErrorCode.MISSING_SNAPSHOT,
+        f"capture {short_id(capture.capture.id)} has no source snapshot of {wanted!r} (its snapshots: {held})",
+        hint=Hint(action=HintAction.RECORD_WITH_CAPTURE) if not files else None,
+    )

@@ -72,6 +72,19 @@ def _side_value(kind: ChangeKind, value: object) -> str:
         if value.get("reason"):
             out.append(f'<pre class="trace" data-trace>{esc(str(value["reason"]))}</pre>')
         return "".join(out)
+    if kind == ChangeKind.SOURCE and isinstance(value, dict):
+        key, sign = ("removed", "-") if "removed" in value else ("added", "+")
+        lines = [f"{sign} {item.get('line')}: {item.get('text')}" for item in value.get(key) or []]
+        if value.get(f"{key}_more"):
+            lines.append(f"... {value[f'{key}_more']} more")
+        head = f"<p><code>{esc(str(value.get('function', '')))}</code> lines {esc(str(value.get('first_line')))}-"
+        head += f"{esc(str(value.get('last_line')))} of <code>{esc(str(value.get('file', '')))}</code></p>"
+        body = (
+            f'<pre class="trace" data-trace>{esc(chr(10).join(lines))}</pre>'
+            if lines
+            else '<p class="none">no line</p>'
+        )
+        return head + body
     if kind == ChangeKind.OP_HISTOGRAM and isinstance(value, dict):
         return "<p>" + esc(", ".join(f"{op} {n}" for op, n in value.items()) or "no ops") + "</p>"
     if kind == ChangeKind.CACHE and isinstance(value, dict):
@@ -273,8 +286,10 @@ def row_details(
     pieces = piece_line(row)
     if pieces:
         out.append(f'<p class="pieces">{esc(pieces)}</p>')
+    snapshots = all(getattr(material.side(side).sources, "files", None) for side in SIDES)
     for change in row.changes:
-        if change.kind != ChangeKind.PHASE_TIME:
+        # The source lines around the function: only when the page has the runs' snapshots (as its source block).
+        if change.kind != ChangeKind.PHASE_TIME and (snapshots or change.kind != ChangeKind.SOURCE):
             out.append(_change(change, material.excerpts, row))
     out.append(_suggestions(row))
     out.append(row_compilations(row, anchor, records))

@@ -217,6 +217,7 @@ class Classifier:
                     )
                     ident.start_call = _user_call(stack, resolve)
                     ident.start_caller = ident.start_call.caller if ident.start_call is not None else None
+                    ident.start_callers = _user_frames(stack, resolve)
                 comp = self._compilation(ident, last_code)
                 if comp.code.co_name is not None:
                     last_code[(ident.key[0], ident.key[1])] = comp.code
@@ -367,6 +368,8 @@ def _code(
         code = last_code.get((ident.key[0], ident.key[1]))
         if code is not None:
             code = code.model_copy(update={"source": "frame_id"})
+    if code is not None and ident.start_callers:
+        code = code.model_copy(update={"callers": ident.start_callers, "callers_evidence": ident.start_evidence})
     call = ident.start_call
     if code is not None and call is not None and library_path(code.co_filename) is not None:
         update: dict[str, Any] = {"caller": call.caller, "entered": call.entered}
@@ -386,6 +389,23 @@ _CALL_MACHINERY = frozenset({"torch/_dynamo/eval_frame.py", "torch/nn/modules/mo
 _EVAL_FRAME = "torch/_dynamo/eval_frame.py"
 # torch.compile of a torch.nn module compiles this wrapper around it (`wrap_inline`; its closure's `fn` is the module).
 _WRAP_INLINE = ("torch/_dynamo/external_utils.py", "inner")
+
+
+# User frames kept below the compiled one: the call and the few functions around it.
+_CALLERS = 4
+
+
+def _user_frames(stack: StartStack, resolve: Callable[[int | str], str]) -> list[StackFrame]:
+    """The user's frames below the compiled one (not torch, the standard library or an installed package, nor a
+    made-up file name such as `<string>`), innermost first: the functions whose lines led to the call."""
+    frames = []
+    for filename, line, name in reversed(stack.below):
+        path = resolve(filename)
+        if library_path(path) is None and not path.startswith("<"):
+            frames.append(StackFrame(filename=path, line=line, name=name))
+            if len(frames) == _CALLERS:
+                break
+    return frames
 
 
 def _user_call(stack: StartStack, resolve: Callable[[int | str], str]) -> UserCall | None:

@@ -56,6 +56,8 @@ class Identity:
     start_code: CodeLocation | None = None
     start_caller: StackFrame | None = None
     start_call: UserCall | None = None
+    start_callers: list[StackFrame] = field(default_factory=list)  # the user frames below, innermost first
+    start_evidence: str | None = None  # the first dynamo_start record
     evidence: list[str] = field(default_factory=list)
     # The kind and evidence id of the last record indexed for it (how far a compilation that never ended got).
     last_record: tuple[str, str] | None = None

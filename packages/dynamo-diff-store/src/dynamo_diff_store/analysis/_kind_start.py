@@ -49,7 +49,9 @@ def _start_files(rec: Record) -> Iterable[int | str]:
 
 def _fold_start(folding: Folding, fact: Fact, ident: Identity) -> None:
     ident.starts += 1
-    folding.evidence(fact, fact.kind, ident)
+    evidence_id = folding.evidence(fact, fact.kind, ident)
+    if ident.start_evidence is None:
+        ident.start_evidence = evidence_id
     if fact.data is not None:
         ident.start_top = (fact.file, fact.data)
 
