@@ -342,6 +342,7 @@ def test_every_published_bound_is_the_one_a_call_is_checked_against(session: Ses
             checked.append((tool.name, name))
     assert sorted(checked) == sorted(
         [("list_captures", "offset"), ("get_evidence", "offset"), ("get_evidence", "max_chars")]
+        + [("get_evidence", "max_matches")]
         + [(t, p) for t in ("analyze_capture", "compare_runs", "compare_ranks") for p in ("offset", "page_size")]
     )
 

@@ -262,15 +262,25 @@ def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
 
 def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
     ev = page.evidence
+    where = "its text and embedded configuration" if page.in_config else "its own text"
     lines = [
         f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified; {page.total_matches} match(es) of "
-        f"{page.pattern!r} in {total_chars} characters"
+        f"{page.pattern!r} in {where} ({total_chars} characters)"
     ]
     for m in page.matches:
-        lines.append(f"line {m.line}:")
-        lines += ["  " + _line(text) for text in m.lines]
-    if page.total_matches > len(page.matches):
-        lines.append(f"... {page.total_matches - len(page.matches)} more matches")
+        if m.first_line is None:
+            lines.append(f"line {m.line}:")
+        else:
+            on = ", ".join(str(n) for n in m.matched_lines or [m.line])
+            lines.append(f"lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {on}):")
+        lines += ["  " + " ".join(text.split()) for text in m.lines]
+    if page.total_matches > page.shown_matches:
+        lines.append(
+            f"... {page.total_matches - page.shown_matches} more match(es): get_evidence(..., grep=..., "
+            f"max_matches={min(page.total_matches, 200)})"
+        )
+    if page.config_matches and not page.in_config:
+        lines.append(f"{page.config_matches} more in the embedded configuration: get_evidence(..., in_config=true)")
     return "\n".join(lines)
 
 

@@ -31,7 +31,6 @@ from dynamo_diff_schema import (
     EvidenceGrep,
     EvidenceIndex,
     FunctionEntry,
-    GrepMatch,
     ImportedRun,
     ImportPage,
     RankCounts,
@@ -39,7 +38,7 @@ from dynamo_diff_schema import (
     RunReportPage,
     short_id,
 )
-from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
+from dynamo_diff_service import GREP_MAX_MATCHES, STORE_ENV, Service, default_store_path, grep_document, source_map_of
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
@@ -72,6 +71,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 Offset = Annotated[int, Field(ge=0)]
 PageSize = Annotated[int, Field(ge=1, le=100)]
 MaxChars = Annotated[int, Field(ge=1, le=5000)]
+MaxMatches = Annotated[int, Field(ge=1, le=200)]
 
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
@@ -483,9 +483,20 @@ class Tools:
             str | None,
             Field(
                 description="With evidence_id: only the parts of the record that match this pattern (regular "
-                "expression or text, any case), e.g. 'suppress_errors' in a 40,000-character compilation_metrics."
+                "expression or text, any case), e.g. 'fail_reason' in a 40,000-character compilation_metrics; "
+                "overlapping parts are shown once."
             ),
         ] = None,
+        in_config: Annotated[
+            bool,
+            Field(
+                description="grep only: search the configuration the record embeds too (compilation_metrics' "
+                "serialized dynamo/inductor config, e.g. 'suppress_errors'); by default only the record's own text."
+            ),
+        ] = False,
+        max_matches: Annotated[
+            MaxMatches, Field(description="grep only: matches shown (the rest counted; fewer if they do not fit).")
+        ] = GREP_MAX_MATCHES,
         offset: Annotated[
             Offset, Field(description="Index: first entry. Excerpt: first character (from next_offset).")
         ] = 0,
@@ -502,7 +513,7 @@ class Tools:
         """
         cid = self.service.resolve(capture)[0]  # once; an excerpt needs no capture document
         if evidence_id is not None and grep:
-            return self._grep(cid, evidence_id, grep)
+            return self._grep(cid, evidence_id, grep, in_config=in_config, max_matches=max_matches)
         if evidence_id is None:
             _, items, total = self.service.evidence_index(
                 cid, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=60
@@ -532,16 +543,14 @@ class Tools:
         # characters each, so the longest excerpt that fits is measured.
         return budget.largest_fitting(build_excerpt, max_chars)[1]
 
-    def _grep(self, cid: str, evidence_id: str, pattern: str) -> CallToolResult:
-        head, matches, total = self.service.grep_evidence(cid, evidence_id, pattern)
+    def _grep(self, cid: str, evidence_id: str, pattern: str, *, in_config: bool, max_matches: int) -> CallToolResult:
+        def build(shown: int) -> CallToolResult:
+            whole, found = self.service.grep_evidence(cid, evidence_id, pattern, max_matches=shown, in_config=in_config)
+            page = grep_document(cid, whole, pattern, found, in_config=in_config)
+            return budget.tool_result(page, render.evidence_matches_text(page, whole.total_chars))
 
-        def make(shown: Sequence[GrepMatch], _: int | None) -> tuple[EvidenceGrep, str]:
-            page = EvidenceGrep(
-                capture=cid, evidence=head.evidence, pattern=pattern, total_matches=total, matches=list(shown)
-            )
-            return page, render.evidence_matches_text(page, head.total_chars)
-
-        return budget.page(matches, make)
+        # As many whole matches as fit (each block is shown whole or not at all).
+        return budget.largest_fitting(build, max_matches)[1]
 
 
 class Server(MCPServer):
