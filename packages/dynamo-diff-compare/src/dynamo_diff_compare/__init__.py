@@ -39,11 +39,13 @@ if TYPE_CHECKING:
         comparison_html,
     )
     from dynamo_diff_compare.render import (
+        change_lines,
         changed_first,
         comparison_markdown,
         comparison_text,
         count_pair,
         piece_line,
+        row_name,
         side_label,
     )
     from dynamo_diff_compare.run_report_view import (
@@ -102,11 +104,13 @@ _LAZY = {
     "ReportMaterial": "html_report",
     "RunMaterial": "html_report",
     "comparison_html": "html_report",
+    "change_lines": "render",
     "changed_first": "render",
     "comparison_markdown": "render",
     "comparison_text": "render",
     "piece_line": "render",
     "count_pair": "render",
+    "row_name": "render",
     "side_label": "render",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
@@ -146,6 +150,7 @@ __all__ = [
     "__version__",
     "capture_markdown",
     "capture_text",
+    "change_lines",
     "changed_first",
     "check_comparability",
     "check_markdown",
@@ -172,6 +177,7 @@ __all__ = [
     "piece_line",
     "report_counts",
     "report_label",
+    "row_name",
     "run_report",
     "run_report_text",
     "side_label",

@@ -180,11 +180,11 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
 def compilation_text(c: CompilationLine, function: str) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit), else None."""
     parts = []
-    if c.recompile:
-        first = c.recompile[0]
-        more = f" (+{len(c.recompile) - 1} more)" if len(c.recompile) > 1 else ""
-        parts.append(f"recompiled [{first.category}] {first.text}{more} (ev {first.evidence_id})")
-    for gb in c.graph_breaks[:2]:
+    if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
+        guards = "; ".join(f"[{r.category}] {r.text}" for r in c.recompile)
+        ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
+        parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
+    for gb in c.graph_breaks:
         parts.append(f"graph break {gb.gb_id or ''} {gb.type} at {gb.site} (ev {gb.evidence_id})".replace("  ", " "))
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
