@@ -289,18 +289,18 @@ def comparison_text(
         status = f"{row.status} ({row.method}: {row.reason})" if row.status == "matched" else str(row.status)
         pairs = [f"{label} {count_pair(row.baseline, row.candidate, k)}" for k, label in HEADLINE[:4]]
         headline = {k for k, _ in HEADLINE[:4]}
-        sides = [s for s in (row.baseline, row.candidate) if s is not None]
+        row_sides = [s for s in (row.baseline, row.candidate) if s is not None]
         others = [  # every other count either side has (a row's JSON lists the same)
             k
             for k in COUNT_LABELS
-            if k not in headline and k not in _ROW_TIMES and any(getattr(s.counts, k, 0) for s in sides)
+            if k not in headline and k not in _ROW_TIMES and any(getattr(s.counts, k, 0) for s in row_sides)
         ]
         pairs += [f"{COUNT_LABELS[k]} {count_pair(row.baseline, row.candidate, k)}" for k in others]
         ids = " -> ".join(", ".join(s.compile_ids) or "-" for s in (row.baseline, row.candidate) if s is not None)
         lines.append(_line(f"[{entry.index}] {row_name(row)} {status}: {', '.join(pairs)}; compile ids {ids}"))
         made = dict.fromkeys(
             f"{s.generated.kind} {s.generated.number} of {s.generated.co_name}: {s.file}"
-            for s in sides
+            for s in row_sides
             if s.generated is not None
         )
         lines += ["  " + _line(f"code torch generated: {m}") for m in made]
@@ -332,7 +332,7 @@ def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
         lines.append(
             _line(
                 f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'}{about}{said} "
-                f"({e.file}:{e.line}, bytes {e.offset}-{e.offset + e.length}, sha256 {e.sha256[:12]})"
+                f"({e.file}:{e.line}, bytes {e.offset}-{e.offset + e.length}, sha256 {short_id(e.sha256)})"
             )
         )
     if page.next_offset is not None:
