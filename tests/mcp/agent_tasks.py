@@ -112,7 +112,7 @@ TASKS: list[Task] = [
         "Did the edit (edit_v1 -> edit_v2) remove gate's recompilation?",
         [("compare_runs", {"baseline": _capture("edit_v1"), "candidate": _capture("edit_v2")})],
         [["compare", _capture("edit_v1"), _capture("edit_v2"), "--format", "json"]],
-        [r"gate[^\n]*recompiles 1 -> 0|\"confirmed_recompilation_identities\": ?-1"],
+        [r"gate[^\n]*recompiles (\(confirmed\) )?1 -> 0|\"confirmed_recompilation_identities\": ?-1"],
         why="oracle: recompiles_by_function gate 1 -> 0",
     ),
     Task(

@@ -1,7 +1,8 @@
 """The MCP server under test, reached through the SDK's in-memory client, with a private store.
 
 `call(tool, **arguments)` is synchronous (an anyio blocking portal runs the client) and checks the promise
-every response keeps: its JSON is shorter than RESPONSE_LIMIT characters.
+every response keeps: its JSON is shorter than RESPONSE_LIMIT characters (PAGED_RESPONSE_LIMIT when the call names
+its page_size).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 from anyio.from_thread import start_blocking_portal
-from dynamo_diff_mcp.budget import RESPONSE_LIMIT
+from dynamo_diff_mcp.budget import PAGED_RESPONSE_LIMIT, RESPONSE_LIMIT
 from dynamo_diff_mcp.roots import AllowedRoots
 from dynamo_diff_mcp.server import create_server
 from mcp import Client
@@ -68,7 +69,9 @@ def connect(tmp_path: Path) -> Iterator[Callable[..., Session]]:
 
             def call(tool: str, **arguments: Any) -> CallToolResult:
                 result: CallToolResult = portal.call(client.call_tool, tool, arguments)
-                assert size_of(result) < RESPONSE_LIMIT, (tool, size_of(result))
+                # A call that names its page_size is bounded by the paged limit (that many whole rows).
+                limit = PAGED_RESPONSE_LIMIT if "page_size" in arguments else RESPONSE_LIMIT
+                assert size_of(result) < limit, (tool, size_of(result))
                 return result
 
             return Session(call, lambda: portal.call(client.list_tools), store)

@@ -36,9 +36,10 @@ def test_why_it_recompiled_and_the_limit(session: Session) -> None:
     (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
     expect = oracle("recompile_limit")["expect"]
     assert fn["counts"]["compiler_limit_events"] == expect["recompile_limit_hits"]
-    recompiled = [c for c in fn["compilations"] if c["recompile"]]
+    # A page leaves out what is at its default (no recompile, no limit): `.get`.
+    recompiled = [c for c in fn["compilations"] if c.get("recompile")]
     assert [c["recompile"][0]["category"] for c in recompiled] == ["shape"] * expect["recompiles"]
-    (limited,) = [c for c in fn["compilations"] if c["limit"]]
+    (limited,) = [c for c in fn["compilations"] if c.get("limit")]
     assert limited["failure"]["then"] == "ran eagerly (recompile limit)" and not oracle("recompile_limit")["exceptions"]
     assert all(g["evidence_id"] for c in recompiled for g in c["recompile"])
 
@@ -47,7 +48,7 @@ def test_where_it_broke_one_function_and_errors(session: Session) -> None:
     result = session.call("analyze_capture", capture="captures/graph_break", function="with_item")
     (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
     assert fn["frames"] == ["with_item", "torch_dynamo_resume_in_with_item_at_18"]
-    (gb,) = [b for c in fn["compilations"] for b in c["graph_breaks"]]
+    (gb,) = [b for c in fn["compilations"] for b in c.get("graph_breaks", [])]
     assert gb["gb_id"] == "gb0124" and gb["site"].endswith("graph_break.py:18") and gb["evidence_id"]
     assert (
         error_code(session.call("analyze_capture", capture="captures/graph_break", function="nope"))
@@ -61,7 +62,7 @@ def test_pages_cover_every_function_once(connect: Callable[..., Session]) -> Non
     while offset is not None:
         page = session.call("analyze_capture", capture="captures/guards", page_size=1, offset=offset).structured_content
         assert page is not None
-        assert (page["counts"] is not None) == (offset == 0)  # the run's totals on the first page only
+        assert (page.get("counts") is not None) == (offset == 0)  # the run's totals on the first page only
         seen += [f["index"] for f in page["functions"]]
         offset = page["next_offset"]
     assert seen == list(range(len(seen))) and len(seen) == page["total_functions"]
@@ -89,14 +90,14 @@ def test_comparison_rows_carry_only_the_counts_that_say_something(session: Sessi
     page = session.call(
         "compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2", page_size=20
     ).structured_content
-    assert page is not None and len(page["rows"]) == page["total_rows"] == 3 and page["page_note"] is None
+    assert page is not None and len(page["rows"]) == page["total_rows"] == 3 and page.get("page_note") is None
     for entry in page["rows"]:
         row = entry["row"]
-        for side in (row["baseline"], row["candidate"]):
-            if side is not None:
-                zeros = {k for k, v in side["counts"].items() if v == 0}
-                assert zeros <= set(row["deltas"]), zeros
-        assert all(c["kind"] != "phase_time" for c in row["changes"])
+        for side in (row.get("baseline"), row.get("candidate")):
+            if side is not None:  # a count not listed is 0: none is listed at 0, no compile time
+                assert all(side["counts"].values()) and "compile_time_s" not in side["counts"], side["counts"]
+        assert all(c["kind"] != "phase_time" for c in row.get("changes", []))
+        assert "deltas" not in row and "pieces" not in row  # both sides list the counts; the text names the frames
 
 
 def test_one_call_imports_a_folder_of_runs_and_suggests_comparing_them(session: Session) -> None:

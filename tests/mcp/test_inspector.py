@@ -78,4 +78,4 @@ def test_inspector_calls_compare_runs_on_two_fixtures(inspector: list[str]) -> N
     assert len(json.dumps(result)) < RESPONSE_LIMIT
     page = ComparisonPage.model_validate(result["structuredContent"])
     assert page.comparability.verdict == "comparable" and page.total_rows == 3
-    assert "[0] gate (model.py:21) matched (line_diff)" in result["content"][0]["text"]
+    assert "[0] gate (model.py:21) matched (line_diff: lines 21-25 map to 21-24)" in result["content"][0]["text"]

@@ -102,11 +102,17 @@ def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Sessi
     assert page.comparability.verdict == "comparable" and page.total_rows == 3 and page.next_offset is None
     first = page.rows[0].row
     assert first.baseline is not None and first.baseline.qualified_name == "gate"
-    assert first.deltas["confirmed_recompilation_identities"] == -1
+    assert first.candidate is not None and first.deltas == {}  # a page leaves the deltas out: both sides list counts
+    assert first.baseline.counts.confirmed_recompilation_identities == 1
+    assert first.candidate.counts.confirmed_recompilation_identities == 0
     assert [e.index for e in page.rows] == [0, 1, 2] and not page.rows_truncated
     text = text_of(result)
     assert text.index("comparability: COMPARABLE") < text.index("rows 1-3 of 3")
-    assert "[0] gate (model.py:21) matched (line_diff)" in text
+    assert "[0] gate (model.py:21) matched (line_diff: lines 21-25 map to 21-24)" in text
+    assert (
+        "recompiles (confirmed) 1 -> 0"
+        in text.splitlines()[text.splitlines().index(next(x for x in text.splitlines() if x.startswith("[0] ")))]
+    )
     # Every row is a valid comparison row: the page's rows form a schema-valid Comparison document.
     document = {
         "id": page.comparison_id,
@@ -184,7 +190,7 @@ def test_rows_that_do_not_fit_move_to_the_next_page_or_are_cut_with_notes(
     assert len(page.rows) < full.total_rows and page.next_offset == len(page.rows)
     first = page.rows[0]
     if first.truncated:  # the header alone leaves little room: the first row is cut, with notes
-        assert page.rows_truncated and "[cut: see truncated]" in text_of(
+        assert page.rows_truncated and "  cut to fit: " in text_of(
             session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2")
         )
     monkeypatch.setattr(budget, "BUDGET", 3_600)
@@ -355,6 +361,7 @@ def test_every_published_bound_is_the_one_a_call_is_checked_against(session: Ses
     assert sorted(checked) == sorted(
         [("list_captures", "offset"), ("get_evidence", "offset"), ("get_evidence", "max_chars")]
         + [("get_source", "context"), ("get_source", "offset")]
+        + [("get_evidence", "max_matches")]
         + [(t, p) for t in ("analyze_capture", "compare_runs", "compare_ranks") for p in ("offset", "page_size")]
     )
 

@@ -10,7 +10,15 @@ export interface EvidenceGrep {
    * The capture id.
    */
   capture: string;
+  /**
+   * Matches inside the embedded configuration (searched only with in_config).
+   */
+  config_matches?: number;
   evidence: Evidence;
+  /**
+   * The configuration the record embeds (compilation_metrics' serialized dynamo_config, inductor_config, functorch_config, compiler_config) was searched too; by default only the record's own text.
+   */
+  in_config?: boolean;
   kind: "evidence_grep";
   matches?: GrepMatch[];
   /**
@@ -18,6 +26,13 @@ export interface EvidenceGrep {
    */
   pattern: string;
   schema_version?: string;
+  /**
+   * Of them, those `matches` show (the first `max_matches`).
+   */
+  shown_matches?: number;
+  /**
+   * Matches in the text searched (a short line counts once, a long one per occurrence).
+   */
   total_matches: number;
 }
 /**
@@ -66,11 +81,19 @@ export interface Evidence {
  */
 export interface GrepMatch {
   /**
-   * Line of the match within the record's text (1-based).
+   * Line of `lines[0]` (None: one window of `line`).
+   */
+  first_line?: number | null;
+  /**
+   * Line of the (first) match within the record's text (1-based).
    */
   line: number;
   /**
-   * The matching line with up to `context` lines before and after.
+   * The matching line with up to `context` lines before and after (matches whose context lines overlap share one block); in a long line, the text around its matches (windows that overlap merged).
    */
   lines: string[];
+  /**
+   * Every matching line of a merged block (empty: only `line`).
+   */
+  matched_lines?: number[];
 }

@@ -123,7 +123,7 @@ export interface ImportPage {
   notices?: Notice[];
   notices_omitted?: number;
   /**
-   * One run: the counts of each rank.
+   * One run of several ranks: the counts of each rank (empty for one rank: its counts are the capture row's).
    */
   ranks?: RankCounts[];
   /**

@@ -162,8 +162,11 @@ export type Verdict1 = "comparable" | "confounded" | "unknown";
 
 /**
  * `compare_runs` and `compare_ranks` (MCP): a page of a `comparison` or a `rank_view`. What the whole
- * comparison says (comparability, totals, the rank view, notices) is on the first page (offset 0) only; `totals`
- * lists the counts that are non-zero on either side.
+ * comparison says (comparability, totals, the rank view, notices, how each run ended) is on the first page
+ * (offset 0) only: later pages name the sides by id, label and torch; `totals` lists the counts that are non-zero
+ * on either side, without the compile-phase split. The page's comparability leaves out `checked` (the keys found
+ * equal: the text lists them with their values) and `explained` (`comparability_line` sums it up); each cut is
+ * in `comparability_truncated`.
  */
 export interface ComparisonPage {
   baseline: Side;
@@ -711,7 +714,7 @@ export interface RowEntry {
   truncated?: string[];
 }
 /**
- * The row; each side's `counts` lists its non-zero counts and those that changed, without the compile-phase split (analyze_capture has each compilation's time).
+ * The row; each side's `counts` lists its non-zero counts (a count not listed is 0), without compile times (analyze_capture has each compilation's time). A page leaves out what the text or the sides already say: `deltas` (the candidate's counts minus the baseline's) and `pieces` (the text names each frame with its counts); values left out at the default are their default.
  */
 export interface FunctionRow {
   /**

@@ -55,6 +55,25 @@ def open_capture(service: "Service", ref: str, *, label: str | None = None) -> "
     return opened.capture
 
 
+def capture_ref(service: "Service", ref: str) -> str:
+    """The id of the capture `ref` names, by `open_capture`'s rule (a path is imported first, said on stderr),
+    without reading the capture: for the commands that need only its id (evidence, source)."""
+    from dynamo_diff_schema import short_id
+
+    progress = ImportProgress()
+    try:
+        capture_id, imported, notes = service.resolve(ref, progress=progress)
+    finally:
+        progress.close()
+    for note in notes:
+        stderr().print(f"note: {note}")
+    if imported is not None:
+        verb = "imported" if imported.created else "already in the store:"
+        stderr().print(f"{verb} {ref} -> {short_id(capture_id)}")
+    return capture_id
+
+
+REF_HELP = "A capture id, unique prefix or label, or a path (imported first, as analyze does)."
 VERBOSE_HELP = "Text: list every record kind the reader did not interpret (by default one line says how many)."
 
 
@@ -302,7 +321,15 @@ def show(
 @handles_errors
 def rm(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id or unique prefix.", show_default=False)],
+    ref: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID",
+            help="A capture id, unique prefix or label, or the path it was imported from (a path whose bytes the "
+            "store does not hold removes nothing).",
+            show_default=False,
+        ),
+    ],
     output_format: Annotated[
         Format, typer.Option("--format", "-f", help="Output format (json: a removed document).")
     ] = Format.TEXT,

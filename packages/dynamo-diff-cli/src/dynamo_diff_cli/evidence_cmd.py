@@ -4,18 +4,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dynamo_diff_cli.captures_cmd import open_capture, service_of
+from dynamo_diff_cli.captures_cmd import REF_HELP, capture_ref, open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, print_document, stderr, stdout
 
 if TYPE_CHECKING:
-    from dynamo_diff_schema import SourceDiff
+    from dynamo_diff_schema import GrepMatch, SourceDiff
 
 
 @handles_errors
 def evidence(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
+    ref: Annotated[str, typer.Argument(metavar="ID", help=REF_HELP, show_default=False)],
     evidence_id: Annotated[
         str | None,
         typer.Argument(
@@ -35,6 +35,17 @@ def evidence(
             "--grep", metavar="PATTERN", help="Excerpt: only the parts matching PATTERN (regex or text, any case)."
         ),
     ] = None,
+    in_config: Annotated[
+        bool,
+        typer.Option(
+            "--in-config",
+            help="--grep: search the configuration the record embeds too (compilation_metrics' serialized "
+            "dynamo/inductor config); by default only the record's own text.",
+        ),
+    ] = False,
+    max_matches: Annotated[
+        int, typer.Option("--max-matches", min=1, help="--grep: matches shown (the rest are counted).")
+    ] = 10,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Index: first entry. Excerpt: first character.")] = 0,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Excerpt length in characters.")] = 4000,
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
@@ -45,6 +56,7 @@ def evidence(
     from rich.text import Text
 
     service = service_of(ctx)
+    ref = capture_ref(service, ref)
     if evidence_id is None:
         page = service.evidence_page(
             ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit
@@ -71,18 +83,23 @@ def evidence(
             stderr().print(f"more: --offset {next_offset}")
         return
     if grep is not None:
-        found = service.evidence_grep(ref, evidence_id, grep)
+        found = service.evidence_grep(ref, evidence_id, grep, max_matches=max_matches, in_config=in_config)
         if output_format == Format.JSON:
             print_document(found)
             return
         ev = found.evidence
         stderr().print(
             f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified: {found.total_matches} match(es)"
+            + (" (the embedded configuration searched too)" if found.in_config else "")
         )
         for m in found.matches:
-            typer.echo(f"line {m.line}:")
+            typer.echo(_grep_heading(m))
             for text in m.lines:
                 typer.echo(f"  {text}")
+        if found.total_matches > found.shown_matches:
+            stderr().print(f"... {found.total_matches - found.shown_matches} more match(es): --max-matches")
+        if found.config_matches and not found.in_config:
+            stderr().print(f"{found.config_matches} more in the embedded configuration: --in-config")
         return
     excerpt = service.evidence_excerpt(ref, evidence_id, offset=offset, max_chars=max_chars)
     if output_format == Format.JSON:
@@ -97,10 +114,18 @@ def evidence(
         )
 
 
+def _grep_heading(m: "GrepMatch") -> str:
+    """`line 7:` (a window of a long line), or for a block with its context `lines 5-9 (match on 7, 8):`."""
+    if m.first_line is None:
+        return f"line {m.line}:"
+    shown = ", ".join(str(n) for n in m.matched_lines or [m.line])
+    return f"lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {shown}):"
+
+
 @handles_errors
 def source(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID", help="A capture id, unique prefix or label.", show_default=False)],
+    ref: Annotated[str, typer.Argument(metavar="ID", help=REF_HELP, show_default=False)],
     rest: Annotated[
         list[str] | None,
         typer.Argument(
@@ -157,6 +182,7 @@ def source(
     if function is not None and file is not None:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a FUNCTION or --file PATH, not both")
     service = service_of(ctx)
+    ref = capture_ref(service, ref)
     if cand is not None:
         changes = service.source_diff(service.load(ref), open_capture(service, cand), function=function, file=file)
         if output_format == Format.JSON:

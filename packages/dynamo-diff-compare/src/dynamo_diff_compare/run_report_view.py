@@ -226,11 +226,11 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     failure a second line says whether the program went on, and on what evidence."""
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
-    if c.recompile:
-        first = c.recompile[0]
-        more = f" (+{len(c.recompile) - 1} more)" if len(c.recompile) > 1 else ""
-        parts.append(f"recompiled [{first.category}] {first.text}{more} (ev {first.evidence_id})")
-    for gb in c.graph_breaks[:2]:
+    if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
+        guards = "; ".join(f"[{r.category}] {r.text}" for r in c.recompile)
+        ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
+        parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
+    for gb in c.graph_breaks:
         hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
         parts.append(
             f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){hint}"

@@ -27,14 +27,18 @@ from dynamo_diff_schema import (
     RankDivergence,
     RankGroup,
     RankView,
+    RowEntry,
 )
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
 
-# The promise: no tool result is longer than this (characters of its JSON).
+# The promise: no tool result is longer than this (characters of its JSON)...
 RESPONSE_LIMIT = 12_000
 # What the server fills, leaving room for the JSON-RPC envelope around the result.
 BUDGET = 11_000
+# ... unless the call names its page_size: then the page holds that many whole rows or functions up to this bound.
+PAGED_RESPONSE_LIMIT = 32_000
+PAGED_BUDGET = 31_000
 
 # Parts of a comparison page other than rows; generous for real captures, hard caps for odd ones.
 COMPARABILITY_CHARS = 2_400
@@ -59,19 +63,23 @@ def result_size(result: CallToolResult) -> int:
     return len(result.model_dump_json(by_alias=True, exclude_none=True))
 
 
-def largest_fitting(build: Callable[[int], CallToolResult], count: int) -> tuple[int, CallToolResult]:
-    """The largest k in 1..count whose build(k) fits the budget (size grows with k); build(1) if none does."""
+def largest_fitting(
+    build: Callable[[int], CallToolResult], count: int, *, limit: int | None = None
+) -> tuple[int, CallToolResult]:
+    """The largest k in 1..count whose build(k) fits `limit` (default BUDGET; size grows with k); build(1) if none
+    does."""
+    limit = BUDGET if limit is None else limit
     best = build(min(count, 1))
-    if count <= 1 or result_size(best) > BUDGET:
+    if count <= 1 or result_size(best) > limit:
         return min(count, 1), best
     full = build(count)
-    if result_size(full) <= BUDGET:
+    if result_size(full) <= limit:
         return count, full
     lo, hi = 1, count  # build(lo) fits, build(hi) does not
     while hi - lo > 1:
         mid = (lo + hi) // 2
         candidate = build(mid)
-        if result_size(candidate) <= BUDGET:
+        if result_size(candidate) <= limit:
             lo, best = mid, candidate
         else:
             hi = mid
@@ -83,26 +91,59 @@ def listed(document: dict[str, Any]) -> dict[str, Any]:
     (`trim_counts`, `trim_totals`) and rank view (`trim_rank_view`), the rows and ranks of captures (non-zero)."""
     kind = document.get("kind")
     if kind in {"comparison_page", "rank_view_page"}:
-        document["rows"] = [{**entry, "row": trim_counts(entry["row"])} for entry in document["rows"]]
+        if "rows" in document:
+            document["rows"] = [{**entry, "row": trim_counts(entry["row"])} for entry in document["rows"]]
         if document.get("totals"):
             document["totals"] = trim_totals(document["totals"])
         if document.get("ranks"):
             document["ranks"] = trim_rank_view(document["ranks"])
     elif kind == "capture_page":
-        for row in document["captures"]:
-            row["counts"] = nonzero_counts(row["counts"])
+        for row in document.get("captures", []):
+            row["counts"] = nonzero_counts(row.get("counts", {}))
     elif kind == "import_page":
-        for run in document["captures"]:
-            run["capture"]["counts"] = nonzero_counts(run["capture"]["counts"])
-        for rank in document["ranks"]:
-            rank["counts"] = nonzero_counts(rank["counts"])
+        for run in document.get("captures", []):
+            run["capture"]["counts"] = nonzero_counts(run["capture"].get("counts", {}))
+        for rank in document.get("ranks", []):
+            rank["counts"] = nonzero_counts(rank.get("counts", {}))
     return document
 
 
+# Written in every structured result even at their default: what the document is, and where to read on.
+_ALWAYS = ("kind", "schema_version", "next_offset")
+
+
+def lean(model: BaseModel) -> dict[str, Any]:
+    """The document as JSON without the values its schema gives by default (None, empty lists, 0, false): a value
+    left out is its default, so the document still validates; `kind`, `schema_version` and `next_offset` are
+    always written."""
+    document = model.model_dump(mode="json", exclude_defaults=True)
+    head = {key: getattr(model, key) for key in _ALWAYS if key in type(model).model_fields}
+    return {**head, **document}
+
+
 def tool_result(model: BaseModel, text: str) -> CallToolResult:
-    """A short text for the model to read, and the document itself as the structured content (`listed`)."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=listed(model.model_dump(mode="json"))
+    """A short text for the model to read, and the document itself as the structured content (`lean`, `listed`)."""
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=listed(lean(model)))
+
+
+# The structured content of a result is at most this many times its text (both as an agent reads them).
+STRUCTURED_PER_TEXT = 2
+
+
+def lean_enough(model: BaseModel, text: str) -> bool:
+    """Whether the document, as the structured content writes it, is within STRUCTURED_PER_TEXT of the text."""
+    return size(listed(lean(model))) <= STRUCTURED_PER_TEXT * len(text)
+
+
+def without_change_values(entry: RowEntry) -> RowEntry:
+    """A page's row whose changes keep their summary and evidence ids, not their values (noted on the row)."""
+    row = entry.row
+    if not any(c.baseline is not None or c.candidate is not None for c in row.changes):
+        return entry
+    changes = [c.model_copy(update={"baseline": None, "candidate": None}) for c in row.changes]
+    note = "changes: values left out (each summary says them; get_evidence shows the records)"
+    return entry.model_copy(
+        update={"row": row.model_copy(update={"changes": changes}), "truncated": [*entry.truncated, note]}
     )
 
 
@@ -111,17 +152,30 @@ Item = TypeVar("Item")
 MakePage = Callable[[Sequence[Item], int | None], tuple[BaseModel, str]]
 
 
-def page(items: Sequence[Item], make: MakePage[Item], *, offset: int = 0, total: int | None = None) -> CallToolResult:
-    """The result of a paged tool: as many of `items` as fit the budget, in order. `items` start at `offset` of
-    `total` (default: they are all there is); `make(shown, next_offset)` returns the page's model and text, and
-    `next_offset` is None when the page reaches the end."""
+def page_limit(page_size: int, default: int) -> int:
+    """The bound of a page: BUDGET for the default page size (as many as fit one ordinary response), PAGED_BUDGET
+    when the call names another page_size (that many whole items, up to it)."""
+    return BUDGET if page_size == default else PAGED_BUDGET
+
+
+def page(
+    items: Sequence[Item],
+    make: MakePage[Item],
+    *,
+    offset: int = 0,
+    total: int | None = None,
+    limit: int | None = None,
+) -> CallToolResult:
+    """The result of a paged tool: as many of `items` as fit `limit` (default BUDGET), in order. `items` start at
+    `offset` of `total` (default: they are all there is); `make(shown, next_offset)` returns the page's model and
+    text, and `next_offset` is None when the page reaches the end."""
     end_of_all = offset + len(items) if total is None else total
 
     def build(k: int) -> CallToolResult:
         end = offset + k
         return tool_result(*make(items[:k], end if end < end_of_all else None))
 
-    return largest_fitting(build, len(items))[1]
+    return largest_fitting(build, len(items), limit=limit)[1]
 
 
 Cut = TypeVar("Cut", bound=BaseModel)
@@ -203,12 +257,15 @@ def _sides(model: Cut, cut: Callable[[FunctionSide, str], FunctionSide]) -> Cut:
 
 def listed_row(row: FunctionRow) -> FunctionRow:
     """The row as a page lists it: without its compile-phase changes (compile times: analyze_capture has them),
-    and without the source lines around a function whose compilation did not change (get_source has them)."""
+    without the source lines around a function whose compilation did not change (get_source has them), and
+    without its frames (`pieces`: the page's text names each frame with its counts)."""
     changes = [c for c in row.changes if c.kind != "phase_time"]
     if not row.deltas and all(c.kind == "source" for c in changes):
         changes = []
     changes = [_listed_source(c) if c.kind == "source" else c for c in changes]
-    return row if len(changes) == len(row.changes) else row.model_copy(update={"changes": changes})
+    if changes == row.changes and not row.pieces:
+        return row
+    return row.model_copy(update={"changes": changes, "pieces": []})
 
 
 def row_size(row: FunctionRow) -> int:
@@ -274,23 +331,34 @@ def shrink_row(row: FunctionRow, limit: int) -> tuple[FunctionRow, list[str]]:
     return _cut_text(row, "reason", 120, "reason", notes), notes
 
 
+def whole_names(names: Sequence[str], limit: int) -> str:
+    """Names joined while they fit `limit` characters, never one cut: 'a, b, c and 12 more'."""
+    shown: list[str] = []
+    for name in names:
+        if shown and len(", ".join([*shown, name])) > limit:
+            break
+        shown.append(name)
+    rest = len(names) - len(shown)
+    return ", ".join(shown) + (f" and {rest} more" if rest else "")
+
+
 def shrink_comparability(comp: Comparability) -> tuple[Comparability, list[str]]:
     """Differences in order while they fit their share; the keys of the rest are still named in a note. What comes
     with a difference (`explained`: a torch upgrade brings dozens) goes first: `comparability_line` counts it, and
     the rows keep their room."""
     notes: list[str] = []
+    if comp.explained:  # what comes with a difference: comparability_line sums it up, grouped
+        notes.append(
+            f"explained: the {len(comp.explained)} differences that come with another one are summed up in "
+            "comparability_line"
+        )
+        comp = comp.model_copy(update={"explained": []})
+    if comp.checked:  # the keys found equal are named, with their values, in the page's text
+        notes.append(f"checked: the {len(comp.checked)} keys found equal in both runs are listed in the text")
+        comp = comp.model_copy(update={"checked": []})
     if size(comp) <= COMPARABILITY_CHARS:
         return comp, notes
     comp = _cap_list(comp, "missing", 10, "missing", notes)
-    every_explained = [e.key for e in comp.explained]
-    while comp.explained and size(comp) > COMPARABILITY_CHARS:
-        comp = comp.model_copy(update={"explained": comp.explained[:-1]})
-    if len(comp.explained) < len(every_explained):
-        rest = ", ".join(every_explained[len(comp.explained) :])
-        notes.append(
-            f"explained: {len(comp.explained)} of {len(every_explained)} shown; the others: "
-            + (rest if len(rest) <= 1200 else rest[:1200] + "…")
-        )
     every_key = [d.key for d in comp.differences]
     value_notes: list[tuple[int, str]] = []
     differences: list[Difference] = []
@@ -308,9 +376,7 @@ def shrink_comparability(comp: Comparability) -> tuple[Comparability, list[str]]
     kept = len(comp.differences)
     notes += [note for i, note in value_notes if i < kept]
     if kept < len(every_key):
-        rest = ", ".join(every_key[kept:])
-        if len(rest) > 1200:
-            rest = rest[:1200] + "…"
+        rest = whole_names(every_key[kept:], 1200)
         notes.append(f"differences: {kept} of {len(every_key)} shown; the others differ in: {rest}")
     return comp, notes
 
@@ -452,8 +518,9 @@ def shrink_function(report: FunctionReport, limit: int) -> tuple[FunctionReport,
     return report.model_copy(update={"compilations": cut[:keep]}), notes
 
 
-# Left out of rows: the compile-phase split (the totals carry it; analyze_capture has each compilation's time).
-_TIMINGS = frozenset({"incomplete", "phase_times_s"})
+# Left out of rows: compile times and their phase split (the totals carry them; analyze_capture has each
+# compilation's time).
+_TIMINGS = frozenset({"incomplete", "phase_times_s", "compile_time_s"})
 
 
 def trim_counts(row: dict[str, Any]) -> dict[str, Any]:
@@ -475,14 +542,20 @@ def trim_counts(row: dict[str, Any]) -> dict[str, Any]:
     for piece in row.get("pieces") or []:
         trim(piece.get("baseline"))
         trim(piece.get("candidate"))
-    row["changes"] = [c for c in row.get("changes") or [] if c.get("kind") != "phase_time"]
+    changes = [c for c in row.get("changes") or [] if c.get("kind") != "phase_time"]
+    if changes:
+        row["changes"] = changes
+    else:
+        row.pop("changes", None)
+    row.pop("deltas", None)  # the candidate's counts minus the baseline's: both sides list them
     return row
 
 
 def trim_totals(totals: dict[str, Any]) -> dict[str, Any]:
-    """Totals (as JSON) listing only the counts that are non-zero on either side (a count not listed is 0)."""
+    """Totals (as JSON) listing only the counts that are non-zero on either side (a count not listed is 0), without
+    the compile-phase split (analyze_capture has each compilation's time)."""
     b, c = totals.get("baseline") or {}, totals.get("candidate") or {}
-    keep = {k for side in (b, c) for k, v in side.items() if k != "incomplete" and v}
+    keep = {k for side in (b, c) for k, v in side.items() if k not in {"incomplete", "phase_times_s"} and v}
     out = {}
     for name, side in (("baseline", b), ("candidate", c)):
         out[name] = {k: v for k, v in side.items() if k in keep or (k == "incomplete" and v)}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from dynamo_diff_compare import (
     COMPILED_WORDS,
-    change_evidence,
+    change_lines,
     coming_with,
     compilation_text,
     compile_time_change,
@@ -14,11 +16,9 @@ from dynamo_diff_compare import (
     effect_text,
     followers,
     nonzero,
-    piece_line,
     report_counts,
     report_label,
     row_name,
-    source_lines,
     suggestion_brief,
     verdict_headline,
     with_it,
@@ -29,7 +29,9 @@ from dynamo_diff_schema import (
     HEADLINE_COUNTS,
     CapturePage,
     ComparisonPage,
+    CompilationLine,
     CompiledState,
+    CompiledStatus,
     EvidenceExcerpt,
     EvidenceGrep,
     EvidenceIndex,
@@ -40,23 +42,31 @@ from dynamo_diff_schema import (
     SourceResult,
     short_id,
 )
-from dynamo_diff_schema.comparison import ChangeKind, Comparability
+from dynamo_diff_schema.comparison import Comparability
 
 from dynamo_diff_mcp.hints import for_agents
 
-LINE_CHARS = 240
+# A line is never cut inside a fact: pages drop whole items (rows, functions, entries) and say how to read them.
+# Only a line longer than this (a pathological message) ends early, at a space, saying how long it was.
+LINE_CHARS = 2_000
 # The counts shown in one-line summaries (dynamo_diff_schema.HEADLINE_COUNTS), named in full.
 HEADLINE = tuple((key, COUNT_LABELS[key]) for key, _ in HEADLINE_COUNTS)
 
 
-def _line(text: str, limit: int = LINE_CHARS) -> str:
+def _line(text: str) -> str:
+    """A line with its whitespace collapsed (its indentation kept); never cut inside a fact: only a line longer than
+    LINE_CHARS ends early, at a space, saying how long it was."""
     indent = text[: len(text) - len(text.lstrip(" "))]
     text = indent + " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= LINE_CHARS:
+        return text
+    head = text[:LINE_CHARS].rsplit(" ", 1)[0]
+    return f"{head} … ({len(text)} characters: the rest in the structured result and the evidence)"
 
 
 def _side(side: Side) -> str:
-    return f"{short_id(side.id)}" + (f" ({side.label})" if side.label else "") + f" torch {side.torch or '?'}"
+    compiled = f", {side.compiled.summary}" if side.compiled is not None else ""
+    return f"{short_id(side.id)}" + (f" ({side.label})" if side.label else "") + f" torch {side.torch or '?'}{compiled}"
 
 
 def run_text(side: Side) -> str:
@@ -64,6 +74,19 @@ def run_text(side: Side) -> str:
     if run is None:
         return "run status not known"
     return f"DID NOT FINISH: {run.summary} (counts may be low)" if run.finished is False else run.summary
+
+
+def _facts(reasons: list[str], compiled: CompiledStatus | None) -> list[str]:
+    """What the run status rests on and what compiled, on a line of their own under the run's line."""
+    parts = [*reasons, *([compiled.summary] if compiled is not None else [])]
+    return ["  " + _line("; ".join(parts))] if parts else []
+
+
+def run_facts(name: str, side: Side) -> list[str]:
+    """The facts behind a side's run status, on a line of their own."""
+    if side.run is None or not side.run.reasons:
+        return []
+    return ["  " + _line(f"{name} run: " + "; ".join(side.run.reasons))]
 
 
 def counts_line(counts: dict[str, int]) -> str:
@@ -89,32 +112,39 @@ def import_text(page: ImportPage) -> str:
         lines.append(_line(loud))
     if page.run is not None:
         finished = page.run.finished is not False
-        lines.append(
-            f"run: {page.run.summary if finished else f'DID NOT FINISH: {page.run.summary} (counts may be low)'}"
-        )
+        said = page.run.summary if finished else f"DID NOT FINISH: {page.run.summary} (counts may be low)"
+        lines.append(_line(f"run: {said}"))
+        lines += _facts(page.run.reasons, page.compiled)
     workload = page.validity.workload_completion if page.validity is not None else "unknown"
+    provenance = f", provenance {page.validity.provenance}" if page.validity is not None else ""
     undercounted = row.counts.incomplete
     lines += [
         f"{'imported' if imported.created else 'already in the store (same bytes)'}: {row.id}"
         + (f" ({row.label})" if row.label else ""),
-        f"{row.input_kind}, torch {row.torch_version or '?'}, trace {row.artifact_structure}, workload {workload}",
+        f"{row.input_kind}, torch {row.torch_version or '?'}, trace {row.artifact_structure}, workload {workload}"
+        f"{provenance}, imported {row.imported_at}",
         f"total: {counts_line(nonzero(row.counts))}"
         + (f"; possibly undercounted: {', '.join(undercounted)}" if undercounted else ""),
     ]
-    lines += [
-        _line(f"rank {'?' if r.rank is None else r.rank}: {counts_line(nonzero(r.counts))}") for r in page.ranks[:8]
-    ]
-    if len(page.ranks) > 8 or page.ranks_omitted:
-        more = len(page.ranks) - min(len(page.ranks), 8) + page.ranks_omitted
-        lines.append(f"... {more} more rank(s) in the structured result")
+    # One rank: its counts are the total's (the page lists no ranks then).
+    lines += [_line(f"rank {'?' if r.rank is None else r.rank}: {counts_line(nonzero(r.counts))}") for r in page.ranks]
     shown = short_id(row.id)
-    lines += [
-        _line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint, capture=shown)}") for n in page.notices[:5]
-    ]
-    if len(page.notices) > 5 or page.notices_omitted:
-        lines.append(f"... {len(page.notices) - min(len(page.notices), 5) + page.notices_omitted} more notice(s)")
+    if page.ranks_omitted:
+        lines.append(f'{page.ranks_omitted} more rank(s): compare_ranks(capture="{shown}") groups them all')
+    lines += [_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint, capture=shown)}") for n in page.notices]
+    if page.notices_omitted:
+        lines.append(f'{page.notices_omitted} more notice(s): analyze_capture(capture="{shown}") reads the run')
     lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)
+
+
+# The counts a capture's line names after its headline ones (the row lists every non-zero count).
+_LISTED_ALSO = tuple(
+    k
+    for k in COUNT_LABELS
+    if k
+    not in {"observed_compilation_identities", "confirmed_recompilation_identities", "graph_break_records", "failed"}
+)
 
 
 def captures_text(page: CapturePage) -> str:
@@ -133,13 +163,30 @@ def captures_text(page: CapturePage) -> str:
                 )
                 + f" {c.input_kind} torch {c.torch_version or '?'} ranks {c.rank_count}: "
                 f"compilations {n.observed_compilation_identities}, confirmed recompiles "
-                f"{n.confirmed_recompilation_identities}, graph breaks {n.graph_break_records}, failed {n.failed}, "
-                f"trace {c.artifact_structure}"
+                f"{n.confirmed_recompilation_identities}, graph breaks {n.graph_break_records}, failed {n.failed}"
+                + "".join(f", {COUNT_LABELS[k]} {v}" for k, v in nonzero(n).items() if k in _LISTED_ALSO)
+                + (f", compile time {n.compile_time_s:.2f} s" if n.compile_time_s else "")
+                + f"; trace {c.artifact_structure}; imported {c.imported_at}"
             )
         )
     if page.next_offset is not None:
         lines.append(f"more: list_captures(offset={page.next_offset})")
     return "\n".join(lines)
+
+
+# Characters of the differences the comparability line names, whole, before it says how many more there are.
+VERDICT_CHARS = 1_200
+
+
+def _whole(phrases: list[str], what: str) -> str:
+    """Phrases joined while they fit VERDICT_CHARS, never one cut: the rest are counted."""
+    shown: list[str] = []
+    for phrase in phrases:
+        if shown and len("; ".join([*shown, phrase])) > VERDICT_CHARS:
+            break
+        shown.append(phrase)
+    rest = len(phrases) - len(shown)
+    return "; ".join(shown) + (f"; and {rest} more {what} (the structured comparability lists them)" if rest else "")
 
 
 _DIFFERENCE_LINES = 6  # differences with a line each; the keys of the rest are named on one more line
@@ -175,10 +222,27 @@ def comparability_line(comp: Comparability) -> str:
     return "\n".join(lines)
 
 
-_WHOLE_LINE = 600  # a comparability line is one fact: cut only past this (a value is at most 60 characters)
+_ROW_TIMES = frozenset({"compile_time_s", "phase_times_s", "incomplete"})
 
 
-def comparison_text(page: ComparisonPage, tool: str) -> str:
+def checked_line(comp: Comparability) -> str | None:
+    """The keys found equal in both runs, each with its value (the page's structured content leaves them out)."""
+    if not comp.checked:
+        return None
+    return "same in both runs: " + _whole([f"{c.key} {_value(c.value)}" for c in comp.checked], "keys").replace(
+        " (the structured comparability lists them)", " (not listed here)"
+    )
+
+
+def _value(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    return "not set" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def comparison_text(
+    page: ComparisonPage, tool: str, checked: str | None = None, frames: dict[int, str] | None = None
+) -> str:
     comp = page.comparability
     if comp is None:
         verdict = "comparability: on the first page"
@@ -195,10 +259,12 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
     lines = [
         *(_line(line) for line in loud),
         _line(runs),
+        *(fact for name, side in sides for fact in run_facts(name, side)),
         f"comparison {short_id(page.comparison_id)} ({'ranks' if ranks else 'captures'})",
         f"baseline  {_side(page.baseline)}",
         f"candidate {_side(page.candidate)}",
-        *(_line(line, _WHOLE_LINE) for line in verdict.splitlines()),
+        *(_line(line) for line in verdict.splitlines()),
+        *([_line(checked)] if checked else []),
     ]
     if page.totals is not None:
         b, c = page.totals.baseline, page.totals.candidate
@@ -220,7 +286,7 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
             f"{page.ranks.reference_rank}"
         )
         divergence_of = {d.rank: d for d in page.ranks.divergences}
-        for number, g in enumerate(groups[:6], 1):
+        for number, g in enumerate(groups, 1):
             lines.append(
                 _line(
                     f"group {number}{' (reference)' if g.reference else ''}: "
@@ -233,43 +299,51 @@ def comparison_text(page: ComparisonPage, tool: str) -> str:
                 )
             )
             d = divergence_of.get(g.representative)
-            if d is not None and not g.reference and number <= 4:
+            if d is not None and not g.reference:
                 lines.append(_line(f"  FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}"))
-        if len(groups) > 6:
-            lines.append(f"... {len(groups) - 6} more group(s) in the structured result")
         if len(groups) == 1:
             lines.append("no rank diverges: every rank behaves the same")
     first, last = page.offset + 1, page.offset + len(page.rows)
-    lines.append(f"rows {first}-{last} of {page.total_rows} (changed first):" if page.rows else "no rows on this page")
-    for entry in page.rows:
+    lines.append(
+        f"rows {first}-{last} of {page.total_rows} (changed first):"
+        if page.rows
+        else f"no rows from offset {page.offset}: the comparison has {page.total_rows} row(s), from offset 0"
+    )
+    for entry in page.rows:  # every row of the page, whole: each change on a line of its own
         row = entry.row
-        name = row_name(row) if row.baseline or row.candidate else "?"
-        status = f"{row.status} ({row.method})" if row.status == "matched" else str(row.status)
+        status = f"{row.status} ({row.method}: {row.reason})" if row.status == "matched" else str(row.status)
         pairs = [f"{label} {count_pair(row.baseline, row.candidate, k)}" for k, label in HEADLINE[:4]]
-        changed = [
-            f"{ch.summary} {change_evidence(ch)}".strip()
-            for ch in row.changes
-            if ch.kind not in (ChangeKind.PHASE_TIME, ChangeKind.SOURCE)
-        ][:2]
-        frames = piece_line(row)
-        if frames:
-            changed.append(frames)
-        cut = " [cut: see truncated]" if entry.truncated else ""
-        lines.append(_line(f"[{entry.index}] {name} {status}: {', '.join(pairs)}; {'; '.join(changed)}{cut}"))
-        for ch in row.changes:
-            if ch.kind == ChangeKind.SOURCE:
-                lines.append(_line(f"  {ch.summary} {change_evidence(ch)}".rstrip()))
-                lines += [_line(f"    {text}") for text in source_lines(ch, row)]
-    for n in page.notices[:3]:
-        lines.append(_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint)}"))
+        headline = {k for k, _ in HEADLINE[:4]}
+        row_sides = [s for s in (row.baseline, row.candidate) if s is not None]
+        others = [  # every other count either side has (a row's JSON lists the same)
+            k
+            for k in COUNT_LABELS
+            if k not in headline and k not in _ROW_TIMES and any(getattr(s.counts, k, 0) for s in row_sides)
+        ]
+        pairs += [f"{COUNT_LABELS[k]} {count_pair(row.baseline, row.candidate, k)}" for k in others]
+        ids = " -> ".join(", ".join(s.compile_ids) or "-" for s in (row.baseline, row.candidate) if s is not None)
+        lines.append(_line(f"[{entry.index}] {row_name(row)} {status}: {', '.join(pairs)}; compile ids {ids}"))
+        made = dict.fromkeys(
+            f"{s.generated.kind} {s.generated.number} of {s.generated.co_name}: {s.file}"
+            for s in row_sides
+            if s.generated is not None
+        )
+        lines += ["  " + _line(f"code torch generated: {m}") for m in made]
+        lines += ["  " + _line(line) for line in change_lines(row)]
+        lines += ["  " + _line(suggestion_brief(s)) for s in row.suggestions]
+        if frames and entry.index in frames:
+            lines.append("  " + _line(frames[entry.index]))
+        if entry.truncated:
+            lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))
+    lines += [_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint)}") for n in page.notices]
+    if page.notices_omitted:
+        lines.append(f"{page.notices_omitted} more notice(s) did not fit this response")
     if page.page_note:
         lines.append(page.page_note)
     if page.next_offset is not None:
         lines.append(f"more rows: {tool}(..., offset={page.next_offset})")
+    lines += [f"next: {call}" for call in page.next_calls if not call.startswith(f"{tool}(")]
     return "\n".join(lines)
-
-
-_EVIDENCE_LINES = 12  # evidence entries listed in the text; the structured content has the page
 
 
 def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
@@ -277,13 +351,16 @@ def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
     lines = [
         f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in {short_id(page.capture)}"
     ]
-    for e in page.items[:_EVIDENCE_LINES]:
+    for e in page.items:  # every entry of the page: the page holds as many as fit
         rank = "?" if e.rank is None else e.rank
         about = f" {e.function}" if e.function else ""
         said = f": {e.summary}" if e.summary else ""
-        lines.append(_line(f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'}{about}{said}"))
-    if len(page.items) > _EVIDENCE_LINES:
-        lines.append(f"... {len(page.items) - _EVIDENCE_LINES} more on this page in the structured result")
+        lines.append(
+            _line(
+                f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'}{about}{said} "
+                f"({e.file}:{e.line}, bytes {e.offset}-{e.offset + e.length}, sha256 {short_id(e.sha256)})"
+            )
+        )
     if page.next_offset is not None:
         lines.append(f"more: get_evidence(capture=..., offset={page.next_offset})")
     return "\n".join(lines)
@@ -291,15 +368,25 @@ def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
 
 def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
     ev = page.evidence
+    where = "its text and embedded configuration" if page.in_config else "its own text"
     lines = [
         f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified; {page.total_matches} match(es) of "
-        f"{page.pattern!r} in {total_chars} characters"
+        f"{page.pattern!r} in {where} ({total_chars} characters)"
     ]
     for m in page.matches:
-        lines.append(f"line {m.line}:")
-        lines += ["  " + _line(text) for text in m.lines]
-    if page.total_matches > len(page.matches):
-        lines.append(f"... {page.total_matches - len(page.matches)} more matches")
+        if m.first_line is None:
+            lines.append(f"line {m.line}:")
+        else:
+            on = ", ".join(str(n) for n in m.matched_lines or [m.line])
+            lines.append(f"lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {on}):")
+        lines += ["  " + " ".join(text.split()) for text in m.lines]
+    if page.total_matches > page.shown_matches:
+        lines.append(
+            f"... {page.total_matches - page.shown_matches} more match(es): get_evidence(..., grep=..., "
+            f"max_matches={min(page.total_matches, 200)})"
+        )
+    if page.config_matches and not page.in_config:
+        lines.append(f"{page.config_matches} more in the embedded configuration: get_evidence(..., in_config=true)")
     return "\n".join(lines)
 
 
@@ -314,11 +401,32 @@ def evidence_text(ex: EvidenceExcerpt) -> str:
     return head + "\n" + ex.text + tail
 
 
+def _compilation_line(c: CompilationLine, function: str) -> str:
+    """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache) or how it ended, then
+    its graph size, compile time and main records."""
+    said = compilation_text(c, function)
+    sequel = None  # whether the program went on after a failure: its own line
+    if said is not None and "\n" in said:
+        said, sequel = said.split("\n", 1)
+    if said is None:
+        frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
+        rank = "" if c.rank is None else f"rank {c.rank} "
+        said = f"{rank}{c.compile_id}{frame} {c.outcome}"
+    facts = [f"graph ops {c.graph_ops}"] if c.graph_ops is not None else []
+    if c.compile_time_s is not None:
+        facts.append(f"{c.compile_time_s:.3f} s")
+    if c.evidence_ids:
+        facts.append("records " + ", ".join(c.evidence_ids))
+    line = _line(said.strip() + (f" [{'; '.join(facts)}]" if facts else ""))
+    return line if sequel is None else f"{line}\n    {_line(sequel.strip())}"
+
+
 def run_page_text(page: RunReportPage) -> str:
-    lines = [_line(f"capture {short_id(page.capture)} ({page.label or '-'}) torch {page.torch or '?'}")]
+    lines = [_line(f"capture {page.capture} ({page.label or '-'}) torch {page.torch or '?'}")]
     if (loud := compiled_line(page.compiled)) is not None:
         lines.insert(0, _line(loud))
     lines.append(_line(f"run: {page.run.summary}"))
+    lines += _facts(page.run.reasons, page.compiled)
     if page.counts is not None:
         lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))
     lines += [_line(suggestion_brief(s)) for s in page.suggestions]
@@ -326,36 +434,49 @@ def run_page_text(page: RunReportPage) -> str:
     lines.append(
         f"functions {first}-{last} of {page.total_functions} (problems first):" if page.functions else "no functions"
     )
-    for entry in page.functions:
+    for entry in page.functions:  # every function of the page, every compilation of it (what fits is whole)
         r = entry.report
-        counts = report_counts(r)
+        headline = {k for k, _ in HEADLINE_COUNTS}
+        others = [f"{COUNT_LABELS.get(k, k)} {v}" for k, v in r.counts.items() if v and k not in headline]
+        counts = ", ".join(p for p in (report_counts(r), *others) if p)
         frames = f" frames {', '.join(r.frames)}" if r.frames else ""
-        lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{frames}"))
-        lines += [_line("  " + suggestion_brief(s)) for s in r.suggestions]
-        texts = []
+        where = f" in {r.file}" if r.file and "/" in r.file else ""
+        time = f", compile time {r.compile_time_s:.3f} s" if r.compile_time_s else ""
+        lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{time}{frames}{where}"))
+        if r.count_evidence:
+            lines.append(
+                "  "
+                + _line(
+                    "evidence of the counts: "
+                    + "; ".join(f"{COUNT_LABELS.get(k, k)} {', '.join(ids)}" for k, ids in r.count_evidence.items())
+                )
+            )
+        lines += ["  " + _line(suggestion_brief(s)) for s in r.suggestions]
         for c in r.compilations:
-            if (t := compilation_text(c, r.name)) is not None:
-                texts.append(t)
-                texts += ["    " + suggestion_brief(s) for s in c.suggestions]
-        lines += [_line(part) for t in texts[:6] for part in t.split("\n")]
-        if len(texts) > 6:
-            lines.append(f"  ... {len(texts) - 6} more lines in the structured result")
+            lines.append("  " + _compilation_line(c, r.name))
+            lines += ["    " + _line(suggestion_brief(s)) for s in c.suggestions]
         if entry.truncated:
-            lines.append(_line("  cut: " + "; ".join(entry.truncated)))
+            lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))
     if page.next_offset is not None:
         lines.append(f'more functions: analyze_capture(capture="{short_id(page.capture)}", offset={page.next_offset})')
+    lines += [f"next: {call}" for call in page.next_calls if not call.startswith("analyze_capture(")]
     return "\n".join(lines)
 
 
 def imported_runs_text(page: ImportPage) -> str:
     lines = [f"imported {page.total} runs:"]
-    headline = {key for key, _ in HEADLINE}
     for r in page.captures:
         row = r.capture
-        counts = ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in nonzero(row.counts).items() if k in headline)
+        counts = ", ".join(f"{COUNT_LABELS[k]} {v}" for k, v in nonzero(row.counts).items() if k in COUNT_LABELS)
         verb = "new" if r.created else "already stored"
         lines.append(
-            _line(f"{short_id(row.id)} {row.label or '-'} ({verb}): {row.run_state}; {counts or 'no compilations'}")
+            _line(
+                f"{short_id(row.id)} {row.label or '-'} ({verb}, from {r.input}): {row.run_state}, "
+                f"{row.compiled_state}, torch {row.torch_version or '?'}, {row.input_kind}, ranks {row.rank_count}, "
+                f"trace {row.artifact_structure}; {counts or 'no compilations'}"
+                + (f", compile time {row.counts.compile_time_s:.2f} s" if row.counts.compile_time_s else "")
+                + f"; imported {row.imported_at}"
+            )
         )
     if page.captures_omitted:
         lines.append(f"... {page.captures_omitted} more: list_captures()")

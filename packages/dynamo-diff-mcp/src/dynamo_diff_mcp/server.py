@@ -17,7 +17,7 @@ from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args
 
-from dynamo_diff_compare import changed_first
+from dynamo_diff_compare import changed_first, piece_line
 from dynamo_diff_schema import (
     Capture,
     CapturePage,
@@ -31,18 +31,18 @@ from dynamo_diff_schema import (
     EvidenceGrep,
     EvidenceIndex,
     FunctionEntry,
-    GrepMatch,
     ImportedRun,
     ImportPage,
     RankCounts,
     RowEntry,
     RunReportPage,
+    Side,
     SourceDiff,
     SourceLocation,
     SourceResult,
     short_id,
 )
-from dynamo_diff_service import STORE_ENV, Service, default_store_path, source_map_of
+from dynamo_diff_service import GREP_MAX_MATCHES, STORE_ENV, Service, default_store_path, grep_document, source_map_of
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
@@ -74,20 +74,29 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 # checks every call against it; a call outside it is a tool error with our code (`Server.call_tool`).
 Offset = Annotated[int, Field(ge=0)]
 PageSize = Annotated[int, Field(ge=1, le=100)]
+DEFAULT_PAGE_SIZE = 20  # a page of the default size fills one ordinary response; another page_size is honoured
+PAGE_SIZE_HELP = (
+    "{what} per page. Left at 20: as many as fit one response of 12,000 characters; given: that many, whole, "
+    "in a response of up to 32,000 characters."
+)
 MaxChars = Annotated[int, Field(ge=1, le=5000)]
 ContextLines = Annotated[int, Field(ge=0, le=50)]
+MaxMatches = Annotated[int, Field(ge=1, le=200)]
 
 
 def error_result(err: DynamoDiffError) -> CallToolResult:
     """`error[code]: message` for the model to read, and the error document (`error`, as the CLI prints it) for
-    programs: the structured content, and the same under `_meta["dynamo-diff/error"]`."""
+    programs: the structured content, and the same under `_meta["dynamo-diff/error"]` (without a hint or details
+    when it has none)."""
     message = err.message if len(err.message) <= 2000 else err.message[:2000] + "…"
     info = err.info().model_dump(mode="json") | {"message": message}
     if budget.size(info["details"]) > 2000:
         info["details"] = {"omitted": "details too long for this response"}
     text = f"error[{err.code.value}]: {for_agents(message, err.hint)}"
+    # Without a hint or details when it has none (their defaults: the document still validates).
+    lean = {k: v for k, v in info.items() if k in {"kind", "schema_version", "code", "message"} or v}
     return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=info, is_error=True, _meta={ERROR_META: info}
+        content=[TextContent(type="text", text=text)], structured_content=lean, is_error=True, _meta={ERROR_META: lean}
     )
 
 
@@ -207,7 +216,8 @@ class Tools:
             next_calls.insert(0, f'compare_runs(baseline="{short_id(related[0])}", candidate="{short_id(cid)}")')
         if len(capture.ranks) > 1:
             next_calls.insert(0, f'compare_ranks(capture="{short_id(cid)}")')
-        all_ranks = [RankCounts(rank=r.rank, counts=r.counts) for r in capture.ranks]
+        # One rank: its counts are the capture's (the row's), so the page lists ranks only when there are several.
+        all_ranks = [RankCounts(rank=r.rank, counts=r.counts) for r in capture.ranks] if len(capture.ranks) > 1 else []
         notices, notices_omitted = budget.shrink_notices(list(capture.notices))
 
         def make(ranks: Sequence[RankCounts], _: int | None) -> tuple[ImportPage, str]:
@@ -284,7 +294,7 @@ class Tools:
             Field(description="Only this function (its name as listed, e.g. 'Net.forward' or 'forward')."),
         ] = None,
         offset: Annotated[Offset, Field(description="First function to show (from next_offset).")] = 0,
-        page_size: Annotated[PageSize, Field(description="Functions per page (fewer if they do not fit).")] = 20,
+        page_size: Annotated[PageSize, Field(description=PAGE_SIZE_HELP.format(what="Functions"))] = DEFAULT_PAGE_SIZE,
     ) -> Annotated[CallToolResult, RunReportPage]:
         """Read one run on its own: why each function recompiled, where it broke, what failed and what happened
         next, which limit it hit.
@@ -328,7 +338,9 @@ class Tools:
             )
             return page, render.run_page_text(page)
 
-        return budget.page(entries, make, offset=offset, total=total)
+        return budget.page(
+            entries, make, offset=offset, total=total, limit=budget.page_limit(page_size, DEFAULT_PAGE_SIZE)
+        )
 
     # -- comparisons -----------------------------------------------------------------------------------
 
@@ -344,7 +356,7 @@ class Tools:
         ],
         candidate: Annotated[str, Field(description="The run after the change, given the same way.")],
         offset: Annotated[Offset, Field(description="First row to show (from next_offset).")] = 0,
-        page_size: Annotated[PageSize, Field(description="Rows per page (fewer if they do not fit).")] = 20,
+        page_size: Annotated[PageSize, Field(description=PAGE_SIZE_HELP.format(what="Rows"))] = DEFAULT_PAGE_SIZE,
         source_map: Annotated[
             dict[str, str] | None,
             Field(
@@ -390,7 +402,7 @@ class Tools:
             Field(description="Ranks to compare; the first is the reference. Default: all ranks against the lowest."),
         ] = None,
         offset: Annotated[Offset, Field(description="First row to show (from next_offset).")] = 0,
-        page_size: Annotated[PageSize, Field(description="Rows per page (fewer if they do not fit).")] = 20,
+        page_size: Annotated[PageSize, Field(description=PAGE_SIZE_HELP.format(what="Rows"))] = DEFAULT_PAGE_SIZE,
     ) -> Annotated[CallToolResult, ComparisonPage]:
         """Compare the ranks of one distributed run: counts per rank and where each rank first diverges.
 
@@ -408,11 +420,18 @@ class Tools:
             raise DynamoDiffError(
                 ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last row (the comparison has {len(rows)})"
             )
+
+        # The sides whole (how each run ended, whether it compiled) on the first page; later pages name them only.
+        def named(side: Side) -> Side:
+            if offset == 0:
+                return side.model_copy(update={"imported_at": None})
+            return Side(id=side.id, label=side.label, torch=side.torch)
+
         header = ComparisonPage(
             comparison_id=comparison.id,
             kind="rank_view_page" if comparison.kind == "rank_view" else "comparison_page",
-            baseline=comparison.baseline,
-            candidate=comparison.candidate,
+            baseline=named(comparison.baseline),
+            candidate=named(comparison.candidate),
             total_rows=len(rows),
             offset=offset,
             rows=[],
@@ -436,10 +455,14 @@ class Tools:
         # Each row alone must fit beside the header and the text: cut it to its share first.
         row_share = budget.BUDGET - budget.size(header) - 2_500
         entries = []
+        frames: dict[int, str] = {}  # the frames each row counts, named in the text (the rows leave them out)
         for i, row in enumerate(rows[offset : offset + page_size]):
             cut, notes = budget.shrink_row(row, row_share)
             entries.append(RowEntry(index=offset + i, row=cut, truncated=notes))
+            if (line := piece_line(row)) is not None:
+                frames[offset + i] = line
         side_ids = (short_id(comparison.baseline.id), short_id(comparison.candidate.id))
+        checked = render.checked_line(comparison.comparability) if offset == 0 else None
 
         def make(shown: Sequence[RowEntry], next_offset: int | None) -> tuple[ComparisonPage, str]:
             calls = []
@@ -454,22 +477,34 @@ class Tools:
                 calls.append('get_evidence(capture="<side id>", evidence_id="<id from a change>")')
             note = None
             if len(shown) < min(page_size, len(rows) - offset):
-                note = (
-                    f"page_size {page_size} asked; {len(shown)} rows fit in the response bound (the rest from "
-                    "next_offset)"
+                rest = len(rows) - offset - len(shown)
+                note = f"{len(shown)} whole rows fit one response; the other {rest} from offset={next_offset}" + (
+                    f" (or all at once: page_size={min(rest + len(shown), 100)})"
+                    if page_size == DEFAULT_PAGE_SIZE
+                    else ""
                 )
-            page = header.model_copy(
-                update={
-                    "next_offset": next_offset,
-                    "rows": list(shown),
-                    "rows_truncated": any(e.truncated for e in shown),
-                    "page_note": note,
-                    "next_calls": calls,
-                }
-            )
-            return page, render.comparison_text(page, tool)
 
-        return budget.page(entries, make, offset=offset, total=len(rows))
+            def built(rows_shown: Sequence[RowEntry]) -> tuple[ComparisonPage, str]:
+                page = header.model_copy(
+                    update={
+                        "next_offset": next_offset,
+                        "rows": list(rows_shown),
+                        "rows_truncated": any(e.truncated for e in rows_shown),
+                        "page_note": note,
+                        "next_calls": calls,
+                    }
+                )
+                return page, render.comparison_text(page, tool, checked, frames)
+
+            page, text = built(shown)
+            if budget.lean_enough(page, text):
+                return page, text
+            # The structured rows may not outweigh the text: the changes' values go (each summary says them).
+            return built([budget.without_change_values(e) for e in shown])
+
+        return budget.page(
+            entries, make, offset=offset, total=len(rows), limit=budget.page_limit(page_size, DEFAULT_PAGE_SIZE)
+        )
 
     # -- evidence --------------------------------------------------------------------------------------
 
@@ -494,9 +529,20 @@ class Tools:
             str | None,
             Field(
                 description="With evidence_id: only the parts of the record that match this pattern (regular "
-                "expression or text, any case), e.g. 'suppress_errors' in a 40,000-character compilation_metrics."
+                "expression or text, any case), e.g. 'fail_reason' in a 40,000-character compilation_metrics; "
+                "overlapping parts are shown once."
             ),
         ] = None,
+        in_config: Annotated[
+            bool,
+            Field(
+                description="grep only: search the configuration the record embeds too (compilation_metrics' "
+                "serialized dynamo/inductor config, e.g. 'suppress_errors'); by default only the record's own text."
+            ),
+        ] = False,
+        max_matches: Annotated[
+            MaxMatches, Field(description="grep only: matches shown (the rest counted; fewer if they do not fit).")
+        ] = GREP_MAX_MATCHES,
         offset: Annotated[
             Offset, Field(description="Index: first entry. Excerpt: first character (from next_offset).")
         ] = 0,
@@ -513,7 +559,7 @@ class Tools:
         """
         cid = self.service.resolve(capture)[0]  # once; an excerpt needs no capture document
         if evidence_id is not None and grep:
-            return self._grep(cid, evidence_id, grep)
+            return self._grep(cid, evidence_id, grep, in_config=in_config, max_matches=max_matches)
         if evidence_id is None:
             _, items, total = self.service.evidence_index(
                 cid, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=60
@@ -543,16 +589,14 @@ class Tools:
         # characters each, so the longest excerpt that fits is measured.
         return budget.largest_fitting(build_excerpt, max_chars)[1]
 
-    def _grep(self, cid: str, evidence_id: str, pattern: str) -> CallToolResult:
-        head, matches, total = self.service.grep_evidence(cid, evidence_id, pattern)
+    def _grep(self, cid: str, evidence_id: str, pattern: str, *, in_config: bool, max_matches: int) -> CallToolResult:
+        def build(shown: int) -> CallToolResult:
+            whole, found = self.service.grep_evidence(cid, evidence_id, pattern, max_matches=shown, in_config=in_config)
+            page = grep_document(cid, whole, pattern, found, in_config=in_config)
+            return budget.tool_result(page, render.evidence_matches_text(page, whole.total_chars))
 
-        def make(shown: Sequence[GrepMatch], _: int | None) -> tuple[EvidenceGrep, str]:
-            page = EvidenceGrep(
-                capture=cid, evidence=head.evidence, pattern=pattern, total_matches=total, matches=list(shown)
-            )
-            return page, render.evidence_matches_text(page, head.total_chars)
-
-        return budget.page(matches, make)
+        # As many whole matches as fit (each block is shown whole or not at all).
+        return budget.largest_fitting(build, max_matches)[1]
 
     # -- source ----------------------------------------------------------------------------------------
 

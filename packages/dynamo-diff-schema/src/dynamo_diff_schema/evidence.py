@@ -35,8 +35,15 @@ class EvidenceEntry(Evidence):
 class GrepMatch(Model):
     """Lines of one record that match a pattern, with context."""
 
-    line: int = Field(ge=1, description="Line of the match within the record's text (1-based).")
-    lines: list[str] = Field(description="The matching line with up to `context` lines before and after.")
+    line: int = Field(ge=1, description="Line of the (first) match within the record's text (1-based).")
+    lines: list[str] = Field(
+        description="The matching line with up to `context` lines before and after (matches whose context lines "
+        "overlap share one block); in a long line, the text around its matches (windows that overlap merged)."
+    )
+    first_line: int | None = Field(None, ge=1, description="Line of `lines[0]` (None: one window of `line`).")
+    matched_lines: list[int] = Field(
+        default_factory=list, description="Every matching line of a merged block (empty: only `line`)."
+    )
 
 
 class Severity(StrEnum):

@@ -6,7 +6,9 @@ evidence index, an excerpt and grep matches are pages already (`evidence_index`,
 `evidence_grep` in results.py) and an error is `error`: the MCP server returns those as the CLI prints them.
 
 In a page, a `Counts` may list only some of its counts: those not listed are 0 (the server leaves out the zero
-ones to keep a response small; every count has 0 as its default, so the page still validates)."""
+ones to keep a response small; every count has 0 as its default, so the page still validates). More generally a
+page leaves out every value at its schema default (None, an empty list, 0, false), except `kind`,
+`schema_version` and `next_offset`; the structured content of a result is at most twice its text."""
 
 from __future__ import annotations
 
@@ -74,7 +76,11 @@ class ImportPage(Model):
     validity: Validity | None = Field(
         None, description="One run: whether the trace is whole ('partial': counts may be low) and declared complete."
     )
-    ranks: list[RankCounts] = Field(default_factory=list, description="One run: the counts of each rank.")
+    ranks: list[RankCounts] = Field(
+        default_factory=list,
+        description="One run of several ranks: the counts of each rank (empty for one rank: its counts are the "
+        "capture row's).",
+    )
     ranks_omitted: int = Field(0, ge=0, description="Ranks left out to fit the response (see compare_ranks).")
     notices: list[Notice] = Field(default_factory=list)
     notices_omitted: int = Field(0, ge=0)
@@ -119,8 +125,10 @@ class RowEntry(Model):
 
     index: int = Field(ge=0, description="Position of the row in the whole comparison (changed rows first).")
     row: FunctionRow = Field(
-        description="The row; each side's `counts` lists its non-zero counts and those that changed, without the "
-        "compile-phase split (analyze_capture has each compilation's time)."
+        description="The row; each side's `counts` lists its non-zero counts (a count not listed is 0), without "
+        "compile times (analyze_capture has each compilation's time). A page leaves out what the text or the sides "
+        "already say: `deltas` (the candidate's counts minus the baseline's) and `pieces` (the text names each "
+        "frame with its counts); values left out at the default are their default."
     )
     truncated: list[str] = Field(
         default_factory=list, description="What was cut from this row to fit the response (empty: nothing)."
@@ -129,8 +137,11 @@ class RowEntry(Model):
 
 class ComparisonPage(Model):
     """`compare_runs` and `compare_ranks` (MCP): a page of a `comparison` or a `rank_view`. What the whole
-    comparison says (comparability, totals, the rank view, notices) is on the first page (offset 0) only; `totals`
-    lists the counts that are non-zero on either side."""
+    comparison says (comparability, totals, the rank view, notices, how each run ended) is on the first page
+    (offset 0) only: later pages name the sides by id, label and torch; `totals` lists the counts that are non-zero
+    on either side, without the compile-phase split. The page's comparability leaves out `checked` (the keys found
+    equal: the text lists them with their values) and `explained` (`comparability_line` sums it up); each cut is
+    in `comparability_truncated`."""
 
     kind: Literal["comparison_page", "rank_view_page"] = Field(
         description="comparison_page: a page of a comparison of two captures; rank_view_page: of the ranks of one."

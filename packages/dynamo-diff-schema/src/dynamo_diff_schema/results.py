@@ -143,7 +143,18 @@ class EvidenceGrep(Model):
     capture: str = Field(description="The capture id.")
     evidence: Evidence
     pattern: str = Field(description="A regular expression, else plain text; matched in any case.")
-    total_matches: int = Field(ge=0)
+    total_matches: int = Field(
+        ge=0, description="Matches in the text searched (a short line counts once, a long one per occurrence)."
+    )
+    shown_matches: int = Field(0, ge=0, description="Of them, those `matches` show (the first `max_matches`).")
+    in_config: bool = Field(
+        False,
+        description="The configuration the record embeds (compilation_metrics' serialized dynamo_config, "
+        "inductor_config, functorch_config, compiler_config) was searched too; by default only the record's own text.",
+    )
+    config_matches: int = Field(
+        0, ge=0, description="Matches inside the embedded configuration (searched only with in_config)."
+    )
     matches: list[GrepMatch] = Field(default_factory=list)
 
 

@@ -16,11 +16,13 @@ if TYPE_CHECKING:
     from dynamo_diff_service._export import COUNT_COLUMNS, TABLES, ExportResult
     from dynamo_diff_service._refs import looks_like_path
     from dynamo_diff_service._service import (
+        GREP_MAX_MATCHES,
         Opened,
         Progress,
         Recorded,
         Service,
         check_name_fits,
+        grep_document,
         read_source_map,
         source_map_of,
     )
@@ -31,11 +33,13 @@ _LAZY = {
     "TABLES": "_export",
     "ExportResult": "_export",
     "looks_like_path": "_refs",
+    "GREP_MAX_MATCHES": "_service",
     "Opened": "_service",
     "Progress": "_service",
     "Recorded": "_service",
     "Service": "_service",
     "check_name_fits": "_service",
+    "grep_document": "_service",
     "read_source_map": "_service",
     "source_map_of": "_service",
     "SourceLocation": "_source",
@@ -59,6 +63,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "COUNT_COLUMNS",
     "DEFAULT_STORE",
+    "GREP_MAX_MATCHES",
     "STORE_ENV",
     "TABLES",
     "ExportResult",
@@ -70,6 +75,7 @@ __all__ = [
     "__version__",
     "check_name_fits",
     "default_store_path",
+    "grep_document",
     "looks_like_path",
     "read_source_map",
     "source_map_of",

@@ -50,7 +50,6 @@ from dynamo_diff_schema import (
     FunctionRow,
     FunctionSide,
     FunctionSourceDiff,
-    GrepMatch,
     ImportedCapture,
     RemoveResult,
     RunReport,
@@ -80,6 +79,7 @@ from dynamo_diff_store import (
 )
 
 from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
+from dynamo_diff_service._grep import Found, grep_text
 from dynamo_diff_service._refs import looks_like_path
 from dynamo_diff_service._source import SourceLocation, find_file, find_source, missing_file
 
@@ -106,8 +106,24 @@ _GREP_MAX_CHARS = 4_000_000
 REPORT_RECORD_CHARS = 12_000
 REPORT_RECORDS_CHARS = 400_000
 REPORT_LINKED_COMPILATIONS = 200
-_GREP_LINE_CHARS = 300
-_GREP_WINDOW = 120  # characters shown each side of a match inside a long line
+# Matches grep shows by default (the rest are counted: `max_matches` shows more).
+GREP_MAX_MATCHES = 10
+
+
+def grep_document(
+    capture_id: str, whole: EvidenceExcerpt, pattern: str, found: Found, *, in_config: bool
+) -> EvidenceGrep:
+    """What a grep found as its document."""
+    return EvidenceGrep(
+        capture=capture_id,
+        evidence=whole.evidence,
+        pattern=pattern,
+        total_matches=found.total,
+        shown_matches=found.shown,
+        in_config=in_config,
+        config_matches=found.config_matches,
+        matches=found.matches,
+    )
 
 
 class Confine(Protocol):
@@ -274,8 +290,18 @@ class Service:
         )
 
     def remove(self, ref: str) -> RemoveResult:
-        """Remove a capture (by id or unique prefix) from the store."""
-        return RemoveResult(capture=self.store.remove(ref))
+        """Remove a capture from the store: by id, unique prefix or label, or by the path it was imported from
+        (the capture of the same bytes; a path whose bytes the store does not hold removes nothing and is an
+        unknown_capture error, the same as an id no capture has)."""
+        capture_id, imported, _ = self.resolve(ref)
+        if imported is not None and imported.created:  # read only to find its id: it was not in the store
+            self.store.remove(capture_id)
+            raise DynamoDiffError(
+                ErrorCode.UNKNOWN_CAPTURE,
+                f"no capture of the bytes in {ref} is in the store (nothing removed)",
+                capture=ref,
+            )
+        return RemoveResult(capture=self.store.remove(capture_id))
 
     def verify(self) -> VerifyReport:
         """Check the whole store: every imported file and evidence range against its sha256, and the index."""
@@ -672,8 +698,9 @@ class Service:
         limit: int = 50,
     ) -> tuple[str, list[EvidenceEntry], int]:
         """(capture id, one page of its evidence index, the total that matches): each entry with its source
-        function and a one-line summary; filtered by kind, compile id and function."""
-        capture_id = self.store.resolve(ref)
+        function and a one-line summary; filtered by kind, compile id and function. `ref` is what `open` takes
+        (a path is imported first)."""
+        capture_id = self.resolve(ref)[0]
         capture = self.load(capture_id)
         report = self.report(capture, function=function)
         function_of = {c.compile_id: f.name for f in report.functions for c in f.compilations}
@@ -700,38 +727,27 @@ class Service:
         return self.store.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
 
     def grep_evidence(
-        self, ref: str, evidence_id: str, pattern: str, *, context: int = 2, max_matches: int = 20
-    ) -> tuple[EvidenceExcerpt, list[GrepMatch], int]:
+        self,
+        ref: str,
+        evidence_id: str,
+        pattern: str,
+        *,
+        context: int = 2,
+        max_matches: int = GREP_MAX_MATCHES,
+        in_config: bool = False,
+    ) -> tuple[EvidenceExcerpt, Found]:
         """The lines of one record that match `pattern` (a regular expression, else plain text; case-insensitive),
-        each with `context` lines around it: (the record as read, matches, total matches)."""
+        each with `context` lines around it, overlapping ones merged; the configuration the record embeds is
+        searched only with `in_config` (`_grep`): (the record as read, what was found)."""
         whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
         try:
             regex = re.compile(pattern, re.IGNORECASE)
         except re.error:
             regex = re.compile(re.escape(pattern), re.IGNORECASE)
-        lines = whole.text.splitlines()
-        matches: list[GrepMatch] = []
-        total = 0
-        for n, line in enumerate(lines):
-            found = list(regex.finditer(line))
-            if not found:
-                continue
-            total += len(found) if len(line) > _GREP_LINE_CHARS else 1
-            if len(matches) >= max_matches:
-                continue
-            if len(line) <= _GREP_LINE_CHARS:
-                around = lines[max(n - context, 0) : n + context + 1]
-                matches.append(GrepMatch(line=n + 1, lines=[text[:_GREP_LINE_CHARS] for text in around]))
-                continue
-            # One long line (a JSON record such as compilation_metrics): the text around each match.
-            for m in found[: max_matches - len(matches)]:
-                start, end = max(m.start() - _GREP_WINDOW, 0), min(m.end() + _GREP_WINDOW, len(line))
-                snippet = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
-                matches.append(GrepMatch(line=n + 1, lines=[snippet]))
-        return whole, matches, total
+        return whole, grep_text(whole.text, regex, context=context, max_matches=max_matches, in_config=in_config)
 
     def source(self, ref: str, function: str) -> tuple[Capture, list[SourceLocation]]:
-        capture = self.load(ref)
+        capture = self.load(self.resolve(ref)[0])
         return capture, find_source(self.store, capture, function)
 
     # -- the same as documents -----------------------------------------------------------------------
@@ -756,8 +772,8 @@ class Service:
     def evidence_excerpt(
         self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000
     ) -> EvidenceExcerptDocument:
-        """A slice of one record's text, its sha256 checked."""
-        capture_id = self.store.resolve(ref)
+        """A slice of one record's text, its sha256 checked (`ref` as `open` takes it)."""
+        capture_id = self.resolve(ref)[0]
         excerpt = self.store.read_evidence(capture_id, evidence_id, offset=offset, max_chars=max_chars)
         return EvidenceExcerptDocument(
             capture=capture_id,
@@ -769,16 +785,21 @@ class Service:
         )
 
     def evidence_grep(
-        self, ref: str, evidence_id: str, pattern: str, *, context: int = 2, max_matches: int = 20
+        self,
+        ref: str,
+        evidence_id: str,
+        pattern: str,
+        *,
+        context: int = 2,
+        max_matches: int = GREP_MAX_MATCHES,
+        in_config: bool = False,
     ) -> EvidenceGrep:
         """The lines of one record that match `pattern` (see `grep_evidence`)."""
-        capture_id = self.store.resolve(ref)
-        whole, matches, total = self.grep_evidence(
-            capture_id, evidence_id, pattern, context=context, max_matches=max_matches
+        capture_id = self.resolve(ref)[0]
+        whole, found = self.grep_evidence(
+            capture_id, evidence_id, pattern, context=context, max_matches=max_matches, in_config=in_config
         )
-        return EvidenceGrep(
-            capture=capture_id, evidence=whole.evidence, pattern=pattern, total_matches=total, matches=matches
-        )
+        return grep_document(capture_id, whole, pattern, found, in_config=in_config)
 
     def source_document(
         self, ref: str, function: str | None = None, *, file: str | None = None, context: int = 0
