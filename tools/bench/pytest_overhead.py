@@ -279,7 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     python = args.python or str(ROOT / ".venv-bench" / "bin" / "python")
     if args.python is None and not Path(python).exists():
         python = sys.executable
-    python = str(Path.cwd() / python)  # the projects run in folders of their own; a venv's link is kept
+    # The projects run in folders of their own: a path made absolute (a venv's link kept), a bare name looked up.
+    python = str(Path.cwd() / python) if os.sep in python else shutil.which(python) or python
     problem = missing(python)
     if problem:
         print(
