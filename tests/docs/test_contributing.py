@@ -27,7 +27,7 @@ SKIP = {
 def _files() -> list[Path]:
     found = []
     for top, dirs, names in os.walk(ROOT):
-        dirs[:] = [d for d in dirs if d not in SKIP and not d.startswith((".tox", ".dynamo-diff"))]
+        dirs[:] = [d for d in dirs if d not in SKIP and not d.startswith((".tox", ".dynamo-diff", ".venv-"))]
         found.extend(Path(top) / name for name in names)
     return found
 

@@ -40,6 +40,7 @@ NOT_RUN_HERE = {
     "uv run dynamo-diff capture": NEEDS_TORCH,
     "python3.11 -m venv": "creates the torch environment (tox env live)",
     ".venv-torch/bin/pip install": "installs torch (tox env live)",
+    ".venv-bench/bin/pip install": "installs torch and the workspace packages for tools/bench/pytest_overhead.py",
     "pip install": "installs from a registry (tox env isolation installs the wheels)",
     "uv tool install ./packages/dynamo-diff-cli": "installs the tool: tests/workspace/test_install.py (built wheels)",
     "uv tool install './packages/dynamo-diff-cli[mcp]'": "installs the tool: tests/workspace/test_install.py",

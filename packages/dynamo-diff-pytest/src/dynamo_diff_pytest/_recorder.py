@@ -14,8 +14,10 @@ slice says which torch ran it."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,13 +26,19 @@ from typing import IO, Any
 TRACE_LOGGER = "torch.__trace"
 
 
+_ENCODER = json.JSONEncoder(default=repr)  # json.dumps(metadata, default=repr), without a new encoder per record
+_STAMP: list[Any] = [None, ""]  # the last whole second formatted, and its "MMDD HH:MM:SS"
+
+
 def _line(metadata: dict[str, Any], payload: str | None, *, created: float, pid: int, where: str) -> str:
     """One record in torch's raw-log format: a glog prefix, the metadata as JSON, the payload lines after a TAB."""
-    stamp = time.strftime("%m%d %H:%M:%S", time.localtime(created))
+    second = int(created)
+    if _STAMP[0] != second:
+        _STAMP[0], _STAMP[1] = second, time.strftime("%m%d %H:%M:%S", time.localtime(second))
     micros = int((created % 1) * 1_000_000)
-    text = f"V{stamp}.{micros:06d} {pid} {where}] {json.dumps(metadata, default=repr)}"
+    text = f"V{_STAMP[1]}.{micros:06d} {pid} {where}] {_ENCODER.encode(metadata)}"
     if payload is not None:
-        text += "".join(f"\n\t{line}" for line in payload.split("\n"))
+        text += "\n\t" + payload.replace("\n", "\n\t")
     return text + "\n"
 
 
@@ -49,7 +57,7 @@ class _SliceHandler(logging.Handler):
             return
         payload = getattr(record, "payload", None)
         try:
-            where = f"{Path(record.pathname).name}:{record.lineno}"
+            where = f"{record.pathname.rpartition(os.sep)[2]}:{record.lineno}"
             self.stream.write(
                 _line(
                     metadata,
@@ -70,14 +78,45 @@ def _torch_loaded() -> bool:
     return "torch" in sys.modules
 
 
-def _interned() -> list[tuple[str, int]]:
-    structured = sys.modules.get("torch._logging.structured")
-    table = getattr(structured, "INTERN_TABLE", None)
-    if not isinstance(table, dict):
-        return []
-    return sorted(
-        ((s, n) for s, n in list(table.items()) if isinstance(s, str) and isinstance(n, int)), key=lambda p: p[1]
-    )
+class _Interned:
+    """The `str` records of every string torch has interned so far, as the slice's first lines.
+
+    torch numbers a string by the table's length when it first interns it and never removes one, so the table's
+    order is its numbering: the lines written for an earlier test are kept and only the strings interned since are
+    formatted. A table that shrank, was replaced or is not numbered in its order is read again whole."""
+
+    def __init__(self) -> None:
+        self.table: dict[Any, Any] | None = None
+        self.lines: list[str] = []  # line i interns the string numbered i
+
+    def text(self) -> str:
+        structured = sys.modules.get("torch._logging.structured")
+        table = getattr(structured, "INTERN_TABLE", None)
+        if not isinstance(table, dict):
+            return ""
+        if table is not self.table or len(table) < len(self.lines):
+            self.table, self.lines = table, []
+        if len(table) > len(self.lines):
+            created, pid = time.time(), _pid()
+            new = list(itertools.islice(table.items(), len(self.lines), None))
+            if all(isinstance(s, str) and n == len(self.lines) + i for i, (s, n) in enumerate(new)):
+                pairs = new
+                self.lines += [_str_line(s, n, created, pid) for s, n in pairs]
+            else:  # not torch's numbering: every string, sorted by its number, formatted each time
+                self.table, self.lines = None, []
+                pairs = sorted(
+                    ((s, n) for s, n in list(table.items()) if isinstance(s, str) and isinstance(n, int)),
+                    key=lambda p: p[1],
+                )
+                return "".join(_str_line(s, n, created, pid) for s, n in pairs)
+        return "".join(self.lines)
+
+
+def _str_line(text: str, number: int, created: float, pid: int) -> str:
+    return _line({"str": [text, number]}, None, created=created, pid=pid, where="dynamo_diff_pytest:0")
+
+
+_INTERNED = _Interned()
 
 
 def _torch_version_record() -> str | None:
@@ -95,8 +134,6 @@ def _torch_version_record() -> str | None:
 
 
 def _pid() -> int:
-    import os
-
     return os.getpid()
 
 
@@ -119,10 +156,9 @@ class Slice:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._stream = self.path.open("w", encoding="utf-8")
-            for text, number in _interned():
-                self._stream.write(
-                    _line({"str": [text, number]}, None, created=time.time(), pid=_pid(), where="dynamo_diff_pytest:0")
-                )
+            interned = _INTERNED.text()
+            if interned:
+                self._stream.write(interned)
         except OSError as err:
             self.error = f"the trace could not be written to {self.path}: {err.strerror or err}"
             self._close()

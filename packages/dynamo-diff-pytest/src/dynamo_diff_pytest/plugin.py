@@ -99,6 +99,8 @@ class _Session:
         self.rows: list[dict[str, Any]] = []  # the summary's rows, from every test's report (xdist: the workers')
         self.report: Path | None = None  # where the summary was written
         self.report_problems: list[str] = []
+        self._service: Any = None
+        self._torch_installed: bool | None = None
 
     def work_dir(self) -> Path:
         """Where slices (and the temporary store) are kept: pytest's temporary directory of this run (per
@@ -111,6 +113,22 @@ class _Session:
 
     def store_path(self) -> Path:
         return self.store if self.store is not None else self.work_dir() / "store"
+
+    def service(self) -> Any:
+        """The service over the run's store, made by the first test that compiled (it imports the analyser)."""
+        if self._service is None:
+            from dynamo_diff_service import Service
+
+            self._service = Service.at(self.store_path())
+        return self._service
+
+    def torch_installed(self) -> bool:
+        """Whether torch can be imported here (looked up once: a test that compiled nothing asks)."""
+        if self._torch_installed is None:
+            import importlib.util
+
+            self._torch_installed = importlib.util.find_spec("torch") is not None
+        return "torch" in sys.modules or self._torch_installed
 
 
 def _selected(item: pytest.Item, session: _Session) -> bool:
@@ -169,19 +187,13 @@ def _problem(item: pytest.Item, session: _Session, checked: bool, message: str) 
     item.user_properties.append((_WARNING, f"{item.nodeid}: {message}"))
 
 
-def _torch_installed() -> bool:
-    import importlib.util
-
-    return "torch" in sys.modules or importlib.util.find_spec("torch") is not None
-
-
 def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget | None, snapshot: bool) -> None:
     checked = budget is not None or snapshot
     needs = " and ".join(n for n, on in ((MARKER, budget is not None), (SNAPSHOT, snapshot)) if on)
     if trace.error is not None:
         _problem(item, session, checked, f"{trace.error}; the test's compile behaviour was not checked")
         return
-    if not trace.compiled and checked and not _torch_installed():
+    if not trace.compiled and checked and not session.torch_installed():
         _problem(
             item,
             session,
@@ -204,9 +216,8 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
             pytest.fail("\n\n".join(failed), pytrace=False)
         return
     from dynamo_diff_schema import DynamoDiffError, short_id
-    from dynamo_diff_service import Service
 
-    service = Service.at(session.store_path())
+    service = session.service()
     label = item.nodeid
     try:
         imported = service.import_path(str(trace.path), label=label, force_label=True)

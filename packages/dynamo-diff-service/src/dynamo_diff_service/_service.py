@@ -14,22 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from dynamo_diff_compare import (
-    LINKED_RECORDS,
-    RecordText,
-    ReportMaterial,
-    RunMaterial,
-    changed_first,
-    compare_captures,
-    compare_ranks,
-    evaluate,
-    evidence_summaries,
-    row_code_changes,
-    run_report,
-    snapshot_of,
-    user_sources,
-    with_suggestions,
-)
+import dynamo_diff_compare as _compare  # its names load their modules when a method first uses them
 from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
 from dynamo_diff_schema import (
     Capture,
@@ -472,7 +457,7 @@ class Service:
         return self.store.list_captures()
 
     def sources(self, capture: Capture) -> SnapshotSet:
-        return user_sources(*self.store.source_files(capture))
+        return _compare.user_sources(*self.store.source_files(capture))
 
     def _sides(self, comparison: Comparison, captures: tuple[Capture, Capture] | None) -> tuple[Capture, Capture]:
         """The comparison's two captures: those given (already loaded by the caller) when they are its sides, else
@@ -500,15 +485,17 @@ class Service:
     def shown(self, capture: Capture) -> Capture:
         """The capture as `analyze` shows it: with the suggestions for the causes it holds (computed from its
         compilations when it is shown, never stored)."""
-        return with_suggestions(capture, self.sources(capture))
+        return _compare.with_suggestions(capture, self.sources(capture))
 
     def report(self, capture: Capture, *, function: str | None = None) -> RunReport:
         """One run per source function (problems first), with evidence ids; `function` keeps that function.
         Raises DynamoDiffError(unknown_function) when no compiled function has that name."""
-        result = run_report(capture, self.sources(capture), function=function)
+        result = _compare.run_report(capture, self.sources(capture), function=function)
         if function is not None and not result.functions:
             shown = short_id(capture.capture.id)
-            names = sorted({f.name for f in run_report(capture, self.sources(capture)).functions})[:_NAMES_LISTED]
+            names = sorted({f.name for f in _compare.run_report(capture, self.sources(capture)).functions})[
+                :_NAMES_LISTED
+            ]
             raise DynamoDiffError(
                 ErrorCode.UNKNOWN_FUNCTION,
                 f"no compiled function {function!r} in capture {shown}; its functions: {', '.join(names)}",
@@ -523,7 +510,7 @@ class Service:
         """Two captures per source function, matched with their source snapshots (the cyclic collector paused:
         millions of objects, no cycles)."""
         with collector_paused():
-            return compare_captures(
+            return _compare.compare_captures(
                 baseline,
                 candidate,
                 baseline_sources=self.sources(baseline),
@@ -536,13 +523,13 @@ class Service:
         """The compile_snapshot of a stored capture (id, prefix or label), named with its source snapshots; it
         carries the capture's id and evidence ids, which `snapshot_json` leaves out of the file it writes."""
         capture = self.load(ref)
-        return snapshot_of(capture, self.sources(capture), test=test)
+        return _compare.snapshot_of(capture, self.sources(capture), test=test)
 
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:
         """The ranks of one capture (a rank_view document): the first rank given, else the lowest, against the
         others."""
         with collector_paused():
-            return compare_ranks(capture, ranks or None, sources=self.sources(capture))
+            return _compare.compare_ranks(capture, ranks or None, sources=self.sources(capture))
 
     def check(
         self,
@@ -567,7 +554,7 @@ class Service:
                 capture=baseline.capture.id,
             )
         comparison = self.compare(baseline, candidate, source_map=source_map, change=change)
-        result = evaluate(
+        result = _compare.evaluate(
             comparison,
             max_new_recompiles=bounds.max_new_recompiles,
             max_new_graph_breaks=bounds.max_new_graph_breaks,
@@ -606,7 +593,7 @@ class Service:
 
     def report_material(
         self, comparison: Comparison, captures: tuple[Capture, Capture] | None = None
-    ) -> ReportMaterial:
+    ) -> _compare.ReportMaterial:
         """What the HTML report shows beside the comparison: evidence excerpts, and each side's compilations (its
         timeline) and source snapshots (a rank view: the two ranks its rows compare, one capture's sources).
         `captures`: the compared captures (for a rank view, the capture twice), when the caller has them."""
@@ -617,8 +604,8 @@ class Service:
             sides = []
             for capture in (base, cand):
                 compilations = [c for rank in capture.ranks for c in rank.compilations]
-                sides.append(RunMaterial(compilations, self.sources(capture)))
-            return ReportMaterial(excerpts, sides[0], sides[1], records=records, records_of=looked_up)
+                sides.append(_compare.RunMaterial(compilations, self.sources(capture)))
+            return _compare.ReportMaterial(excerpts, sides[0], sides[1], records=records, records_of=looked_up)
         capture = base
         sources = self.sources(capture)
         view = comparison.ranks
@@ -627,10 +614,10 @@ class Service:
         shown = [row.candidate.rank for row in comparison.functions if row.candidate is not None]
         other = shown[0] if shown else (others[0] if others else reference)
         by_rank = {r.rank: r.compilations for r in capture.ranks}
-        return ReportMaterial(
+        return _compare.ReportMaterial(
             excerpts,
-            RunMaterial(by_rank.get(reference, []), sources),
-            RunMaterial(by_rank.get(other, []), sources),
+            _compare.RunMaterial(by_rank.get(reference, []), sources),
+            _compare.RunMaterial(by_rank.get(other, []), sources),
             records=records,
             records_of=looked_up,
         )
@@ -642,7 +629,7 @@ class Service:
         per_record: int = REPORT_RECORD_CHARS,
         budget: int = REPORT_RECORDS_CHARS,
         compilations: int = REPORT_LINKED_COMPILATIONS,
-    ) -> tuple[dict[str, RecordText], frozenset[str]]:
+    ) -> tuple[dict[str, _compare.RecordText], frozenset[str]]:
         """The graph, guard and generated-code records (LINKED_RECORDS) of the compared functions' compilations,
         keyed `side:evidence id`, for the HTML report to link each compilation to: the first `per_record`
         characters of each (hash-checked), changed functions first, until `budget` characters are embedded; the
@@ -651,14 +638,14 @@ class Service:
         # Each side's compile ids in the order of the rows (changed first), and the rank a rank view shows.
         wanted: dict[str, dict[str, int | None]] = {"baseline": {}, "candidate": {}}
         place: dict[tuple[str, str], int] = {}
-        for row in changed_first(comparison.functions):
+        for row in _compare.changed_first(comparison.functions):
             for name in ("baseline", "candidate"):
                 fside = getattr(row, name)
                 for cid in fside.compile_ids if fside is not None else []:
                     if len(wanted[name]) < compilations and cid not in wanted[name]:
                         wanted[name][cid] = fside.rank if comparison.kind == "rank_view" else None
                         place[(name, cid)] = len(place)
-        kinds = list(LINKED_RECORDS)
+        kinds = list(_compare.LINKED_RECORDS)
         linked: list[tuple[str, str, Evidence]] = []
         for name, capture_id in (("baseline", comparison.baseline.id), ("candidate", comparison.candidate.id)):
             ids = wanted[name]
@@ -668,19 +655,19 @@ class Service:
             linked += [
                 (name, capture_id, e)
                 for e in items
-                if e.kind in LINKED_RECORDS
+                if e.kind in _compare.LINKED_RECORDS
                 and e.compile_id in ids
                 and (ids[e.compile_id] is None or e.rank == ids[e.compile_id])
             ]
         # Both runs' records of a function before the next function's, so that the budget goes to what changed.
         linked.sort(key=lambda x: (place[(x[0], x[2].compile_id or "")], kinds.index(x[2].kind)))
-        out: dict[str, RecordText] = {}
+        out: dict[str, _compare.RecordText] = {}
         left = budget
         for name, capture_id, ev in linked:
-            record = RecordText(ev.kind, ev.compile_id or "")
+            record = _compare.RecordText(ev.kind, ev.compile_id or "")
             if left > 0:
                 excerpt = self.store.read_evidence(capture_id, ev.id, max_chars=min(per_record, left))
-                record = RecordText(ev.kind, ev.compile_id or "", excerpt.text, excerpt.total_chars)
+                record = _compare.RecordText(ev.kind, ev.compile_id or "", excerpt.text, excerpt.total_chars)
                 left -= len(excerpt.text)
             out[f"{name}:{ev.id}"] = record
         return out, frozenset(f"{name}:{cid}" for name, ids in wanted.items() for cid in ids)
@@ -712,7 +699,7 @@ class Service:
         items, total = self.store.evidence_index(
             capture_id, kind=kind, compile_ids=compile_ids, offset=offset, limit=limit
         )
-        summaries = evidence_summaries(capture)
+        summaries = _compare.evidence_summaries(capture)
         entries = [
             EvidenceEntry(
                 **e.model_dump(),
@@ -910,7 +897,7 @@ class Service:
         compilations = tuple(
             _compilations(capture, side) for capture, side in zip(captures, (row.baseline, row.candidate), strict=True)
         )
-        found = row_code_changes(
+        found = _compare.row_code_changes(
             (row.baseline, row.candidate),
             (compilations[0], compilations[1]),
             (self.sources(captures[0]), self.sources(captures[1])),
