@@ -18,8 +18,9 @@ CAPTURES = FIXTURES / "captures"
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))["fixtures"]
 BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_file())
 # Each compilation costs about 50 KB of trace (its compilation_metrics record alone is about 40 KB): the nine
-# suggestion pairs (fixtures/suggestion_pairs.json, 18 small captures) took the retained set past 20 MB.
-MAX_RETAINED_BYTES = 22_000_000
+# suggestion pairs (fixtures/suggestion_pairs.json, 18 small captures) took the retained set past 20 MB, and the
+# held-out agent questions' six captures, the call_site pair and tensorify_restart to 22.4 MB.
+MAX_RETAINED_BYTES = 24_000_000
 
 
 @pytest.fixture(scope="module")

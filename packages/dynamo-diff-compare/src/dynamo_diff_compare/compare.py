@@ -35,7 +35,7 @@ from dynamo_diff_schema.counts import COUNT_KEYS, Counts
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
-from dynamo_diff_schema.suggestions import SuggestionKind
+from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
 from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
@@ -280,8 +280,21 @@ def _suggested(
     name = match.candidate_name or row.candidate.qualified_name or (first.name if first is not None else None)
     found = function_suggestions(comps, setup, name)
     for comp in comps:
-        found += [s for s in compilation_suggestions(comp, name) if s not in found]
-    shown = [s for s in found if s.kind in wanted]
+        found += compilation_suggestions(comp, name)
+    # One suggestion per change: the same break on every rank (or at every call) is one, citing all its compilations.
+    merged: dict[tuple[str, str | None, str], Suggestion] = {}
+    for s in found:
+        key = (str(s.kind), s.subject, s.change)
+        if (kept := merged.get(key)) is None:
+            merged[key] = s
+        else:
+            merged[key] = kept.model_copy(
+                update={
+                    "compile_ids": list(dict.fromkeys([*kept.compile_ids, *s.compile_ids])),
+                    "evidence_ids": list(dict.fromkeys([*kept.evidence_ids, *s.evidence_ids])),
+                }
+            )
+    shown = [s for s in merged.values() if s.kind in wanted]
     return row.model_copy(update={"suggestions": shown}) if shown else row
 
 

@@ -459,7 +459,7 @@ _HINT = re.compile(r"^\s*Hint:\s*(.+)$")
 _GB_ID = re.compile(r"/gb/(gb\d+)\.html")
 _CONFIG_KNOB = re.compile(r"`?(torch\._dynamo\.config\.\w+)(?: = (\w+))?`?")
 # torch's hint that is not a change to the user's code.
-_NOT_A_CHANGE = re.compile(r"report an issue to PyTorch", re.I)
+_NOT_A_CHANGE = re.compile(r"\b(?:report|file) an issue\b", re.I)  # as break_words leaves them out
 
 
 def torch_hints(text: str) -> list[str]:

@@ -28,6 +28,8 @@ from dynamo_diff_schema import (
     RankGroup,
     RankView,
     RowEntry,
+    Suggestion,
+    SuggestionKind,
 )
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
@@ -263,9 +265,10 @@ def listed_row(row: FunctionRow) -> FunctionRow:
     if not row.deltas and all(c.kind == "source" for c in changes):
         changes = []
     changes = [_listed_source(c) if c.kind == "source" else c for c in changes]
-    if changes == row.changes and not row.pieces:
+    suggestions = [_listed_suggestion(s) for s in row.suggestions]
+    if changes == row.changes and not row.pieces and suggestions == row.suggestions:
         return row
-    return row.model_copy(update={"changes": changes, "pieces": []})
+    return row.model_copy(update={"changes": changes, "pieces": [], "suggestions": suggestions})
 
 
 def row_size(row: FunctionRow) -> int:
@@ -575,3 +578,25 @@ def trim_rank_view(view: dict[str, Any]) -> dict[str, Any]:
         "counts": {rank: nonzero_counts(c) for rank, c in (view.get("counts") or {}).items()},
         "groups": [{**g, "counts": nonzero_counts(g.get("counts") or {})} for g in view.get("groups") or []],
     }
+
+
+def _listed_suggestion(s: Suggestion) -> Suggestion:
+    """A suggestion as a page lists it: without the function (the entry names it) and, for a graph break, without
+    torch's hints and page (the break beside it carries its hint and page; get_evidence has torch's whole text)."""
+    update: dict[str, Any] = {"function": None}
+    if s.kind == SuggestionKind.GRAPH_BREAK:
+        update |= {"torch_hints": [], "docs": None}
+    return s.model_copy(update=update)
+
+
+def listed_function(fn: FunctionReport) -> FunctionReport:
+    """A function of an analyze_capture page, its suggestions as a page lists them (`_listed_suggestion`)."""
+    if not fn.suggestions and not any(c.suggestions for c in fn.compilations):
+        return fn
+    compilations = [
+        c.model_copy(update={"suggestions": [_listed_suggestion(s) for s in c.suggestions]}) if c.suggestions else c
+        for c in fn.compilations
+    ]
+    return fn.model_copy(
+        update={"suggestions": [_listed_suggestion(s) for s in fn.suggestions], "compilations": compilations}
+    )

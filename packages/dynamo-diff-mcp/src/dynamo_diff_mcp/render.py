@@ -19,7 +19,7 @@ from dynamo_diff_compare import (
     report_counts,
     report_label,
     row_name,
-    suggestion_brief,
+    suggestion_text,
     verdict_headline,
     with_it,
 )
@@ -115,6 +115,10 @@ def import_text(page: ImportPage) -> str:
         said = page.run.summary if finished else f"DID NOT FINISH: {page.run.summary} (counts may be low)"
         lines.append(_line(f"run: {said}"))
         lines += _facts(page.run.reasons, page.compiled)
+        if page.run.exception:
+            lines.append("  " + _line(f"uncaught exception: {page.run.exception}"))
+    if page.validity is not None and page.validity.reasons:
+        lines.append("  " + _line("validity: " + "; ".join(page.validity.reasons)))
     workload = page.validity.workload_completion if page.validity is not None else "unknown"
     provenance = f", provenance {page.validity.provenance}" if page.validity is not None else ""
     undercounted = row.counts.incomplete
@@ -330,7 +334,7 @@ def comparison_text(
         )
         lines += ["  " + _line(f"code torch generated: {m}") for m in made]
         lines += ["  " + _line(line) for line in change_lines(row)]
-        lines += ["  " + _line(suggestion_brief(s)) for s in row.suggestions]
+        lines += ["  " + _line(suggestion_text(s)) for s in row.suggestions]
         if frames and entry.index in frames:
             lines.append("  " + _line(frames[entry.index]))
         if entry.truncated:
@@ -429,7 +433,7 @@ def run_page_text(page: RunReportPage) -> str:
     lines += _facts(page.run.reasons, page.compiled)
     if page.counts is not None:
         lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))
-    lines += [_line(suggestion_brief(s)) for s in page.suggestions]
+    lines += [_line(suggestion_text(s)) for s in page.suggestions]
     first, last = page.offset + 1, page.offset + len(page.functions)
     lines.append(
         f"functions {first}-{last} of {page.total_functions} (problems first):" if page.functions else "no functions"
@@ -451,10 +455,10 @@ def run_page_text(page: RunReportPage) -> str:
                     + "; ".join(f"{COUNT_LABELS.get(k, k)} {', '.join(ids)}" for k, ids in r.count_evidence.items())
                 )
             )
-        lines += ["  " + _line(suggestion_brief(s)) for s in r.suggestions]
+        lines += ["  " + _line(suggestion_text(s)) for s in r.suggestions]
         for c in r.compilations:
             lines.append("  " + _compilation_line(c, r.name))
-            lines += ["    " + _line(suggestion_brief(s)) for s in c.suggestions]
+            lines += ["    " + _line(suggestion_text(s)) for s in c.suggestions]
         if entry.truncated:
             lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))
     if page.next_offset is not None:

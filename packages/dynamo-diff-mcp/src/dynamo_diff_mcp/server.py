@@ -75,10 +75,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 Offset = Annotated[int, Field(ge=0)]
 PageSize = Annotated[int, Field(ge=1, le=100)]
 DEFAULT_PAGE_SIZE = 20  # a page of the default size fills one ordinary response; another page_size is honoured
-PAGE_SIZE_HELP = (
-    "{what} per page. Left at 20: as many as fit one response of 12,000 characters; given: that many, whole, "
-    "in a response of up to 32,000 characters."
-)
+PAGE_SIZE_HELP = "{what} per page. Default: as many as fit 12,000 characters; given: that many, whole (up to 32,000)."
 MaxChars = Annotated[int, Field(ge=1, le=5000)]
 ContextLines = Annotated[int, Field(ge=0, le=50)]
 MaxMatches = Annotated[int, Field(ge=1, le=200)]
@@ -287,7 +284,8 @@ class Tools:
     def analyze_capture(
         self,
         capture: Annotated[
-            str, Field(description="A capture id, unique prefix or label, or a path inside an allowed root.")
+            str,
+            Field(description="A capture id, unique prefix or label, or a path in an allowed root (imported first)."),
         ],
         function: Annotated[
             str | None,
@@ -300,9 +298,9 @@ class Tools:
         next, which limit it hit.
 
         Use it for any question about a single run (no second run needed). Functions with problems come first;
-        each compilation line has the failing guards (with category), graph breaks (type, registry id, user
-        file:line), failure (type, message, then: ran eagerly or raised into the program) and evidence ids for
-        get_evidence; `suggestions` give a next step per cause with the values seen (a hint, not a promise).
+        each compilation line has its failing guards, graph breaks (operator, gb id, file:line, torch's hint),
+        failure (and whether the program went on) and evidence ids for get_evidence; `suggestions` give a next
+        step per cause (a hint, not a promise).
         """
         cap = self._capture(capture)
         report = self.service.report(cap, function=function)
@@ -314,7 +312,7 @@ class Tools:
         share = budget.BUDGET - 3_000
         entries = []
         for i, fn in enumerate(report.functions[offset : offset + page_size]):
-            cut, notes = budget.shrink_function(fn, share)
+            cut, notes = budget.shrink_function(budget.listed_function(fn), share)
             entries.append(FunctionEntry(index=offset + i, report=cut, truncated=notes))
 
         def make(shown: Sequence[FunctionEntry], next_offset: int | None) -> tuple[RunReportPage, str]:
@@ -360,30 +358,28 @@ class Tools:
         source_map: Annotated[
             dict[str, str] | None,
             Field(
-                description="Pair functions by hand: {'path/model.py::Net.forward': 'path/model.py::Net.forward2'} "
-                "(baseline id -> candidate id, one-to-one; an id is path::qualified name, with @first_line when "
-                "the name is not unique or the run has no source snapshot, e.g. 'model.py::step@12'). Only when a "
-                "row is ambiguous or unmatched: its `alternatives` name likely counterparts."
+                description="Pair functions by hand, baseline id -> candidate id: {'model.py::Net.forward': "
+                "'model.py::Net.forward2'} (@first_line when not unique: 'model.py::step@12'). For a row that is "
+                "ambiguous or unmatched (its `alternatives`)."
             ),
         ] = None,
         change: Annotated[
             list[str] | None,
             Field(
                 description="Comparability keys that differ on purpose (the change under test), e.g. "
-                "['torch_version'] for an upgrade, ['command'] for a changed flag, ['dynamo.recompile_limit']. "
-                "Their differences are listed under `intended` and do not make the pair confounded."
+                "['torch_version'] for an upgrade, ['command'] for a flag: listed under `intended`, not confounding."
             ),
         ] = None,
     ) -> Annotated[CallToolResult, ComparisonPage]:
         """Compare two runs per source function: what changed in compilation behaviour, and why.
 
-        Use after a code change, upgrade, flag or configuration change made torch.compile behave differently.
+        Use after a code change, upgrade or flag made torch.compile behave differently.
         Read each side's `run` first (a run that did not finish has low counts), then `comparability`:
         'confounded' lists the keys in which the runs differ besides your change, each with the counts it can
         change (`affects`).
-        Rows (changed first) pair functions by source, not frame id, and list changes (recompile reasons by guard
-        category, new/gone graph breaks, failures, op counts, cache decisions, compile phases) with evidence ids
-        for get_evidence. Page with offset=next_offset until next_offset is null.
+        Rows (changed first) pair functions by source and list changes (recompile reasons, graph breaks,
+        failures, ops, cache, source lines) with evidence ids for get_evidence; `suggestions` give a next step.
+        Page with offset=next_offset until it is null.
         """
         user_map = source_map_of(source_map)
         base = self._capture(baseline)
@@ -394,9 +390,7 @@ class Tools:
     @mcp_tool(READ_ONLY)
     def compare_ranks(
         self,
-        capture: Annotated[
-            str, Field(description="A capture id, unique prefix or label, or a path inside an allowed root.")
-        ],
+        capture: Annotated[str, Field(description="A capture id, prefix, label or path, as for analyze_capture.")],
         ranks: Annotated[
             list[int] | None,
             Field(description="Ranks to compare; the first is the reference. Default: all ranks against the lowest."),
@@ -511,9 +505,7 @@ class Tools:
     @mcp_tool(READ_ONLY)
     def get_evidence(
         self,
-        capture: Annotated[
-            str, Field(description="A capture id, unique prefix or label, or a path inside an allowed root.")
-        ],
+        capture: Annotated[str, Field(description="A capture id, prefix, label or path, as for analyze_capture.")],
         evidence_id: Annotated[
             str | None,
             Field(description="An evidence id from a change or notice (e.g. 'r0-e12'); omit to list the index."),
@@ -528,20 +520,16 @@ class Tools:
         grep: Annotated[
             str | None,
             Field(
-                description="With evidence_id: only the parts of the record that match this pattern (regular "
-                "expression or text, any case), e.g. 'fail_reason' in a 40,000-character compilation_metrics; "
-                "overlapping parts are shown once."
+                description="With evidence_id: only the parts of the record matching this regex or text (any "
+                "case), e.g. 'fail_reason'."
             ),
         ] = None,
         in_config: Annotated[
             bool,
-            Field(
-                description="grep only: search the configuration the record embeds too (compilation_metrics' "
-                "serialized dynamo/inductor config, e.g. 'suppress_errors'); by default only the record's own text."
-            ),
+            Field(description="grep only: also search the dynamo/inductor config the record embeds."),
         ] = False,
         max_matches: Annotated[
-            MaxMatches, Field(description="grep only: matches shown (the rest counted; fewer if they do not fit).")
+            MaxMatches, Field(description="grep only: matches shown (the rest counted).")
         ] = GREP_MAX_MATCHES,
         offset: Annotated[
             Offset, Field(description="Index: first entry. Excerpt: first character (from next_offset).")
@@ -615,12 +603,12 @@ class Tools:
             ),
         ] = None,
         file: Annotated[str | None, Field(description="A whole captured file, e.g. 'main.py'.")] = None,
-        context: Annotated[ContextLines, Field(description="Lines shown around the function.")] = 3,
+        context: Annotated[ContextLines, Field(description="Lines around the function.")] = 3,
         offset: Annotated[Offset, Field(description="First line of the page (from next_offset).")] = 0,
     ) -> Annotated[CallToolResult, SourceDocument]:
         """Show the source as it ran (the capture's snapshot, never the working tree), or with `against` what
         changed between two runs: in the function, in the loop that calls it (a mark_dynamic added at the call
-        site), in what it calls. Lines numbered as in the file.
+        site), in what it calls, numbered as in the file.
         """
         if function is None and file is None and against is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file (and `against` for a diff)")
