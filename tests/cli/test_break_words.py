@@ -92,6 +92,17 @@ def test_a_break_keeps_torchs_explanation_hints_operator_and_page(run: Run) -> N
     assert "Please report an issue to PyTorch." in shown[0]["hints"]
 
 
+def test_a_dynamic_shape_operator_break_names_the_aten_operator(run: Run) -> None:
+    # data_breaks: torch.nonzero's break (gb0036) names its operator only in the explanation, as
+    # "Operator `aten.nonzero.default`'s output shape depends on input Tensor data."
+    (record,) = [r for r in break_records("data_breaks") if "gb0036" in r]
+    (named,) = re.findall(r"^  Explanation: Operator `([^`]+)`'s output shape", record, re.M)
+    shown = [gb for gb in breaks_of(json_of(run, "analyze", str(CAPTURES / "data_breaks"))) if gb["gb_id"] == "gb0036"]
+    assert [gb["operator"] for gb in shown] == [named] == ["aten.nonzero.default"]
+    code, out, _ = run("analyze", str(CAPTURES / "data_breaks"))
+    assert code == 0 and f"Dynamic shape operator `{named}` [gb0036]" in flat(out)
+
+
 def test_the_break_line_names_the_operator_and_torchs_first_actionable_hint(run: Run) -> None:
     code, out, err = run("analyze", str(CAPTURES / "graph_break"))
     assert code == 0, err

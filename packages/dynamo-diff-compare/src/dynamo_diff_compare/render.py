@@ -256,6 +256,20 @@ def _detail(change: Change) -> str | None:
     return None
 
 
+def _more_guards(change: Change) -> str | None:
+    """Under the guard a recompile-reason change shows: how many more of that side's failing guards of the kind
+    there are (the evidence cited lists each), when there are more."""
+    if change.kind != ChangeKind.RECOMPILE_REASON:
+        return None
+    for side in (change.candidate, change.baseline):
+        if isinstance(side, dict) and side.get("examples"):
+            failing = side.get("failing_guards")
+            if isinstance(failing, int) and failing > 1:
+                return f"    (+{failing - 1} more failing guard(s) of this kind: the evidence cited lists each)"
+            return None
+    return None
+
+
 def _page(change: Change) -> str | None:
     """The page of a graph break's type that torch's record links, when it links one."""
     if change.kind in (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED):
@@ -305,6 +319,8 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
         lines.append(c.summary + _evidence(c))
         if (detail := _detail(c)) is not None:
             lines.append(detail)
+        if (more := _more_guards(c)) is not None:
+            lines.append(more)
         if (page := _page(c)) is not None:
             lines.append(page)
         lines += [f"    {line}" for line in source_lines(c, row)]
@@ -550,6 +566,8 @@ def row_lines(row: FunctionRow) -> list[Line]:
         lines.append(Line(c.summary, indent=2, tail=_evidence(c).strip()))
         if (detail := _detail(c)) is not None:
             lines.append(Line(detail.strip(), indent=6, keep=True))
+        if (more := _more_guards(c)) is not None:
+            lines.append(Line(more.strip(), indent=6))
         if (page := _page(c)) is not None:
             lines.append(Line(page.strip(), indent=6))
         lines += [Line(line, indent=6) for line in source_lines(c, row)]

@@ -36,9 +36,11 @@ _FIELDS = (("explanation", "  Explanation: "), ("hint", "  Hint: "), ("context",
 _CONTINUED = "    "
 # Where the explanation or the developer debug context names what the break is about (torch 2.13's wordings):
 # builtin operator `print`; method `m` of class `C`; the function `f` (a skipped function); tracing `Tensor.item()`;
-# Called `torch._dynamo.graph_break()`; the context of a builtin: 'builtin print [...]'.
+# Called `torch._dynamo.graph_break()`; Operator `aten.nonzero.default`'s output shape (a dynamic shape operator);
+# the context of a builtin: 'builtin print [...]'.
 _OPERATOR = (
     re.compile(r"builtin operator `(?P<name>[^`]+)`"),
+    re.compile(r"^Operator `(?P<name>[^`]+)`'s output"),
     re.compile(r"method `(?P<method>[^`]+)` of class `(?P<cls>[^`]+)`"),
     re.compile(r"the function `(?P<name>[^`]+)`"),
     re.compile(r"tracing `(?P<name>[^`(]+)\(\)`"),
