@@ -318,3 +318,16 @@ def test_a_compiled_modules_input_is_named_as_the_tensor_the_call_passes(run: Ru
         "torch._dynamo.mark_dynamic",
     )
     assert s["change"].startswith("mark dim 0 of the tensor the call passes as args[0] dynamic before the call")
+
+
+def test_mark_dynamic_says_when_automatic_dynamic_shapes_already_made_the_size_dynamic(run: Run) -> None:
+    # auto_dynamic_on: torch's automatic dynamic shapes on (the oracle's own record of the setting), one recompile
+    # on the first new size and none after; marking the dimension up front saves that one recompile.
+    on, off = oracle("auto_dynamic_on"), oracle("auto_dynamic_off")
+    assert (on["automatic_dynamic_shapes"], on["expect"]["recompiles"]) == (True, 1)
+    assert (off["automatic_dynamic_shapes"], off["expect"]["recompiles"]) == (False, 3)
+    (s,) = function(report(run, "auto_dynamic_on"), "f")["suggestions"]
+    assert s["kind"] == "mark_dynamic" and "automatic dynamic shapes were on" in s["cause"]
+    assert "saves that recompile" in s["cause"]
+    (s,) = function(report(run, "auto_dynamic_off"), "f")["suggestions"]
+    assert s["kind"] == "mark_dynamic" and "automatic dynamic shapes were on" not in s["cause"]

@@ -284,6 +284,9 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             "; automatic dynamic shapes were off (torch.compile(dynamic=False) or the config): each new size compiles "
             "again"
             if setup.static_for(function)
+            else "; automatic dynamic shapes were on, so torch made that dimension dynamic when it recompiled and "
+            "later sizes reuse that graph: marking it before the first call saves that recompile"
+            if setup.setting("automatic_dynamic_shapes") is True and not setup.static_by_flag
             else ""
         )
         small = [v for v in seen.values if v in ("0", "1")]
