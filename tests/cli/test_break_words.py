@@ -265,3 +265,17 @@ def test_an_unfinished_compilation_says_the_last_stage_it_reached(run: Run) -> N
     code, out, _ = run("compare", str(CAPTURES / "killed_compile_complete"), str(CAPTURES / "killed_compile_kill"))
     assert code == 0
     assert "candidate 3/0 never finished: reached the backend" in flat(out)
+
+
+def test_a_failure_line_says_what_the_backend_raised(run: Run) -> None:
+    # torch's fail_reason is "backend='counting_backend' raised:" then, on the next line, the error itself: the
+    # analyze line carries both, whole (the console wraps it).
+    (reason,) = {
+        meta["compilation_metrics"]["fail_reason"]
+        for meta, _ in records(log_of("after_failure"))
+        if meta.get("compilation_metrics", {}).get("fail_reason")
+    }
+    intro, error = reason.split("\n", 1)
+    assert intro.endswith("raised:") and error.startswith("RuntimeError: ")
+    code, out, _ = run("analyze", str(CAPTURES / "after_failure"))
+    assert code == 0 and f"failure BackendCompilerFailed: {intro} {error}" in flat(out)

@@ -120,7 +120,11 @@ def header_lines(capture: Capture) -> list[str]:
 
 
 def _short(text: str, limit: int = 110) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    """The first line of torch's text; a line that only introduces the next ("backend='x' raised:") with it."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    line = lines[0] if lines else ""
+    if line.endswith(":") and len(lines) > 1:
+        line = f"{line} {lines[1]}"
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -174,7 +178,7 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False, sequels: 
     if comp.graph is not None and comp.graph.empty:
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:
-        bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 90)}".strip())
+        bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 200)}".strip())
         sequel = sequels.of(comp) if sequels is not None else None
         if sequel is not None:
             bits.append(f"then {then_text(comp)}; {sequel.text()}")
