@@ -153,7 +153,7 @@ def test_budgets_fail_and_pass_as_the_readme_says(copy: Path, versions: tuple[st
     message = results["test_print_breaks"][1]
     at = line_of(copy / "src/toymodels/blocks.py", 'print("')
     assert "dynamo_budget exceeded: graph_breaks 1 > 0" in message
-    assert f"graph break gb0059 Failed to trace builtin operator at src/toymodels/blocks.py:{at}" in message
+    assert f"graph break gb0059 Failed to trace builtin operator `print` at src/toymodels/blocks.py:{at}" in message
     assert "hint: Avoid calling builtin `print`" in message
     # only="toymodels": torch broke the graph once, inside torch/distributions, and the test passed.
     for name in ("test_break_inside_torch_is_not_ours", "test_tabular_breaks_are_not_ours"):
