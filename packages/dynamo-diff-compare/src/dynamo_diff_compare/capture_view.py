@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from dynamo_diff_compare.break_words import break_summary, reached_text, restarts_text
+from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.generated import GeneratedFrame, generated_by_compile_id, made_up_name
@@ -256,7 +257,7 @@ def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[
         groups = [(rank, g) for r in refs for rank, g in observed[r].groups]
         ranks_summed, per_rank = rank_split(((rank, g.counts) for rank, g in groups), ranks)
         comps = sorted(
-            (c for r in refs for _, c in observed[r].compilations), key=lambda c: _compile_order(c.compile_id)
+            (c for r in refs for _, c in observed[r].compilations), key=lambda c: compile_order(c.compile_id)
         )
         counts = sum_counts(g.counts for _, g in groups)
         suggested = function_suggestions(comps, setup, name)
@@ -411,10 +412,6 @@ def function_lines(capture: Capture, sources: SnapshotSet | None = None) -> list
         out.append(Line(f"{row.label}: {', '.join(parts) or 'compiled'}{frames}"))
         out += [Line(suggestion_text(s), indent=2) for s in row.suggestions]
     return out
-
-
-def _compile_order(compile_id: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in compile_id.replace("!", "").replace("#", "/").split("/") if p.isdigit())
 
 
 def compilation_lines(capture: Capture, rank: Rank, sequels: Sequels | None = None) -> list[Line]:

@@ -39,6 +39,7 @@ from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
 from dynamo_diff_compare.changes import row_changes
 from dynamo_diff_compare.comparability import check_comparability
+from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.ranks import rank_view
 from dynamo_diff_compare.source_change import source_changes
@@ -274,7 +275,7 @@ def _suggested(
             if p.candidate is not None and p.candidate in cand
             for _, c in cand[p.candidate].compilations
         ),
-        key=lambda c: tuple(int(x) for x in c.compile_id.replace("!", "").replace("#", "/").split("/") if x.isdigit()),
+        key=lambda c: compile_order(c.compile_id),
     )
     first = next((p.candidate for p in match.pieces if p.candidate is not None), None)
     name = match.candidate_name or row.candidate.qualified_name or (first.name if first is not None else None)

@@ -19,6 +19,7 @@ from dynamo_diff_schema.run_report import (
 
 from dynamo_diff_compare.break_words import actionable_hint, break_title, reached_text, restart_words
 from dynamo_diff_compare.changes import gist
+from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.observed import Observed, observed_functions
@@ -126,7 +127,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         multi_rank = len(capture.ranks) > 1
         comps = sorted(
             ((r.name, rank, c) for r in refs for rank, c in observed[r].compilations),
-            key=lambda frc: (_order(frc[2].compile_id), frc[1] is None, frc[1] or 0),
+            key=lambda frc: (compile_order(frc[2].compile_id), frc[1] is None, frc[1] or 0),
         )
         where = match.baseline_location
         ranks_summed, per_rank = rank_split(
@@ -174,7 +175,7 @@ def function_compilations(capture: Capture, sources: SnapshotSet | None = None) 
     for match, refs, observed in folded_functions(capture, sources):
         comps = sorted(
             ((rank, c) for r in refs for rank, c in observed[r].compilations),
-            key=lambda rc: (_order(rc[1].compile_id), rc[0] is None, rc[0] or 0),
+            key=lambda rc: (compile_order(rc[1].compile_id), rc[0] is None, rc[0] or 0),
         )
         out.append((match.baseline_name or refs[0].name, [c for _, c in comps]))
     return out
@@ -203,11 +204,6 @@ def _count_evidence(comps: list[Compilation]) -> dict[str, list[str]]:
         "restarts": [e for c in comps if c.restart_count for e in c.restart_evidence[:1]],
     }
     return {key: ids[:_EVIDENCE_PER_COUNT] for key, ids in found.items() if ids}
-
-
-def _order(compile_id: str) -> tuple[int, ...]:
-    numbers = [int(part) for part in compile_id.replace("!", "").replace("#", "/").split("/") if part.isdigit()]
-    return tuple(numbers)
 
 
 def _interest(report: FunctionReport) -> tuple[int, str]:
