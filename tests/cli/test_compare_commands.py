@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import re
 from pathlib import Path
 
@@ -203,6 +204,26 @@ def test_a_name_that_is_both_a_folder_and_a_label_is_the_capture_and_says_so(  #
     # Written as a path, it is the folder (which holds no trace logs).
     code, _, err = run("analyze", "./base")
     assert code == 2 and "base" in err and "error[" in err
+
+
+def test_a_folder_the_capture_was_imported_from_is_no_ambiguity(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder of the same name holds the bytes the capture was imported from: no note; once a file in it
+    changes, the folder is another run, and the note says which of the two is used."""
+    here = tmp_path / "work"
+    shutil.copytree(CAPTURES / "global_guard", here / "global_guard")
+    monkeypatch.chdir(here)
+    code, out, err = run("import", "global_guard", "--label", "global_guard")
+    assert code == 0, err
+    capture_id = out.splitlines()[0]
+    code, out, err = run("analyze", "global_guard", "--by-function")
+    assert code == 0 and "is both a capture" not in err, err
+    assert out.startswith(f"capture {capture_id[:12]} (global_guard)")
+    source = next((here / "global_guard" / "sources").rglob("global_guard.py"))
+    source.write_text(source.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    code, out, err = run("analyze", "global_guard", "--by-function")
+    assert code == 0 and "'global_guard' is both a capture in the store" in err, err
 
 
 def test_source_finds_a_method_by_the_qualified_name_compare_shows(run) -> None:  # type: ignore[no-untyped-def]

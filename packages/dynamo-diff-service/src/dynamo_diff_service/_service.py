@@ -365,7 +365,9 @@ class Service:
                     raise
             else:
                 notes = []
-                if self._existing(ref) is not None:
+                here = self._existing(ref)
+                # The same bytes as the capture (imported from this path): nothing is ambiguous.
+                if here is not None and not self.store.imported_from(capture_id, here):
                     notes.append(
                         f"{ref!r} is both a capture in the store ({short_id(capture_id)}) and a path here: using the "
                         f"capture; write ./{ref} to import the path instead"
