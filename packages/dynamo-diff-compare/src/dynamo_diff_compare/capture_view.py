@@ -182,7 +182,7 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False, sequels: 
         bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 200)}".strip())
         sequel = sequels.of(comp) if sequels is not None else None
         if sequel is not None:
-            bits.append(f"then {then_text(comp)}; {sequel.text()}")
+            bits.append(sequel.text(then_text(comp)))
     if comp.cache_events:
         bits.append("cache: " + ", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
     if comp.restart_count:

@@ -355,7 +355,7 @@ def _with_sequels(rows: list[FunctionRow], base: Sequels, cand: Sequels) -> list
             side = "candidate" if new else "baseline"
             who = f"in the {side}, "
             update = {
-                "summary": f"{ch.summary}; {who}{comp.compile_id} then {facts['then']}, {sequel.text()}",
+                "summary": f"{ch.summary}; {who}after {comp.compile_id}, {sequel.text(then_text(comp))}",
                 side: {**(getattr(ch, side) or {}), **facts},
             }
             changes.append(ch.model_copy(update=update))

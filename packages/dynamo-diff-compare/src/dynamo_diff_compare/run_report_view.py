@@ -33,7 +33,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.went_on import Sequels, then_text
+from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
 _COMPILE_TIME = "entire_frame_compile_time_s"
@@ -234,11 +234,9 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
         at = f" at {c.failure.site}" if c.failure.site else ""
-        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev}); then {c.failure.then}")
-        if c.failure.went_on_basis is not None:
-            went = {True: "yes", False: "no", None: "not known"}[c.failure.went_on]
-            later = f" (ev {c.failure.went_on_evidence})" if c.failure.went_on_evidence else ""
-            sequel = f"the program went on: {went}, {c.failure.went_on_basis}{later}"
+        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev})")
+        f = c.failure
+        sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence)
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if c.restarts:
