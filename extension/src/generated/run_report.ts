@@ -230,6 +230,10 @@ export interface FailureLine {
  * via the `definition` "BreakLine".
  */
 export interface BreakLine {
+  /**
+   * The text of that line in the capture's source snapshot (stripped); None without one.
+   */
+  code?: string | null;
   evidence_id?: string | null;
   /**
    * torch's graph-break registry id, e.g. 'gb0059'.
@@ -280,7 +284,15 @@ export interface LastRecord {
  */
 export interface GuardLine {
   category: string;
+  /**
+   * The text of that line, as torch printed it (stripped).
+   */
+  code?: string | null;
   evidence_id?: string | null;
+  /**
+   * file:line (the file's name) of the user's line torch attributes the guard to (its user stack trace, else its comment); None when torch names none (a tensor's dtype or size).
+   */
+  site?: string | null;
   /**
    * The failing guard as torch printed it (first line, without the user-code comment).
    */

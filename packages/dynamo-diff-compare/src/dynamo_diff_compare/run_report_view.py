@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.compilation import Compilation, GuardReason
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -33,6 +33,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
+from dynamo_diff_compare.user_lines import guard_line, source_line
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -49,6 +50,7 @@ def compilation_line(
     rank: int | None = None,
     function: str | None = None,
     sequels: Sequels | None = None,
+    sources: SnapshotSet | None = None,
 ) -> CompilationLine:
     failure = None
     if comp.failure is not None:
@@ -69,10 +71,7 @@ def compilation_line(
         rank=rank,
         frame=frame,
         outcome=str(comp.outcome),
-        recompile=[
-            GuardLine(category=str(r.category), text=r.text.split("  #", 1)[0].strip()[:300], evidence_id=r.evidence_id)
-            for r in reasons
-        ],
+        recompile=[guard_reason_line(r) for r in reasons],
         graph_breaks=[
             BreakLine(
                 type=gb.gb_type or gb.reason.split("\n", 1)[0][:200],
@@ -81,6 +80,7 @@ def compilation_line(
                 hint=actionable_hint(gb.hints),
                 url=gb.url,
                 site=gb.site,
+                code=source_line(sources, gb.user_file, gb.user_line),
                 evidence_id=gb.evidence_id,
             )
             for gb in comp.graph_breaks
@@ -96,6 +96,25 @@ def compilation_line(
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
     )
+
+
+def guard_reason_line(r: GuardReason) -> GuardLine:
+    """A failing guard as a report line: torch's guard, and the user line torch attributes it to."""
+    at = guard_line(r.text)
+    return GuardLine(
+        category=str(r.category),
+        text=r.text.split("  #", 1)[0].strip()[:300],
+        site=at.site if at is not None else None,
+        code=at.code if at is not None else None,
+        evidence_id=r.evidence_id,
+    )
+
+
+def guard_at(g: GuardLine) -> str:
+    """'at global_guard.py:17: if MODE == "sin":' ('' when the guard names no user line)."""
+    if g.site is None:
+        return ""
+    return f"at {g.site}: {g.code}" if g.code else f"at {g.site}"
 
 
 def folded_functions(
@@ -147,7 +166,8 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
                 compilations=[
-                    compilation_line(c, frame, rank if multi_rank else None, name, sequels) for frame, rank, c in comps
+                    compilation_line(c, frame, rank if multi_rank else None, name, sequels, sources)
+                    for frame, rank, c in comps
                 ],
                 suggestions=function_suggestions([c for _, _, c in comps], setup, name),
             )
@@ -223,13 +243,14 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
-        guards = "; ".join(f"[{r.category}] {r.text}" for r in c.recompile)
+        guards = "; ".join(f"[{r.category}] {r.text}" + (f" {guard_at(r)}" if r.site else "") for r in c.recompile)
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
         parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
     for gb in c.graph_breaks:
         hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
+        line = f"; its line: `{gb.code}`" if gb.code else ""
         parts.append(
-            f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){hint}"
+            f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){line}{hint}"
         )
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None

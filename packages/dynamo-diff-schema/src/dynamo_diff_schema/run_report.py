@@ -18,6 +18,12 @@ from dynamo_diff_schema.version import SCHEMA_VERSION
 class GuardLine(Model):
     category: str
     text: str = Field(description="The failing guard as torch printed it (first line, without the user-code comment).")
+    site: str | None = Field(
+        None,
+        description="file:line (the file's name) of the user's line torch attributes the guard to (its user stack "
+        "trace, else its comment); None when torch names none (a tensor's dtype or size).",
+    )
+    code: str | None = Field(None, description="The text of that line, as torch printed it (stripped).")
     evidence_id: str | None = None
 
 
@@ -34,6 +40,9 @@ class BreakLine(Model):
     )
     url: str | None = Field(None, description="The page of the graph-break type that torch's record links.")
     site: str | None = Field(None, description="file:line in the user's code.")
+    code: str | None = Field(
+        None, description="The text of that line in the capture's source snapshot (stripped); None without one."
+    )
     evidence_id: str | None = None
 
 
