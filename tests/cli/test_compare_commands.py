@@ -23,7 +23,10 @@ def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  #
     assert "comparability: COMPARABLE" in out
     gate = block(out, "gate (model.py")  # its line, what changed under it
     assert "matched (line_diff)" in gate and "compiles 2 -> 1" in gate and "recompiles 1 -> 0" in gate
-    assert "\n  value guards failing: 1 -> 0" in gate and "\n      guard: 0/0: flag == True\n" in gate
+    assert (
+        "\n  value guards failing: 1 -> 0" in gate
+        and "\n      guard: 0/0: flag == True at model.py:23: if flag:\n" in gate
+    )  # the trace: model.py:23 in gate
     post = next(line for line in out.splitlines() if line.startswith("postprocess (model.py"))
     assert "candidate only" in post
 
@@ -328,15 +331,31 @@ def test_a_setting_the_user_made_says_both_values_and_what_it_changes(tmp_path: 
     assert text.exit_code == 0, text.stderr
     assert all(len(line) <= 80 for line in text.stdout.splitlines()), text.stdout
     flat = " ".join(text.stdout.split())
+    # The only difference is a setting the user set: compare takes it as the change under test, and says so.
     assert (
-        "comparability: CONFOUNDED: dynamo.automatic_dynamic_shapes (observed): true -> false, set by the user in "
-        "the candidate effect: changes which guards dynamic shapes produce and when a new shape recompiles"
+        "comparability: COMPARABLE, ASSUMING the change under test is dynamo.automatic_dynamic_shapes (observed): "
+        "true -> false, set by the user in the candidate (the only difference; --change "
+        "dynamo.automatic_dynamic_shapes says so; check does not assume it)"
     ) in flat
+    assert "effect: changes which guards dynamic shapes produce and when a new shape recompiles" in flat
+    assert "(!)" not in flat  # the counts read as the change's
     markdown = runner.invoke(app, ["compare", *pair, "--format", "markdown"]).stdout
     assert "- effect: changes which guards dynamic shapes produce and when a new shape recompiles" in markdown
     document = json.loads(runner.invoke(app, ["compare", *pair, "--format", "json"]).stdout)
     validate(document, "comparison")
-    (difference,) = document["comparability"]["differences"]
+    comparability = document["comparability"]
+    assert comparability["verdict"] == "comparable" and comparability["differences"] == []
+    assert comparability["assumed"] == ["dynamo.automatic_dynamic_shapes"]
+    # Named with --change, the same verdict, not assumed.
+    named = json.loads(
+        runner.invoke(app, ["compare", *pair, "--change", "dynamo.automatic_dynamic_shapes", "--format", "json"]).stdout
+    )["comparability"]
+    assert (named["verdict"], named["assumed"]) == ("comparable", [])
+    # The gate never assumes: --fail-on-confounded fails until --change names it.
+    gate = ["check", *pair, "--max-new-graph-breaks", "0", "--fail-on-confounded"]
+    assert runner.invoke(app, gate).exit_code == 1
+    assert runner.invoke(app, [*gate, "--change", "dynamo.automatic_dynamic_shapes"]).exit_code == 0
+    (difference,) = comparability["intended"]
     assert (difference["key"], difference["baseline"], difference["candidate"]) == (
         "dynamo.automatic_dynamic_shapes",
         True,
