@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import shutil
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -334,8 +334,8 @@ def test_a_setting_the_user_made_says_both_values_and_what_it_changes(tmp_path: 
     # The only difference is a setting the user set: compare takes it as the change under test, and says so.
     assert (
         "comparability: COMPARABLE, ASSUMING the change under test is dynamo.automatic_dynamic_shapes (observed): "
-        "true -> false, set by the user in the candidate (the only difference; --change "
-        "dynamo.automatic_dynamic_shapes says so; check does not assume it)"
+        "true -> false, set by the user in the candidate (the only difference; the gate does not assume it) "
+        "assumed, not named: --change dynamo.automatic_dynamic_shapes when it is the change under test"
     ) in flat
     assert "effect: changes which guards dynamic shapes produce and when a new shape recompiles" in flat
     assert "(!)" not in flat  # the counts read as the change's

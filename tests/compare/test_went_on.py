@@ -115,6 +115,7 @@ def test_a_comparison_says_it_on_the_failure_change(load: Callable[..., Loaded])
     assert change.candidate is not None and change.candidate["went_on"] is False
     assert change.candidate["then"] == "raised into the program"
     assert change.summary.endswith(
-        "in the candidate, after 0/0, the error reached the program (torch.compile did not suppress it); the program "
-        "did not go on: the run exited with code 1 on an uncaught BackendCompilerFailed; no compilation started after it"
+        "in the candidate, after 0/0, the error reached the program (torch.compile did not suppress it); the "
+        "program did not go on: the run exited with code 1 on an uncaught BackendCompilerFailed; no compilation "
+        "started after it"
     )

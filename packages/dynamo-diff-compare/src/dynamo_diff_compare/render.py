@@ -360,6 +360,9 @@ def difference_text(d: Difference) -> str:
 
 def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> list[str]:
     lines: list[str] = [f"comparability: {verdict_headline(comp)}"]
+    if comp.assumed:
+        named = "; ".join(phrase(Hint(action=HintAction.NAME_THE_CHANGE, args={"key": k}), hints) for k in comp.assumed)
+        lines.append(f"  assumed, not named: {named}")
     if len(comp.differences) == 1:
         d = comp.differences[0]
         items = followers(comp, d.key)
