@@ -71,3 +71,33 @@ def test_a_comparison_row_says_where_its_guard_is(run: Run) -> None:
     )
     assert code_ in (0, 1), err
     assert f"guard: {guard} at model.py:{line}: {code}" in "\n".join(unwrapped(out, hang=4))
+
+
+def test_a_recompiled_graph_says_it_is_dynamic_and_in_what(run: Run) -> None:
+    """auto_dynamic_on: the second shape recompiles f with a symbolic first dimension. torch's create_symbol record
+    names the symbol, the input dimension and its size; dynamo_output_graph's sizes print the symbol."""
+    raw = _raw("auto_dynamic_on")
+    made = [
+        json.loads(line.split("] ", 1)[1])["create_symbol"] for line in raw.splitlines() if '"create_symbol"' in line
+    ]
+    assert len(made) == 1
+    symbol, source, value = made[0]["symbol"], made[0]["source"], made[0]["val"]
+    graphs = [json.loads(line.split("] ", 1)[1]) for line in raw.splitlines() if '{"dynamo_output_graph"' in line]
+    dynamic = [g["frame_compile_id"] for g in graphs if symbol in json.dumps(g["dynamo_output_graph"]["sizes"])]
+    assert dynamic == [1]  # the recompilation, 0/1
+    said = f"dynamic: the graph has symbolic sizes: {symbol} = {source} ({value} when made)"
+    for view in ((), ("--by-function",)):
+        code, out, err = run("analyze", str(CAPTURES / "auto_dynamic_on"), *view)
+        assert code == 0, err
+        text = " ".join(" ".join(out.split()).split())
+        assert text.count(said) == 1, (view, out)
+    code, out, _ = run("analyze", str(CAPTURES / "auto_dynamic_on"), "--by-function", "--format", "json")
+    compilations = [c for f in json.loads(out)["functions"] for c in f["compilations"]]
+    assert [(c["compile_id"], [d["symbol"] for d in c["dynamic"]]) for c in compilations] == [
+        ("0/0", []),
+        ("0/1", [symbol]),
+    ]
+    # automatic_dynamic_shapes off: every recompilation is static, and nothing says dynamic.
+    assert '{"create_symbol"' not in _raw("auto_dynamic_off")
+    code, out, _ = run("analyze", str(CAPTURES / "auto_dynamic_off"))
+    assert code == 0 and "dynamic:" not in out

@@ -26,7 +26,10 @@ def test_a_failed_compile_says_whether_the_program_went_on(session: Session) -> 
     assert then == {"suppressed": ["ran eagerly (suppress_errors)"], "raised": ["raised into the program"]}
     assert len(expect["exceptions"]) == 1 and expect["exceptions"][0]["type"] == "BackendCompilerFailed"
     text = text_of(result)
-    assert "FAILED BackendCompilerFailed" in text and "the error reached the program (torch.compile did not suppress it)" in text
+    assert (
+        "FAILED BackendCompilerFailed" in text
+        and "the error reached the program (torch.compile did not suppress it)" in text
+    )
     # Functions with problems come first.
     assert [f["report"]["name"] for f in page["functions"]][-1] == "ok"
 

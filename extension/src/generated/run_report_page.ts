@@ -176,6 +176,10 @@ export interface CompilationLine {
   compile_id: string;
   compile_time_s?: number | null;
   /**
+   * The graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch says it stands for; [] for a static graph.
+   */
+  dynamic?: SymbolicSize[];
+  /**
    * Its main records: dynamo_start, compilation_metrics (list more by id).
    */
   evidence_ids?: string[];
@@ -215,6 +219,32 @@ export interface CompilationLine {
    * Next steps for a cause that is this compilation's own (a graph break, a suppressed failure).
    */
   suggestions?: Suggestion[];
+}
+/**
+ * A symbolic size of the compiled graph (the graph is dynamic in it): the symbol its `dynamo_output_graph`
+ * sizes print, and, when this compilation's `create_symbol` record made it, the input and dimension it stands for
+ * and the size it had then.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "SymbolicSize".
+ */
+export interface SymbolicSize {
+  /**
+   * The create_symbol record, when there is one.
+   */
+  evidence_id?: string | null;
+  /**
+   * What it stands for, as torch wrote it ('L['x'].size()[0]'); None when not recorded here.
+   */
+  source?: string | null;
+  /**
+   * The symbol as torch printed it, e.g. 's77'.
+   */
+  symbol: string;
+  /**
+   * The size when the symbol was created (torch's `val`).
+   */
+  value?: string | null;
 }
 /**
  * This interface was referenced by `RunReportPage`'s JSON-Schema

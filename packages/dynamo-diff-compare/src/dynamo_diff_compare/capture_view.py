@@ -36,7 +36,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
-from dynamo_diff_compare.user_lines import guard_line, source_line
+from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -182,6 +182,8 @@ def compilation_facts(
             took = f" in {aot.backward_compile_time_s:g} s" if aot.backward_compile_time_s is not None else ""
             compiled = f"; backward compiled{took}"
         bits.append(f"AOTAutograd: {', '.join(graphs) or 'no graph printed'}{compiled}")
+    if comp.graph is not None and comp.graph.symbolic_sizes:
+        bits.append(dynamic_text(comp.graph.symbolic_sizes))
     if comp.graph is not None and comp.graph.empty:
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:

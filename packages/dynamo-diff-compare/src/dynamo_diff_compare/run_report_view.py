@@ -33,7 +33,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.user_lines import guard_line, source_line
+from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -92,6 +92,7 @@ def compilation_line(
         reached=comp.reached,
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
+        dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None else [],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
@@ -267,6 +268,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         parts.append(reached_text(c.reached))
     if c.cache:
         parts.append("cache " + ", ".join(c.cache))
+    if c.dynamic and c.recompile:  # a recompilation that made the graph dynamic says in what, after its guards
+        parts.insert(1, dynamic_text(c.dynamic))
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

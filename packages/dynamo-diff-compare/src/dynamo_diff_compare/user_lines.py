@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from dynamo_diff_match.snapshots import SnapshotSet
+from dynamo_diff_schema.compilation import SymbolicSize
 
 # `  File "/path/global_guard.py", line 17, in apply` then the line's text, in a "User stack trace".
 _STACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
@@ -69,3 +70,15 @@ def source_line(sources: SnapshotSet | None, file: str | None, line: int | None)
         return None
     lines = sources.lines(rel)
     return _code(lines[line - 1]) if line <= len(lines) else None
+
+
+def dynamic_text(sizes: list[SymbolicSize]) -> str:
+    """ "dynamic: the graph has symbolic sizes: s77 = L['x'].size()[0] (6 when made)"; a symbol whose making this
+    compilation does not record is named alone."""
+    shown = [
+        f"{s.symbol} = {s.source}" + (f" ({s.value} when made)" if s.value else "") if s.source else s.symbol
+        for s in sizes[:6]
+    ]
+    more = f" (+{len(sizes) - 6} more)" if len(sizes) > 6 else ""
+    ids = ", ".join(s.evidence_id for s in sizes[:6] if s.evidence_id)
+    return f"dynamic: the graph has symbolic sizes: {', '.join(shown)}{more}" + (f" (ev {ids})" if ids else "")

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
-from dynamo_diff_schema.compilation import LastRecord
+from dynamo_diff_schema.compilation import LastRecord, SymbolicSize
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
@@ -91,6 +91,11 @@ class CompilationLine(Model):
     )
     cache: list[str] = Field(default_factory=list, description="Cache decisions, e.g. 'fx_graph miss'.")
     graph_ops: int | None = None
+    dynamic: list[SymbolicSize] = Field(
+        default_factory=list,
+        description="The graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch "
+        "says it stands for; [] for a static graph.",
+    )
     compile_time_s: float | None = None
     evidence_ids: list[str] = Field(
         default_factory=list, description="Its main records: dynamo_start, compilation_metrics (list more by id)."
