@@ -204,10 +204,10 @@ def comparability_line(comp: Comparability) -> str:
     with it and what its key changes."""
     lines = [f"comparability: {verdict_headline(comp)}"]
     if comp.assumed:
-        named = "; ".join(
+        calls = "; ".join(
             for_agents("", Hint(action=HintAction.NAME_THE_CHANGE, args={"key": k})).strip(" ()") for k in comp.assumed
         )
-        lines.append(f"assumed, not named: {named}")
+        lines.append(f"assumed, not named: {calls}")
     one = len(comp.differences) == 1  # the headline is that difference: its effect goes on the same line
     for d in comp.differences[:_DIFFERENCE_LINES]:
         areas = f"; can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < len(ALL_AREAS) else ""
