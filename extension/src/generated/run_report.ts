@@ -153,7 +153,7 @@ export interface CompilationLine {
   compile_id: string;
   compile_time_s?: number | null;
   /**
-   * The graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch says it stands for; [] for a static graph.
+   * A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's graph.symbolic_sizes has every one).
    */
   dynamic?: SymbolicSize[];
   /**

@@ -92,7 +92,8 @@ def compilation_line(
         reached=comp.reached,
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
-        dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None else [],
+        # On a recompilation (what made the graph dynamic is the question there); the capture keeps every one.
+        dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None and reasons else [],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),

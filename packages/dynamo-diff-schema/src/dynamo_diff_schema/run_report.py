@@ -93,8 +93,9 @@ class CompilationLine(Model):
     graph_ops: int | None = None
     dynamic: list[SymbolicSize] = Field(
         default_factory=list,
-        description="The graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch "
-        "says it stands for; [] for a static graph.",
+        description="A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and "
+        "dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's "
+        "graph.symbolic_sizes has every one).",
     )
     compile_time_s: float | None = None
     evidence_ids: list[str] = Field(
