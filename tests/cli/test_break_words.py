@@ -109,12 +109,16 @@ def test_the_break_line_names_the_operator_and_torchs_first_actionable_hint(run:
     text = flat(out)
     first_hint = field(break_records("graph_break")[0], "  Hint: ")[0]
     url = re.findall(r"please visit: (\S+)", break_records("graph_break")[0])[0]
+    # The text of line 11 in the bundle's source snapshot.
+    source = CAPTURES / "graph_break/sources/fixtures/workloads/graph_break.py"
+    line = source.read_text(encoding="utf-8").splitlines()[10].strip()
+    assert line.startswith("print(")
     assert (
-        f"graph_break.py:11: Failed to trace builtin operator `print` [gb0059]; torch's hint: {first_hint} "
-        f"torch's page for gb0059: {url}"
+        f"graph_break.py:11: Failed to trace builtin operator `print` [gb0059]; its line: "
+        f"`{flat(line)}`; torch's hint: {first_hint} torch's page for gb0059: {url}"
     ) in text
     # torch's type line already names Tensor.item: it is not repeated.
-    assert "Unsupported Tensor.item() call with capture_scalar_outputs=False [gb0124]; torch's hint: Set" in text
+    assert "Unsupported Tensor.item() call with capture_scalar_outputs=False [gb0124]; its line: `if s.item()" in text
     assert "`Tensor.item`" not in text
     assert "report an issue" not in out  # the generic hint stays in the JSON only
     assert "1 restart: after the graph break" in out

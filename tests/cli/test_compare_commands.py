@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,10 @@ def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  #
     assert "comparability: COMPARABLE" in out
     gate = block(out, "gate (model.py")  # its line, what changed under it
     assert "matched (line_diff)" in gate and "compiles 2 -> 1" in gate and "recompiles 1 -> 0" in gate
-    assert "\n  value guards failing: 1 -> 0" in gate and "\n      guard: 0/0: flag == True\n" in gate
+    assert (
+        "\n  value guards failing: 1 -> 0" in gate
+        and "\n      guard: 0/0: flag == True at model.py:23: if flag:\n" in gate
+    )  # the trace: model.py:23 in gate
     post = next(line for line in out.splitlines() if line.startswith("postprocess (model.py"))
     assert "candidate only" in post
 
@@ -205,6 +209,26 @@ def test_a_name_that_is_both_a_folder_and_a_label_is_the_capture_and_says_so(  #
     assert code == 2 and "base" in err and "error[" in err
 
 
+def test_a_folder_the_capture_was_imported_from_is_no_ambiguity(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder of the same name holds the bytes the capture was imported from: no note; once a file in it
+    changes, the folder is another run, and the note says which of the two is used."""
+    here = tmp_path / "work"
+    shutil.copytree(CAPTURES / "global_guard", here / "global_guard")
+    monkeypatch.chdir(here)
+    code, out, err = run("import", "global_guard", "--label", "global_guard")
+    assert code == 0, err
+    capture_id = out.splitlines()[0]
+    code, out, err = run("analyze", "global_guard", "--by-function")
+    assert code == 0 and "is both a capture" not in err, err
+    assert out.startswith(f"capture {capture_id[:12]} (global_guard)")
+    source = next((here / "global_guard" / "sources").rglob("global_guard.py"))
+    source.write_text(source.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    code, out, err = run("analyze", "global_guard", "--by-function")
+    assert code == 0 and "'global_guard' is both a capture in the store" in err, err
+
+
 def test_source_finds_a_method_by_the_qualified_name_compare_shows(run) -> None:  # type: ignore[no-untyped-def]
     run("import", str(CAPTURES / "observed_on"), "--label", "observed")
     code, out, err = run("source", "observed", "Net.forward", "--format", "json")
@@ -307,15 +331,31 @@ def test_a_setting_the_user_made_says_both_values_and_what_it_changes(tmp_path: 
     assert text.exit_code == 0, text.stderr
     assert all(len(line) <= 80 for line in text.stdout.splitlines()), text.stdout
     flat = " ".join(text.stdout.split())
+    # The only difference is a setting the user set: compare takes it as the change under test, and says so.
     assert (
-        "comparability: CONFOUNDED: dynamo.automatic_dynamic_shapes (observed): true -> false, set by the user in "
-        "the candidate effect: changes which guards dynamic shapes produce and when a new shape recompiles"
+        "comparability: COMPARABLE, ASSUMING the change under test is dynamo.automatic_dynamic_shapes (observed): "
+        "true -> false, set by the user in the candidate (the only difference; the gate does not assume it) "
+        "assumed, not named: --change dynamo.automatic_dynamic_shapes when it is the change under test"
     ) in flat
+    assert "effect: changes which guards dynamic shapes produce and when a new shape recompiles" in flat
+    assert "(!)" not in flat  # the counts read as the change's
     markdown = runner.invoke(app, ["compare", *pair, "--format", "markdown"]).stdout
     assert "- effect: changes which guards dynamic shapes produce and when a new shape recompiles" in markdown
     document = json.loads(runner.invoke(app, ["compare", *pair, "--format", "json"]).stdout)
     validate(document, "comparison")
-    (difference,) = document["comparability"]["differences"]
+    comparability = document["comparability"]
+    assert comparability["verdict"] == "comparable" and comparability["differences"] == []
+    assert comparability["assumed"] == ["dynamo.automatic_dynamic_shapes"]
+    # Named with --change, the same verdict, not assumed.
+    named = json.loads(
+        runner.invoke(app, ["compare", *pair, "--change", "dynamo.automatic_dynamic_shapes", "--format", "json"]).stdout
+    )["comparability"]
+    assert (named["verdict"], named["assumed"]) == ("comparable", [])
+    # The gate never assumes: --fail-on-confounded fails until --change names it.
+    gate = ["check", *pair, "--max-new-graph-breaks", "0", "--fail-on-confounded"]
+    assert runner.invoke(app, gate).exit_code == 1
+    assert runner.invoke(app, [*gate, "--change", "dynamo.automatic_dynamic_shapes"]).exit_code == 0
+    (difference,) = comparability["intended"]
     assert (difference["key"], difference["baseline"], difference["candidate"]) == (
         "dynamo.automatic_dynamic_shapes",
         True,

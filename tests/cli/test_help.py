@@ -140,3 +140,35 @@ def test_the_mcp_servers_help_is_in_the_same_style() -> None:
     assert re.search(r"--allow-root DIR ", text) and re.search(r"--store PATH ", text)
     assert "DYNAMO_DIFF_STORE" in text and "-h, --help        Show this message and exit." in text
     assert re.search(r"--allow-root +DIR ", help_of("serve-mcp")) and re.search(r"--store +PATH ", help_of())
+
+
+def test_the_top_level_help_is_enough_for_the_common_questions() -> None:
+    """One `--help` call: its guide names, for each common question, a command with the options it needs (each
+    one an option that command has), and the whole help stays short at an agent's 120 columns."""
+    done = subprocess.run(
+        [EXECUTABLE, "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1"},
+        check=True,
+    )
+    text = done.stdout
+    assert len(text) < 3600, len(text)
+    guide = text.split("Questions -> commands", 1)[1]
+    used: dict[str, set[str]] = {}
+    for line in guide.splitlines():
+        words = line.split()
+        for at, word in enumerate(words):
+            if (
+                word in GROUP.commands
+                and at + 1 < len(words)
+                and (words[at + 1].isupper() or words[at + 1].startswith("--"))
+            ):  # type: ignore[attr-defined]
+                used.setdefault(word, set()).update(re.findall(r"--[a-z][a-z-]*", line[line.index(word) :]))
+    assert set(used) >= {"analyze", "compare", "source", "evidence", "check", "schema"}, used
+    for name, flags in used.items():
+        command = GROUP.commands[name]  # type: ignore[attr-defined]
+        own = {opt for p in command.params for opt in p.opts}
+        assert flags - {"--format"} <= own, (name, flags - own)
+    for needed in ("--by-function", "--change", "--file", "--diff", "--grep", "--kind"):
+        assert needed in guide, needed

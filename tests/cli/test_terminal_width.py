@@ -127,7 +127,9 @@ def test_the_edit_pair_reads_as_the_issue_asks_at_80_columns(store: Path) -> Non
     gate = next(i for i, line in enumerate(lines) if line.startswith("gate (model.py:21) [matched (line_diff)]:"))
     assert "compiles 2 -> 1, recompiles 1 -> 0" in lines[gate]
     assert lines[gate + 2] == "  value guards failing: 1 -> 0 [evidence: baseline u1-e10]"
-    assert lines[gate + 3] == "      guard: 0/0: flag == True"
+    assert (
+        lines[gate + 3] == "      guard: 0/0: flag == True at model.py:23: if flag:"
+    )  # the trace: model.py:23 in gate
     assert "postprocess (model.py:27) [candidate only]: compiles 1, compile time 0.03 s" in lines
     # Counts that are 0 in both runs are not said per function (breaks, failed, limits, cache hits and misses).
     assert not [line for line in lines if re.search(r"\b(breaks|failed|limits|hits|misses) 0\b", line)]

@@ -72,7 +72,10 @@ def test_a_run_that_exits_on_the_failure_did_not_go_on(load: Callable[..., Loade
         "the run exited with code 1 on an uncaught BackendCompilerFailed; no compilation started after it"
     )
     text = compilation_text(next(c for fn in run_report(*loaded).functions for c in fn.compilations), "first")
-    assert text is not None and text.splitlines()[1] == f"    the program went on: no, {failure.went_on_basis}"
+    assert text is not None and text.splitlines()[1] == (
+        "    the error reached the program (torch.compile did not suppress it); the program did not go on: "
+        f"{failure.went_on_basis}"
+    )
 
 
 def test_suppressed_and_raised_failures_each_say_what_shows_it(load: Callable[..., Loaded]) -> None:
@@ -90,7 +93,10 @@ def test_suppressed_and_raised_failures_each_say_what_shows_it(load: Callable[..
     assert raised.then == "raised into the program" and raised.went_on is True
     assert raised.went_on_basis == "the run completed (exit code 0); no compilation started after it"
     # The capture's own views say it too (analyze's markdown table).
-    assert "then raised into the program; went on: yes, the run completed (exit code 0)" in capture_markdown(*loaded)
+    assert (
+        "the error reached the program (torch.compile did not suppress it); the program went on anyway: the run "
+        "completed (exit code 0)"
+    ) in capture_markdown(*loaded)
 
 
 def test_fullgraph_error_caught_by_the_workload(load: Callable[..., Loaded]) -> None:
@@ -109,6 +115,7 @@ def test_a_comparison_says_it_on_the_failure_change(load: Callable[..., Loaded])
     assert change.candidate is not None and change.candidate["went_on"] is False
     assert change.candidate["then"] == "raised into the program"
     assert change.summary.endswith(
-        "in the candidate, 0/0 then raised into the program, went on: no, the run exited with code 1 on an uncaught "
-        "BackendCompilerFailed; no compilation started after it"
+        "in the candidate, after 0/0, the error reached the program (torch.compile did not suppress it); the "
+        "program did not go on: the run exited with code 1 on an uncaught BackendCompilerFailed; no compilation "
+        "started after it"
     )

@@ -26,7 +26,10 @@ def test_a_failed_compile_says_whether_the_program_went_on(session: Session) -> 
     assert then == {"suppressed": ["ran eagerly (suppress_errors)"], "raised": ["raised into the program"]}
     assert len(expect["exceptions"]) == 1 and expect["exceptions"][0]["type"] == "BackendCompilerFailed"
     text = text_of(result)
-    assert "FAILED BackendCompilerFailed" in text and "then raised into the program" in text
+    assert (
+        "FAILED BackendCompilerFailed" in text
+        and "the error reached the program (torch.compile did not suppress it)" in text
+    )
     # Functions with problems come first.
     assert [f["report"]["name"] for f in page["functions"]][-1] == "ok"
 
@@ -189,3 +192,21 @@ def test_rows_name_what_was_compiled_and_say_their_rank_sums(session: Session) -
     assert f"compilations {split}" in text
     forward = [c for c in oracle("ddp_ranks")["ranks"]["0"]["compilations"] if c["user_caller"] is None]
     assert len(forward) == 1 and "Net.forward (ddp_ranks.py:" in text and "compilations 2 (1 per rank x 2)" in text
+
+
+def test_the_cli_facts_reach_the_agent_text(session: Session) -> None:
+    """The guard's user line, the graph's dynamic size and an assumed change, in the text an agent reads (the
+    shared renderers): expected values from the raw trace and the oracles."""
+    raw = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "global_guard" / "raw").glob("*.log"))
+    assert 'if MODE == "sin":  # ' in raw and "global_guard.py:17 in apply" in raw
+    text = text_of(session.call("analyze_capture", capture="captures/global_guard"))
+    assert "0/0: G['MODE'] == 'sin' at global_guard.py:17: if MODE == \"sin\":" in text
+    text = text_of(session.call("analyze_capture", capture="captures/auto_dynamic_on"))
+    assert "dynamic: the graph has symbolic sizes: s77 = L['x'].size()[0] (6 when made)" in text
+    on, off = oracle("auto_dynamic_on"), oracle("auto_dynamic_off")
+    assert (on["automatic_dynamic_shapes"], off["automatic_dynamic_shapes"]) == (True, False)
+    result = session.call("compare_runs", baseline="captures/auto_dynamic_on", candidate="captures/auto_dynamic_off")
+    text = text_of(result)
+    assert "COMPARABLE, ASSUMING the change under test is dynamo.automatic_dynamic_shapes" in text
+    assert 'assumed, not named: compare_runs(change=["dynamo.automatic_dynamic_shapes"])' in text
+    assert result.structured_content is not None

@@ -926,6 +926,36 @@ export interface GraphSummary {
   op_histogram?: {
     [k: string]: number;
   };
+  /**
+   * The symbols in the sizes of the graph's values (dynamo_output_graph): the graph is dynamic in them; [] for a graph of static sizes, or when the record prints no sizes.
+   */
+  symbolic_sizes?: SymbolicSize[];
+}
+/**
+ * A symbolic size of the compiled graph (the graph is dynamic in it): the symbol its `dynamo_output_graph`
+ * sizes print, and, when this compilation's `create_symbol` record made it, the input and dimension it stands for
+ * and the size it had then.
+ *
+ * This interface was referenced by `Capture`'s JSON-Schema
+ * via the `definition` "SymbolicSize".
+ */
+export interface SymbolicSize {
+  /**
+   * The create_symbol record, when there is one.
+   */
+  evidence_id?: string | null;
+  /**
+   * What it stands for, as torch wrote it ('L['x'].size()[0]'); None when not recorded here.
+   */
+  source?: string | null;
+  /**
+   * The symbol as torch printed it, e.g. 's77'.
+   */
+  symbol: string;
+  /**
+   * The size when the symbol was created (torch's `val`).
+   */
+  value?: string | null;
 }
 /**
  * This interface was referenced by `Capture`'s JSON-Schema

@@ -312,6 +312,10 @@ export interface RunStatus {
  */
 export interface Comparability {
   /**
+   * Keys `compare` took as the change under test without `--change`, because every difference that confounded was a setting the user set: `intended` lists them and the verdict is the one `--change` would give. [] when nothing was assumed; `check` never assumes.
+   */
+  assumed?: string[];
+  /**
    * The keys found equal.
    */
   checked?: Checked[];

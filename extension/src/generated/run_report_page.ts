@@ -176,6 +176,10 @@ export interface CompilationLine {
   compile_id: string;
   compile_time_s?: number | null;
   /**
+   * A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's graph.symbolic_sizes has every one).
+   */
+  dynamic?: SymbolicSize[];
+  /**
    * Its main records: dynamo_start, compilation_metrics (list more by id).
    */
   evidence_ids?: string[];
@@ -217,6 +221,32 @@ export interface CompilationLine {
   suggestions?: Suggestion[];
 }
 /**
+ * A symbolic size of the compiled graph (the graph is dynamic in it): the symbol its `dynamo_output_graph`
+ * sizes print, and, when this compilation's `create_symbol` record made it, the input and dimension it stands for
+ * and the size it had then.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "SymbolicSize".
+ */
+export interface SymbolicSize {
+  /**
+   * The create_symbol record, when there is one.
+   */
+  evidence_id?: string | null;
+  /**
+   * What it stands for, as torch wrote it ('L['x'].size()[0]'); None when not recorded here.
+   */
+  source?: string | null;
+  /**
+   * The symbol as torch printed it, e.g. 's77'.
+   */
+  symbol: string;
+  /**
+   * The size when the symbol was created (torch's `val`).
+   */
+  value?: string | null;
+}
+/**
  * This interface was referenced by `RunReportPage`'s JSON-Schema
  * via the `definition` "FailureLine".
  */
@@ -253,6 +283,10 @@ export interface FailureLine {
  * via the `definition` "BreakLine".
  */
 export interface BreakLine {
+  /**
+   * The text of that line in the capture's source snapshot (stripped); None without one.
+   */
+  code?: string | null;
   evidence_id?: string | null;
   /**
    * torch's graph-break registry id, e.g. 'gb0059'.
@@ -303,7 +337,15 @@ export interface LastRecord {
  */
 export interface GuardLine {
   category: string;
+  /**
+   * The text of that line, as torch printed it (stripped).
+   */
+  code?: string | null;
   evidence_id?: string | null;
+  /**
+   * file:line (the file's name) of the user's line torch attributes the guard to (its user stack trace, else its comment); None when torch names none (a tensor's dtype or size).
+   */
+  site?: string | null;
   /**
    * The failing guard as torch printed it (first line, without the user-code comment).
    */

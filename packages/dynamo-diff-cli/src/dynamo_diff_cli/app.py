@@ -20,9 +20,27 @@ from dynamo_diff_cli.schema_cmd import schema
 from dynamo_diff_cli.serve_cmd import serve_mcp
 from dynamo_diff_cli.verify_cmd import verify
 
+# The top-level help ends with the commands that answer the common questions, with the options they need, so that
+# one `--help` is enough to start (an agent pays a call for each command's own help). Lines of at most 78 characters:
+# rich wraps the epilog to the 80 columns the stored help is rendered at.
+GUIDE = """\
+Questions -> commands (REF: a capture's id, prefix or label, or a path):
+ why did it recompile, break or fail; did the program go on?
+   analyze REF --by-function [--function NAME]   (analyze REF: in trace order)
+ what changed between two runs, per function?
+   compare A B [--change KEY]   (KEY: a setting you changed on purpose)
+ the code of a function, a file, or its change between two runs?
+   source REF FUNCTION [--file F] [--diff B]
+ the trace record behind a number?
+   evidence REF EVIDENCE_ID [--grep PATTERN]   (evidence REF: the index)
+ a CI gate (exit 0, 1 or 2)?
+   check A B --max-new-recompiles 0 [--change KEY]
+ every command: --format json, its fields: schema --kind KIND; COMMAND -h"""
+
 app = typer.Typer(
     name="dynamo-diff",
     help="Compare two recorded torch.compile runs and see, per source function, what changed and why.",
+    epilog=GUIDE,
     context_settings={"help_option_names": ["-h", "--help"]},
     cls=ConventionalGroup,
     no_args_is_help=True,
@@ -60,21 +78,44 @@ def main_options(
     ctx.obj = Settings(store=store if store is not None else default_store())
 
 
-app.command("capture", cls=ConventionalCommand, context_settings=CAPTURE_CONTEXT)(capture)
-app.command("import", cls=ConventionalCommand)(import_)
-app.command("analyze", cls=ConventionalCommand)(analyze)
-app.command("list", cls=ConventionalCommand)(list_)
-app.command("show", cls=ConventionalCommand)(show)
-app.command("rm", cls=ConventionalCommand)(rm)
-app.command("compare", cls=ConventionalCommand)(compare)
-app.command("check", cls=ConventionalCommand)(check)
-app.command("demo", cls=ConventionalCommand)(demo)
-app.command("evidence", cls=ConventionalCommand)(evidence)
-app.command("export", cls=ConventionalCommand)(export)
-app.command("source", cls=ConventionalCommand)(source)
-app.command("schema", cls=ConventionalCommand)(schema)
-app.command("serve-mcp", cls=ConventionalCommand)(serve_mcp)
-app.command("verify", cls=ConventionalCommand)(verify)
+app.command(
+    "capture",
+    short_help="Run a command with torch's trace on; import the bundle it writes.",
+    cls=ConventionalCommand,
+    context_settings=CAPTURE_CONTEXT,
+)(capture)
+app.command(
+    "import", short_help="Import a recorded run (or a folder of runs) into the store.", cls=ConventionalCommand
+)(import_)
+app.command(
+    "analyze", short_help="What one capture says: counts, compilations, breaks, failures.", cls=ConventionalCommand
+)(analyze)
+app.command("list", short_help="List the captures in the store (short ids and labels).", cls=ConventionalCommand)(list_)
+app.command("show", short_help="Show one stored capture (like analyze, but never imports).", cls=ConventionalCommand)(
+    show
+)
+app.command("rm", short_help="Remove a capture from the store.", cls=ConventionalCommand)(rm)
+app.command(
+    "compare", short_help="Compare two captures per source function, or the ranks of one.", cls=ConventionalCommand
+)(compare)
+app.command(
+    "check", short_help="A CI gate: exit 0 when within bounds, 1 when not, 2 on error.", cls=ConventionalCommand
+)(check)
+app.command("demo", short_help="Compare the retained edit pair (a worked example).", cls=ConventionalCommand)(demo)
+app.command(
+    "evidence", short_help="The trace records behind the numbers: an index, or one excerpt.", cls=ConventionalCommand
+)(evidence)
+app.command("export", short_help="Write captures as Parquet tables.", cls=ConventionalCommand)(export)
+app.command(
+    "source", short_help="A compiled function's captured source, a file, or a code change.", cls=ConventionalCommand
+)(source)
+app.command("schema", short_help="The JSON Schema of a document kind.", cls=ConventionalCommand)(schema)
+app.command(
+    "serve-mcp", short_help="Serve the comparison model to coding agents over MCP (stdio).", cls=ConventionalCommand
+)(serve_mcp)
+app.command(
+    "verify", short_help="Check every stored file and evidence range against its sha256.", cls=ConventionalCommand
+)(verify)
 
 
 def main() -> None:

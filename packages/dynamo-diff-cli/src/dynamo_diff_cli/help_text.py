@@ -23,37 +23,36 @@ HELP = """
 │ --help                -h            Show this message and exit.              │
 ╰──────────────────────────────────────────────────────────────────────────────╯
 ╭─ Commands ───────────────────────────────────────────────────────────────────╮
-│ capture    Run a command with torch's structured trace on, write a bundle    │
-│            (trace, sources, manifest) and import it.                         │
-│ import     Import a recorded run (or a folder of runs) into the store and    │
-│            print its id, per-rank counts and notices.                        │
-│ analyze    Show what one capture says: counts per rank, every compilation    │
-│            with its evidence, notices.                                       │
-│ list       List the captures in the store: each with its short id (what the  │
-│            other commands accept) and whole label.                           │
+│ capture    Run a command with torch's trace on; import the bundle it writes. │
+│ import     Import a recorded run (or a folder of runs) into the store.       │
+│ analyze    What one capture says: counts, compilations, breaks, failures.    │
+│ list       List the captures in the store (short ids and labels).            │
 │ show       Show one stored capture (like analyze, but never imports).        │
 │ rm         Remove a capture from the store.                                  │
-│ compare    Compare two captures per source function, or the ranks of one     │
-│            capture.                                                          │
+│ compare    Compare two captures per source function, or the ranks of one.    │
 │ check      A CI gate: exit 0 when within bounds, 1 when not, 2 on error.     │
-│ demo       Compare the retained edit pair (an edit that removes a recompile  │
-│            and adds a compiled helper).                                      │
-│ evidence   The records behind the numbers: a paged index, or one             │
-│            hash-checked excerpt.                                             │
-│ export     Write captures as tables (captures, ranks, functions, frames,     │
-│            compilations, phase_times, guards, graph_breaks, evidence;        │
-│            comparison with --compare): one Parquet file each, every row with │
-│            its capture id.                                                   │
-│ source     Print the captured source snapshot of a compiled function or of a │
-│            file (never the working-tree file), or with a second capture the  │
-│            code change between two runs.                                     │
-│ schema     Print the JSON Schema (draft 2020-12) of a document kind (a JSON  │
-│            document a command prints names its kind).                        │
-│ serve-mcp  Serve the comparison model to coding agents over MCP (stdio);     │
-│            reads traces only below --allow-root.                             │
-│ verify     Check the whole store: every imported file and evidence range     │
-│            against its sha256, and the index.                                │
+│ demo       Compare the retained edit pair (a worked example).                │
+│ evidence   The trace records behind the numbers: an index, or one excerpt.   │
+│ export     Write captures as Parquet tables.                                 │
+│ source     A compiled function's captured source, a file, or a code change.  │
+│ schema     The JSON Schema of a document kind.                               │
+│ serve-mcp  Serve the comparison model to coding agents over MCP (stdio).     │
+│ verify     Check every stored file and evidence range against its sha256.    │
 ╰──────────────────────────────────────────────────────────────────────────────╯
+
+ Questions -> commands (REF: a capture's id, prefix or label, or a path):
+ why did it recompile, break or fail; did the program go on?
+   analyze REF --by-function [--function NAME]   (analyze REF: in trace order)
+ what changed between two runs, per function?
+   compare A B [--change KEY]   (KEY: a setting you changed on purpose)
+ the code of a function, a file, or its change between two runs?
+   source REF FUNCTION [--file F] [--diff B]
+ the trace record behind a number?
+   evidence REF EVIDENCE_ID [--grep PATTERN]   (evidence REF: the index)
+ a CI gate (exit 0, 1 or 2)?
+   check A B --max-new-recompiles 0 [--change KEY]
+ every command: --format json, its fields: schema --kind KIND; COMMAND -h
+
 
 """
 
@@ -77,36 +76,35 @@ HELP_COLOUR = (
     "\u001b[2m│\u001b[0m \u001b[1;36m-\u001b[0m\u001b[1;36m-help\u001b[0m                \u001b[1;32m-h\u001b[0m      \u001b[1;33m    \u001b[0m  Show this message and exit.              \u001b[2m│\u001b[0m\n"
     "\u001b[2m╰──────────────────────────────────────────────────────────────────────────────╯\u001b[0m\n"
     "\u001b[2m╭─\u001b[0m\u001b[2m Commands \u001b[0m\u001b[2m──────────────────────────────────────────────────────────────────\u001b[0m\u001b[2m─╮\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mcapture  \u001b[0m\u001b[1;36m \u001b[0m Run a command with torch's structured trace on, write a bundle    \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m (trace, sources, manifest) and import it.                         \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mimport   \u001b[0m\u001b[1;36m \u001b[0m Import a recorded run (or a folder of runs) into the store and    \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m print its id, per-rank counts and notices.                        \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36manalyze  \u001b[0m\u001b[1;36m \u001b[0m Show what one capture says: counts per rank, every compilation    \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m with its evidence, notices.                                       \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mlist     \u001b[0m\u001b[1;36m \u001b[0m List the captures in the store: each with its short id (what the  \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m other commands accept) and whole label.                           \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mcapture  \u001b[0m\u001b[1;36m \u001b[0m Run a command with torch's trace on; import the bundle it writes. \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mimport   \u001b[0m\u001b[1;36m \u001b[0m Import a recorded run (or a folder of runs) into the store.       \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36manalyze  \u001b[0m\u001b[1;36m \u001b[0m What one capture says: counts, compilations, breaks, failures.    \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mlist     \u001b[0m\u001b[1;36m \u001b[0m List the captures in the store (short ids and labels).            \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mshow     \u001b[0m\u001b[1;36m \u001b[0m Show one stored capture (like analyze, but never imports).        \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mrm       \u001b[0m\u001b[1;36m \u001b[0m Remove a capture from the store.                                  \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mcompare  \u001b[0m\u001b[1;36m \u001b[0m Compare two captures per source function, or the ranks of one     \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m capture.                                                          \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mcompare  \u001b[0m\u001b[1;36m \u001b[0m Compare two captures per source function, or the ranks of one.    \u001b[2m│\u001b[0m\n"
     "\u001b[2m│\u001b[0m \u001b[1;36mcheck    \u001b[0m\u001b[1;36m \u001b[0m A CI gate: exit 0 when within bounds, 1 when not, 2 on error.     \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mdemo     \u001b[0m\u001b[1;36m \u001b[0m Compare the retained edit pair (an edit that removes a recompile  \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m and adds a compiled helper).                                      \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mevidence \u001b[0m\u001b[1;36m \u001b[0m The records behind the numbers: a paged index, or one             \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m hash-checked excerpt.                                             \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mexport   \u001b[0m\u001b[1;36m \u001b[0m Write captures as tables (captures, ranks, functions, frames,     \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m compilations, phase_times, guards, graph_breaks, evidence;        \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m comparison with \u001b[1;36m-\u001b[0m\u001b[1;36m-compare\u001b[0m): one Parquet file each, every row with \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m its capture id.                                                   \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36msource   \u001b[0m\u001b[1;36m \u001b[0m Print the captured source snapshot of a compiled function or of a \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m file (never the working-tree file), or with a second capture the  \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m code change between two runs.                                     \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mschema   \u001b[0m\u001b[1;36m \u001b[0m Print the JSON Schema (draft 2020-12) of a document kind (a JSON  \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m document a command prints names its kind).                        \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mserve-mcp\u001b[0m\u001b[1;36m \u001b[0m Serve the comparison model to coding agents over MCP (stdio);     \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m reads traces only below \u001b[1;36m-\u001b[0m\u001b[1;36m-allow\u001b[0m\u001b[1;36m-root\u001b[0m.                             \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36mverify   \u001b[0m\u001b[1;36m \u001b[0m Check the whole store: every imported file and evidence range     \u001b[2m│\u001b[0m\n"
-    "\u001b[2m│\u001b[0m \u001b[1;36m          \u001b[0m against its sha256, and the index.                                \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mdemo     \u001b[0m\u001b[1;36m \u001b[0m Compare the retained edit pair (a worked example).                \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mevidence \u001b[0m\u001b[1;36m \u001b[0m The trace records behind the numbers: an index, or one excerpt.   \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mexport   \u001b[0m\u001b[1;36m \u001b[0m Write captures as Parquet tables.                                 \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36msource   \u001b[0m\u001b[1;36m \u001b[0m A compiled function's captured source, a file, or a code change.  \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mschema   \u001b[0m\u001b[1;36m \u001b[0m The JSON Schema of a document kind.                               \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mserve-mcp\u001b[0m\u001b[1;36m \u001b[0m Serve the comparison model to coding agents over MCP (stdio).     \u001b[2m│\u001b[0m\n"
+    "\u001b[2m│\u001b[0m \u001b[1;36mverify   \u001b[0m\u001b[1;36m \u001b[0m Check every stored file and evidence range against its sha256.    \u001b[2m│\u001b[0m\n"
     "\u001b[2m╰──────────────────────────────────────────────────────────────────────────────╯\u001b[0m\n"
+    "\n"
+    " Questions -> commands (REF: a capture's id, prefix or label, or a path):\n"
+    " why did it recompile, break or fail; did the program go on?\n"
+    "   analyze REF \u001b[1;36m-\u001b[0m\u001b[1;36m-by\u001b[0m\u001b[1;36m-function\u001b[0m [\u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME]   (analyze REF: in trace order)\n"
+    " what changed between two runs, per function?\n"
+    "   compare A B [\u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m KEY]   (KEY: a setting you changed on purpose)\n"
+    " the code of a function, a file, or its change between two runs?\n"
+    "   source REF FUNCTION [\u001b[1;36m-\u001b[0m\u001b[1;36m-file\u001b[0m F] [\u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m B]\n"
+    " the trace record behind a number?\n"
+    "   evidence REF EVIDENCE_ID [\u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m PATTERN]   (evidence REF: the index)\n"
+    " a CI gate (exit 0, 1 or 2)?\n"
+    "   check A B \u001b[1;36m-\u001b[0m\u001b[1;36m-max\u001b[0m\u001b[1;36m-new-recompiles\u001b[0m 0 [\u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m KEY]\n"
+    " every command: \u001b[1;36m-\u001b[0m\u001b[1;36m-format\u001b[0m json, its fields: schema \u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m KIND; COMMAND \u001b[1;32m-h\u001b[0m\n"
+    "\n"
     "\n"
 )

@@ -39,11 +39,14 @@ def break_title(what: str, operator: str | None, gb_id: str | None = None) -> st
     return title + (f" [{gb_id}]" if gb_id else "")
 
 
-def break_summary(what: str, operator: str | None, hints: Sequence[str], gb_id: str | None = None) -> str:
-    """The title and torch's first actionable hint: `... [gb0059]; torch's hint: Avoid calling builtin `print` ...`.
-    A record without hints (older torch) gives the title alone."""
+def break_summary(
+    what: str, operator: str | None, hints: Sequence[str], gb_id: str | None = None, code: str | None = None
+) -> str:
+    """The title, the text of the user's line when known (`code`) and torch's first actionable hint: `... [gb0059];
+    its line: `print(x)`; torch's hint: Avoid calling builtin `print` ...`. A record without hints (older torch)
+    gives no hint."""
     hint = actionable_hint(hints)
-    title = break_title(what, operator, gb_id)
+    title = break_title(what, operator, gb_id) + (f"; its line: `{code}`" if code else "")
     return f"{title}; torch's hint: {hint}" if hint else title
 
 

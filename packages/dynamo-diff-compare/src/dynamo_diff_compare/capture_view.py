@@ -36,6 +36,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
+from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -139,7 +140,9 @@ def compilation_summary(comp: Compilation, sequels: Sequels | None = None) -> st
     return "\n".join(compilation_facts(comp, sequels=sequels))
 
 
-def compilation_facts(comp: Compilation, *, whole_guard: bool = False, sequels: Sequels | None = None) -> list[str]:
+def compilation_facts(
+    comp: Compilation, *, whole_guard: bool = False, sequels: Sequels | None = None, sources: SnapshotSet | None = None
+) -> list[str]:
     """The facts of `compilation_summary`, a list; `whole_guard`: the first failing guard's text uncut; with
     `sequels`, a failure says what torch did next and whether the program went on, on what evidence."""
     bits = []
@@ -148,13 +151,16 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False, sequels: 
         if reasons:
             more = f" (+{len(reasons) - 1} more failing guard(s))" if len(reasons) > 1 else ""
             text = guard_text(reasons[0].text) if whole_guard else _short(reasons[0].text)
-            bits.append(f"recompile [{reasons[0].category}]: {text}{more}")
+            at = guard_line(reasons[0].text)
+            where = f" {at.text()}" if at is not None else ""
+            bits.append(f"recompile [{reasons[0].category}]: {text}{where}{more}")
         else:
             bits.append("recompile (reason not in the trace)")
     elif comp.additional_frame_compilation:
         bits.append("additional frame compilation (no recompile evidence)")
     for gb in comp.graph_breaks:
-        what = break_summary(gb.gb_type or _short(gb.reason, 80), gb.operator, gb.hints, gb.gb_id)
+        code = source_line(sources, gb.user_file, gb.user_line)
+        what = break_summary(gb.gb_type or _short(gb.reason, 80), gb.operator, gb.hints, gb.gb_id, code)
         bits.append(f"graph break at {gb.site or '?'}: {what}")
         if whole_guard and gb.url:
             bits.append(f"torch's page for {gb.gb_id or 'this break'}: {gb.url}")
@@ -176,13 +182,15 @@ def compilation_facts(comp: Compilation, *, whole_guard: bool = False, sequels: 
             took = f" in {aot.backward_compile_time_s:g} s" if aot.backward_compile_time_s is not None else ""
             compiled = f"; backward compiled{took}"
         bits.append(f"AOTAutograd: {', '.join(graphs) or 'no graph printed'}{compiled}")
+    if comp.graph is not None and comp.graph.symbolic_sizes:
+        bits.append(dynamic_text(comp.graph.symbolic_sizes))
     if comp.graph is not None and comp.graph.empty:
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:
         bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 200)}".strip())
         sequel = sequels.of(comp) if sequels is not None else None
         if sequel is not None:
-            bits.append(f"then {then_text(comp)}; {sequel.text()}")
+            bits.append(sequel.text(then_text(comp)))
     if comp.cache_events:
         bits.append("cache: " + ", ".join(f"{e.cache} {e.decision}" for e in comp.cache_events))
     if comp.restart_count:
@@ -414,7 +422,9 @@ def function_lines(capture: Capture, sources: SnapshotSet | None = None) -> list
     return out
 
 
-def compilation_lines(capture: Capture, rank: Rank, sequels: Sequels | None = None) -> list[Line]:
+def compilation_lines(
+    capture: Capture, rank: Rank, sequels: Sequels | None = None, sources: SnapshotSet | None = None
+) -> list[Line]:
     """A rank's compilations: one line each (id, function, outcome), what the trace shows of it under it, the
     failing guard whole on its own line."""
     out = [Line(_compilations_title(capture, rank), style="bold")]
@@ -422,7 +432,7 @@ def compilation_lines(capture: Capture, rank: Rank, sequels: Sequels | None = No
     sequels = sequels or Sequels(capture)
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
-        for fact in compilation_facts(comp, whole_guard=True, sequels=sequels):
+        for fact in compilation_facts(comp, whole_guard=True, sequels=sequels, sources=sources):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
         out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out
@@ -450,7 +460,7 @@ def capture_text(
         with_compilations = [rank for rank in capture.ranks if rank.compilations]
         sequels = Sequels(capture)
         for rank in with_compilations[:MANY_RANKS]:
-            parts += [Text(""), Lines(compilation_lines(capture, rank, sequels))]
+            parts += [Text(""), Lines(compilation_lines(capture, rank, sequels, sources))]
         if len(with_compilations) > MANY_RANKS:
             more = len(with_compilations) - MANY_RANKS
             parts.append(Lines([f"compilations of {more} more rank(s) not shown: {rank_note(capture, hints)}"]))

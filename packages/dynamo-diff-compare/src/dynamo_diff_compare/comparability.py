@@ -232,9 +232,33 @@ def is_intended(key: str, intended: Iterable[str]) -> bool:
     return False
 
 
-def check_comparability(baseline: Capture, candidate: Capture, *, intended: Iterable[str] = ()) -> Comparability:
-    """`intended`: keys whose difference is the change under test (listed under `intended`, never confounding)."""
+def assumable_change(comp: Comparability) -> list[str]:
+    """The keys a comparison may take as the change under test when the user named none: it is confounded only by
+    settings the user set (each difference's `why` says so: not a torch version's default), and nothing was named
+    or contradicts. [] otherwise."""
+    if comp.verdict != Verdict.CONFOUNDED or comp.intended or comp.contradictions:
+        return []
+    if not all((d.why or "").startswith("set by the user") for d in comp.differences):
+        return []
+    return [d.key for d in comp.differences]
+
+
+def check_comparability(
+    baseline: Capture, candidate: Capture, *, intended: Iterable[str] = (), assume: bool = False
+) -> Comparability:
+    """`intended`: keys whose difference is the change under test (listed under `intended`, never confounding).
+    `assume` (compare, never check): with no `intended`, differences that are all settings the user set are taken
+    as the change under test (`assumable_change`), and `assumed` names them."""
     intended = list(intended)
+    if assume and not intended:
+        comp = check_comparability(baseline, candidate)
+        keys = assumable_change(comp)
+        if not keys:
+            return comp
+        assumed = check_comparability(baseline, candidate, intended=keys)
+        why = {d.key: d.why for d in comp.differences}  # 'set by the user in the candidate': kept on the change
+        intended_why = [d.model_copy(update={"why": d.why or why.get(d.key)}) for d in assumed.intended]
+        return assumed.model_copy(update={"assumed": keys, "intended": intended_why})
     sides = {"baseline": _facts(baseline), "candidate": _facts(candidate)}
     base, cand = sides["baseline"], sides["candidate"]
     differences: list[Difference] = []

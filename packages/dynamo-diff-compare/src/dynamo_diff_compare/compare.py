@@ -355,7 +355,7 @@ def _with_sequels(rows: list[FunctionRow], base: Sequels, cand: Sequels) -> list
             side = "candidate" if new else "baseline"
             who = f"in the {side}, "
             update = {
-                "summary": f"{ch.summary}; {who}{comp.compile_id} then {facts['then']}, {sequel.text()}",
+                "summary": f"{ch.summary}; {who}after {comp.compile_id}, {sequel.text(then_text(comp))}",
                 side: {**(getattr(ch, side) or {}), **facts},
             }
             changes.append(ch.model_copy(update=update))
@@ -371,9 +371,12 @@ def compare_captures(
     candidate_sources: SnapshotSet | None = None,
     user_map: UserMap | None = None,
     intended: Iterable[str] = (),
+    assume_change: bool = False,
 ) -> Comparison:
     """Comparability first, then one row per source function (matched by source, never by frame id).
-    `intended`: the keys whose difference is the change under test (e.g. 'torch_version' for an upgrade).
+    `intended`: the keys whose difference is the change under test (e.g. 'torch_version' for an upgrade);
+    `assume_change`: without them, settings the user set that are the only differences are taken as the change
+    (`comparability.assumable_change`; `compare` does, `check` never).
 
     A large comparison allocates millions of objects and no cycles: callers pause the cyclic collector around it
     (`dynamo_diff_store.collector_paused`, as the service does), which halves its time."""
@@ -458,14 +461,16 @@ def compare_captures(
             )
         )
     pairs = "" if user_map is None else repr(sorted(user_map.pairs))
+    comparability = check_comparability(baseline, candidate, intended=intended, assume=assume_change)
+    assumed = [repr(["assumed", *comparability.assumed])] if comparability.assumed else []
     return Comparison(
         id=comparison_id(
-            baseline.capture.id, candidate.capture.id, pairs, *([repr(sorted(intended))] if intended else [])
+            baseline.capture.id, candidate.capture.id, pairs, *([repr(sorted(intended))] if intended else []), *assumed
         ),
         kind="comparison",
         baseline=side_of(baseline),
         candidate=side_of(candidate),
-        comparability=check_comparability(baseline, candidate, intended=intended),
+        comparability=comparability,
         totals=Totals(baseline=baseline.counts, candidate=candidate.counts),
         functions=rows,
         notices=notices,

@@ -33,6 +33,7 @@ from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_
 from dynamo_diff_compare.rank_sums import summed
 from dynamo_diff_compare.suggestions import suggestion_text
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
+from dynamo_diff_compare.user_lines import guard_line
 from dynamo_diff_compare.values import value_text
 from dynamo_diff_compare.verdict_text import (
     areas_text,
@@ -247,7 +248,9 @@ def _detail(change: Change) -> str | None:
         for side in (change.candidate, change.baseline):
             examples = side.get("examples") if isinstance(side, dict) else None
             if examples:
-                return f"    guard: {examples[0].split('  #', 1)[0].strip()}"
+                at = guard_line(examples[0])
+                where = f" {at.text()}" if at is not None else ""
+                return f"    guard: {examples[0].split('  #', 1)[0].strip()}{where}"
     if change.kind in (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED):
         side = change.candidate if isinstance(change.candidate, dict) else change.baseline
         key = side.get("key") if isinstance(side, dict) else None
@@ -357,6 +360,9 @@ def difference_text(d: Difference) -> str:
 
 def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> list[str]:
     lines: list[str] = [f"comparability: {verdict_headline(comp)}"]
+    if comp.assumed:
+        named = "; ".join(phrase(Hint(action=HintAction.NAME_THE_CHANGE, args={"key": k}), hints) for k in comp.assumed)
+        lines.append(f"  assumed, not named: {named}")
     if len(comp.differences) == 1:
         d = comp.differences[0]
         items = followers(comp, d.key)
@@ -371,7 +377,7 @@ def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> 
         if len(comp.differences) > 6:
             lines.append(f"  (+{len(comp.differences) - 6} more)")
         lines.append("  counts in the areas above may come from these differences, not only from your change")
-    elif comp.verdict != "unknown":
+    elif comp.verdict != "unknown" and not comp.assumed:
         shown = ", ".join(c.key for c in comp.checked[:8])
         more = f" (+{len(comp.checked) - 8} more)" if len(comp.checked) > 8 else ""
         lines[0] += f": {shown}{more}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.compilation import Compilation, GuardReason
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -33,7 +33,8 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.went_on import Sequels, then_text
+from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
+from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
 _COMPILE_TIME = "entire_frame_compile_time_s"
@@ -49,6 +50,7 @@ def compilation_line(
     rank: int | None = None,
     function: str | None = None,
     sequels: Sequels | None = None,
+    sources: SnapshotSet | None = None,
 ) -> CompilationLine:
     failure = None
     if comp.failure is not None:
@@ -69,10 +71,7 @@ def compilation_line(
         rank=rank,
         frame=frame,
         outcome=str(comp.outcome),
-        recompile=[
-            GuardLine(category=str(r.category), text=r.text.split("  #", 1)[0].strip()[:300], evidence_id=r.evidence_id)
-            for r in reasons
-        ],
+        recompile=[guard_reason_line(r) for r in reasons],
         graph_breaks=[
             BreakLine(
                 type=gb.gb_type or gb.reason.split("\n", 1)[0][:200],
@@ -81,6 +80,7 @@ def compilation_line(
                 hint=actionable_hint(gb.hints),
                 url=gb.url,
                 site=gb.site,
+                code=source_line(sources, gb.user_file, gb.user_line),
                 evidence_id=gb.evidence_id,
             )
             for gb in comp.graph_breaks
@@ -92,10 +92,31 @@ def compilation_line(
         reached=comp.reached,
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
+        # On a recompilation (what made the graph dynamic is the question there); the capture keeps every one.
+        dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None and reasons else [],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
     )
+
+
+def guard_reason_line(r: GuardReason) -> GuardLine:
+    """A failing guard as a report line: torch's guard, and the user line torch attributes it to."""
+    at = guard_line(r.text)
+    return GuardLine(
+        category=str(r.category),
+        text=r.text.split("  #", 1)[0].strip()[:300],
+        site=at.site if at is not None else None,
+        code=at.code if at is not None else None,
+        evidence_id=r.evidence_id,
+    )
+
+
+def guard_at(g: GuardLine) -> str:
+    """'at global_guard.py:17: if MODE == "sin":' ('' when the guard names no user line)."""
+    if g.site is None:
+        return ""
+    return f"at {g.site}: {g.code}" if g.code else f"at {g.site}"
 
 
 def folded_functions(
@@ -147,7 +168,8 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
                 compilations=[
-                    compilation_line(c, frame, rank if multi_rank else None, name, sequels) for frame, rank, c in comps
+                    compilation_line(c, frame, rank if multi_rank else None, name, sequels, sources)
+                    for frame, rank, c in comps
                 ],
                 suggestions=function_suggestions([c for _, _, c in comps], setup, name),
             )
@@ -223,22 +245,21 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
-        guards = "; ".join(f"[{r.category}] {r.text}" for r in c.recompile)
+        guards = "; ".join(f"[{r.category}] {r.text}" + (f" {guard_at(r)}" if r.site else "") for r in c.recompile)
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
         parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
     for gb in c.graph_breaks:
         hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
+        line = f"; its line: `{gb.code}`" if gb.code else ""
         parts.append(
-            f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){hint}"
+            f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){line}{hint}"
         )
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
         at = f" at {c.failure.site}" if c.failure.site else ""
-        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev}); then {c.failure.then}")
-        if c.failure.went_on_basis is not None:
-            went = {True: "yes", False: "no", None: "not known"}[c.failure.went_on]
-            later = f" (ev {c.failure.went_on_evidence})" if c.failure.went_on_evidence else ""
-            sequel = f"the program went on: {went}, {c.failure.went_on_basis}{later}"
+        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev})")
+        f = c.failure
+        sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence)
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if c.restarts:
@@ -248,6 +269,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         parts.append(reached_text(c.reached))
     if c.cache:
         parts.append("cache " + ", ".join(c.cache))
+    if c.dynamic and c.recompile:  # a recompilation that made the graph dynamic says in what, after its guards
+        parts.insert(1, dynamic_text(c.dynamic))
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

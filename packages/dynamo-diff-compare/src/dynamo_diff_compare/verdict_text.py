@@ -148,6 +148,14 @@ def verdict_headline(comp: Comparability) -> str:
     """The comparability line: `CONFOUNDED: torch upgrade 2.13.0 -> 2.14.1, and 35 differences that come with
     it`; beside a torch upgrade, how many other differences there are and which settings the user set."""
     verdict = str(comp.verdict).upper()
+    if comp.assumed:
+        said = [difference_phrase(d) for d in comp.intended if d.key in comp.assumed][:3]
+        more = f" (+{len(comp.assumed) - len(said)} more)" if len(comp.assumed) > len(said) else ""
+        only = "the only difference" if len(comp.assumed) == 1 else "the only differences"
+        return (
+            f"{verdict}, ASSUMING the change under test is {'; '.join(said) or ', '.join(comp.assumed)}{more} "
+            f"({only}; the gate does not assume it)"
+        )
     if comp.differences:
         if len(comp.differences) == 1:
             d = comp.differences[0]

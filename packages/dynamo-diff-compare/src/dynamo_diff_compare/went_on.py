@@ -38,11 +38,36 @@ class WentOn:
     basis: str  # the evidence it is read from, in words
     evidence_id: str | None = None  # the later compilation's first record, when that is the basis
 
-    def text(self) -> str:
-        """'went on: yes, compilation 1/0 (second) started after it (ev u1-e6)'."""
-        answer = {True: "yes", False: "no", None: "not known"}[self.went_on]
-        ev = f" (ev {self.evidence_id})" if self.evidence_id else ""
-        return f"went on: {answer}, {self.basis}{ev}"
+    def text(self, then: str) -> str:
+        """What torch did and whether the program went on, in plain words (`after_failure_text`)."""
+        return after_failure_text(then, self.went_on, self.basis, self.evidence_id)
+
+
+# What torch did with the error, by `then_text`, said so that what follows ("went on anyway") does not read as a
+# contradiction: an error raised into the program can be caught there.
+_THEN_WORDS = {
+    "raised into the program": "the error reached the program (torch.compile did not suppress it)",
+    "ran eagerly (suppress_errors)": "torch ran the frame eagerly (suppress_errors), so the error did not reach "
+    "the program",
+    "ran eagerly (recompile limit)": "torch ran the frame eagerly (recompile limit)",
+    "unknown": "whether the error reached the program is not in the trace",
+}
+
+
+def after_failure_text(then: str, went_on: bool | None, basis: str | None, evidence_id: str | None = None) -> str:
+    """'the error reached the program (torch.compile did not suppress it); the program went on anyway:
+    compilation 1/0 (second) started after it (ev u1-e6)'; without a basis, what torch did only."""
+    did = _THEN_WORDS.get(then, then)
+    if basis is None:
+        return did
+    ev = f" (ev {evidence_id})" if evidence_id else ""
+    if went_on is None:
+        went = "whether the program went on is not known"
+    elif went_on:
+        went = "the program went on anyway" if then == "raised into the program" else "the program went on"
+    else:
+        went = "the program did not go on"
+    return f"{did}; {went}: {basis}{ev}"
 
 
 def _numbered(ids: list[str]) -> list[tuple[str, int]]:

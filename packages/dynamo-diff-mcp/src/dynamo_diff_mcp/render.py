@@ -43,6 +43,7 @@ from dynamo_diff_schema import (
     short_id,
 )
 from dynamo_diff_schema.comparison import Comparability
+from dynamo_diff_schema.hints import Hint, HintAction
 
 from dynamo_diff_mcp.hints import for_agents
 
@@ -202,6 +203,11 @@ def comparability_line(comp: Comparability) -> str:
     comparability is cut to its share): the verdict, then a line per difference with both values, what comes
     with it and what its key changes."""
     lines = [f"comparability: {verdict_headline(comp)}"]
+    if comp.assumed:
+        calls = "; ".join(
+            for_agents("", Hint(action=HintAction.NAME_THE_CHANGE, args={"key": k})).strip(" ()") for k in comp.assumed
+        )
+        lines.append(f"assumed, not named: {calls}")
     one = len(comp.differences) == 1  # the headline is that difference: its effect goes on the same line
     for d in comp.differences[:_DIFFERENCE_LINES]:
         areas = f"; can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < len(ALL_AREAS) else ""

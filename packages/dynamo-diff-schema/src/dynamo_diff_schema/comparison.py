@@ -158,6 +158,12 @@ class Comparability(Model):
         description="Differences the user named as the change under test (`--change KEY`): they do not confound.",
     )
     contradictions: list[Contradiction] = Field(default_factory=list)
+    assumed: list[str] = Field(
+        default_factory=list,
+        description="Keys `compare` took as the change under test without `--change`, because every difference "
+        "that confounded was a setting the user set: `intended` lists them and the verdict is the one `--change` "
+        "would give. [] when nothing was assumed; `check` never assumes.",
+    )
     explained: list[Difference] = Field(
         default_factory=list,
         description="Differences that confound nothing by themselves: what comes with another difference or with "

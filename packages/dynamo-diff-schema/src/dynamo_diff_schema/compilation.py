@@ -211,10 +211,28 @@ class LimitEvent(Model):
     evidence_id: str | None = None
 
 
+class SymbolicSize(Model):
+    """A symbolic size of the compiled graph (the graph is dynamic in it): the symbol its `dynamo_output_graph`
+    sizes print, and, when this compilation's `create_symbol` record made it, the input and dimension it stands for
+    and the size it had then."""
+
+    symbol: str = Field(description="The symbol as torch printed it, e.g. 's77'.")
+    source: str | None = Field(
+        None, description="What it stands for, as torch wrote it ('L['x'].size()[0]'); None when not recorded here."
+    )
+    value: str | None = Field(None, description="The size when the symbol was created (torch's `val`).")
+    evidence_id: str | None = Field(None, description="The create_symbol record, when there is one.")
+
+
 class GraphSummary(Model):
     op_count: int | None = Field(None, ge=0)
     empty: bool = Field(False, description="The graph reached the backend with no ops (e.g. fullgraph, `return x`).")
     op_histogram: dict[str, int] = Field(default_factory=dict)
+    symbolic_sizes: list[SymbolicSize] = Field(
+        default_factory=list,
+        description="The symbols in the sizes of the graph's values (dynamo_output_graph): the graph is dynamic in "
+        "them; [] for a graph of static sizes, or when the record prints no sizes.",
+    )
     evidence_ids: list[str] = Field(default_factory=list)
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
-from dynamo_diff_schema.compilation import LastRecord
+from dynamo_diff_schema.compilation import LastRecord, SymbolicSize
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
@@ -18,6 +18,12 @@ from dynamo_diff_schema.version import SCHEMA_VERSION
 class GuardLine(Model):
     category: str
     text: str = Field(description="The failing guard as torch printed it (first line, without the user-code comment).")
+    site: str | None = Field(
+        None,
+        description="file:line (the file's name) of the user's line torch attributes the guard to (its user stack "
+        "trace, else its comment); None when torch names none (a tensor's dtype or size).",
+    )
+    code: str | None = Field(None, description="The text of that line, as torch printed it (stripped).")
     evidence_id: str | None = None
 
 
@@ -34,6 +40,9 @@ class BreakLine(Model):
     )
     url: str | None = Field(None, description="The page of the graph-break type that torch's record links.")
     site: str | None = Field(None, description="file:line in the user's code.")
+    code: str | None = Field(
+        None, description="The text of that line in the capture's source snapshot (stripped); None without one."
+    )
     evidence_id: str | None = None
 
 
@@ -82,6 +91,12 @@ class CompilationLine(Model):
     )
     cache: list[str] = Field(default_factory=list, description="Cache decisions, e.g. 'fx_graph miss'.")
     graph_ops: int | None = None
+    dynamic: list[SymbolicSize] = Field(
+        default_factory=list,
+        description="A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and "
+        "dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's "
+        "graph.symbolic_sizes has every one).",
+    )
     compile_time_s: float | None = None
     evidence_ids: list[str] = Field(
         default_factory=list, description="Its main records: dynamo_start, compilation_metrics (list more by id)."

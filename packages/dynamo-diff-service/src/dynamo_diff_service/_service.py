@@ -365,7 +365,9 @@ class Service:
                     raise
             else:
                 notes = []
-                if self._existing(ref) is not None:
+                here = self._existing(ref)
+                # The same bytes as the capture (imported from this path): nothing is ambiguous.
+                if here is not None and not self.store.imported_from(capture_id, here):
                     notes.append(
                         f"{ref!r} is both a capture in the store ({short_id(capture_id)}) and a path here: using the "
                         f"capture; write ./{ref} to import the path instead"
@@ -505,10 +507,18 @@ class Service:
     # -- comparisons ---------------------------------------------------------------------------------
 
     def compare(
-        self, baseline: Capture, candidate: Capture, *, source_map: UserMap | None = None, change: Iterable[str] = ()
+        self,
+        baseline: Capture,
+        candidate: Capture,
+        *,
+        source_map: UserMap | None = None,
+        change: Iterable[str] = (),
+        assume_change: bool = True,
     ) -> Comparison:
         """Two captures per source function, matched with their source snapshots (the cyclic collector paused:
-        millions of objects, no cycles)."""
+        millions of objects, no cycles). Without `change`, settings the user set that are the only differences
+        are taken as the change under test, and the comparability says it assumed so (`assume_change`; the gate
+        never assumes)."""
         with collector_paused():
             return _compare.compare_captures(
                 baseline,
@@ -517,6 +527,7 @@ class Service:
                 candidate_sources=self.sources(candidate),
                 user_map=source_map,
                 intended=change,
+                assume_change=assume_change,
             )
 
     def snapshot_of(self, ref: str, *, test: str | None = None) -> CompileSnapshot:
@@ -553,7 +564,8 @@ class Service:
                 "captures (--allow-same checks it anyway)",
                 capture=baseline.capture.id,
             )
-        comparison = self.compare(baseline, candidate, source_map=source_map, change=change)
+        # The gate never assumes the change: CI names it (--change) or fails on the difference.
+        comparison = self.compare(baseline, candidate, source_map=source_map, change=change, assume_change=False)
         result = _compare.evaluate(
             comparison,
             max_new_recompiles=bounds.max_new_recompiles,

@@ -43,6 +43,8 @@ class Identity:
     graphs: list[str] = field(default_factory=list)
     histogram: dict[str, int] | None = None
     histogram_attempt: int = 0  # the attempt whose dynamo_output_graph the histogram is of
+    graph_symbols: list[str] = field(default_factory=list)  # the symbols in that graph's sizes, in order
+    created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
     recompile_entries: list[GuardReason] = field(default_factory=list)
     recompile_evidence: list[str] = field(default_factory=list)

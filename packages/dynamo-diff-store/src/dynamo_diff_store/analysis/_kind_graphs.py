@@ -3,13 +3,34 @@ backward and inference graphs (their op counts)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome
+from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome, SymbolicSize
 
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._folding import Folding, Identity, RecordKind, payload
 from dynamo_diff_store.analysis._graphs import op_histogram
+from dynamo_diff_store.reading import Record
+
+# A symbolic size in dynamo_output_graph's `sizes` (`"l_x_": ["s77", 3]`): a symbol, or an expression of them.
+_SYMBOL = re.compile(r"\b[su]\d+\b")
+
+
+def graph_symbols(body: Any) -> list[str]:
+    """The symbols in a dynamo_output_graph record's `sizes`, in order of first appearance."""
+    sizes = body.get("sizes") if isinstance(body, dict) else None
+    found: dict[str, None] = {}
+    if isinstance(sizes, dict):
+        for dims in sizes.values():
+            for dim in dims if isinstance(dims, list) else []:
+                if isinstance(dim, str):
+                    found.update(dict.fromkeys(_SYMBOL.findall(dim)))
+    return list(found)
+
+
+def _extract_output_graph(rec: Record) -> tuple[dict[str, int] | None, list[str]]:
+    return (None if rec.payload is None else op_histogram(rec.payload)), graph_symbols(rec.body)
 
 
 def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -17,9 +38,32 @@ def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
     # The graph of the last attempt is the one compiled: an attempt whose analysis restarted after its backend was
     # handed a graph (AOTAutograd's TensorifyScalarRestartAnalysis) wrote one too.
     attempt = fact.attempt or 0
-    if fact.data is not None and (ident.histogram is None or attempt > ident.histogram_attempt):
-        ident.histogram = fact.data
+    histogram, symbols = fact.data if fact.data is not None else (None, [])
+    if histogram is not None and (ident.histogram is None or attempt > ident.histogram_attempt):
+        ident.histogram = histogram
         ident.histogram_attempt = attempt
+        ident.graph_symbols = symbols
+    elif ident.histogram is None:
+        ident.graph_symbols = symbols
+
+
+def _extract_symbol(rec: Record) -> tuple[str, str | None, str | None] | None:
+    body = rec.body if isinstance(rec.body, dict) else {}
+    symbol, source, value = body.get("symbol"), body.get("source"), body.get("val")
+    if not isinstance(symbol, str):
+        return None
+    return (
+        symbol[:40],
+        source[:200] if isinstance(source, str) else None,
+        value[:40] if isinstance(value, str) else None,
+    )
+
+
+def _fold_symbol(folding: Folding, fact: Fact, ident: Identity) -> None:
+    ev = folding.evidence(fact, fact.kind, ident)
+    if fact.data is not None:
+        symbol, source, value = fact.data
+        ident.created_symbols.setdefault(symbol, (source, value, ev))
 
 
 def _fold_aot_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -31,8 +75,11 @@ def _aot_graph(kind: str) -> RecordKind:
 
 
 DYNAMO_OUTPUT_GRAPH = RecordKind(
-    "dynamo_output_graph", extract=payload(op_histogram), fold=_fold_output_graph, compiling=True
+    "dynamo_output_graph", extract=_extract_output_graph, fold=_fold_output_graph, compiling=True
 )
+# A symbolic size made while tracing (`{"symbol": "s77", "val": "6", "source": "L['x'].size()[0]"}`): which input
+# and dimension a symbol of the graph stands for.
+CREATE_SYMBOL = RecordKind("create_symbol", extract=_extract_symbol, fold=_fold_symbol, compiling=True)
 # AOTAutograd's graphs of a compilation (training: forward and backward; inference: one).
 AOT_FORWARD_GRAPH = _aot_graph("aot_forward_graph")
 AOT_BACKWARD_GRAPH = _aot_graph("aot_backward_graph")
@@ -49,8 +96,14 @@ def graph_summary(
         op_count=op_count if isinstance(op_count, int) and op_count >= 0 else None,
         empty=bool(ident.graphs) and op_count == 0 and outcome == Outcome.COMPLETED,
         op_histogram=ident.histogram or {},
+        symbolic_sizes=[symbolic_size(ident, symbol) for symbol in ident.graph_symbols],
         evidence_ids=list(ident.graphs) + ([metrics_ev] if isinstance(op_count, int) and metrics_ev else []),
     )
+
+
+def symbolic_size(ident: Identity, symbol: str) -> SymbolicSize:
+    source, value, ev = ident.created_symbols.get(symbol, (None, None, None))
+    return SymbolicSize(symbol=symbol, source=source, value=value, evidence_id=ev)
 
 
 def aot_summary(ident: Identity) -> AotSummary | None:

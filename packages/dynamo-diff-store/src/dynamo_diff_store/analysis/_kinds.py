@@ -27,6 +27,7 @@ from dynamo_diff_store.analysis._kind_graphs import (
     AOT_BACKWARD_GRAPH,
     AOT_FORWARD_GRAPH,
     AOT_INFERENCE_GRAPH,
+    CREATE_SYMBOL,
     DYNAMO_OUTPUT_GRAPH,
 )
 from dynamo_diff_store.analysis._kind_guards import DYNAMO_CPP_GUARDS_STR, DYNAMO_GUARDS, RECOMPILE_REASONS
@@ -47,6 +48,7 @@ RECORD_KINDS: tuple[RecordKind, ...] = (
     COMPILATION_METRICS_RUNTIME,
     DYNAMO_ERROR,
     DYNAMO_OUTPUT_GRAPH,
+    CREATE_SYMBOL,
     AOT_FORWARD_GRAPH,
     AOT_BACKWARD_GRAPH,
     AOT_INFERENCE_GRAPH,

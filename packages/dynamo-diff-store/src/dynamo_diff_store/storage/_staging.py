@@ -212,6 +212,11 @@ def _plain_files(root: Path) -> set[str]:
     return found
 
 
+def source_rels(directory: Path, root: Path) -> set[str]:
+    """The names the source snapshots under `directory` are imported under (as `copy_input` names them)."""
+    return {rel for _, rel in _walk_sources(directory, root)}
+
+
 def _walk_sources(directory: Path, root: Path) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):

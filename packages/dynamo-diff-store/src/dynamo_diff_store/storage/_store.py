@@ -53,7 +53,7 @@ from dynamo_diff_store.storage._capture_file import (
     write_files_table,
 )
 from dynamo_diff_store.storage._overlap import copy_while_reading, overlaps
-from dynamo_diff_store.storage._staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs
+from dynamo_diff_store.storage._staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs, source_rels
 
 Progress = Callable[[str, int, int], None]
 
@@ -300,6 +300,30 @@ class Store:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
                 shutil.rmtree(work, ignore_errors=True)
+
+    def imported_from(self, capture_id: str, path: Path, *, max_bytes: int = 256 << 20) -> bool:
+        """Whether the capture holds exactly what importing `path` would read: every file its table of imported
+        hashes names is at `path` with that sha256, and every trace file, manifest and source snapshot `path`
+        holds is in the table. False when that cannot be told cheaply (traces over `max_bytes`, an unreadable
+        input, a capture without the table)."""
+        table = read_files_table(self.capture_dir(capture_id) / FILES_NAME)
+        if not isinstance(table, tuple):
+            return False
+        imported = table[0]
+        try:
+            layout = discover(Path(path), Limits())
+            if layout.total_bytes > max_bytes:
+                return False
+            wanted = {f.rel for f in layout.files}
+            if layout.manifest is not None:
+                wanted.add(MANIFEST_NAME)
+            if layout.sources_dir is not None:
+                wanted.update(source_rels(layout.sources_dir, layout.root))
+        except DynamoDiffError:
+            return False
+        if not wanted <= imported.keys():
+            return False
+        return all(file_sha256(layout.root / rel) == sha for rel, sha in imported.items())
 
     def _existing(self, capture_id: str) -> ImportResult:
         """The result for bytes already in the store (indexed now if a crash left them unindexed)."""

@@ -1,0 +1,84 @@
+"""The user's source line a failing guard or a graph break is about, so that a reader sees it without opening
+the source: `at global_guard.py:17: if MODE == "sin":`.
+
+A failing guard: torch appends the line it attributes the guard to, `G['MODE'] == 'sin'  # if MODE == "sin":  #
+ork/global_guard.py:17 in apply` (its path cut at the front), and from torch 2.13 a "User stack trace" whose last
+frame is that line with the whole path. The stack trace is read first, else the comment; a guard with neither
+(a tensor's dtype or size) has no line. A graph break: its user file and line, and the text of that line from the
+capture's source snapshot."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dynamo_diff_match.snapshots import SnapshotSet
+from dynamo_diff_schema.compilation import SymbolicSize
+
+# `  File "/path/global_guard.py", line 17, in apply` then the line's text, in a "User stack trace".
+_STACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
+# `... # if MODE == "sin":  # ork/global_guard.py:17 in apply` (and a trailing `(HINT: ...)` or `(file:line in f)`).
+_COMMENT = re.compile(r"  # (?P<code>.*)  # (?P<file>\S+?):(?P<line>\d+) in [\w<>.]+(?: \(.*\))?$")
+_MAX_CODE = 160
+
+
+@dataclass(frozen=True)
+class UserLine:
+    file: str  # the file's name, without its folders (as the function labels print it)
+    line: int
+    code: str | None  # the line's text, stripped; None when neither the trace nor a snapshot holds it
+
+    @property
+    def site(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def text(self) -> str:
+        """'at global_guard.py:17: if MODE == "sin":' ('at global_guard.py:17' without the line's text)."""
+        return f"at {self.site}: {self.code}" if self.code else f"at {self.site}"
+
+
+def _code(text: str) -> str | None:
+    code = text.strip()
+    if not code:
+        return None
+    return code if len(code) <= _MAX_CODE else code[: _MAX_CODE - 1] + "…"
+
+
+def _name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def guard_line(text: str) -> UserLine | None:
+    """The user line a failing guard's text names (see the module), None when it names none."""
+    frames = list(_STACK_FRAME.finditer(text))
+    if frames:
+        last = frames[-1]
+        return UserLine(_name(last["file"]), int(last["line"]), _code(last["code"]))
+    first = text.strip().split("\n", 1)[0]
+    m = _COMMENT.search(first)
+    if m is None:
+        return None
+    return UserLine(_name(m["file"]), int(m["line"]), _code(m["code"]))
+
+
+def source_line(sources: SnapshotSet | None, file: str | None, line: int | None) -> str | None:
+    """The text of `file`:`line` in the capture's source snapshot, stripped; None without a snapshot of it."""
+    if sources is None or file is None or line is None or line < 1:
+        return None
+    rel = sources.rel_path(file)
+    if rel is None:
+        return None
+    lines = sources.lines(rel)
+    return _code(lines[line - 1]) if line <= len(lines) else None
+
+
+def dynamic_text(sizes: list[SymbolicSize]) -> str:
+    """ "dynamic: the graph has symbolic sizes: s77 = L['x'].size()[0] (6 when made)"; a symbol whose making this
+    compilation does not record is named alone."""
+    shown = [
+        f"{s.symbol} = {s.source}" + (f" ({s.value} when made)" if s.value else "") if s.source else s.symbol
+        for s in sizes[:6]
+    ]
+    more = f" (+{len(sizes) - 6} more)" if len(sizes) > 6 else ""
+    ids = ", ".join(s.evidence_id for s in sizes[:6] if s.evidence_id)
+    return f"dynamic: the graph has symbolic sizes: {', '.join(shown)}{more}" + (f" (ev {ids})" if ids else "")
