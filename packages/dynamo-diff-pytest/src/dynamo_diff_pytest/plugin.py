@@ -11,7 +11,7 @@ the failure names a capture and evidence ids the store holds; a passing test nam
 test leaves a row for the run's markdown summary (`--dynamo-diff-report`) on its report. Loading the
 plugin imports neither torch nor the analyser; a test that is not selected is not touched.
 
-The plugin's own trouble (torch not installed, a trace that cannot be written, an import that fails) fails only a
+The plugin's own trouble (torch not installed, a trace that cannot be written or read) fails only a
 test with a budget or a snapshot, with a message and no traceback; for any other test it is a warning."""
 
 from __future__ import annotations
