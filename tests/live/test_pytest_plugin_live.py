@@ -9,6 +9,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -206,10 +207,53 @@ def check_verdicts(root: Path, results: dict[str, tuple[str, str]], out: str) ->
     assert "recompiles 1 > 0" in results["test_unit_recompiles"][1]
 
 
+ENTRY = shutil.which("dynamo-diff", path=str(Path(sys.executable).parent)) or "dynamo-diff"
+FAILING = {name for name, outcome in EXPECTED.items() if outcome == "failed"}
+
+
+def node_id(name: str) -> str:
+    return f"tests/test_compile.py::{'Unit::' if name == 'test_unit_recompiles' else ''}{name}"
+
+
 def test_budgets_on_real_torch(tmp_path: Path) -> None:
     root = project(tmp_path)
-    results, out = run_pytest(root)
+    base = tmp_path / "base"
+    results, out = run_pytest(root, f"--basetemp={base}")
     check_verdicts(root, results, out)
+    # Without --dynamo-diff-store only the tests that failed their budget were imported (into the store under
+    # pytest's temporary directory); a passing test that compiled is counted from its slice and leaves no capture.
+    store = base / "dynamo-diff" / "store"
+    assert {row.label for row in Store(store).list_captures()} == {node_id(name) for name in FAILING}, out[-3000:]
+    # Each selected test's slice is where it was written (test_no_budget_recompiles is not selected: none).
+    slices = len(list((base / "dynamo-diff" / "traces").glob("*.log")))
+    assert slices == len(EXPECTED) - 1
+    # A failure's printed command reads its evidence from that store: the graph break of print(), as torch wrote
+    # it in the trace (its gb id and the operator).
+    message = results["test_print_breaks"][1]
+    (evidence_id,) = set(re.findall(r"graph break gb0059 .*  \[(u\d+-e\d+)\]", message))  # message and text
+    command = next(
+        line.strip().split()
+        for line in message.splitlines()
+        if line.strip().startswith("dynamo-diff --store") and " evidence " in line
+    )
+    assert command[1:3] == ["--store", str(store)] and command[-1] == "EVIDENCE_ID", message
+    shown = subprocess.run(
+        [ENTRY, *command[1:-1], evidence_id], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    # The record torch wrote for the break, sha256-checked against the import: at the print's line, in torch's words.
+    assert shown.stdout.startswith("V") and '{"artifact": {"name": "dynamo_graph_break_reason"' in shown.stdout
+    line = next(i for i, text in enumerate(TESTS.splitlines(), 1) if 'print("hi")' in text)
+    assert "Graph break in user code at " in shown.stdout and f"tests/test_compile.py:{line}" in shown.stdout
+    assert "builtin operator" in shown.stdout and "verified" in shown.stderr
+    # junit's properties of a passing test name its trace slice, never a capture.
+    properties = {
+        case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")}
+        for case in ET.parse(root / "junit.xml").getroot().iter("testcase")
+    }
+    kept = properties["test_within_budget"]["dynamo_diff"]
+    assert "'trace': " in kept and "capture" not in kept
+    assert "'capture': " in properties["test_print_breaks"]["dynamo_diff"]
 
 
 def test_xdist_two_workers_same_verdicts(tmp_path: Path) -> None:
@@ -303,8 +347,9 @@ def test_snapshot_update_then_regression(tmp_path: Path) -> None:
     github.write_text("earlier step\n")
     env_before = dict(os.environ)
     os.environ["GITHUB_STEP_SUMMARY"] = str(github)
+    base = tmp_path / "base"
     try:
-        results, out = run_pytest(root, f"--dynamo-diff-report={report}")
+        results, out = run_pytest(root, f"--dynamo-diff-report={report}", f"--basetemp={base}")
     finally:
         os.environ.clear()
         os.environ.update(env_before)
@@ -319,6 +364,15 @@ def test_snapshot_update_then_regression(tmp_path: Path) -> None:
     assert summary.startswith("### dynamo-diff: compile behaviour under test: 1 of 2 FAILED")
     assert "| `tests/test_snap.py::test_sizes` | snapshot | ❌ FAILED |" in summary and reason in summary
     assert "| `tests/test_snap.py::test_budgeted` | budget | ✅ passed |" in summary
+    # The failing test's evidence is a capture the store holds (imported because it failed); the passing one was
+    # counted from its trace slice, which the summary names (the store has no capture of it).
+    store = Store(base / "dynamo-diff" / "store")
+    ((capture, label),) = [(row.id, row.label) for row in store.list_captures()]
+    assert label == "tests/test_snap.py::test_sizes"
+    cells = {line.split(" | ")[0].strip("| `"): line.split(" | ")[-1].strip(" |") for line in summary.splitlines()}
+    assert cells["tests/test_snap.py::test_sizes"] == f"capture {capture[:12]}"
+    slice_cell = cells["tests/test_snap.py::test_budgeted"]
+    assert slice_cell.startswith(f"trace {base}") and Path(slice_cell.removeprefix("trace ")).is_file()
     assert github.read_text() == "earlier step\n" + summary
     assert f"dynamo-diff: summary of 2 check(s) written to {report}" in out
     # Back to one size: the improvement passes and says so.
@@ -332,6 +386,8 @@ def test_snapshot_update_then_regression(tmp_path: Path) -> None:
     assert results["test_sizes"][0] == "passed", out[-3000:]
     assert "tests/test_snap.py::test_sizes: compile snapshot passed: improved" in out
     assert "recompile gone on a shape guard: 1 -> 0" in out
+    # It passed, so its trace was not imported: the note names the trace, not a capture the store lacks.
+    assert "  trace kept at " in out and "evidence ids are of capture" not in out
 
 
 RESUME_TESTS = """

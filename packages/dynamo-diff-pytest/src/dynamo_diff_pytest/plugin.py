@@ -2,13 +2,16 @@
 `--dynamo-diff-store`, `--dynamo-diff-reset`, `--dynamo-diff-update`, `--dynamo-diff-report`.
 
 A test is selected when it has a marker, or for every test with `--dynamo-diff-store`. A selected test's call
-(for a unittest.TestCase, its setUp and tearDown too) is recorded as one trace slice (`_recorder`), imported by the
-service into the store (`--dynamo-diff-store DIR`, else one under pytest's temporary directory) and, with a
-budget, counted (`_budget`); with a snapshot, compared with the committed one or written (`_snapshot`). Each
-checked test leaves a row for the run's markdown summary (`--dynamo-diff-report`) on its report. Loading the
+(for a unittest.TestCase, its setUp and tearDown too) is recorded as one trace slice (`_recorder`), kept under
+pytest's temporary directory, and read by the service as a capture: in memory (the capture an import would store,
+with the same id and evidence ids), or imported into the store with `--dynamo-diff-store DIR`. With a budget it is
+counted (`_budget`); with a snapshot, compared with the committed one or written (`_snapshot`). A test that fails
+its budget or snapshot has its slice imported (into DIR, else a store under pytest's temporary directory), so that
+the failure names a capture and evidence ids the store holds; a passing test names its trace slice. Each checked
+test leaves a row for the run's markdown summary (`--dynamo-diff-report`) on its report. Loading the
 plugin imports neither torch nor the analyser; a test that is not selected is not touched.
 
-The plugin's own trouble (torch not installed, a trace that cannot be written, an import that fails) fails only a
+The plugin's own trouble (torch not installed, a trace that cannot be written or read) fails only a
 test with a budget or a snapshot, with a message and no traceback; for any other test it is a warning."""
 
 from __future__ import annotations
@@ -202,16 +205,21 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
         )
         return
     failed: list[str] = []
+    rows: list[dict[str, Any]] = []
     if not trace.compiled:
         if budget is not None:
             from dynamo_diff_pytest._budget import Spent, over
 
             failing = over(budget, Spent())
-            _row(item, "budget", not failing, _spent_findings(budget, Spent(), failing), "")
+            rows.append(_row(item, "budget", not failing, _spent_findings(budget, Spent(), failing), ""))
             if failing:
                 failed.append(f"dynamo_budget: {', '.join(failing)} (the test compiled nothing)")
         if snapshot:
-            failed += _snapshot(item, session, None, None, trace)
+            failures, note = _snapshot(item, None, rows)
+            failed += failures
+            if note is not None:
+                _note(item, note, None)
+        _keep_rows(item, rows, "")
         if failed:
             pytest.fail("\n\n".join(failed), pytrace=False)
         return
@@ -219,26 +227,25 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
 
     service = session.service()
     label = item.nodeid
+    store = session.store_path()
+    capture_id: str | None = None  # once the trace is imported into the store
+    # With --dynamo-diff-store every trace is imported (and its capture loaded); else it is read in memory, as the
+    # capture an import would store (the same id and evidence ids), and imported only when the test fails a check.
     try:
-        imported = service.import_path(str(trace.path), label=label, force_label=True)
-        capture = service.load(imported.capture_id)
+        if session.store is not None:
+            capture_id = service.import_path(str(trace.path), label=label, force_label=True).capture_id
+            capture = service.load(capture_id)
+        else:
+            capture = service.read_path(str(trace.path), label=label)
     except DynamoDiffError as err:
         _problem(item, session, checked, f"the test's trace {trace.path} could not be read ({err.code}: {err.message})")
         return
-    short = short_id(imported.capture_id)
-    item.user_properties.append((_PROPERTY, {"capture": imported.capture_id, "store": str(session.store_path())}))
-    where = [
-        f"capture {short} (label {label!r}) in the store {session.store_path()}",
-        f"trace: {trace.path}",
-        f"  dynamo-diff --store {session.store_path()} analyze {short}",
-        f"  dynamo-diff --store {session.store_path()} evidence {short} EVIDENCE_ID",
-    ]
     if budget is not None:
         from dynamo_diff_pytest._budget import explain, over, spent
 
         used = spent(capture, budget)
         failing = over(budget, used)
-        _row(item, "budget", not failing, _spent_findings(budget, used, failing), f"capture {short}")
+        rows.append(_row(item, "budget", not failing, _spent_findings(budget, used, failing), None))
         if failing:
             report = service.report(capture)
             root = Path(str(item.config.rootpath))
@@ -246,13 +253,35 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
             lines = [f"dynamo_budget exceeded{only}: {', '.join(failing)}"]
             lines += explain(budget, used, report, root=root)
             failed.append("\n".join(lines))
+    note = None
     if snapshot:
         try:
-            run = service.snapshot_of(imported.capture_id, test=item.nodeid)
+            run = service.snapshot_of(capture, test=item.nodeid)
         except DynamoDiffError as err:
             _problem(item, session, True, f"the test's compile snapshot could not be made ({err.code}: {err.message})")
             return
-        failed += _snapshot(item, session, run, short, trace)
+        failures, note = _snapshot(item, run, rows, trace=str(trace.path))
+        failed += failures
+    where = [f"trace: {trace.path}"]
+    if failed and capture_id is None:
+        try:
+            capture_id = service.import_path(str(trace.path), label=label, force_label=True).capture_id
+        except DynamoDiffError as err:
+            where.append(f"  (it could not be imported into the store {store}: {err.code}: {err.message})")
+    if capture_id is not None:
+        short = short_id(capture_id)
+        item.user_properties.append((_PROPERTY, {"capture": capture_id, "store": str(store)}))
+        where = [
+            f"capture {short} (label {label!r}) in the store {store}",
+            *where,
+            f"  dynamo-diff --store {store} analyze {short}",
+            f"  dynamo-diff --store {store} evidence {short} EVIDENCE_ID",
+        ]
+    else:
+        item.user_properties.append((_PROPERTY, {"trace": str(trace.path)}))
+    _keep_rows(item, rows, f"capture {short_id(capture_id)}" if capture_id else f"trace {trace.path}")
+    if note is not None:
+        _note(item, note, capture_id is not None, trace=str(trace.path))
     if failed:
         pytest.fail("\n\n".join([*failed, "\n".join(where)]), pytrace=False)
 
@@ -268,55 +297,83 @@ def _spent_findings(budget: Budget, used: Any, failing: list[str]) -> list[str]:
     return [", ".join(shown)] if shown else []
 
 
-def _row(item: pytest.Item, check: str, passed: bool, findings: list[str], evidence: str) -> None:
-    row = {"name": item.nodeid, "passed": passed, "check": check, "findings": findings, "evidence": evidence}
-    item.user_properties.append((_ROW, row))
+def _row(item: pytest.Item, check: str, passed: bool, findings: list[str], evidence: str | None) -> dict[str, Any]:
+    """A row of the summary; `evidence` None: the test's own capture or trace, said once it is known whether the
+    trace was imported (`_keep_rows`)."""
+    return {"name": item.nodeid, "passed": passed, "check": check, "findings": findings, "evidence": evidence}
 
 
-def _snapshot(item: pytest.Item, session: _Session, run: Any, short: str | None, trace: Any) -> list[str]:
+def _keep_rows(item: pytest.Item, rows: list[dict[str, Any]], evidence: str) -> None:
+    for row in rows:
+        if row["evidence"] is None:
+            row["evidence"] = evidence
+        item.user_properties.append((_ROW, row))
+
+
+def _note(item: pytest.Item, note: tuple[Any, str], kept: bool | None, *, trace: str | None = None) -> None:
+    """The terminal summary's line for a snapshot that passed changed (an improvement, an upgrade). `kept`: whether
+    the test's capture is in the store (None: the test compiled nothing). A capture that was not imported is not
+    named (its evidence ids are read once the trace is imported)."""
+    from dynamo_diff_compare import snapshot_verdict_text
+
+    verdict, shown = note
+    if kept is False:
+        verdict = verdict.model_copy(update={"capture": None})
+    text = snapshot_verdict_text(verdict, trace=trace)
+    if kept is False and any(c.evidence_ids for c in verdict.changes):
+        text += (
+            "\n  (its evidence ids are read once that trace is imported: dynamo-diff import it, or run with "
+            "--dynamo-diff-store DIR)"
+        )
+    note_text = f"{item.nodeid}: {text}\n  snapshot: {shown} (run --dynamo-diff-update to record it)"
+    item.user_properties.append((_NOTE, note_text))
+
+
+def _snapshot(
+    item: pytest.Item, run: Any, rows: list[dict[str, Any]], *, trace: str | None = None
+) -> tuple[list[str], tuple[Any, str] | None]:
     """Compare the run's snapshot (`run`: None when the test compiled nothing) with the committed one, or write
-    it with --dynamo-diff-update; the failure messages."""
+    it with --dynamo-diff-update; adds its row to `rows`. (The failure messages, and (verdict, snapshot path) for a
+    note when it passed changed.) A failure names the capture, which is imported then."""
     from dynamo_diff_schema import CompileSnapshot
 
     from dynamo_diff_pytest import _snapshot as snap
 
+    own: str | None = None  # the row's evidence: the test's capture or trace
     if run is None:
         torch = sys.modules.get("torch")
         version = getattr(torch, "__version__", None) if torch is not None else None
         run = CompileSnapshot(torch=str(version) if version else None, test=item.nodeid, functions=[])
+        own = ""
     path = snap.snapshot_path(Path(str(item.path)), item.nodeid)
     shown = _relative(path, Path(str(item.config.rootpath)))
     if item.config.getoption("--dynamo-diff-update"):
         try:
             written = snap.write(path, run)
         except OSError as err:
-            return [f"dynamo_snapshot: the snapshot {shown} could not be written ({err.strerror or err})"]
+            return [f"dynamo_snapshot: the snapshot {shown} could not be written ({err.strerror or err})"], None
         item.user_properties.append((_WRITTEN, written.what))
-        _row(item, "snapshot", True, [f"snapshot {written.what} ({shown})"], f"capture {short}" if short else "")
-        return []
+        rows.append(_row(item, "snapshot", True, [f"snapshot {written.what} ({shown})"], own))
+        return [], None
     if not path.is_file():
-        _row(item, "snapshot", False, [f"no snapshot at {shown}"], f"capture {short}" if short else "")
+        rows.append(_row(item, "snapshot", False, [f"no snapshot at {shown}"], own))
         return [
             f"dynamo_snapshot: no compile snapshot at {shown}; run pytest with --dynamo-diff-update to write it "
             "(then review and commit it)"
-        ]
+        ], None
     try:
         committed = snap.read(path)
     except snap.SnapshotFileError as err:
-        _row(item, "snapshot", False, [str(err)], "")
-        return [f"dynamo_snapshot: {err}; run pytest with --dynamo-diff-update to write it again"]
+        rows.append(_row(item, "snapshot", False, [str(err)], ""))
+        return [f"dynamo_snapshot: {err}; run pytest with --dynamo-diff-update to write it again"], None
     from dynamo_diff_compare import snapshot_row, snapshot_verdict_text
 
     verdict = snap.verdict(committed, run)
-    row = snapshot_row(verdict, name=item.nodeid, evidence=f"capture {short}" if short else "")
-    _row(item, "snapshot", row.passed, row.findings, row.evidence)
-    text = snapshot_verdict_text(verdict, trace=str(trace.path) if short else None)
+    row = snapshot_row(verdict, name=item.nodeid, evidence="-")
+    rows.append(_row(item, "snapshot", row.passed, row.findings, own))
     if not verdict.passed:
-        return [f"{text}\n  snapshot: {shown}"]
-    if verdict.outcome != "unchanged":
-        note = f"{item.nodeid}: {text}\n  snapshot: {shown} (run --dynamo-diff-update to record it)"
-        item.user_properties.append((_NOTE, note))
-    return []
+        return [f"{snapshot_verdict_text(verdict, trace=trace)}\n  snapshot: {shown}"], None
+    return [], (verdict, shown) if verdict.outcome != "unchanged" else None
 
 
 def _relative(path: Path, root: Path) -> str:

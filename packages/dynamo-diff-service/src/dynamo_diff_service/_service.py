@@ -164,6 +164,13 @@ class Service:
             path, label=label, manifest=manifest_path, force_label=force_label, progress=progress
         )
 
+    def read_path(self, ref: str, *, label: str | None = None) -> Capture:
+        """A TORCH_TRACE log (a file or a folder of them) read as a Capture without writing the store: the capture
+        `import_path` would store (the same id and evidence ids, without its evidence list), kept nowhere. Its
+        evidence is read after `import_path` of the same bytes. A bundle or a tlparse export is refused
+        (`unsupported_input`: import it)."""
+        return self.store.read_path(self._confine(ref), label=label)
+
     def import_runs(
         self,
         ref: str,
@@ -530,10 +537,11 @@ class Service:
                 assume_change=assume_change,
             )
 
-    def snapshot_of(self, ref: str, *, test: str | None = None) -> CompileSnapshot:
-        """The compile_snapshot of a stored capture (id, prefix or label), named with its source snapshots; it
-        carries the capture's id and evidence ids, which `snapshot_json` leaves out of the file it writes."""
-        capture = self.load(ref)
+    def snapshot_of(self, ref: str | Capture, *, test: str | None = None) -> CompileSnapshot:
+        """The compile_snapshot of a stored capture (id, prefix or label) or of a Capture already read (`load`,
+        `read_path`), named with its source snapshots; it carries the capture's id and evidence ids, which
+        `snapshot_json` leaves out of the file it writes."""
+        capture = ref if isinstance(ref, Capture) else self.load(ref)
         return _compare.snapshot_of(capture, self.sources(capture), test=test)
 
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:

@@ -32,7 +32,12 @@ from dynamo_diff_schema.manifest import Manifest, Producer
 
 from dynamo_diff_store.analysis import RankResult, TraceState, run_status
 from dynamo_diff_store.reading import InputLayout, judge
-from dynamo_diff_store.storage._capture_file import EvidenceRow, evidence_rows, write_capture
+from dynamo_diff_store.storage._capture_file import (
+    EvidenceRow,
+    capture_without_evidence,
+    evidence_rows,
+    write_capture,
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,10 @@ class AssembledCapture:
         """Write the whole Capture document as JSON to `path` and its summary to `summary_path`; returns the
         document's sha256."""
         return write_capture(path, summary_path, self.head, self.ranks, self.notices_before, self.notices_after)
+
+    def without_evidence(self) -> Capture:
+        """The whole Capture as `write` writes it, with its evidence list empty, made in memory."""
+        return capture_without_evidence(self.head, self.ranks, self.notices_before, self.notices_after)
 
     def evidence_rows(self) -> Iterator[EvidenceRow]:
         return evidence_rows(self.ranks)

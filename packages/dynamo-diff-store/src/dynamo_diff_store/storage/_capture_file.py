@@ -222,6 +222,39 @@ def read_capture(data: bytes, *, evidence: bool = True) -> Capture:
         return from_earlier_reader(document)
 
 
+def _document(
+    head: Capture,
+    ranks: Sequence[RankResult],
+    notices_before: Sequence[Notice],
+    notices_after: Sequence[Notice],
+) -> Iterator[tuple[str, str]]:
+    """capture.json as pieces of its text, each with where it belongs: "summary" (in the document and its
+    summary), "body" (the document only: compilations) or "evidence" (the document only: the evidence list's
+    entries, last of all but its closing "]}")."""
+    yield head.model_dump_json(exclude={"ranks", "notices", "evidence", "suggestions"})[:-1] + ',"ranks":[', "summary"
+    for position, result in enumerate(ranks):
+        yield ("," if position else "") + result.summary_json()[:-1] + ',"compilations":[', "summary"
+        for n, text in enumerate(result.iter_compilation_json()):
+            yield ("," + text if n else text), "body"
+        yield "]}", "summary"
+    yield '],"notices":[', "summary"
+    n = 0
+    for texts in (
+        (notice.model_dump_json() for notice in notices_before),
+        (text for result in ranks for text in result.iter_notice_json()),
+        (notice.model_dump_json() for notice in notices_after),
+    ):
+        for text in texts:
+            yield ("," + text if n else text), "summary"
+            n += 1
+    yield '],"evidence":[', "summary"
+    n = 0
+    for result in ranks:
+        for text in result.iter_evidence_json():
+            yield ("," + text if n else text), "evidence"
+            n += 1
+
+
 def write_capture(
     path: Path,
     summary_path: Path,
@@ -237,39 +270,29 @@ def write_capture(
     digest = hashlib.sha256()
     packer = zlib.compressobj(6)
     with path.open("wb") as out, summary_path.open("wb") as summary:
-
-        def put(text: str, *, in_summary: bool = True) -> None:
+        for text, part in _document(head, ranks, notices_before, notices_after):
             data = text.encode()
             digest.update(data)
             out.write(data)
-            if in_summary:
+            if part == "summary":
                 summary.write(packer.compress(data))
-
-        put(head.model_dump_json(exclude={"ranks", "notices", "evidence", "suggestions"})[:-1] + ',"ranks":[')
-        for position, result in enumerate(ranks):
-            put(("," if position else "") + result.summary_json()[:-1] + ',"compilations":[')
-            for n, text in enumerate(result.iter_compilation_json()):
-                put("," + text if n else text, in_summary=False)
-            put("]}")
-        put('],"notices":[')
-        n = 0
-        for texts in (
-            (notice.model_dump_json() for notice in notices_before),
-            (text for result in ranks for text in result.iter_notice_json()),
-            (notice.model_dump_json() for notice in notices_after),
-        ):
-            for text in texts:
-                put("," + text if n else text)
-                n += 1
-        put('],"evidence":[')
         summary.write(packer.compress(b"]}") + packer.flush())
-        n = 0
-        for result in ranks:
-            for text in result.iter_evidence_json():
-                put("," + text if n else text, in_summary=False)
-                n += 1
-        put("]}", in_summary=False)
+        data = b"]}"
+        digest.update(data)
+        out.write(data)
     return digest.hexdigest()
+
+
+def capture_without_evidence(
+    head: Capture,
+    ranks: Sequence[RankResult],
+    notices_before: Sequence[Notice] = (),
+    notices_after: Sequence[Notice] = (),
+) -> Capture:
+    """The Capture that `write_capture` writes, read back as `read_capture(..., evidence=False)` reads it (its
+    evidence list empty), made in memory: nothing is written."""
+    pieces = [text for text, part in _document(head, ranks, notices_before, notices_after) if part != "evidence"]
+    return read_capture("".join([*pieces, "]}"]).encode(), evidence=False)
 
 
 # One evidence entry as an index row (the evidence table's columns after capture_id).

@@ -325,6 +325,65 @@ class Store:
             return False
         return all(file_sha256(layout.root / rel) == sha for rel, sha in imported.items())
 
+    def read_path(
+        self,
+        path: Path,
+        *,
+        label: str | None = None,
+        limits: Limits | None = None,
+        workers: int | None = None,
+    ) -> Capture:
+        """The Capture that `import_path` would store for a TORCH_TRACE log (a file, or a folder of them), read
+        where it is and kept nowhere: the store is not written (nor made). It has the id the import gives (made
+        from the same bytes) and the same evidence ids, and no evidence list (as `load(evidence=False)`); its
+        evidence can be read once those bytes are imported. A tlparse export or a bundle is `unsupported_input`
+        (import it). The log must not change while it is read (an import reads its own copy)."""
+        try:
+            return self._read(Path(path), label, limits or Limits(), workers)
+        except OSError as err:
+            where = f" ({err.filename})" if err.filename else ""
+            raise DynamoDiffError(
+                ErrorCode.IO_ERROR,
+                f"the trace could not be read: {err.strerror or err}{where}",
+                errno=err.errno,
+                file=str(err.filename) if err.filename else None,
+            ) from err
+
+    def _read(self, path: Path, label: str | None, limits: Limits, workers: int | None) -> Capture:
+        layout = discover(path, limits)
+        raw = layout.kind in ("raw_log", "raw_directory") and all(f.format == "raw_log" for f in layout.files)
+        if not raw or layout.manifest is not None or layout.sources_dir is not None:
+            raise DynamoDiffError(
+                ErrorCode.UNSUPPORTED_INPUT,
+                f"{path} is a {layout.kind.replace('_', ' ')}, not TORCH_TRACE logs: import it to read it",
+                path=str(path),
+            )
+        files: dict[str, str] = {}
+        for trace in layout.files:
+            digest = hashlib.sha256()
+            with trace.path.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+            files[trace.rel] = digest.hexdigest()
+        capture_id = make_capture_id(files, reader=READER_VERSION)
+        work = Path(tempfile.mkdtemp(prefix=f"dynamo-diff-read-{os.getpid()}-"))
+        try:
+            results = analyse_ranks(plan_jobs(layout, layout.root, limits), work, workers=workers)
+            assembled = assemble_capture(
+                capture_id=capture_id,
+                layout=layout,
+                files=files,
+                results=results,
+                manifest=None,
+                layout_notices=layout_notices(layout),
+                label=label,
+                imported_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                reader_version=READER_VERSION,
+            )
+            return assembled.without_evidence()
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
     def _existing(self, capture_id: str) -> ImportResult:
         """The result for bytes already in the store (indexed now if a crash left them unindexed)."""
         with self._index(create=True) as conn:
