@@ -52,6 +52,7 @@ PAIR_DIRS = {
     "dynamic_flag_": WORK / "dynamic_flag",
     "pair_": WORK / "pair",
     "call_site_": WORK / "call_site",
+    "rename_file_": WORK / "rename_file",
 }
 INDUCTOR_CACHE = WORK / "inductor-cache-cold"
 
@@ -157,6 +158,9 @@ ALL = [
     # to another file (run from one fixed directory; every file of the version's folder is copied there).
     ("call_site_v1", "call_site_v1/main.py"),
     ("call_site_v2", "call_site_v2/main.py"),
+    # The script renamed (decoder.py -> decoding.py), a method given an argument and a function renamed.
+    ("rename_file_v1", "rename_file_v1/decoder.py"),
+    ("rename_file_v2", "rename_file_v2/decoding.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -222,6 +226,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "edit_v2": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "call_site_v1": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "call_site_v2": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "rename_file_v1": {**_EAGER, "calls": "5", "dynamic": "auto"},
+    "rename_file_v2": {**_EAGER, "calls": "5", "dynamic": "auto"},
 }
 
 # report/ (tlparse's raw.jsonl + the payload files it references) is kept only for a few representative

@@ -485,3 +485,64 @@ def test_resume_functions_whose_function_is_neither_observed_nor_in_a_snapshot()
     assert (row.baseline_name, row.candidate_name, row.status, row.method) == (
         "step", "step", RowStatus.MATCHED, MatchMethod.NAME
     )  # fmt: skip
+
+
+DECODER = """class Decoder:
+    def forward(self, tok):
+        h = tok * 2
+        self.pos += 1
+        return h + self.pos
+"""
+DECODER_POS = """class Decoder:
+    def forward(self, tok, pos):
+        h = tok * 2
+        return h + pos
+"""
+
+
+def test_a_method_changed_in_a_renamed_file_pairs_by_its_qualified_name() -> None:
+    # decoder.py renamed decoding.py and forward given an argument: neither the AST nor a line diff pairs it.
+    result = correspond_functions(
+        *observe("/base", {"decoder.py": DECODER}, "Decoder.forward"),
+        *observe("/cand", {"decoding.py": DECODER_POS}, "Decoder.forward"),
+    )
+    assert [(m.baseline_id, m.candidate_id, m.status, m.method) for m in result] == [
+        ("decoder.py::Decoder.forward", "decoding.py::Decoder.forward", RowStatus.MATCHED, MatchMethod.QUALIFIED_NAME)
+    ]
+    assert result[0].reason == "the only Decoder.forward on each side; its file decoder.py is decoding.py now"
+
+
+def test_a_qualified_name_in_two_files_of_one_side_pairs_by_nothing() -> None:
+    # Two Decoder.forward on the candidate side (the renamed file and a copy elsewhere): the name cannot say which.
+    cand_files = {"decoding.py": DECODER_POS, "legacy/decoding_old.py": DECODER_POS.replace("pos\n", "pos * 2\n")}
+    assert rows(
+        observe("/base", {"decoder.py": DECODER}, "Decoder.forward"),
+        observe("/cand", cand_files, "Decoder.forward"),
+    ) == [
+        ("decoder.py::Decoder.forward", None, RowStatus.BASELINE_ONLY, MatchMethod.NONE),
+        (None, "decoding.py::Decoder.forward", RowStatus.CANDIDATE_ONLY, MatchMethod.NONE),
+        (None, "legacy/decoding_old.py::Decoder.forward", RowStatus.CANDIDATE_ONLY, MatchMethod.NONE),
+    ]
+    # Two on the baseline side, one on the candidate's: the same.
+    base_files = {"decoder.py": DECODER, "old/decoder.py": DECODER.replace("tok * 2", "tok * 3")}
+    assert {
+        r[2]
+        for r in rows(
+            observe("/base", base_files, "Decoder.forward"),
+            observe("/cand", {"decoding.py": DECODER_POS}, "Decoder.forward"),
+        )
+    } == {RowStatus.BASELINE_ONLY, RowStatus.CANDIDATE_ONLY}
+
+
+def test_a_file_both_sides_hold_is_left_to_the_line_diff() -> None:
+    # The class moved out of model.py, which stays (with another function): not a renamed file, so the name alone
+    # does not pair it.
+    base = {"model.py": DECODER + "\n\ndef helper(x):\n    return x.relu()\n"}
+    cand = {"model.py": "def helper(x):\n    return x.relu()\n", "decoding.py": DECODER_POS}
+    assert rows(
+        observe("/base", base, "Decoder.forward", "helper"), observe("/cand", cand, "Decoder.forward", "helper")
+    ) == [
+        ("model.py::Decoder.forward", None, RowStatus.BASELINE_ONLY, MatchMethod.NONE),
+        ("model.py::helper", "model.py::helper", RowStatus.MATCHED, MatchMethod.STRUCTURE),
+        (None, "decoding.py::Decoder.forward", RowStatus.CANDIDATE_ONLY, MatchMethod.NONE),
+    ]

@@ -120,7 +120,16 @@ export type ChangeKind =
  * via the `definition` "MatchMethod".
  */
 export type MatchMethod =
-  "user_map" | "structure" | "line_diff" | "same_location" | "name" | "resume_parent" | "graph" | "order" | "none";
+  | "user_map"
+  | "structure"
+  | "line_diff"
+  | "same_location"
+  | "name"
+  | "qualified_name"
+  | "resume_parent"
+  | "graph"
+  | "order"
+  | "none";
 /**
  * This interface was referenced by `ComparisonPage`'s JSON-Schema
  * via the `definition` "RowStatus".

@@ -6,8 +6,11 @@ Stages, each on what the previous ones left unmatched (docs/COMPARING.md §2, "R
 3. a line diff of the two snapshots of the same relative path: a baseline function matches the candidate
    function whose first and last lines are where the baseline function's first and last lines went (or, when
    a boundary line itself was edited, lie in the lines that replaced it and the name is the same);
-4. same file, first line and name, only when a side has no snapshot to compare (`same_location`);
-5. same file and name, unique on both sides, only when a side has no snapshot (`name`: a function that moved
+4. the same qualified name (`Decoder.forward`), the only function of that name on each side, when its file was
+   renamed or moved (the baseline's file is not among the candidate's snapshots, nor the candidate's among the
+   baseline's): a method whose signature changed in a renamed script (`qualified_name`);
+5. same file, first line and name, only when a side has no snapshot to compare (`same_location`);
+6. same file and name, unique on both sides, only when a side has no snapshot (`name`: a function that moved
    down or up in an edited file; the row says from which line to which).
 "Same file" survives input forms: a bundle names a file by its path relative to the project root, a bare trace
 by the absolute path the process saw, and a run in another checkout by another root. Two paths are the same
@@ -445,6 +448,27 @@ def _match_lines(base: list[_Unit], cand: list[_Unit], bsnap: SnapshotSet, csnap
                 _ambiguous(b, c)
 
 
+def _match_qualified_name(base: list[_Unit], cand: list[_Unit], bsnap: SnapshotSet, csnap: SnapshotSet) -> None:
+    """A function whose file was renamed or moved, and whose body changed too much for its structure to match:
+    the same qualified name, the only function of that name among each side's (matched or not), where the
+    baseline's file is not among the candidate's snapshots and the candidate's not among the baseline's. Two
+    functions of that name on one side (in two files) pair by nothing here: the name alone cannot say which."""
+    groups: dict[str, tuple[list[_Unit], list[_Unit]]] = defaultdict(lambda: ([], []))
+    for side, units in ((0, base), (1, cand)):
+        for u in units:
+            if u.source is not None and u.source.kind != "class":
+                groups[u.source.qualified_name][side].append(u)
+    for name, (bs, cs) in groups.items():
+        if len(bs) != 1 or len(cs) != 1 or bs[0].match is not None or cs[0].match is not None:
+            continue
+        b, c = bs[0], cs[0]
+        assert b.source is not None and c.source is not None
+        b_rel, c_rel = b.source.rel_path, c.source.rel_path
+        if b_rel in csnap.files or c_rel in bsnap.files:
+            continue  # a file both sides hold: the line diff placed (or refused) the function
+        _pair(b, c, MatchMethod.QUALIFIED_NAME, f"the only {name} on each side; its file {b_rel} is {c_rel} now")
+
+
 def _path_parts(path: str) -> list[str]:
     return [part for part in path.replace("\\", "/").split("/") if part and part != "."]
 
@@ -829,6 +853,7 @@ def correspond_functions(
         _apply_user_map(user_map, base, cand)
     _match_structure(base, cand)
     _match_lines(base, cand, baseline_sources, candidate_sources)
+    _match_qualified_name(base, cand, baseline_sources, candidate_sources)
     _match_targets(base, cand)
     _match_location(base, cand)
     _match_name(base, cand)

@@ -34,6 +34,8 @@ class MatchMethod(StrEnum):
     LINE_DIFF = "line_diff"
     SAME_LOCATION = "same_location"
     NAME = "name"
+    # The same qualified name, the only one on each side, in a file renamed or moved (neither file on the other side).
+    QUALIFIED_NAME = "qualified_name"
     RESUME_PARENT = "resume_parent"
     # Generated code (docs/COMPARING.md, "Generated code"): identical graphs, then the position among the rest.
     GRAPH = "graph"

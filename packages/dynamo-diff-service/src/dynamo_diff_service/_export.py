@@ -197,7 +197,11 @@ TABLES: dict[str, list[Column]] = {
         ("candidate_capture_id", "string", "the candidate capture's id"),
         ("position", "int64", "0-based position of the row, as `compare` orders them"),
         ("status", "string", "matched, changed_source, baseline_only, candidate_only, ambiguous"),
-        ("method", "string", "how the pair was matched: user_map, structure, line_diff, same_location, name, ..."),
+        (
+            "method",
+            "string",
+            "how the pair was matched: user_map, structure, line_diff, qualified_name, same_location, name, ...",
+        ),
         ("reason", "string", "why the two sides were (or were not) matched, in one line"),
         *_side_columns("baseline"),
         *_side_columns("candidate"),
