@@ -63,7 +63,9 @@ def _area(short: str) -> str:
 
 def run_line(areas: list[str]) -> str:
     named = list(dict.fromkeys(areas))
-    where = ", ".join(named[:3]) + (f" and {len(named) - 3} other place{'s' if len(named) > 4 else ''}" if len(named) > 3 else "")
+    where = ", ".join(named[:3]) + (
+        f" and {len(named) - 3} other place{'s' if len(named) > 4 else ''}" if len(named) > 3 else ""
+    )
     return f"... {len(areas)} frames in {where} ..."
 
 

@@ -754,12 +754,7 @@ class Store:
                         body = json.loads(raw[at:])["str"]
                     except (ValueError, KeyError, TypeError):
                         continue
-                    if (
-                        isinstance(body, list)
-                        and len(body) == 2
-                        and isinstance(body[0], str)
-                        and type(body[1]) is int
-                    ):
+                    if isinstance(body, list) and len(body) == 2 and isinstance(body[0], str) and type(body[1]) is int:
                         table[body[1]] = body[0]
         except OSError:
             return table
