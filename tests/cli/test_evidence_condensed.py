@@ -78,7 +78,8 @@ def test_a_json_stack_keeps_the_user_frame_with_its_path(run: Run) -> None:
 def test_the_configuration_is_left_out_and_grep_still_reads_it(run: Run) -> None:
     entry = _entry(run, GRAPH_BREAK, "compilation_metrics")
     raw = _raw(GRAPH_BREAK, entry)
-    code, out, err = run("evidence", str(GRAPH_BREAK), entry["id"], "--max-chars", "100000", "--format", "json")
+    code, out, _ = run("evidence", str(GRAPH_BREAK), entry["id"], "--max-chars", "100000", "--format", "json")
+    assert code == 0
     doc = json.loads(out)
     metrics = json.loads(doc["text"][doc["text"].index("{") :])["compilation_metrics"]
     whole = json.loads(raw[raw.index("{") :])["compilation_metrics"]
@@ -90,7 +91,7 @@ def test_the_configuration_is_left_out_and_grep_still_reads_it(run: Run) -> None
 def test_the_index_is_one_line_per_entry(run: Run) -> None:
     code, out, _ = run("evidence", str(GRAPH_BREAK), "--format", "json")
     page = json.loads(out)
-    code, out, err = run("evidence", str(GRAPH_BREAK))
+    code, out, _ = run("evidence", str(GRAPH_BREAK))
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == len(page["items"])

@@ -6,7 +6,7 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import REF_HELP, capture_ref, open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, print_document, stderr, stdout
+from dynamo_diff_cli.output import Format, print_document, stderr
 
 if TYPE_CHECKING:
     from dynamo_diff_schema import GrepMatch, SourceDiff
