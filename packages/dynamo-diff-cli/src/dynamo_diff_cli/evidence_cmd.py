@@ -6,7 +6,7 @@ import typer
 
 from dynamo_diff_cli.captures_cmd import REF_HELP, capture_ref, open_capture, service_of
 from dynamo_diff_cli.errors import handles_errors
-from dynamo_diff_cli.output import Format, print_document, stderr, stdout
+from dynamo_diff_cli.output import Format, print_document, stderr
 
 if TYPE_CHECKING:
     from dynamo_diff_schema import GrepMatch, SourceDiff
@@ -48,13 +48,19 @@ def evidence(
     ] = 10,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Index: first entry. Excerpt: first character.")] = 0,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Excerpt length in characters.")] = 4000,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="Excerpt: the record as written, every stack frame and the embedded configuration; by default "
+            "runs of torch/library frames are one line each (the user's frames kept) and the configuration is "
+            "left out.",
+        ),
+    ] = False,
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
     """The records behind the numbers: a paged index, or one hash-checked excerpt."""
-    from rich.table import Table
-    from rich.text import Text
-
     service = service_of(ctx)
     ref = capture_ref(service, ref)
     if evidence_id is None:
@@ -65,20 +71,12 @@ def evidence(
         if output_format == Format.JSON:
             print_document(page)
             return
-        table = Table(title=f"evidence {offset + 1}-{offset + len(items)} of {total}", title_justify="left")
-        for col in ("id", "kind", "rank", "compile id", "function", "what it says", "file:line"):
-            table.add_column(col, overflow="fold")
-        for e in items:
-            table.add_row(
-                e.id,
-                e.kind,
-                "?" if e.rank is None else str(e.rank),
-                e.compile_id or "",
-                Text(e.function or ""),
-                Text(e.summary or ""),
-                f"{e.file}:{e.line}",
-            )
-        stdout().print(table)
+        stderr().print(f"evidence {offset + 1}-{offset + len(items)} of {total}")
+        for e in items:  # one line each, whole: id, kind, rank, compile id, function, what it says, where
+            rank = "" if e.rank is None else f" rank {e.rank}"
+            about = f" {e.function}" if e.function else ""
+            said = f": {e.summary}" if e.summary else ""
+            typer.echo(f"{e.id} {e.kind}{rank} {e.compile_id or '-'}{about}{said} ({e.file}:{e.line})")
         if next_offset is not None:
             stderr().print(f"more: --offset {next_offset}")
         return
@@ -101,7 +99,7 @@ def evidence(
         if found.config_matches and not found.in_config:
             stderr().print(f"{found.config_matches} more in the embedded configuration: --in-config")
         return
-    excerpt = service.evidence_excerpt(ref, evidence_id, offset=offset, max_chars=max_chars)
+    excerpt = service.evidence_excerpt(ref, evidence_id, offset=offset, max_chars=max_chars, full=full)
     if output_format == Format.JSON:
         print_document(excerpt)
         return
@@ -112,6 +110,19 @@ def evidence(
         stderr().print(
             f"... {excerpt.total_chars - excerpt.next_offset} more characters: --offset {excerpt.next_offset}"
         )
+    if excerpt.condensed:
+        stderr().print(condensed_note(excerpt.collapsed_frames, excerpt.config_chars, excerpt.record_chars))
+
+
+def condensed_note(frames: int, config_chars: int, record_chars: int | None) -> str:
+    """What the condensed excerpt left out, and how to see it."""
+    left = []
+    if frames:
+        left.append(f"{frames} torch/library stack frames collapsed")
+    if config_chars:
+        left.append(f"{config_chars} characters of embedded configuration left out")
+    whole = f" of the record's {record_chars}" if record_chars is not None else ""
+    return f"condensed: {', '.join(left)}; every character{whole}: --full (or --grep PATTERN)"
 
 
 def _grep_heading(m: "GrepMatch") -> str:

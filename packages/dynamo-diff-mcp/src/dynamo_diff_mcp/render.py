@@ -408,6 +408,16 @@ def evidence_text(ex: EvidenceExcerpt) -> str:
         f"of {ex.total_chars}"
     )
     tail = f"\n[more: get_evidence(..., offset={ex.next_offset})]" if ex.next_offset is not None else ""
+    if ex.condensed:
+        left = []
+        if ex.collapsed_frames:
+            left.append(f"{ex.collapsed_frames} torch/library stack frames collapsed")
+        if ex.config_chars:
+            left.append(f"{ex.config_chars} characters of embedded configuration left out")
+        tail += (
+            f"\n[condensed from {ex.record_chars} characters: {', '.join(left)}; grep=... searches the record "
+            f"whole; every character: dynamo-diff evidence {short_id(ex.capture)} {ev.id} --full]"
+        )
     return head + "\n" + ex.text + tail
 
 

@@ -562,15 +562,8 @@ class Tools:
             return budget.page(items, make_index, offset=offset, total=total)
 
         def build_excerpt(chars: int) -> CallToolResult:
-            ex = self.service.read_evidence(cid, evidence_id, offset=offset, max_chars=max(chars, 1))
-            page = EvidenceExcerpt(
-                capture=cid,
-                evidence=ex.evidence,
-                offset=ex.offset,
-                next_offset=ex.next_offset,
-                total_chars=ex.total_chars,
-                text=ex.text,
-            )
+            # Condensed: the user's stack frames, a line per run of torch/library frames (grep reads it whole).
+            page = self.service.evidence_excerpt(cid, evidence_id, offset=offset, max_chars=max(chars, 1))
             return budget.tool_result(page, render.evidence_text(page))
 
         # Paged by characters, not items: escaped text (quotes, newlines, control characters) can take several

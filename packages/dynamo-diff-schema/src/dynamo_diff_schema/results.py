@@ -131,8 +131,20 @@ class EvidenceExcerpt(Model):
     evidence: Evidence
     offset: int = Field(ge=0, description="First character of `text` in the record's text.")
     next_offset: int | None = Field(None, description="Where the rest starts (None: `text` reaches the end).")
-    total_chars: int = Field(ge=0)
+    total_chars: int = Field(ge=0, description="Characters of the text paged: the condensed text when `condensed`.")
     text: str
+    condensed: bool = Field(
+        False,
+        description="Whether the text is the record condensed: each run of library stack frames (torch, the "
+        "standard library, installed packages) one line `... N frames in torch/_dynamo ...`, the user's frames "
+        "kept (a JSON stack's filenames resolved), the embedded configuration left out; everything else as "
+        "written. False: the record's text as written (`--full`).",
+    )
+    collapsed_frames: int = Field(0, ge=0, description="Library stack frames the condensed text collapses.")
+    config_chars: int = Field(0, ge=0, description="Characters of embedded configuration the condensed text omits.")
+    record_chars: int | None = Field(
+        None, ge=0, description="When `condensed`: the length of the record's text as written."
+    )
 
 
 class EvidenceGrep(Model):

@@ -63,6 +63,7 @@ from dynamo_diff_store import (
     record,
 )
 
+from dynamo_diff_service._condense import Condensed, condense, needs_strings
 from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
 from dynamo_diff_service._grep import Found, grep_text
 from dynamo_diff_service._refs import looks_like_path
@@ -137,6 +138,8 @@ class Service:
     def __init__(self, store: Store, *, confine: Confine = _as_is) -> None:
         self.store = store
         self._confine = confine
+        # (capture id, evidence id) -> the record condensed (an agent pages and re-reads the same record)
+        self._condensed: dict[tuple[str, str], tuple[Evidence, Condensed, int]] = {}
 
     @classmethod
     def at(cls, path: Path | str, *, confine: Confine = _as_is) -> Service:
@@ -777,19 +780,58 @@ class Service:
         return EvidenceIndex(capture=capture_id, total=total, offset=offset, next_offset=next_offset, items=items)
 
     def evidence_excerpt(
-        self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000
+        self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000, full: bool = False
     ) -> EvidenceExcerptDocument:
-        """A slice of one record's text, its sha256 checked (`ref` as `open` takes it)."""
+        """A slice of one record's text, its sha256 checked (`ref` as `open` takes it): condensed (the user's
+        stack frames kept, runs of library frames one line each, the embedded configuration left out; `_condense`)
+        unless `full`, when it is the record's text as written. `offset` counts in the text shown."""
         capture_id = self.resolve(ref)[0]
-        excerpt = self.store.read_evidence(capture_id, evidence_id, offset=offset, max_chars=max_chars)
+        if offset < 0 or max_chars <= 0:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "offset must be >= 0 and max_chars > 0")
+        condensed = None if full else self._condense(capture_id, evidence_id)
+        if condensed is None:
+            excerpt = self.store.read_evidence(capture_id, evidence_id, offset=offset, max_chars=max_chars)
+            return EvidenceExcerptDocument(
+                capture=capture_id,
+                evidence=excerpt.evidence,
+                offset=excerpt.offset,
+                next_offset=excerpt.next_offset,
+                total_chars=excerpt.total_chars,
+                text=excerpt.text,
+            )
+        ev, short, whole = condensed
+        chunk = short.text[offset : offset + max_chars]
+        end = offset + len(chunk)
+        changed = short.collapsed_frames > 0 or short.config_chars > 0
         return EvidenceExcerptDocument(
             capture=capture_id,
-            evidence=excerpt.evidence,
-            offset=excerpt.offset,
-            next_offset=excerpt.next_offset,
-            total_chars=excerpt.total_chars,
-            text=excerpt.text,
+            evidence=ev,
+            offset=offset,
+            next_offset=end if end < len(short.text) else None,
+            total_chars=len(short.text),
+            text=chunk,
+            condensed=changed,
+            collapsed_frames=short.collapsed_frames,
+            config_chars=short.config_chars,
+            record_chars=whole if changed else None,
         )
+
+    def _condense(self, capture_id: str, evidence_id: str) -> tuple[Evidence, Condensed, int] | None:
+        """(the record's index entry, its text condensed, the length of its text as written), kept for reuse;
+        None for a record too long to condense (it is paged as written)."""
+        key = (capture_id, evidence_id)
+        if (hit := self._condensed.get(key)) is not None:
+            return hit
+        whole = self.store.read_evidence(capture_id, evidence_id, max_chars=_GREP_MAX_CHARS)
+        if whole.next_offset is not None:
+            return None
+        ev = whole.evidence
+        strings = self.store.intern_strings(capture_id, ev.file, ev.offset) if needs_strings(whole.text) else {}
+        result = (ev, condense(whole.text, strings), whole.total_chars)
+        if len(self._condensed) >= 64:
+            self._condensed.pop(next(iter(self._condensed)))
+        self._condensed[key] = result
+        return result
 
     def evidence_grep(
         self,

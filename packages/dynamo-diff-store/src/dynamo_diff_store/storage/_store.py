@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -730,6 +731,34 @@ class Store:
         return EvidenceExcerpt(
             evidence=ev, text=chunk, offset=offset, next_offset=end if end < len(text) else None, total_chars=len(text)
         )
+
+    def intern_strings(self, ref: str, file: str, upto: int) -> dict[int, str]:
+        """The intern table of one imported trace file (`{"str": [text, index]}` records) as written before byte
+        `upto`: torch interns a file name before the first record that names it, so a record's own indexes are
+        all in the table before it. A line that is not such a record is skipped."""
+        capture_id = self.resolve(ref)
+        path = self.capture_dir(capture_id) / "input" / file
+        table: dict[int, str] = {}
+        marker = b'{"str": '
+        try:
+            with path.open("rb") as handle:
+                read = 0
+                for raw in handle:
+                    read += len(raw)
+                    if read > upto:
+                        break
+                    at = raw.find(marker)
+                    if at < 0:
+                        continue
+                    try:
+                        body = json.loads(raw[at:])["str"]
+                    except (ValueError, KeyError, TypeError):
+                        continue
+                    if isinstance(body, list) and len(body) == 2 and isinstance(body[0], str) and type(body[1]) is int:
+                        table[body[1]] = body[0]
+        except OSError:
+            return table
+        return table
 
     def input_file(self, ref: str, relative: str) -> Path:
         """Path of an imported file (e.g. a source snapshot) inside the capture, confined to it."""

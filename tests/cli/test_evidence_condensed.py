@@ -1,0 +1,99 @@
+"""`evidence REF ID` shows a record condensed: the user's stack frames kept, each run of torch/library frames one
+line, the embedded configuration left out; `--full` the record as written. Checked against the record's bytes
+read straight from the fixture's log (not through our reader) and the workload's own source lines."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .conftest import Run
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+GRAPH_BREAK = FIXTURES / "captures/graph_break"
+DYNAMIC = FIXTURES / "captures/dynamic"
+_TORCH_FILE = re.compile(r'File "[^"]*/site-packages/torch/[^"]*", line \d+')
+
+
+def _line_of(workload: str, text: str) -> int:
+    lines = (FIXTURES / "workloads" / workload).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def _raw(capture: Path, entry: dict) -> str:  # type: ignore[type-arg]
+    data = (capture / entry["file"]).read_bytes()[entry["offset"] : entry["offset"] + entry["length"]]
+    return data.decode()
+
+
+def _entry(run: Run, capture: Path, kind: str, number: int = 0) -> dict:  # type: ignore[type-arg]
+    code, out, err = run("evidence", str(capture), "--kind", kind, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)["items"][number]  # type: ignore[no-any-return]
+
+
+def test_a_graph_break_traceback_keeps_the_user_frames_and_collapses_torch(run: Run) -> None:
+    entry = _entry(run, GRAPH_BREAK, "dynamo_graph_break_reason", 1)  # the Tensor.item() break in with_item
+    raw = _raw(GRAPH_BREAK, entry)
+    torch_frames = len(_TORCH_FILE.findall(raw))
+    assert torch_frames >= 5  # what made the excerpt long
+    code, out, err = run("evidence", str(GRAPH_BREAK), entry["id"], "--max-chars", "100000")
+    assert code == 0, err
+    item_line = _line_of("graph_break.py", "s.item() > 0")
+    assert f'graph_break.py", line {item_line}, in with_item' in out  # the user's frame, with its code
+    assert "if s.item() > 0:" in out
+    runs = [int(n) for n in re.findall(r"\.\.\. (\d+) frames in torch/_dynamo", out)]
+    kept = len(_TORCH_FILE.findall(out))
+    assert runs and sum(runs) + kept == torch_frames  # every torch frame collapsed or (alone) kept
+    assert "Unsupported Tensor.item() call" in out  # the record's own words whole
+    assert f"{sum(runs)} torch/library stack frames collapsed" in err and "--full" in err
+    assert len(out) < len(raw) * 2 / 3
+    # --full: the record as written, every character.
+    code, out, _ = run("evidence", str(GRAPH_BREAK), entry["id"], "--full", "--max-chars", "100000", "-f", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["text"] == raw and doc["condensed"] is False
+
+
+def test_a_json_stack_keeps_the_user_frame_with_its_path(run: Run) -> None:
+    entry = _entry(run, DYNAMIC, "create_symbol")
+    raw = _raw(DYNAMIC, entry)
+    code, out, err = run("evidence", str(DYNAMIC), entry["id"], "--max-chars", "100000", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["condensed"] is True and doc["record_chars"] == len(raw) and doc["total_chars"] == len(doc["text"])
+    body = json.loads(doc["text"][doc["text"].index("{") :])["create_symbol"]
+    line = _line_of("dynamic.py", "return x.cos() + x.shape[0]")
+    user = body["user_stack"][0]
+    assert user["line"] == line and user["filename"].endswith("fixtures/workloads/dynamic.py")
+    collapsed = [f for f in body["stack"] if isinstance(f, str)]
+    assert collapsed and all(re.fullmatch(r"\.\.\. \d+ frames in torch/\S+.*\.\.\.", f) for f in collapsed)
+    raw_stack = json.loads(raw[raw.index("{") : raw.rindex("}") + 1])["create_symbol"]["stack"]
+    kept = [f for f in body["stack"] if isinstance(f, dict)]
+    assert (
+        len(kept) + sum(int(f.split()[1]) for f in collapsed) == len(raw_stack) == len(kept) + doc["collapsed_frames"]
+    )
+    assert body["symbol"] == json.loads(raw[raw.index("{") :])["create_symbol"]["symbol"]
+
+
+def test_the_configuration_is_left_out_and_grep_still_reads_it(run: Run) -> None:
+    entry = _entry(run, GRAPH_BREAK, "compilation_metrics")
+    raw = _raw(GRAPH_BREAK, entry)
+    code, out, _ = run("evidence", str(GRAPH_BREAK), entry["id"], "--max-chars", "100000", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    metrics = json.loads(doc["text"][doc["text"].index("{") :])["compilation_metrics"]
+    whole = json.loads(raw[raw.index("{") :])["compilation_metrics"]
+    assert re.fullmatch(r"<\d+ characters of configuration>", metrics["inductor_config"])
+    assert metrics["compile_id"] == whole["compile_id"] and metrics["graph_op_count"] == whole["graph_op_count"]
+    assert doc["config_chars"] >= len(whole["inductor_config"]) and len(doc["text"]) < len(raw) / 3
+
+
+def test_the_index_is_one_line_per_entry(run: Run) -> None:
+    code, out, _ = run("evidence", str(GRAPH_BREAK), "--format", "json")
+    page = json.loads(out)
+    code, out, _ = run("evidence", str(GRAPH_BREAK))
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == len(page["items"])
+    for line, e in zip(lines, page["items"], strict=True):
+        assert line.startswith(f"{e['id']} {e['kind']} ") and line.endswith(f"({e['file']}:{e['line']})")
