@@ -10,6 +10,18 @@ export interface EvidenceExcerpt {
    * The capture id.
    */
   capture: string;
+  /**
+   * Library stack frames the condensed text collapses.
+   */
+  collapsed_frames?: number;
+  /**
+   * Whether the text is the record condensed: each run of library stack frames (torch, the standard library, installed packages) one line `... N frames in torch/_dynamo ...`, the user's frames kept (a JSON stack's filenames resolved), the embedded configuration left out; everything else as written. False: the record's text as written (`--full`).
+   */
+  condensed?: boolean;
+  /**
+   * Characters of embedded configuration the condensed text omits.
+   */
+  config_chars?: number;
   evidence: Evidence;
   kind: "evidence_excerpt";
   /**
@@ -20,8 +32,15 @@ export interface EvidenceExcerpt {
    * First character of `text` in the record's text.
    */
   offset: number;
+  /**
+   * When `condensed`: the length of the record's text as written.
+   */
+  record_chars?: number | null;
   schema_version?: string;
   text: string;
+  /**
+   * Characters of the text paged: the condensed text when `condensed`.
+   */
   total_chars: number;
 }
 /**
