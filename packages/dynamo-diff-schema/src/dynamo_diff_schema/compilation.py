@@ -198,9 +198,10 @@ class Failure(Model):
     suppressed: bool | None = Field(
         None,
         description="torch's suppress_errors when this compilation failed (config_suppress_errors of its "
-        "compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, the "
-        "exception was raised into the program (unless it was a recompile-limit hit: torch runs those eagerly); "
-        "None, not recorded.",
+        "compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, "
+        "suppress_errors was off: torch raised the exception into the program unless it was a recompile-limit hit "
+        "or a soft failure (Unsupported, UserError), which torch runs eagerly by skipping the frame outside "
+        "fullgraph (docs/SEMANTICS.md, 'After a failure'); None, not recorded.",
     )
     evidence_ids: list[str] = Field(default_factory=list)
 

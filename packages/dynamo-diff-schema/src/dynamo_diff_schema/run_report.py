@@ -51,8 +51,10 @@ class FailureLine(Model):
     message: str = Field(description="The telling line of torch's failure text.")
     site: str | None = Field(None, description="file:line of the user's code where it failed, when torch says.")
     then: str = Field(
-        description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', "
-        "'raised into the program' or 'unknown'."
+        description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (frame skipped)' (a "
+        "graph-break record says torch skipped the frame and fell back to eager), 'ran eagerly (suppress_errors)', "
+        "'raised into the program' (suppress_errors off, an error torch does not treat as soft) or 'unknown' "
+        "(e.g. an Unsupported with no skip record: raised only under fullgraph, which the trace does not record)."
     )
     went_on: bool | None = Field(
         None,
