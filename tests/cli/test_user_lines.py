@@ -101,3 +101,16 @@ def test_a_recompiled_graph_says_it_is_dynamic_and_in_what(run: Run) -> None:
     assert '{"create_symbol"' not in _raw("auto_dynamic_off")
     code, out, _ = run("analyze", str(CAPTURES / "auto_dynamic_off"))
     assert code == 0 and "dynamic:" not in out
+
+
+def test_by_function_lists_every_compilation(run: Run) -> None:
+    """graph_break: the resume functions compile with nothing to report (no guard, break or failure); the listing
+    still names each compilation the trace holds (a compilation left out without saying so reads as not there)."""
+    ids = re.findall(r'"compilation_metrics": \{"compile_id": "([^"]+)"', _raw("graph_break"))
+    assert len(ids) == 4
+    code, out, err = run("analyze", str(CAPTURES / "graph_break"), "--by-function")
+    assert code == 0, err
+    text = "\n".join(unwrapped(out))
+    for cid in ids:
+        assert re.search(rf"(?<![\d/]){re.escape(cid)} (\S+ )?(completed|no_graph_observed|failed)\b", text), cid
+    assert "other compilations, nothing to report: " in text
