@@ -114,3 +114,28 @@ def test_by_function_lists_every_compilation(run: Run) -> None:
     for cid in ids:
         assert re.search(rf"(?<![\d/]){re.escape(cid)} (\S+ )?(completed|no_graph_observed|failed)\b", text), cid
     assert "other compilations, nothing to report: " in text
+
+
+def test_a_break_in_a_bare_trace_says_its_line_from_the_record(run: Run, tmp_path: Path) -> None:
+    """A bare trace (the log alone, no source snapshot): the break's line text is the one torch's record prints
+    under the frame of its user traceback, read here with a regex over the trace."""
+    (log,) = (CAPTURES / "graph_break" / "raw").glob("*.log")
+    raw = log.read_text(encoding="utf-8")
+    sites = re.findall(r"^\tGraph break in user code at (\S+):(\d+)$", raw, re.M)
+    assert len(sites) == 2
+    expected = set()
+    for file, line in sites:
+        (code,) = set(re.findall(rf'^\t  File "{re.escape(file)}", line {line}, in \w+\n\t    (.+)$', raw, re.M))
+        expected.add(code.strip())
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / log.name).write_text(raw, encoding="utf-8")
+    code_, out, err = run("analyze", str(bare))
+    assert code_ == 0, err
+    text = " ".join(out.split())  # (the terminal wraps a long line at a space: compared with spaces collapsed)
+    for code in expected:
+        assert f"its line: `{' '.join(code.split())}`" in text, code
+    code_, out, err = run("analyze", str(bare), "--by-function", "--format", "json")
+    assert code_ == 0, err
+    found = {gb["code"] for f in json.loads(out)["functions"] for c in f["compilations"] for gb in c["graph_breaks"]}
+    assert found == expected

@@ -33,7 +33,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -80,7 +80,7 @@ def compilation_line(
                 hint=actionable_hint(gb.hints),
                 url=gb.url,
                 site=gb.site,
-                code=source_line(sources, gb.user_file, gb.user_line),
+                code=break_code(sources, gb),
                 evidence_id=gb.evidence_id,
             )
             for gb in comp.graph_breaks

@@ -60,6 +60,11 @@ class StackFrame(Model):
     filename: str
     line: int | None = None
     name: str | None = None
+    code: str | None = Field(
+        None,
+        description="The text of that line as torch's record gives it (stripped): the line under the frame of a graph "
+        "break's user traceback; None when the record has none.",
+    )
 
 
 class CodeLocation(Model):

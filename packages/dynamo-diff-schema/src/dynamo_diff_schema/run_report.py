@@ -41,7 +41,9 @@ class BreakLine(Model):
     url: str | None = Field(None, description="The page of the graph-break type that torch's record links.")
     site: str | None = Field(None, description="file:line in the user's code.")
     code: str | None = Field(
-        None, description="The text of that line in the capture's source snapshot (stripped); None without one."
+        None,
+        description="The text of that line (stripped): the capture's source snapshot's, else the one torch's break "
+        "record gives in its user traceback (a bare trace); None when neither has it.",
     )
     evidence_id: str | None = None
 
