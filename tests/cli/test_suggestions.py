@@ -210,6 +210,20 @@ def test_a_fullgraph_failure_carries_torchs_hints(run: Run) -> None:
     assert s["change"].startswith("Avoid calling builtin `print`")
 
 
+def test_a_skipped_frame_gets_one_suggestion_for_its_break(run: Run) -> None:
+    """skipped_frame: the compilation's failure (Unsupported) is the graph break torch could not resume from; its
+    fail_reason and its break record both name gb0025, and the next step is said once, not once per record."""
+    raw = trace("skipped_frame")
+    (metrics,) = [line for line in raw.splitlines() if '"compilation_metrics"' in line]
+    assert "gb0025" in metrics.split('"fail_reason"', 1)[1].split('", "', 1)[0]  # the failure names the break too
+    assert raw.count('{"artifact": {"name": "dynamo_graph_break_reason"') == 1
+    fn = function(report(run, "skipped_frame"), "step")
+    (s,) = [s for c in fn["compilations"] for s in c["suggestions"]]
+    assert s["kind"] == "graph_break" and s["subject"] == "gb0025" and "fullgraph" not in s["cause"]
+    _code, out, _ = run("analyze", str(CAPTURES / "skipped_frame"))
+    assert out.count("suggestion (graph_break)") == 1
+
+
 def test_a_suppressed_failure_names_its_cause_and_a_raised_one_gets_none(run: Run) -> None:
     messages = [e["message"] for e in oracle("backend_failure")["exceptions"]]
     document = report(run, "backend_failure")

@@ -101,3 +101,41 @@ def test_a_recompiled_graph_says_it_is_dynamic_and_in_what(run: Run) -> None:
     assert '{"create_symbol"' not in _raw("auto_dynamic_off")
     code, out, _ = run("analyze", str(CAPTURES / "auto_dynamic_off"))
     assert code == 0 and "dynamic:" not in out
+
+
+def test_by_function_lists_every_compilation(run: Run) -> None:
+    """graph_break: the resume functions compile with nothing to report (no guard, break or failure); the listing
+    still names each compilation the trace holds (a compilation left out without saying so reads as not there)."""
+    ids = re.findall(r'"compilation_metrics": \{"compile_id": "([^"]+)"', _raw("graph_break"))
+    assert len(ids) == 4
+    code, out, err = run("analyze", str(CAPTURES / "graph_break"), "--by-function")
+    assert code == 0, err
+    text = "\n".join(unwrapped(out))
+    for cid in ids:
+        assert re.search(rf"(?<![\d/]){re.escape(cid)} (\S+ )?(completed|no_graph_observed|failed)\b", text), cid
+    assert "other compilations, nothing to report: " in text
+
+
+def test_a_break_in_a_bare_trace_says_its_line_from_the_record(run: Run, tmp_path: Path) -> None:
+    """A bare trace (the log alone, no source snapshot): the break's line text is the one torch's record prints
+    under the frame of its user traceback, read here with a regex over the trace."""
+    (log,) = (CAPTURES / "graph_break" / "raw").glob("*.log")
+    raw = log.read_text(encoding="utf-8")
+    sites = re.findall(r"^\tGraph break in user code at (\S+):(\d+)$", raw, re.M)
+    assert len(sites) == 2
+    expected = set()
+    for file, line in sites:
+        (code,) = set(re.findall(rf'^\t  File "{re.escape(file)}", line {line}, in \w+\n\t    (.+)$', raw, re.M))
+        expected.add(code.strip())
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / log.name).write_text(raw, encoding="utf-8")
+    code_, out, err = run("analyze", str(bare))
+    assert code_ == 0, err
+    text = " ".join(out.split())  # (the terminal wraps a long line at a space: compared with spaces collapsed)
+    for code in expected:
+        assert f"its line: `{' '.join(code.split())}`" in text, code
+    code_, out, err = run("analyze", str(bare), "--by-function", "--format", "json")
+    assert code_ == 0, err
+    found = {gb["code"] for f in json.loads(out)["functions"] for c in f["compilations"] for gb in c["graph_breaks"]}
+    assert found == expected

@@ -100,10 +100,29 @@ def test_suppressed_and_raised_failures_each_say_what_shows_it(load: Callable[..
 
 
 def test_fullgraph_error_caught_by_the_workload(load: Callable[..., Loaded]) -> None:
+    """An Unsupported with suppress_errors off and no record that torch skipped the frame: torch raises it only
+    under fullgraph=True, which the trace does not record, so whether it reached the program is not known (the
+    oracle caught it; the trace alone cannot say)."""
     assert oracle("fullgraph_error")["expect"]["exceptions"] == 1
     (_, failure) = failures(load("fullgraph_error"))["f"]
-    assert (failure.fail_type, failure.then, failure.went_on) == ("Unsupported", "raised into the program", True)
+    assert (failure.fail_type, failure.then, failure.went_on) == ("Unsupported", "unknown", True)
     assert failure.went_on_basis == "the run completed (exit code 0); no compilation started after it"
+
+
+def test_a_frame_torch_skipped_did_not_raise(load: Callable[..., Loaded]) -> None:
+    """skipped_frame: a break Dynamo cannot resume from, without fullgraph: the compilation fails (Unsupported,
+    suppress_errors off) but torch skips the frame and runs it eagerly; the workload catches nothing and completes."""
+    o = oracle("skipped_frame")
+    assert o["exceptions"] == [] and o["backend_invocations"] == 0 and o["expect"]["fail_types"] == ["Unsupported"]
+    raw = next((CAPTURES / "skipped_frame" / "raw").iterdir()).read_text()
+    assert raw.count("Skipping the function and falling back to eager") == 1
+    assert raw.count('"config_suppress_errors": false') == 1
+    loaded = load("skipped_frame")
+    (_, failure) = failures(loaded)["step"]
+    assert (failure.fail_type, failure.then, failure.went_on) == ("Unsupported", "ran eagerly (frame skipped)", True)
+    text = capture_markdown(*loaded)
+    assert "torch skipped the frame and ran the function without Dynamo (eagerly), so the error did not reach" in text
+    assert "did not suppress" not in text and "went on anyway" not in text
 
 
 def test_a_comparison_says_it_on_the_failure_change(load: Callable[..., Loaded]) -> None:

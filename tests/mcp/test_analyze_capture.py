@@ -4,6 +4,7 @@ in-memory MCP client."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from .conftest import CAPTURES, Session, error_code, text_of
@@ -210,3 +211,36 @@ def test_the_cli_facts_reach_the_agent_text(session: Session) -> None:
     assert "COMPARABLE, ASSUMING the change under test is dynamo.automatic_dynamic_shapes" in text
     assert 'assumed, not named: compare_runs(change=["dynamo.automatic_dynamic_shapes"])' in text
     assert result.structured_content is not None
+
+
+def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -> None:
+    """ddp_ranks: DDP's forward has more compilations than one page holds; the cut says to ask for the function
+    alone, and that call's pages (offset counting its compilations, as each page's last line says) reach every one,
+    each a compilation the trace's compilation_metrics records on its rank."""
+    raw = {
+        int(m.group(1)): set(re.findall(r'"compilation_metrics": \{"compile_id": "([^"]+)"', p.read_text()))
+        for p in sorted((CAPTURES / "ddp_ranks" / "raw").glob("*.log"))
+        if (m := re.search(r"_rank_(\d+)_", p.name))
+    }
+    first = session.call("analyze_capture", capture="captures/ddp_ranks")
+    (entry,) = [f for f in first.structured_content["functions"] if f.get("truncated")]  # type: ignore[index]
+    name = entry["report"]["name"]
+    (cut,) = [n for n in entry["truncated"] if "ask for this function alone" in n]
+    shown, eventful = map(int, re.match(r"compilations: (\d+) of (\d+) shown", cut).groups())  # type: ignore[union-attr]
+    quiet = [int(m.group(1)) for n in entry["truncated"] if (m := re.match(r"compilations: (\d+) without", n))]
+    total = eventful + sum(quiet)  # (the ones without recompile, break or failure were left out first)
+    assert shown < total
+    seen: list[tuple[int, str]] = []
+    offset, calls = 0, 0
+    while offset is not None:
+        page = session.call("analyze_capture", capture="captures/ddp_ranks", function=name, offset=offset)
+        calls += 1
+        (fn,) = [f["report"] for f in page.structured_content["functions"]]  # type: ignore[index]
+        seen += [(c.get("rank", 0), c["compile_id"]) for c in fn["compilations"]]
+        offset = page.structured_content.get("next_offset")  # type: ignore[union-attr]
+        if offset is not None:
+            assert 'more compilations: analyze_capture(capture="' in text_of(page)
+            assert f'function="{name}", offset={offset})' in text_of(page)
+        assert calls <= total
+    assert len(seen) == len(set(seen)) == total
+    assert all(cid in raw[rank] for rank, cid in seen)

@@ -893,6 +893,10 @@ export interface CodeLocation {
  * via the `definition` "StackFrame".
  */
 export interface StackFrame {
+  /**
+   * The text of that line as torch's record gives it (stripped): the line under the frame of a graph break's user traceback; None when the record has none.
+   */
+  code?: string | null;
   filename: string;
   line?: number | null;
   name?: string | null;
@@ -906,7 +910,7 @@ export interface Failure {
   fail_type?: string | null;
   reason?: string | null;
   /**
-   * torch's suppress_errors when this compilation failed (config_suppress_errors of its compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, the exception was raised into the program (unless it was a recompile-limit hit: torch runs those eagerly); None, not recorded.
+   * torch's suppress_errors when this compilation failed (config_suppress_errors of its compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, suppress_errors was off: torch raised the exception into the program unless it was a recompile-limit hit or a soft failure (Unsupported, UserError), which torch runs eagerly by skipping the frame outside fullgraph (docs/SEMANTICS.md, 'After a failure'); None, not recorded.
    */
   suppressed?: boolean | null;
   user_file?: string | null;

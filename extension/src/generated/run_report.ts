@@ -239,7 +239,7 @@ export interface FailureLine {
    */
   site?: string | null;
   /**
-   * What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', 'raised into the program' or 'unknown'.
+   * What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (frame skipped)' (a graph-break record says torch skipped the frame and fell back to eager), 'ran eagerly (suppress_errors)', 'raised into the program' (suppress_errors off, an error torch does not treat as soft) or 'unknown' (e.g. an Unsupported with no skip record: raised only under fullgraph, which the trace does not record).
    */
   then: string;
   /**
@@ -261,7 +261,7 @@ export interface FailureLine {
  */
 export interface BreakLine {
   /**
-   * The text of that line in the capture's source snapshot (stripped); None without one.
+   * The text of that line (stripped): the capture's source snapshot's, else the one torch's break record gives in its user traceback (a bare trace); None when neither has it.
    */
   code?: string | null;
   evidence_id?: string | null;

@@ -36,7 +36,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
-from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -159,7 +159,7 @@ def compilation_facts(
     elif comp.additional_frame_compilation:
         bits.append("additional frame compilation (no recompile evidence)")
     for gb in comp.graph_breaks:
-        code = source_line(sources, gb.user_file, gb.user_line)
+        code = break_code(sources, gb)
         what = break_summary(gb.gb_type or _short(gb.reason, 80), gb.operator, gb.hints, gb.gb_id, code)
         bits.append(f"graph break at {gb.site or '?'}: {what}")
         if whole_guard and gb.url:

@@ -33,7 +33,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.user_lines import dynamic_text, guard_line, source_line
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -80,7 +80,7 @@ def compilation_line(
                 hint=actionable_hint(gb.hints),
                 url=gb.url,
                 site=gb.site,
-                code=source_line(sources, gb.user_file, gb.user_line),
+                code=break_code(sources, gb),
                 evidence_id=gb.evidence_id,
             )
             for gb in comp.graph_breaks
@@ -279,6 +279,13 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     return line if sequel is None else f"{line}\n    {sequel}"
 
 
+def quiet_compilation(c: CompilationLine, function: str) -> str:
+    """`3/0 torch_dynamo_resume_in_encode_at_36 completed`: a compilation `compilation_text` has no line for."""
+    frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
+    rank = "" if c.rank is None else f"rank {c.rank} "
+    return f"{rank}{c.compile_id}{frame} {c.outcome}"
+
+
 def report_counts(fn: FunctionReport) -> str:
     """Its headline counts that are not 0, each saying how it splits over ranks in a capture of several."""
     return ", ".join(
@@ -311,10 +318,15 @@ def run_report_text(report: RunReport) -> str:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
+        quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
         for c in fn.compilations:
             if (t := compilation_text(c, fn.name)) is not None:
                 lines.append(t)
                 lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
+            else:
+                quiet.append(quiet_compilation(c, fn.name))
+        if quiet:
+            lines.append("  other compilations, nothing to report: " + ", ".join(quiet))
     lines += [suggestion_text(s) for s in report.suggestions]
     return "\n".join(lines)
 

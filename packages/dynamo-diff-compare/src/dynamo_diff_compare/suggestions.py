@@ -507,7 +507,8 @@ def _from_hints(hints: Sequence[str]) -> tuple[str | None, str | None]:
 
 def compilation_suggestions(comp: Compilation, function: str | None = None) -> list[Suggestion]:
     """The next steps whose cause is this compilation's own: each graph break, a failure that torch ran eagerly
-    (suppress_errors), an Unsupported failure whose message carries torch's hints (fullgraph)."""
+    (suppress_errors), an Unsupported failure whose message carries torch's hints and that no break record of the
+    compilation already names (fullgraph)."""
     out: list[Suggestion] = []
     done: set[tuple[str, str | None]] = set()
     for gb in comp.graph_breaks:
@@ -561,7 +562,9 @@ def compilation_suggestions(comp: Compilation, function: str | None = None) -> l
                 evidence_ids=failure.evidence_ids[:2],
             )
         )
-    elif hints and (m := _GB_ID.search(text)):
+    elif hints and (m := _GB_ID.search(text)) and not any(gb.gb_id == m.group(1) for gb in comp.graph_breaks):
+        # (a break record of the same type is already its suggestion above: the failure is that break, e.g. a
+        # frame torch skipped, not a second cause)
         change, knob = _from_hints(hints)
         what = text.split("\n", 1)[0]
         out.append(

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from dynamo_diff_match.snapshots import SnapshotSet
-from dynamo_diff_schema.compilation import SymbolicSize
+from dynamo_diff_schema.compilation import GraphBreak, SymbolicSize
 
 # `  File "/path/global_guard.py", line 17, in apply` then the line's text, in a "User stack trace".
 _STACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
@@ -70,6 +70,16 @@ def source_line(sources: SnapshotSet | None, file: str | None, line: int | None)
         return None
     lines = sources.lines(rel)
     return _code(lines[line - 1]) if line <= len(lines) else None
+
+
+def break_code(sources: SnapshotSet | None, gb: GraphBreak) -> str | None:
+    """The text of a graph break's line: the source snapshot's, else the one torch's record gives under the frame of
+    its user traceback at the break's site (a bare trace has no snapshot); None when neither has it."""
+    code = source_line(sources, gb.user_file, gb.user_line)
+    if code is not None:
+        return code
+    at = [f for f in gb.user_stack if f.filename == gb.user_file and f.line == gb.user_line and f.code]
+    return _code(at[-1].code or "") if at else None
 
 
 def dynamic_text(sizes: list[SymbolicSize]) -> str:

@@ -1,8 +1,20 @@
 """After a failed compilation: what torch did with the frame, and whether the program went on, with the evidence.
 
-What torch did (`then`) is read from the compilation itself: a recompile-limit hit runs the frame eagerly; else its
-compilation_metrics' config_suppress_errors says whether the frame ran eagerly or the exception was raised into
-the program. Whether the program went on is read from what comes after it, first evidence first:
+What torch did (`then`) is read from the compilation itself, first evidence first:
+
+1. a recompile-limit hit: torch runs the frame eagerly;
+2. a `dynamo_graph_break_reason` record of the compilation saying torch skips the frame and falls back to eager
+   (torch 2.13, 2.14: 'Failed to handle graph break gracefully. Skipping the function and falling back to eager';
+   older torch, only with graph-break logging on: 'Graph break: skip: from user code at'; torch 2.13 on, the same
+   logging: '... which results in a skip'): torch ran the function without Dynamo, nothing was raised;
+3. its compilation_metrics' config_suppress_errors on: the frame ran eagerly;
+4. config_suppress_errors off and an error torch does not treat as a soft failure (anything but `Unsupported`
+   and `UserError`): raised into the program (torch's convert_frame re-raises those when suppress_errors is off);
+5. otherwise not known: torch raises an `Unsupported` only under fullgraph=True (or error_on_graph_break), and
+   skips the frame otherwise; the trace records neither setting, and a skip record is not always written (older
+   torch writes it only with graph-break logging on; torch writes none for a break it has already logged).
+
+Whether the program went on is read from what comes after it, first evidence first:
 
 1. a compilation on the same rank whose first record comes after the failed compilation's last record (evidence
    ids are numbered in the order the trace's records are read): the program ran on to it;
@@ -22,14 +34,37 @@ from dynamo_diff_schema.compilation import Compilation
 _EVIDENCE_ID = re.compile(r"^(.*)-e(\d+)$")
 
 
+# What a graph-break record says when torch gives up on the whole frame and runs it eagerly (see above).
+_SKIP_WORDS = ("Skipping the function and falling back to eager", "Graph break: skip:", "which results in a skip")
+# The failures torch treats as soft: it skips the frame unless fullgraph / error_on_graph_break is set.
+_SOFT_FAILURES = frozenset({"Unsupported", "UserError"})
+
+
+def skip_record(comp: Compilation) -> str | None:
+    """The evidence id of the compilation's record saying torch skipped the frame and fell back to eager ('' when
+    the record has no id); None when it has none."""
+    for gb in comp.graph_breaks:
+        if any(words in gb.reason for words in _SKIP_WORDS):
+            return gb.evidence_id or ""
+    return None
+
+
 def then_text(comp: Compilation) -> str:
-    """What torch did with the frame after the failure: 'ran eagerly (recompile limit)', 'ran eagerly
-    (suppress_errors)', 'raised into the program' or 'unknown'."""
+    """What torch did with the frame after the failure: 'ran eagerly (recompile limit)', 'ran eagerly (frame
+    skipped)', 'ran eagerly (suppress_errors)', 'raised into the program' or 'unknown'."""
     if comp.limit_events:
         return "ran eagerly (recompile limit)"
-    if comp.failure is None or comp.failure.suppressed is None:
+    if comp.failure is None:
         return "unknown"
-    return "ran eagerly (suppress_errors)" if comp.failure.suppressed else "raised into the program"
+    if skip_record(comp) is not None:
+        return "ran eagerly (frame skipped)"
+    if comp.failure.suppressed is None:
+        return "unknown"
+    if comp.failure.suppressed:
+        return "ran eagerly (suppress_errors)"
+    if comp.failure.fail_type in _SOFT_FAILURES or comp.failure.fail_type is None:
+        return "unknown"
+    return "raised into the program"
 
 
 @dataclass(frozen=True)
@@ -50,6 +85,8 @@ _THEN_WORDS = {
     "ran eagerly (suppress_errors)": "torch ran the frame eagerly (suppress_errors), so the error did not reach "
     "the program",
     "ran eagerly (recompile limit)": "torch ran the frame eagerly (recompile limit)",
+    "ran eagerly (frame skipped)": "torch skipped the frame and ran the function without Dynamo (eagerly), so the "
+    "error did not reach the program (its graph-break record says it fell back to eager)",
     "unknown": "whether the error reached the program is not in the trace",
 }
 

@@ -450,10 +450,15 @@ def run_page_text(page: RunReportPage) -> str:
     if page.counts is not None:
         lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))
     lines += [_line(suggestion_text(s)) for s in page.suggestions]
+    # One function whose compilations are paged (analyze_capture(function=...)): offset counts its compilations.
+    by_compilation = bool(page.functions) and page.total_functions == 1 and (page.offset or page.next_offset)
     first, last = page.offset + 1, page.offset + len(page.functions)
-    lines.append(
-        f"functions {first}-{last} of {page.total_functions} (problems first):" if page.functions else "no functions"
-    )
+    if by_compilation:
+        lines.append("function 1 of 1:")
+    elif page.functions:
+        lines.append(f"functions {first}-{last} of {page.total_functions} (problems first):")
+    else:
+        lines.append("no functions")
     for entry in page.functions:  # every function of the page, every compilation of it (what fits is whole)
         r = entry.report
         headline = {k for k, _ in HEADLINE_COUNTS}
@@ -477,7 +482,9 @@ def run_page_text(page: RunReportPage) -> str:
             lines += ["    " + _line(suggestion_text(s)) for s in c.suggestions]
         if entry.truncated:
             lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))
-    if page.next_offset is not None:
+    if page.next_offset is not None and by_compilation:
+        lines.append(f"more compilations: {page.next_calls[0]}")
+    elif page.next_offset is not None:
         lines.append(f'more functions: analyze_capture(capture="{short_id(page.capture)}", offset={page.next_offset})')
     lines += [f"next: {call}" for call in page.next_calls if not call.startswith("analyze_capture(")]
     return "\n".join(lines)

@@ -35,6 +35,7 @@ from dynamo_diff_schema import (
     ImportPage,
     RankCounts,
     RowEntry,
+    RunReport,
     RunReportPage,
     Side,
     SourceDiff,
@@ -160,6 +161,47 @@ def outline(model: type[BaseModel]) -> dict[str, Any]:
             }
         )
     return outlines[0] if len(outlines) == 1 else {"type": "object", "oneOf": outlines}
+
+
+def _function_pages(report: RunReport, function: str, offset: int, page_size: int) -> CallToolResult:
+    """analyze_capture(function=...) of a function with more compilations than fit: `offset` pages its
+    compilations (whole ones, in order), so the ones a page cannot hold are reached by the call it names."""
+    fn = budget.listed_function(report.functions[0])
+    total = len(fn.compilations)
+    if offset > total:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last compilation of {fn.name} (it has {total})"
+        )
+    ref = short_id(report.capture)
+
+    def build(k: int) -> CallToolResult:
+        shown = fn.compilations[offset : offset + k]
+        end = offset + len(shown)
+        next_offset = end if end < total else None
+        notes = [] if offset == 0 and next_offset is None else [f"compilations {offset + 1}-{end} of {total} shown"]
+        calls = []
+        if next_offset is not None:
+            calls.append(f'analyze_capture(capture="{ref}", function="{function}", offset={next_offset})')
+        calls.append(f'get_evidence(capture="{ref}", evidence_id="<id from a line>")')
+        cut = fn.model_copy(update={"compilations": shown, "suggestions": fn.suggestions if offset == 0 else []})
+        page = RunReportPage(
+            capture=report.capture,
+            label=report.label,
+            torch=report.torch,
+            run=report.run,
+            compiled=report.compiled,
+            counts=report.counts if offset == 0 else None,
+            suggestions=report.suggestions if offset == 0 else [],
+            total_functions=1,
+            offset=offset,
+            next_offset=next_offset,
+            functions=[FunctionEntry(index=0, report=cut, truncated=notes)],
+            next_calls=calls,
+        )
+        return budget.tool_result(page, render.run_page_text(page))
+
+    count = max(1, min(total - offset, page_size if page_size else total - offset))
+    return budget.largest_fitting(build, count, limit=budget.page_limit(page_size, DEFAULT_PAGE_SIZE))[1]
 
 
 class Tools:
@@ -291,7 +333,7 @@ class Tools:
             str | None,
             Field(description="Only this function (its name as listed, e.g. 'Net.forward' or 'forward')."),
         ] = None,
-        offset: Annotated[Offset, Field(description="First function to show (from next_offset).")] = 0,
+        offset: Annotated[Offset, Field(description="First function (with function: compilation) to show.")] = 0,
         page_size: Annotated[PageSize, Field(description=PAGE_SIZE_HELP.format(what="Functions"))] = DEFAULT_PAGE_SIZE,
     ) -> Annotated[CallToolResult, RunReportPage]:
         """Read one run on its own: why each function recompiled, where it broke, what failed and what happened
@@ -304,6 +346,8 @@ class Tools:
         """
         cap = self._capture(capture)
         report = self.service.report(cap, function=function)
+        if function is not None and len(report.functions) == 1:
+            return _function_pages(report, function, offset, page_size)
         total = len(report.functions)
         if offset > total:
             raise DynamoDiffError(

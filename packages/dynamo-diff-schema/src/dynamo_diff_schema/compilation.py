@@ -60,6 +60,11 @@ class StackFrame(Model):
     filename: str
     line: int | None = None
     name: str | None = None
+    code: str | None = Field(
+        None,
+        description="The text of that line as torch's record gives it (stripped): the line under the frame of a graph "
+        "break's user traceback; None when the record has none.",
+    )
 
 
 class CodeLocation(Model):
@@ -198,9 +203,10 @@ class Failure(Model):
     suppressed: bool | None = Field(
         None,
         description="torch's suppress_errors when this compilation failed (config_suppress_errors of its "
-        "compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, the "
-        "exception was raised into the program (unless it was a recompile-limit hit: torch runs those eagerly); "
-        "None, not recorded.",
+        "compilation_metrics): True, torch ran the frame without compiling it and the program went on; False, "
+        "suppress_errors was off: torch raised the exception into the program unless it was a recompile-limit hit "
+        "or a soft failure (Unsupported, UserError), which torch runs eagerly by skipping the frame outside "
+        "fullgraph (docs/SEMANTICS.md, 'After a failure'); None, not recorded.",
     )
     evidence_ids: list[str] = Field(default_factory=list)
 

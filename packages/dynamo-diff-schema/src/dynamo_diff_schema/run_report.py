@@ -41,7 +41,9 @@ class BreakLine(Model):
     url: str | None = Field(None, description="The page of the graph-break type that torch's record links.")
     site: str | None = Field(None, description="file:line in the user's code.")
     code: str | None = Field(
-        None, description="The text of that line in the capture's source snapshot (stripped); None without one."
+        None,
+        description="The text of that line (stripped): the capture's source snapshot's, else the one torch's break "
+        "record gives in its user traceback (a bare trace); None when neither has it.",
     )
     evidence_id: str | None = None
 
@@ -51,8 +53,10 @@ class FailureLine(Model):
     message: str = Field(description="The telling line of torch's failure text.")
     site: str | None = Field(None, description="file:line of the user's code where it failed, when torch says.")
     then: str = Field(
-        description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (suppress_errors)', "
-        "'raised into the program' or 'unknown'."
+        description="What happened next: 'ran eagerly (recompile limit)', 'ran eagerly (frame skipped)' (a "
+        "graph-break record says torch skipped the frame and fell back to eager), 'ran eagerly (suppress_errors)', "
+        "'raised into the program' (suppress_errors off, an error torch does not treat as soft) or 'unknown' "
+        "(e.g. an Unsupported with no skip record: raised only under fullgraph, which the trace does not record)."
     )
     went_on: bool | None = Field(
         None,

@@ -30,6 +30,7 @@ _SITE = re.compile(r"^Graph break in user code at (?P<file>.+?):(?P<line>\d+)\s*
 _REASON = re.compile(r"^Graph Break Reason:\s*(?P<reason>.*)$", re.M)
 _GB_ID = re.compile(r"\b(gb\d{4})\b")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+?)\s*$')
+_CARETS = re.compile(r"^[~^\s]+$")
 _GB_TYPE_NEXT = re.compile(r"^\s+Explanation:")
 _URL = re.compile(r"please visit: (?P<url>\S+)")
 _FIELDS = (("explanation", "  Explanation: "), ("hint", "  Hint: "), ("context", "  Developer debug context: "))
@@ -141,4 +142,7 @@ def _user_stack(lines: list[str]) -> list[StackFrame]:
             match = _FRAME.match(line)
             if match:
                 frames.append(StackFrame(filename=match["file"], line=int(match["line"]), name=match["name"]))
+            elif frames and frames[-1].code is None and stripped and not _CARETS.match(stripped):
+                # the line's text, which traceback prints under its frame (carets under it are not code)
+                frames[-1] = frames[-1].model_copy(update={"code": stripped})
     return frames
