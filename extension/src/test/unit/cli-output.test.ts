@@ -83,15 +83,20 @@ describe("the CLI's own output, read by the extension", () => {
 
   it("reads the capture list and shows each row as the CLI's list does: how the run ended first", () => {
     const rows = parseCaptureList(sample("list.json"));
-    assert.deepEqual(rows.map((r) => [r.label, r.run_state, r.compiled_state, r.rank_count]), [
+    const seen = rows.map((r) => [r.label, r.run_state, r.compiled_state, r.rank_count]);
+    assert.deepEqual(seen.slice(0, 6), [
       ["v1", "completed", "compiled", 1],
       ["v2", "completed", "compiled", 1],
       ["two_ranks", "completed", "compiled", 2],
       ["gb", "completed", "compiled", 1],
       ["nothing", "completed", "nothing_compiled", 0],
       ["killed", "killed", "compiled", 1],
-      ["shape", "unknown", "compiled", 1],
+    ]);
+    // The two runs of one folder import in the same second: the CLI orders them by capture id, which moves with
+    // the reader's version.
+    assert.deepEqual(seen.slice(6).sort(), [
       ["scalar", "unknown", "compiled", 1],
+      ["shape", "unknown", "compiled", 1],
     ]);
     const shown = (label: string) => describeNode({ kind: "capture", capture: rows.find((r) => r.label === label)! }).description;
     assert.equal(shown("killed"), `killed · bundle · torch 2.13.0+cpu · 1 rank(s) · ${IMPORTED_AT}`);
