@@ -273,12 +273,12 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         parts.append(reached_text(c.reached))
     if c.cache:
         parts.append("cache " + ", ".join(c.cache))
-    at = 1 if c.recompile else 0
+    after_guards = 1 if c.recompile else 0
     if c.dynamic and c.recompile:  # a recompilation that made the graph dynamic says in what, after its guards
-        parts.insert(at, dynamic_text(c.dynamic))
-        at += 1
+        parts.insert(after_guards, dynamic_text(c.dynamic))
+        after_guards += 1
     if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)
-        parts.insert(at, specialized_text(c.specialized))
+        parts.insert(after_guards, specialized_text(c.specialized))
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

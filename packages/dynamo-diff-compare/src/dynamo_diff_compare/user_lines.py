@@ -85,7 +85,7 @@ def dynamic_text(sizes: list[SymbolicSize]) -> str:
 
 
 def specialization_site(spec: Specialization, sources: SnapshotSet | None = None) -> str:
-    """"at decode_after.py:31: self.cache[:, pos] = h[:, 0]": the user line that fixed a symbol (its text from the
+    """'at decode_after.py:31: self.cache[:, pos] = h[:, 0]': the user line that fixed a symbol (its text from the
     record, else the source snapshot); "" when the record names no line."""
     if spec.file is None or spec.line is None:
         return ""
@@ -94,8 +94,8 @@ def specialization_site(spec: Specialization, sources: SnapshotSet | None = None
 
 
 def specialized_text(specs: list[Specialization], sources: SnapshotSet | None = None) -> str:
-    """"specialized: s24 (L['pos']) fixed to 1 at decode_after.py:31: self.cache[:, pos] = h[:, 0]
-    (range_refined_to_singleton) (ev u1-e9)": each symbol torch made and then fixed to one value, and where."""
+    """'specialized: s24 (L['pos']) fixed to 1 at decode_after.py:31: self.cache[:, pos] = h[:, 0]
+    (range_refined_to_singleton) (ev u1-e9)': each symbol torch made and then fixed to one value, and where."""
     shown = []
     for spec in specs[:4]:
         what = spec.symbol + (f" ({spec.source})" if spec.source else "")

@@ -106,9 +106,8 @@ def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]
     """The compilation's specializations, their user files resolved through the intern table of the file each
     record was read from."""
     out = []
-    for file, (symbol, source, value, reason, filename, line, code), ev in ident.specialized:
-        if isinstance(filename, int):
-            filename = strings_for(file).get(filename)
+    for file, (symbol, source, value, reason, name, line, code), ev in ident.specialized:
+        filename = strings_for(file).get(name) if isinstance(name, int) else name
         out.append(
             Specialization(
                 symbol=symbol,
