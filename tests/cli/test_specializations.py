@@ -120,3 +120,7 @@ def test_a_comparison_row_says_what_each_side_specialized(run: Run) -> None:
         f"({reason}; at {ids}) (ev "
     ) in text
     assert "specialized (baseline)" not in text
+    # The HTML report says it on the candidate's side of the same change.
+    code, out, err = run("compare", str(CAPTURES / "scalar"), str(CAPTURES / NAME), "--format", "html")
+    assert code in (0, 1), err
+    assert f"specialized: <code>{symbol} (L[&#x27;pos&#x27;]) fixed to {values} at pinned_index.py:{line}" in out
