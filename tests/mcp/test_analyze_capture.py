@@ -244,3 +244,20 @@ def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -
         assert calls <= total
     assert len(seen) == len(set(seen)) == total
     assert all(cid in raw[rank] for rank, cid in seen)
+
+
+def test_a_value_the_code_pinned_is_said_in_the_text(session: Session) -> None:
+    """pinned_index: torch made pos a symbol on each recompile and the indexed write fixed it to that call's value
+    (symbolic_shape_specialization in the trace); the text an agent reads says so on the compilation, and the
+    suggestion names the line instead of dynamic=True."""
+    raw = "".join(p.read_text() for p in sorted((CAPTURES / "pinned_index" / "raw").glob("*.log")))
+    pins = [json.loads(s.split("] ", 1)[1]) for s in raw.splitlines() if '{"symbolic_shape_specialization"' in s]
+    assert [p["symbolic_shape_specialization"]["value"] for p in pins] == ["1", "2", "3"]
+    text = " ".join(text_of(session.call("analyze_capture", capture="captures/pinned_index")).split())
+    for p in pins:
+        body = p["symbolic_shape_specialization"]
+        line = body["user_stack"][-1]["line"]
+        assert (
+            f"specialized: {body['symbol']} ({body['sources'][0]}) fixed to {body['value']} at pinned_index.py:{line}"
+        ) in text
+    assert "the change is to pinned_index.py:" in text and "compile with dynamic=True" not in text

@@ -836,6 +836,10 @@ export interface Compilation {
   recompile?: RecompileEvidence | null;
   restarts?: Restart[];
   /**
+   * Symbols torch made and fixed back to one value while tracing (symbolic_shape_specialization), in record order, one per symbol.
+   */
+  specializations?: Specialization[];
+  /**
    * When the compilation started, in seconds since the epoch on the recording machine's clock (compilation_metrics start_time); None when the trace has no metrics for it.
    */
   start_time?: number | null;
@@ -1132,6 +1136,48 @@ export interface Restart {
    * The restart reason as torch's compilation_metrics lists it, verbatim.
    */
   reason: string;
+}
+/**
+ * A symbol torch made and then fixed to one value while tracing this compilation (its
+ * `symbolic_shape_specialization` record): the code at `file`:`line` pinned it, so the graph is not dynamic in it
+ * whatever dynamic=True or mark_dynamic ask.
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "Specialization".
+ */
+export interface Specialization {
+  /**
+   * That line's text, as the record or the source snapshot gives it.
+   */
+  code?: string | null;
+  /**
+   * The symbolic_shape_specialization record.
+   */
+  evidence_id?: string | null;
+  /**
+   * The user file of the line that fixed it (the record's user stack).
+   */
+  file?: string | null;
+  /**
+   * That line's number.
+   */
+  line?: number | null;
+  /**
+   * torch's reason, e.g. 'range_refined_to_singleton'.
+   */
+  reason?: string | null;
+  /**
+   * What it stands for, as torch wrote it (`L['pos']`).
+   */
+  source?: string | null;
+  /**
+   * The symbol as torch printed it, e.g. 's24'.
+   */
+  symbol: string;
+  /**
+   * The value it was fixed to.
+   */
+  value?: string | null;
 }
 /**
  * What was observed. A key listed in `incomplete` may be an undercount (evidence was missing).

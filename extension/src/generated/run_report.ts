@@ -193,6 +193,10 @@ export interface CompilationLine {
    */
   restarts?: number;
   /**
+   * Symbols torch made and fixed back to one value while tracing, each with the user line that fixed it; [] when none was.
+   */
+  specialized?: Specialization[];
+  /**
    * Next steps for a cause that is this compilation's own (a graph break, a suppressed failure).
    */
   suggestions?: Suggestion[];
@@ -327,6 +331,48 @@ export interface GuardLine {
    * The failing guard as torch printed it (first line, without the user-code comment).
    */
   text: string;
+}
+/**
+ * A symbol torch made and then fixed to one value while tracing this compilation (its
+ * `symbolic_shape_specialization` record): the code at `file`:`line` pinned it, so the graph is not dynamic in it
+ * whatever dynamic=True or mark_dynamic ask.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "Specialization".
+ */
+export interface Specialization {
+  /**
+   * That line's text, as the record or the source snapshot gives it.
+   */
+  code?: string | null;
+  /**
+   * The symbolic_shape_specialization record.
+   */
+  evidence_id?: string | null;
+  /**
+   * The user file of the line that fixed it (the record's user stack).
+   */
+  file?: string | null;
+  /**
+   * That line's number.
+   */
+  line?: number | null;
+  /**
+   * torch's reason, e.g. 'range_refined_to_singleton'.
+   */
+  reason?: string | null;
+  /**
+   * What it stands for, as torch wrote it (`L['pos']`).
+   */
+  source?: string | null;
+  /**
+   * The symbol as torch printed it, e.g. 's24'.
+   */
+  symbol: string;
+  /**
+   * The value it was fixed to.
+   */
+  value?: string | null;
 }
 /**
  * One next step, for one cause.

@@ -36,7 +36,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
-from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, specialized_text
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -184,6 +184,8 @@ def compilation_facts(
         bits.append(f"AOTAutograd: {', '.join(graphs) or 'no graph printed'}{compiled}")
     if comp.graph is not None and comp.graph.symbolic_sizes:
         bits.append(dynamic_text(comp.graph.symbolic_sizes))
+    if comp.specializations:
+        bits.append(specialized_text(comp.specializations, sources))
     if comp.graph is not None and comp.graph.empty:
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:

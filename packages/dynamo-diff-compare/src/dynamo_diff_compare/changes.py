@@ -11,11 +11,12 @@ from typing import Any
 
 from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import Change, ChangeKind
-from dynamo_diff_schema.compilation import Compilation, GraphBreak, LastRecord, Outcome
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, LastRecord, Outcome, Specialization
 from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases
 
 from dynamo_diff_compare.break_words import break_summary, reached_text, restart_words
 from dynamo_diff_compare.compile_time import compile_time_change
+from dynamo_diff_compare.user_lines import specialization_site
 
 # Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
 # run-time speed-up).
@@ -54,6 +55,7 @@ class Digest:
         "restart_evidence",
         "restart_words",
         "restarts",
+        "specialized",
         "unfinished",
     )
 
@@ -78,6 +80,8 @@ class Digest:
         self.guard_evidence: list[str] = []
         self.cache: dict[str, Counter[str]] = {}
         self.cache_evidence: dict[str, list[str]] = {}
+        # symbol and source -> (the first record of it, the values it was fixed to, the compilations, evidence)
+        self.specialized: dict[tuple[str, str | None], tuple[Specialization, list[str], list[str], list[str]]] = {}
         self.unfinished = False  # a compilation never finished: its time is in no sum
         self.reached: list[tuple[str, LastRecord]] = []  # (compile id, how far it got) of those that never finished
         self.phases: dict[str, float] = {}
@@ -109,6 +113,14 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                     examples.append(text)
                 if reason.evidence_id:
                     d.reason_evidence.setdefault(cat, []).append(reason.evidence_id)
+        for spec in comp.specializations:
+            _, values, at, ev = d.specialized.setdefault((spec.symbol, spec.source), (spec, [], [], []))
+            if spec.value is not None and spec.value not in values:
+                values.append(spec.value)
+            if comp.compile_id not in at:
+                at.append(comp.compile_id)
+            if spec.evidence_id:
+                ev.append(spec.evidence_id)
         for gb in comp.graph_breaks:
             what = break_summary(gb.gb_type or gb.reason.split("\n", 1)[0], gb.operator, gb.hints)
             sites, ev, _ = d.breaks.setdefault(gb.key, (set(), [], what))
@@ -174,17 +186,45 @@ def _decisions(counts: Counter[str]) -> str:
     return ", ".join(f"{counts[k]} {k}" for k in ("hit", "miss", "bypass") if counts[k]) or "none"
 
 
+def _ids(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:6]) + (f" (+{len(ids) - 6} more)" if len(ids) > 6 else "")
+
+
+def specialized_lines(d: Digest) -> list[str]:
+    """`s24 (L['pos']) fixed to 1, 2 at decode_after.py:31: self.cache[:, pos] = h[:, 0] (range_refined_to_singleton;
+    at 1/1, 1/2) (ev u1-e15, u1-e23)`: per symbol, what the code fixed back to one value on this side, and where."""
+    out = []
+    for spec, values, at, ev in d.specialized.values():
+        what = spec.symbol + (f" ({spec.source})" if spec.source else "")
+        fixed = f" fixed to {_ids(values)}" if values else " fixed"
+        site = specialization_site(spec)
+        why = f"{spec.reason}; " if spec.reason else ""
+        shown = f" (ev {', '.join(ev[:3])}{' +' + str(len(ev) - 3) if len(ev) > 3 else ''})" if ev else ""
+        out.append(f"{what}{fixed}{' ' + site if site else ''} ({why}at {_ids(at)}){shown}")
+    return out
+
+
 def _recompiles(b: Digest, c: Digest) -> list[Change]:
     out = []
+    # What each side's code fixed back to one value rides on its first recompile change (beside its guards).
+    pinned = {"baseline": specialized_lines(b), "candidate": specialized_lines(c)}
     for cat in sorted(set(b.reasons) | set(c.reasons)):
         nb, nc = b.reasons.get(cat, 0), c.reasons.get(cat, 0)
         if nb != nc:
+            sides: dict[str, dict[str, Any]] = {
+                "baseline": {"category": cat, "failing_guards": nb, "examples": b.reason_examples.get(cat, [])},
+                "candidate": {"category": cat, "failing_guards": nc, "examples": c.reason_examples.get(cat, [])},
+            }
+            for side, lines in pinned.items():
+                if lines and sides[side]["failing_guards"]:
+                    sides[side]["specialized"] = lines
+                    pinned[side] = []
             out.append(
                 Change(
                     kind=ChangeKind.RECOMPILE_REASON,
                     summary=f"{cat} guards failing: {nb} -> {nc}",
-                    baseline={"category": cat, "failing_guards": nb, "examples": b.reason_examples.get(cat, [])},
-                    candidate={"category": cat, "failing_guards": nc, "examples": c.reason_examples.get(cat, [])},
+                    baseline=sides["baseline"],
+                    candidate=sides["candidate"],
                     # In trace order: the first id is the evidence of the first example.
                     baseline_evidence=list(dict.fromkeys(b.reason_evidence.get(cat, []))),
                     candidate_evidence=list(dict.fromkeys(c.reason_evidence.get(cat, []))),

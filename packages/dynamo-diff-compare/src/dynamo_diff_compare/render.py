@@ -273,6 +273,18 @@ def _more_guards(change: Change) -> str | None:
     return None
 
 
+def specialized_detail(change: Change) -> list[str]:
+    """Under a recompile-reason change: per side, what its code fixed back to one value (symbolic_shape_specialization),
+    one line a symbol."""
+    if change.kind != ChangeKind.RECOMPILE_REASON:
+        return []
+    out = []
+    for name, side in (("baseline", change.baseline), ("candidate", change.candidate)):
+        lines = side.get("specialized") if isinstance(side, dict) else None
+        out += [f"    specialized ({name}): {line}" for line in lines or [] if isinstance(line, str)]
+    return out
+
+
 def _page(change: Change) -> str | None:
     """The page of a graph break's type that torch's record links, when it links one."""
     if change.kind in (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED):
@@ -324,6 +336,7 @@ def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
             lines.append(detail)
         if (more := _more_guards(c)) is not None:
             lines.append(more)
+        lines += specialized_detail(c)
         if (page := _page(c)) is not None:
             lines.append(page)
         lines += [f"    {line}" for line in source_lines(c, row)]
@@ -574,6 +587,7 @@ def row_lines(row: FunctionRow) -> list[Line]:
             lines.append(Line(detail.strip(), indent=6, keep=True))
         if (more := _more_guards(c)) is not None:
             lines.append(Line(more.strip(), indent=6))
+        lines += [Line(line.strip(), indent=6) for line in specialized_detail(c)]
         if (page := _page(c)) is not None:
             lines.append(Line(page.strip(), indent=6))
         lines += [Line(line, indent=6) for line in source_lines(c, row)]

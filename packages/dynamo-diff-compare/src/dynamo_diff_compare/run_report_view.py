@@ -33,7 +33,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, source_line, specialized_text
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -94,6 +94,10 @@ def compilation_line(
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         # On a recompilation (what made the graph dynamic is the question there); the capture keeps every one.
         dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None and reasons else [],
+        specialized=[
+            s if s.code or sources is None else s.model_copy(update={"code": source_line(sources, s.file, s.line)})
+            for s in comp.specializations
+        ],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
@@ -269,8 +273,12 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         parts.append(reached_text(c.reached))
     if c.cache:
         parts.append("cache " + ", ".join(c.cache))
+    after_guards = 1 if c.recompile else 0
     if c.dynamic and c.recompile:  # a recompilation that made the graph dynamic says in what, after its guards
-        parts.insert(1, dynamic_text(c.dynamic))
+        parts.insert(after_guards, dynamic_text(c.dynamic))
+        after_guards += 1
+    if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)
+        parts.insert(after_guards, specialized_text(c.specialized))
     if not parts:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

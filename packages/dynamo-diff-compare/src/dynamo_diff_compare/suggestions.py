@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dynamo_diff_schema.capture import Capture, CompiledState
-from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardCategory
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardCategory, Specialization
 from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
 from dynamo_diff_compare.changes import gist
@@ -178,6 +178,10 @@ class _Seen:
     facets: list[str] = field(default_factory=list)
     source: str | None = None
     control_flow: bool = False
+    # torch made it symbolic and the code fixed it back to one value (symbolic_shape_specialization).
+    pinned: Specialization | None = None
+    pinned_at: list[str] = field(default_factory=list)
+    pinned_values: list[str] = field(default_factory=list)
 
     def saw(self, comp: Compilation, evidence_id: str | None, *values: str) -> None:
         for value in values:
@@ -255,6 +259,11 @@ def function_suggestions(
                 cls = m["cls"].removeprefix("__main__.")
                 s.facets.append(cls) if cls not in s.facets else None
                 s.saw(comp, ev, m["id"])
+    pins = _pins(comps)
+    for item in found.values():
+        key = (item.subject, item.dim)
+        if item.kind in (SuggestionKind.MARK_DYNAMIC, SuggestionKind.DYNAMIC_SCALAR) and key in pins:
+            item.pinned, item.pinned_at, item.pinned_values = pins[key]
     out: list[Suggestion] = []
     for item in found.values():
         made = _suggest(item, setup, function)
@@ -262,6 +271,47 @@ def function_suggestions(
             out.append(made)
     limit = _limit_suggestion(comps, setup, function, out)
     return out + ([limit] if limit is not None else [])
+
+
+# What a specialized symbol stood for: a size (`L['feats'].size()[1]`) or a value (`L['pos']`).
+_SIZE_SOURCE = re.compile(r"^(?P<base>.+)\.size\(\)\[(?P<dim>\d+)\]$")
+
+
+def _pins(
+    comps: Sequence[Compilation],
+) -> dict[tuple[str, int | None], tuple[Specialization, list[str], list[str]]]:
+    """The symbols torch made and the code fixed back to one value at a user line, by what they stood for (the
+    name a guard gives it, and the dimension of a size): the first such record, the compilations it was in and the
+    values it was fixed to."""
+    pins: dict[tuple[str, int | None], tuple[Specialization, list[str], list[str]]] = {}
+    for comp in comps:
+        for spec in comp.specializations:
+            if spec.source is None or spec.line is None:
+                continue  # no user line to name: nothing to say about where
+            m = _SIZE_SOURCE.match(spec.source)
+            key = (_name(m["base"]), int(m["dim"])) if m else (_name(spec.source), None)
+            _, at, values = pins.setdefault(key, (spec, [], []))
+            if comp.compile_id not in at:
+                at.append(comp.compile_id)
+            if spec.value is not None and spec.value not in values:
+                values.append(spec.value)
+    return pins
+
+
+def _pinned_site(spec: Specialization) -> str:
+    """`flaky_job.py:33 (`logits = feats @ W + bias`)`."""
+    file = (spec.file or "?").replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{file}:{spec.line}" + (f" (`{spec.code.strip()}`)" if spec.code else "")
+
+
+def _pinned_cause(seen: _Seen, spec: Specialization, what: str) -> str:
+    reason = f", {spec.reason}" if spec.reason else ""
+    return (
+        f"torch made {what} symbolic ({spec.symbol}) and the code at {_pinned_site(spec)} fixed it back to one "
+        f"value{' each time' if len(seen.pinned_at) > 1 else ''} ({_ids(seen.pinned_values)}{reason}; at "
+        f"{_ids(seen.pinned_at)}): that line pins it, so dynamic=True, mark_dynamic and automatic dynamic shapes do "
+        "not keep it symbolic"
+    )
 
 
 def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion | None:
@@ -289,6 +339,22 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             if setup.setting("automatic_dynamic_shapes") is True and not setup.static_by_flag
             else ""
         )
+        if seen.pinned is not None:
+            spec = seen.pinned
+            return Suggestion(
+                kind=seen.kind,
+                subject=name,
+                dim=dim,
+                values=seen.values,
+                cause=f"the size of {name} at dim {dim} took {', '.join(seen.values)} ({_recompiles(seen)}); "
+                + _pinned_cause(seen, spec, f"dim {dim} of {name}"),
+                change=f"the change is to {_pinned_site(spec)}: what it combines dim {dim} of {name} with needs one "
+                f"size there ({spec.value}); make that operation take any size, or keep {name} at one size (marking "
+                "it dynamic cannot help: torch fixes it again, or raises where the mark is enforced)",
+                knob=None,
+                cost="an operation that takes any size may need a different formulation; one size compiles once",
+                **base,
+            )
         small = [v for v in seen.values if v in ("0", "1")]
         stays = (
             f"; size{'s' if len(small) > 1 else ''} {' and '.join(small)} still compile{'' if len(small) > 1 else 's'} "
@@ -396,6 +462,21 @@ def _scalar(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion 
     else:
         knob = "torch.compile(..., dynamic=True)"
     values = ", ".join(seen.values)
+    if seen.pinned is not None:
+        spec = seen.pinned
+        return Suggestion(
+            kind=seen.kind,
+            subject=name,
+            values=seen.values,
+            cause=f"the Python {kind} {name} was compiled as a constant ({values}) and took another value "
+            f"({_recompiles(seen)}); " + _pinned_cause(seen, spec, name),
+            change=f"the change is to {_pinned_site(spec)}: index or slice with tensor operations instead of the "
+            f"Python {kind} {name} (and pass {name} as a tensor), so the graph takes it as data",
+            knob=None,
+            cost=f"the graph then reads {name} at run time instead of folding it in: tensor indexing may be slower "
+            "than a constant slice, and a tensor argument is one more input",
+            **base,
+        )
     how = {
         "torch._dynamo.config.allow_unspec_int_on_nn_module = True": ", or let Dynamo treat int attributes of "
         "modules as dynamic (torch._dynamo.config.allow_unspec_int_on_nn_module = True)",

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from dynamo_diff_match.snapshots import SnapshotSet
-from dynamo_diff_schema.compilation import GraphBreak, SymbolicSize
+from dynamo_diff_schema.compilation import GraphBreak, Specialization, SymbolicSize
 
 # `  File "/path/global_guard.py", line 17, in apply` then the line's text, in a "User stack trace".
 _STACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
@@ -92,3 +92,27 @@ def dynamic_text(sizes: list[SymbolicSize]) -> str:
     more = f" (+{len(sizes) - 6} more)" if len(sizes) > 6 else ""
     ids = ", ".join(s.evidence_id for s in sizes[:6] if s.evidence_id)
     return f"dynamic: the graph has symbolic sizes: {', '.join(shown)}{more}" + (f" (ev {ids})" if ids else "")
+
+
+def specialization_site(spec: Specialization, sources: SnapshotSet | None = None) -> str:
+    """'at decode_after.py:31: self.cache[:, pos] = h[:, 0]': the user line that fixed a symbol (its text from the
+    record, else the source snapshot); "" when the record names no line."""
+    if spec.file is None or spec.line is None:
+        return ""
+    code = _code(spec.code) if spec.code else source_line(sources, spec.file, spec.line)
+    return UserLine(_name(spec.file), spec.line, code).text()
+
+
+def specialized_text(specs: list[Specialization], sources: SnapshotSet | None = None) -> str:
+    """'specialized: s24 (L['pos']) fixed to 1 at decode_after.py:31: self.cache[:, pos] = h[:, 0]
+    (range_refined_to_singleton) (ev u1-e9)': each symbol torch made and then fixed to one value, and where."""
+    shown = []
+    for spec in specs[:4]:
+        what = spec.symbol + (f" ({spec.source})" if spec.source else "")
+        fixed = f" fixed to {spec.value}" if spec.value is not None else " fixed"
+        site = specialization_site(spec, sources)
+        why = f" ({spec.reason})" if spec.reason else ""
+        ev = f" (ev {spec.evidence_id})" if spec.evidence_id else ""
+        shown.append(f"{what}{fixed}{' ' + site if site else ''}{why}{ev}")
+    more = f"; (+{len(specs) - 4} more)" if len(specs) > 4 else ""
+    return "specialized: " + "; ".join(shown) + more

@@ -230,6 +230,21 @@ class SymbolicSize(Model):
     evidence_id: str | None = Field(None, description="The create_symbol record, when there is one.")
 
 
+class Specialization(Model):
+    """A symbol torch made and then fixed to one value while tracing this compilation (its
+    `symbolic_shape_specialization` record): the code at `file`:`line` pinned it, so the graph is not dynamic in it
+    whatever dynamic=True or mark_dynamic ask."""
+
+    symbol: str = Field(description="The symbol as torch printed it, e.g. 's24'.")
+    source: str | None = Field(None, description="What it stands for, as torch wrote it (`L['pos']`).")
+    value: str | None = Field(None, description="The value it was fixed to.")
+    reason: str | None = Field(None, description="torch's reason, e.g. 'range_refined_to_singleton'.")
+    file: str | None = Field(None, description="The user file of the line that fixed it (the record's user stack).")
+    line: int | None = Field(None, ge=0, description="That line's number.")
+    code: str | None = Field(None, description="That line's text, as the record or the source snapshot gives it.")
+    evidence_id: str | None = Field(None, description="The symbolic_shape_specialization record.")
+
+
 class GraphSummary(Model):
     op_count: int | None = Field(None, ge=0)
     empty: bool = Field(False, description="The graph reached the backend with no ops (e.g. fullgraph, `return x`).")
@@ -284,6 +299,11 @@ class Compilation(Model):
     limit_events: list[LimitEvent] = Field(default_factory=list)
     graph: GraphSummary | None = None
     aot: AotSummary | None = None
+    specializations: list[Specialization] = Field(
+        default_factory=list,
+        description="Symbols torch made and fixed back to one value while tracing (symbolic_shape_specialization), "
+        "in record order, one per symbol.",
+    )
     guards: GuardSummary | None = None
     phase_times: dict[str, float] = Field(
         default_factory=dict,

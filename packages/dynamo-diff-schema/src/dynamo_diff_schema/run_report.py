@@ -10,7 +10,7 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
-from dynamo_diff_schema.compilation import LastRecord, SymbolicSize
+from dynamo_diff_schema.compilation import LastRecord, Specialization, SymbolicSize
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
@@ -100,6 +100,11 @@ class CompilationLine(Model):
         description="A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and "
         "dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's "
         "graph.symbolic_sizes has every one).",
+    )
+    specialized: list[Specialization] = Field(
+        default_factory=list,
+        description="Symbols torch made and fixed back to one value while tracing, each with the user line that "
+        "fixed it; [] when none was.",
     )
     compile_time_s: float | None = None
     evidence_ids: list[str] = Field(

@@ -46,6 +46,7 @@ def _side_value(kind: ChangeKind, value: object) -> str:
         n = value.get("failing_guards", 0)
         out = [f"<p>{esc(str(n))} failing {esc(str(value.get('category', '')))} guard(s)</p>"]
         out += [f'<pre class="trace" data-trace>{esc(str(text))}</pre>' for text in value.get("examples") or []]
+        out += [f"<p>specialized: <code>{esc(str(text))}</code></p>" for text in value.get("specialized") or []]
         return "".join(out)
     if kind in _BREAKS:
         if not isinstance(value, dict):

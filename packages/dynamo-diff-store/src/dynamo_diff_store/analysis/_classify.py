@@ -29,6 +29,7 @@ from dynamo_diff_schema.compilation import (
     CompileIdentity,
     LastRecord,
     Restart,
+    Specialization,
     StackFrame,
 )
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
@@ -36,7 +37,7 @@ from dynamo_diff_schema.hints import Hint, HintAction
 
 from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
 from dynamo_diff_store.analysis._folding import Identity, RunFacts, UserCall
-from dynamo_diff_store.analysis._kind_graphs import aot_summary, graph_summary
+from dynamo_diff_store.analysis._kind_graphs import aot_summary, graph_summary, specializations
 from dynamo_diff_store.analysis._kind_guards import guard_summary, recompile
 from dynamo_diff_store.analysis._kind_metrics import final_metrics, metrics_code, outcome, phase_times, start_time
 from dynamo_diff_store.analysis._kinds import KIND_OF, NOT_INDEXED, extract, kind_key
@@ -218,7 +219,7 @@ class Classifier:
                     ident.start_call = _user_call(stack, resolve)
                     ident.start_caller = ident.start_call.caller if ident.start_call is not None else None
                     ident.start_callers = _user_frames(stack, resolve)
-                comp = self._compilation(ident, last_code)
+                comp = self._compilation(ident, last_code, specializations(ident, strings_for))
                 if comp.code.co_name is not None:
                     last_code[(ident.key[0], ident.key[1])] = comp.code
                 incomplete |= ident.incomplete
@@ -282,7 +283,10 @@ class Classifier:
         )
 
     def _compilation(
-        self, ident: Identity, last_code: dict[tuple[int | None, int | None], CodeLocation]
+        self,
+        ident: Identity,
+        last_code: dict[tuple[int | None, int | None], CodeLocation],
+        specialized: list[Specialization],
     ) -> Compilation:
         final, metrics_ev = final_metrics(ident)
         ended, why, failure, limits = outcome(ident)
@@ -318,6 +322,7 @@ class Classifier:
             limit_events=limits,
             graph=graph_summary(ident, final, metrics_ev, ended),
             aot=aot_summary(ident),
+            specializations=specialized,
             guards=guard_summary(ident, final, metrics_ev),
             phase_times=phases,
             phase_evidence_id=metrics_ev if phases else None,

@@ -46,6 +46,9 @@ class Identity:
     graph_symbols: list[str] = field(default_factory=list)  # the symbols in that graph's sizes, in order
     created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
+    # symbolic_shape_specialization: (the file it was read from, (symbol, source, value, reason, user file or its
+    # intern index, line, line text), evidence id); the user file is resolved when the rank ends.
+    specialized: list[tuple[str, tuple[Any, ...], str]] = field(default_factory=list)
     recompile_entries: list[GuardReason] = field(default_factory=list)
     recompile_evidence: list[str] = field(default_factory=list)
     graph_breaks: list[GraphBreak] = field(default_factory=list)

@@ -36,6 +36,9 @@ _BINARY = {
 _INFIX = re.compile(r"^\S.*? (" + "|".join(re.escape(op) for op in _BINARY) + r") \S")
 _UNARY = {"-": "neg", "+": "pos", "~": "invert"}
 _SUBSCRIPT = re.compile(r"^[A-Za-z_]\w*\[")
+# An in-place `operator.setitem` (torch.fx prints `x[idx] = v;  setitem = x`): a subscript assignment, then the
+# node's name bound to its target.
+_SETITEM = re.compile(r"^\s+(?P<target>[A-Za-z_]\w*)\[.*\] = .+;  [A-Za-z_]\w* = (?P=target)(?:;|$)")
 
 
 def op_histogram(graph_text: str) -> dict[str, int]:
@@ -60,6 +63,9 @@ def op_histogram(graph_text: str) -> dict[str, int]:
         if stripped and indent <= forward_indent:
             break  # the end of the top-level forward (nested subgraph classes follow)
         if indent != forward_indent + 4:
+            continue
+        if _SETITEM.match(line):
+            counts["operator.setitem"] += 1
             continue
         match = _ASSIGN.match(line)
         if match is None:

@@ -4,9 +4,10 @@ backward and inference graphs (their op counts)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome, SymbolicSize
+from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome, Specialization, SymbolicSize
 
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._folding import Folding, Identity, RecordKind, payload
@@ -66,6 +67,62 @@ def _fold_symbol(folding: Folding, fact: Fact, ident: Identity) -> None:
         ident.created_symbols.setdefault(symbol, (source, value, ev))
 
 
+def _text(value: Any, most: int) -> str | None:
+    return value[:most] if isinstance(value, str) else None
+
+
+def _extract_specialization(rec: Record) -> tuple[Any, ...] | None:
+    """`{"symbol": "s24", "sources": ["L['pos']"], "value": "1", "reason": "range_refined_to_singleton",
+    "user_stack": [{"line": 31, "filename": 1, "loc": "self.cache[:, pos] = h[:, 0]"}]}`: the symbol, what it
+    stands for, the value it was fixed to, why, and the user line that fixed it (the user stack's last frame)."""
+    body = rec.body if isinstance(rec.body, dict) else {}
+    symbol = body.get("symbol")
+    if not isinstance(symbol, str):
+        return None
+    sources = body.get("sources")
+    source = sources[0] if isinstance(sources, list) and sources else body.get("source")
+    stack = body.get("user_stack")
+    top = stack[-1] if isinstance(stack, list) and stack and isinstance(stack[-1], dict) else {}
+    filename = top.get("filename")
+    line = top.get("line")
+    return (
+        symbol[:40],
+        _text(source, 200),
+        _text(body.get("value"), 40),
+        _text(body.get("reason"), 80),
+        filename if isinstance(filename, int | str) and not isinstance(filename, bool) else None,
+        line if type(line) is int and line >= 0 else None,
+        _text(top.get("loc"), 200),
+    )
+
+
+def _fold_specialization(folding: Folding, fact: Fact, ident: Identity) -> None:
+    ev = folding.evidence(fact, fact.kind, ident)
+    if fact.data is not None and all(seen[1][0] != fact.data[0] for seen in ident.specialized):
+        ident.specialized.append((fact.file, fact.data, ev))
+
+
+def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]]) -> list[Specialization]:
+    """The compilation's specializations, their user files resolved through the intern table of the file each
+    record was read from."""
+    out = []
+    for file, (symbol, source, value, reason, name, line, code), ev in ident.specialized:
+        filename = strings_for(file).get(name) if isinstance(name, int) else name
+        out.append(
+            Specialization(
+                symbol=symbol,
+                source=source,
+                value=value,
+                reason=reason,
+                file=filename,
+                line=line,
+                code=code.strip() if code else None,
+                evidence_id=ev,
+            )
+        )
+    return out
+
+
 def _fold_aot_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
     ident.aot_graphs.append((fact.kind, fact.data, folding.evidence(fact, fact.kind, ident)))
 
@@ -80,6 +137,11 @@ DYNAMO_OUTPUT_GRAPH = RecordKind(
 # A symbolic size made while tracing (`{"symbol": "s77", "val": "6", "source": "L['x'].size()[0]"}`): which input
 # and dimension a symbol of the graph stands for.
 CREATE_SYMBOL = RecordKind("create_symbol", extract=_extract_symbol, fold=_fold_symbol, compiling=True)
+# A symbol made while tracing and then fixed to one value (range_refined_to_singleton: an indexed write with a
+# Python int, a matmul that needs one width): what pinned a size or an int that dynamic shapes made symbolic.
+SYMBOLIC_SHAPE_SPECIALIZATION = RecordKind(
+    "symbolic_shape_specialization", extract=_extract_specialization, fold=_fold_specialization, compiling=True
+)
 # AOTAutograd's graphs of a compilation (training: forward and backward; inference: one).
 AOT_FORWARD_GRAPH = _aot_graph("aot_forward_graph")
 AOT_BACKWARD_GRAPH = _aot_graph("aot_backward_graph")

@@ -29,6 +29,7 @@ from dynamo_diff_store.analysis._kind_graphs import (
     AOT_INFERENCE_GRAPH,
     CREATE_SYMBOL,
     DYNAMO_OUTPUT_GRAPH,
+    SYMBOLIC_SHAPE_SPECIALIZATION,
 )
 from dynamo_diff_store.analysis._kind_guards import DYNAMO_CPP_GUARDS_STR, DYNAMO_GUARDS, RECOMPILE_REASONS
 from dynamo_diff_store.analysis._kind_metrics import (
@@ -49,6 +50,7 @@ RECORD_KINDS: tuple[RecordKind, ...] = (
     DYNAMO_ERROR,
     DYNAMO_OUTPUT_GRAPH,
     CREATE_SYMBOL,
+    SYMBOLIC_SHAPE_SPECIALIZATION,
     AOT_FORWARD_GRAPH,
     AOT_BACKWARD_GRAPH,
     AOT_INFERENCE_GRAPH,
