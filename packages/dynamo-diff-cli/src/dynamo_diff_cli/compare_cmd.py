@@ -97,7 +97,8 @@ def compare(
         typer.Argument(
             metavar="CAPTURE...",
             help="The baseline then the candidate (ids, prefixes, labels or paths, imported first); with --ranks, "
-            "one capture then the ranks to compare: `compare CAPTURE --ranks 0 1`.",
+            "one capture then the ranks to compare: `compare CAPTURE --ranks 0 1`; one capture of several ranks alone: "
+            "its ranks, as with --ranks.",
             show_default=False,
         ),
     ],

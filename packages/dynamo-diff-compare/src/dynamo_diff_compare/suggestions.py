@@ -141,6 +141,7 @@ def _internal(subject: str) -> bool:
     `___`): no variable of the user's code, so no call or assignment of theirs can name it."""
     return subject.startswith("___")
 
+
 # torch's ScalarType names (guard texts) -> the dtype a user writes.
 _DTYPES = {
     "Float": "torch.float32",
@@ -281,8 +282,10 @@ def function_suggestions(
     pins = _pins(comps)
     for item in found.values():
         key = (item.subject, item.dim)
-        if item.kind in (SuggestionKind.MARK_DYNAMIC, SuggestionKind.DYNAMIC_SCALAR) and key in pins and not (
-            _internal(item.subject)
+        if (
+            item.kind in (SuggestionKind.MARK_DYNAMIC, SuggestionKind.DYNAMIC_SCALAR)
+            and key in pins
+            and not (_internal(item.subject))
         ):
             item.pinned, item.pinned_at, item.pinned_values = pins[key]
     out: list[Suggestion] = []
