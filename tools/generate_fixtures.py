@@ -163,6 +163,8 @@ ALL = [
     # The script renamed (decoder.py -> decoding.py), a method given an argument and a function renamed.
     ("rename_file_v1", "rename_file_v1/decoder.py"),
     ("rename_file_v2", "rename_file_v2/decoding.py"),
+    # Recompile guards on values Dynamo keeps on its stack across a graph break (___stack0), not user variables.
+    ("stack_slots", "stack_slots.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with

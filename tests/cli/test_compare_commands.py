@@ -93,6 +93,25 @@ def test_compare_ranks(run) -> None:  # type: ignore[no-untyped-def]
     assert code == 2 and "has no rank 7" in err
 
 
+def test_one_capture_of_several_ranks_compares_its_ranks_and_one_of_one_rank_says_the_command(run) -> None:  # type: ignore[no-untyped-def]
+    # two_ranks: torch wrote one trace log per rank (rank_0, rank_1); shape: one log, no rank in its name.
+    logs = sorted(p.name for p in (CAPTURES / "two_ranks" / "raw").glob("*.log"))
+    assert len(logs) == 2 and "rank_0" in logs[0] and "rank_1" in logs[1]
+    code, out, err = run("compare", str(CAPTURES / "two_ranks"))
+    assert code == 0, err
+    said = " ".join(err.split())
+    assert "one capture of 2 ranks: comparing its ranks, as `compare " in said and " --ranks` does" in said
+    code, explicit, _ = run("compare", str(CAPTURES / "two_ranks"), "--ranks")
+    assert code == 0 and out == explicit  # the very rank view --ranks prints
+    assert "rank view: 2 ranks in 2 behaviour group(s); reference rank 0" in out
+    assert "FIRST DIVERGENCE rank 1 vs rank 0" in out
+    assert len(list((CAPTURES / "shape" / "raw").glob("*.log"))) == 1
+    code, out, err = run("compare", str(CAPTURES / "shape"))
+    said = " ".join(err.split())
+    assert code == 2 and out == "" and "error[invalid_argument]" in said
+    assert f"`compare {CAPTURES / 'shape'} OTHER`" in said and "has 1 rank, so there are no ranks to compare" in said
+
+
 def test_compare_ranks_of_a_64_rank_job_shows_two_groups(run, rank_job, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Ranks 0-31 copied from two_ranks' rank 0 log, 32-63 from its rank 1 log: two groups in every format."""
     job = rank_job(tmp_path / "job64", {r: 0 if r < 32 else 1 for r in range(64)})

@@ -345,3 +345,31 @@ def test_mark_dynamic_says_when_automatic_dynamic_shapes_already_made_the_size_d
     assert "saves that recompile" in s["cause"]
     (s,) = function(report(run, "auto_dynamic_off"), "f")["suggestions"]
     assert s["kind"] == "mark_dynamic" and "automatic dynamic shapes were on" not in s["cause"]
+
+
+def test_a_value_on_dynamos_stack_is_named_by_its_line_never_by_its_slot(run: Run) -> None:
+    # stack_slots: the guards torch wrote name ___stack2 (a float random.random() returned mid-expression at line
+    # 20 of jitter) and ___stack0 (the tensor a boolean mask made at line 25 of tokens): slots of the resume
+    # functions' inputs, no variable the user can pass, mark or rename.
+    guards = oracle("stack_slots")["guard_failures"]
+    (scalar_guard,) = guards["torch_dynamo_resume_in_jitter_at_20"]
+    assert scalar_guard.startswith("1/0: ___stack2 == ")
+    sizes = sizes_seen(guards["torch_dynamo_resume_in_tokens_at_25"], "___stack0", 0)
+    assert sizes == ["3", "4"]  # the kept tokens of the workload's two batches
+    document = report(run, "stack_slots")
+    (scalar,) = function(document, "jitter")["suggestions"]
+    assert scalar["kind"] == "dynamic_scalar" and scalar["subject"] == "the value at line 20 of jitter"
+    assert "stack_slots.py:20" in scalar["change"] and "`return y * (1.0 + random.random())`" in scalar["cause"]
+    assert scalar["values"] == [scalar_guard.split("== ")[1].split()[0]]
+    slot = [s for s in function(document, "tokens")["suggestions"] if s["subject"] != "ids"]
+    (size,) = slot
+    assert size["kind"] == "mark_dynamic" and size["subject"] == "the value at line 25 of tokens"
+    assert size["values"] == sizes and size["dim"] == 0 and "stack_slots.py:25" in size["change"]
+    assert size["knob"] == "torch.compile(..., dynamic=True)"
+    for s in function(document, "jitter")["suggestions"] + function(document, "tokens")["suggestions"]:
+        assert "___" not in s["change"] and "___" not in s["subject"] and "___" not in (s["knob"] or "")
+    code, out, _ = run("analyze", str(CAPTURES / "stack_slots"))
+    assert code == 0
+    for name in ("jitter", "tokens"):
+        shown = "\n".join(unwrapped(block(out, name)))
+        assert "suggestion (" in shown and "___" not in shown, shown

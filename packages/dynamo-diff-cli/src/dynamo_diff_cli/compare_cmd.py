@@ -97,7 +97,8 @@ def compare(
         typer.Argument(
             metavar="CAPTURE...",
             help="The baseline then the candidate (ids, prefixes, labels or paths, imported first); with --ranks, "
-            "one capture then the ranks to compare: `compare CAPTURE --ranks 0 1`.",
+            "one capture then the ranks to compare: `compare CAPTURE --ranks 0 1`; one capture of several ranks alone: "
+            "its ranks, as with --ranks.",
             show_default=False,
         ),
     ],
@@ -129,8 +130,27 @@ def compare(
     from dynamo_diff_service import read_source_map
 
     service = service_of(ctx)
+    alone = None
+    if not ranks and len(refs) == 1:
+        # One capture: a capture of several ranks is compared rank against rank, as --ranks does (said on stderr, so
+        # stdout is the rank view alone); one of a single rank has nothing to compare with.
+        alone = open_capture(service, refs[0])
+        count = len(alone.ranks)
+        if count < 2:
+            raise DynamoDiffError(
+                ErrorCode.INVALID_ARGUMENT,
+                f"give a baseline and a candidate: `compare {refs[0]} OTHER`; {refs[0]} has {count} rank, so there "
+                f"are no ranks to compare (`compare CAPTURE --ranks` compares the ranks of a capture of several)",
+            )
+        stderr().print(
+            f"one capture of {count} ranks: comparing its ranks, as `compare {refs[0]} --ranks` does (give a second "
+            "capture to compare two runs)",
+            markup=False,
+            highlight=False,
+        )
+        ranks = True
     if ranks:
-        capture = open_capture(service, refs[0])
+        capture = alone or open_capture(service, refs[0])
         try:
             chosen = [int(r) for r in refs[1:]] or None
         except ValueError:

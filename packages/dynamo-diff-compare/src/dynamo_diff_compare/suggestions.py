@@ -131,6 +131,16 @@ _CONTROL = re.compile(r"^(?:if|elif|while|assert|for|match|case)\b|\bif\b.*\bels
 # A positional or keyword argument of a wrapper (torch's inner(*args, **kwargs) around a compiled module).
 _WRAPPED_ARG = re.compile(r"^(?:args\[\d+\]|kwargs\['\w+'\])$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+# The function Dynamo compiles for the code after a graph break at line N of X; the values live on Python's stack
+# there become its inputs, named ___stack0, ___stack1, ... in its guards.
+_RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<function>\w+?)_at_(?P<line>\d+)$")
+
+
+def _internal(subject: str) -> bool:
+    """A name torch makes (`___stack0`, a slot of Dynamo's stack at a graph break; any name with a leading
+    `___`): no variable of the user's code, so no call or assignment of theirs can name it."""
+    return subject.startswith("___")
+
 
 # torch's ScalarType names (guard texts) -> the dtype a user writes.
 _DTYPES = {
@@ -182,6 +192,9 @@ class _Seen:
     pinned: Specialization | None = None
     pinned_at: list[str] = field(default_factory=list)
     pinned_values: list[str] = field(default_factory=list)
+    # A value on Dynamo's stack (`___stack0`): where it lives in the user's code (the resumed function, the line its
+    # graph broke at, the file), from the resume function's name; None where it is not a resume function.
+    slot_at: tuple[str, str, str] | None = None
 
     def saw(self, comp: Compilation, evidence_id: str | None, *values: str) -> None:
         for value in values:
@@ -206,10 +219,17 @@ def function_suggestions(
 ) -> list[Suggestion]:
     """The next steps computed from all of one function's compilations (in compile order): one per thing that
     varied between them, then the recompile limit when it was hit."""
-    found: dict[tuple[str, str, int | None, int | None], _Seen] = {}
+    found: dict[tuple[str, str, int | None, int | None, str | None], _Seen] = {}
+    comp: Compilation
 
     def seen(kind: SuggestionKind, subject: str, dim: int | None = None, rank: int | None = None) -> _Seen:
-        return found.setdefault((str(kind), subject, dim, rank), _Seen(kind, subject, dim))
+        # A stack slot is one value of one resume function: ___stack0 of another resume function is another value.
+        frame = comp.code.co_name if _internal(subject) else None
+        made = found.setdefault((str(kind), subject, dim, rank, frame), _Seen(kind, subject, dim))
+        if frame is not None and made.slot_at is None and (m := _RESUME.match(frame)):
+            file = (comp.code.co_filename or "?").replace("\\", "/").rsplit("/", 1)[-1]
+            made.slot_at = (m["function"], m["line"], file)
+        return made
 
     for comp in comps:
         for reason in comp.recompile.reasons if comp.recompile is not None else []:
@@ -262,7 +282,11 @@ def function_suggestions(
     pins = _pins(comps)
     for item in found.values():
         key = (item.subject, item.dim)
-        if item.kind in (SuggestionKind.MARK_DYNAMIC, SuggestionKind.DYNAMIC_SCALAR) and key in pins:
+        if (
+            item.kind in (SuggestionKind.MARK_DYNAMIC, SuggestionKind.DYNAMIC_SCALAR)
+            and key in pins
+            and not (_internal(item.subject))
+        ):
             item.pinned, item.pinned_at, item.pinned_values = pins[key]
     out: list[Suggestion] = []
     for item in found.values():
@@ -321,6 +345,8 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
         "compile_ids": seen.compile_ids,
         "evidence_ids": seen.evidence_ids,
     }
+    if _internal(name):
+        return _slot(seen, setup, base)
     if seen.kind == SuggestionKind.MARK_DYNAMIC:
         if not (_IDENT.match(name) or _WRAPPED_ARG.match(name)) or len(seen.values) < 2:
             return None  # a parameter or attribute (`self.weight`): not a call site's tensor
@@ -443,6 +469,65 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
             **base,
         )
     return None
+
+
+def _slot(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | None:
+    """A value Dynamo kept on its stack across a graph break (`___stack0`): what varied and at which line of the
+    user's code, never the slot's name as if it were a variable; nothing where it is not a resume function's, or
+    where the evidence does not support a change."""
+    if seen.slot_at is None:
+        return None
+    function, line, file = seen.slot_at
+    where = f"{file}:{line}"
+    live = (
+        f"live at line {line} of {function} ({where}{f': `{seen.source}`' if seen.source else ''}) when its graph "
+        f"broke there (Dynamo resumed after the break with it as an input; no variable of the code)"
+    )
+    subject = f"the value at line {line} of {function}"
+    if seen.kind == SuggestionKind.MARK_DYNAMIC and len(seen.values) > 1:
+        flag = (
+            "; automatic dynamic shapes were on, so torch made that dimension dynamic when it recompiled and later "
+            "sizes reuse that graph"
+            if setup.setting("automatic_dynamic_shapes") is True and not setup.static_for(base["function"])
+            else ""
+        )
+        return Suggestion(
+            kind=seen.kind,
+            subject=subject,
+            dim=seen.dim,
+            values=seen.values,
+            cause=f"the size at dim {seen.dim} of the tensor {live} took {', '.join(seen.values)} "
+            f"({_recompiles(seen)}){flag}",
+            change=f"no mark_dynamic call can name that tensor: remove the graph break at {where} so it stays inside "
+            "one graph, or compile with dynamic=True (sizes are dynamic from the first compilation, in the code "
+            "after a break too)",
+            knob="torch.compile(..., dynamic=True)",
+            cost="one graph for any size of that dimension: its kernels may be slower than ones built for one size",
+            **base,
+        )
+    if seen.kind == SuggestionKind.DYNAMIC_SCALAR and not seen.control_flow:
+        kind = "float" if "float" in seen.facets else "int"
+        knob = (
+            f"torch._dynamo.config.specialize_{kind} = False"
+            if setup.setting(f"specialize_{kind}") is True
+            else "torch.compile(..., dynamic=None)"
+            if setup.static_for(base["function"])
+            else "torch.compile(..., dynamic=True)"
+        )
+        return Suggestion(
+            kind=seen.kind,
+            subject=subject,
+            values=seen.values,
+            cause=f"the Python {kind} {live} was compiled as a constant ({', '.join(seen.values)}) and took another "
+            f"value ({_recompiles(seen)})",
+            change=f"compute that {kind} as a tensor at {where} (with torch operations), or compute it outside the "
+            f"compiled function and pass it in as a tensor argument, or {knob}",
+            knob=knob,
+            cost=f"the graph then reads the {kind} at run time instead of folding it in: a dynamic value may give "
+            "slower kernels, and a tensor argument is one more input",
+            **base,
+        )
+    return None  # a dtype, device or object identity of a stack value: no change to its code is known
 
 
 def _scalar(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | None:
