@@ -1,0 +1,20 @@
+"""Every page of a comparison says what its first page says of the runs (or nothing), never a different fact."""
+
+from __future__ import annotations
+
+from .conftest import Session, text_of
+
+EDIT = {"baseline": "captures/edit_v1", "candidate": "captures/edit_v2"}
+
+
+def _runs_line(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("runs: "))
+
+
+def test_a_later_page_states_the_first_pages_run_status(session: Session) -> None:
+    first = session.call("compare_runs", **EDIT, page_size=1)
+    later = session.call("compare_runs", **EDIT, offset=1, page_size=1)
+    assert "offset=1" in text_of(first)  # there is a second page
+    assert "not known" not in _runs_line(text_of(first))
+    assert _runs_line(text_of(later)) == _runs_line(text_of(first))
+    assert "run:" not in text_of(later)  # the facts behind it (the command) stay on the first page
