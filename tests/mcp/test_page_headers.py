@@ -18,3 +18,20 @@ def test_a_later_page_states_the_first_pages_run_status(session: Session) -> Non
     assert "not known" not in _runs_line(text_of(first))
     assert _runs_line(text_of(later)) == _runs_line(text_of(first))
     assert "run:" not in text_of(later)  # the facts behind it (the command) stay on the first page
+
+
+def _row_line(text: str, index: int) -> str:
+    return next(line for line in text.splitlines() if line.startswith(f"[{index}] "))
+
+
+def test_a_row_says_each_count_before_and_after_or_unchanged_once(session: Session) -> None:
+    """A two-sided row writes a count that differs as `before -> after` and names the equal ones once, as unchanged,
+    so a single number is never read as one side's."""
+    result = session.call("compare_runs", **EDIT)
+    page = result.structured_content
+    line = _row_line(text_of(result), 0)
+    b, c = page["rows"][0]["row"]["baseline"]["counts"], page["rows"][0]["row"]["candidate"]["counts"]  # type: ignore[index]
+    assert b["confirmed_recompilation_identities"] != c.get("confirmed_recompilation_identities", 0)
+    assert "recompiles (confirmed) 1 -> 0" in line
+    counts = line.split("; compile ids")[0]
+    assert counts.count("unchanged: ") == 1 and "graph breaks 0" in counts.split("unchanged: ")[1]
