@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dynamo_diff_mcp import budget
+from dynamo_diff_schema import ComparisonPage
+
 from .conftest import Session, text_of
 
 EDIT = {"baseline": "captures/edit_v1", "candidate": "captures/edit_v2"}
@@ -35,3 +38,17 @@ def test_a_row_says_each_count_before_and_after_or_unchanged_once(session: Sessi
     assert "recompiles (confirmed) 1 -> 0" in line
     counts = line.split("; compile ids")[0]
     assert counts.count("unchanged: ") == 1 and "graph breaks 0" in counts.split("unchanged: ")[1]
+
+
+def test_a_row_cut_to_fit_keeps_each_sides_failing_guard(session: Session) -> None:
+    """The cut that leaves the changes' values out (to keep the structured content within twice the text) keeps
+    each side of a recompile-reason change: its count and its first failing guard, dropping the other guards."""
+    page = ComparisonPage.model_validate(session.call("compare_runs", **EDIT).structured_content)
+    entry = page.rows[0]
+    whole = next(c for c in entry.row.changes if c.kind == "recompile_reason")
+    cut = next(c for c in budget.without_change_values(entry).row.changes if c.kind == "recompile_reason")
+    for name in ("baseline", "candidate"):
+        before, after = getattr(whole, name), getattr(cut, name)
+        assert after["failing_guards"] == before["failing_guards"]
+        assert after.get("examples", []) == before["examples"][:1]
+    assert whole.baseline["failing_guards"] != whole.candidate["failing_guards"]

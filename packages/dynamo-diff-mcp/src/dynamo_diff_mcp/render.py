@@ -343,7 +343,7 @@ def comparison_text(
             if s.generated is not None
         )
         lines += ["  " + _line(f"code torch generated: {m}") for m in made]
-        lines += ["  " + _line(line) for line in change_lines(row)]
+        lines += ["  " + _line(line) for line in change_lines(row, sides=True)]
         lines += ["  " + _line(suggestion_text(s)) for s in row.suggestions]
         if frames and entry.index in frames:
             lines.append("  " + _line(frames[entry.index]))
