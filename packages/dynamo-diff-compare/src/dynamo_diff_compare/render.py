@@ -242,6 +242,22 @@ def _evidence(change: Change) -> str:
     return f" [evidence: {'; '.join(parts)}]" if parts else ""
 
 
+def _guard(example: str) -> str:
+    at = guard_line(example)
+    return example.split("  #", 1)[0].strip() + (f" {at.text()}" if at is not None else "")
+
+
+def _both_guards(change: Change) -> list[str] | None:
+    """A recompile-reason change whose two sides both have failing guards: each side's first, named."""
+    if change.kind != ChangeKind.RECOMPILE_REASON:
+        return None
+    firsts = [side.get("examples") if isinstance(side, dict) else None for side in (change.baseline, change.candidate)]
+    b, c = firsts
+    if not b or not c:
+        return None
+    return [f"    guard (baseline): {_guard(b[0])}", f"    guard (candidate): {_guard(c[0])}"]
+
+
 def _detail(change: Change) -> str | None:
     """The compiler's own words behind a change: the first failing guard, the graph break's registry id."""
     if change.kind == ChangeKind.RECOMPILE_REASON:
@@ -325,14 +341,17 @@ def _role(change: Change) -> object:
     return change.baseline.get("role") if isinstance(change.baseline, dict) else None
 
 
-def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
-    """What changed on a row, each change with its evidence ids and, under it, the guard text or break type."""
+def change_lines(row: FunctionRow, *, phases: bool = False, sides: bool = False) -> list[str]:
+    """What changed on a row, each change with its evidence ids and, under it, the guard text or break type
+    (`sides`: the first failing guard of each side, named, where both sides have one)."""
     lines = []
     for c in row.changes:
         if not phases and timing_noise(c):
             continue
         lines.append(c.summary + _evidence(c))
-        if (detail := _detail(c)) is not None:
+        if sides and (both := _both_guards(c)) is not None:
+            lines += both
+        elif (detail := _detail(c)) is not None:
             lines.append(detail)
         if (more := _more_guards(c)) is not None:
             lines.append(more)

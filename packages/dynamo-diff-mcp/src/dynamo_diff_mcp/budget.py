@@ -137,13 +137,32 @@ def lean_enough(model: BaseModel, text: str) -> bool:
     return size(listed(lean(model))) <= STRUCTURED_PER_TEXT * len(text)
 
 
+def _first_guard(value: Any) -> Any:
+    """A recompile-reason change's side cut to its category, its count and its first failing guard (whole reasons
+    go, never a side)."""
+    if not isinstance(value, dict):
+        return None
+    examples = value.get("examples") or []
+    first = [e[:VALUE_CHARS] for e in examples[:1] if isinstance(e, str)]
+    kept = {k: value[k] for k in ("category", "failing_guards") if k in value}
+    return {**kept, **({"examples": first} if first else {})}
+
+
 def without_change_values(entry: RowEntry) -> RowEntry:
     """A page's row whose changes keep their summary and evidence ids, not their values (noted on the row)."""
     row = entry.row
     if not any(c.baseline is not None or c.candidate is not None for c in row.changes):
         return entry
-    changes = [c.model_copy(update={"baseline": None, "candidate": None}) for c in row.changes]
-    note = "changes: values left out (each summary says them; get_evidence shows the records)"
+    changes = [
+        c.model_copy(update={"baseline": _first_guard(c.baseline), "candidate": _first_guard(c.candidate)})
+        if c.kind == "recompile_reason"
+        else c.model_copy(update={"baseline": None, "candidate": None})
+        for c in row.changes
+    ]
+    note = (
+        "changes: values left out but each side's first failing guard (each summary says them; get_evidence shows "
+        "the records)"
+    )
     return entry.model_copy(
         update={"row": row.model_copy(update={"changes": changes}), "truncated": [*entry.truncated, note]}
     )

@@ -331,6 +331,10 @@ def comparison_text(
             if k not in headline and k not in _ROW_TIMES and any(getattr(s.counts, k, 0) for s in row_sides)
         ]
         pairs += [f"{COUNT_LABELS[k]} {count_pair(row.baseline, row.candidate, k)}" for k in others]
+        if len(row_sides) == 2:  # each count baseline -> candidate, or said once to be the same on both sides
+            changed = [p for p in pairs if " -> " in p]
+            same = [p for p in pairs if " -> " not in p]
+            pairs = [*changed, *([f"unchanged: {', '.join(same)}"] if same else [])]
         ids = " -> ".join(", ".join(s.compile_ids) or "-" for s in (row.baseline, row.candidate) if s is not None)
         lines.append(_line(f"[{entry.index}] {row_name(row)} {status}: {', '.join(pairs)}; compile ids {ids}"))
         made = dict.fromkeys(
@@ -339,7 +343,7 @@ def comparison_text(
             if s.generated is not None
         )
         lines += ["  " + _line(f"code torch generated: {m}") for m in made]
-        lines += ["  " + _line(line) for line in change_lines(row)]
+        lines += ["  " + _line(line) for line in change_lines(row, sides=True)]
         lines += ["  " + _line(suggestion_text(s)) for s in row.suggestions]
         if frames and entry.index in frames:
             lines.append("  " + _line(frames[entry.index]))

@@ -465,6 +465,12 @@ class Tools:
                 return side.model_copy(update={"imported_at": None})
             return Side(id=side.id, label=side.label, torch=side.torch)
 
+        # The text of every page says how each run ended as the first page does (never "not known" where the first
+        # page knows); the structured content of a later page leaves it to the first page's.
+        def told(side: Side) -> Side:
+            run = None if side.run is None else side.run.model_copy(update={"reasons": []})
+            return side if offset == 0 else side.model_copy(update={"run": run})
+
         header = ComparisonPage(
             comparison_id=comparison.id,
             kind="rank_view_page" if comparison.kind == "rank_view" else "comparison_page",
@@ -532,7 +538,11 @@ class Tools:
                         "next_calls": calls,
                     }
                 )
-                return page, render.comparison_text(page, tool, checked, frames)
+                sides = {"baseline": told(comparison.baseline), "candidate": told(comparison.candidate)}
+                named_sides = {
+                    name: getattr(page, name).model_copy(update={"run": side.run}) for name, side in sides.items()
+                }
+                return page, render.comparison_text(page.model_copy(update=named_sides), tool, checked, frames)
 
             page, text = built(shown)
             if budget.lean_enough(page, text):
