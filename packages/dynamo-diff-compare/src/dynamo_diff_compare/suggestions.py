@@ -507,13 +507,7 @@ def _slot(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | 
         )
     if seen.kind == SuggestionKind.DYNAMIC_SCALAR and not seen.control_flow:
         kind = "float" if "float" in seen.facets else "int"
-        knob = (
-            f"torch._dynamo.config.specialize_{kind} = False"
-            if setup.setting(f"specialize_{kind}") is True
-            else "torch.compile(..., dynamic=None)"
-            if setup.static_for(base["function"])
-            else "torch.compile(..., dynamic=True)"
-        )
+        knob = _scalar_knob(kind, setup, base["function"])
         return Suggestion(
             kind=seen.kind,
             subject=subject,
@@ -530,22 +524,24 @@ def _slot(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | 
     return None  # a dtype, device or object identity of a stack value: no change to its code is known
 
 
+def _scalar_knob(kind: str, setup: TorchSetup, function: str | None, *, on_module: bool = False) -> str:
+    """The setting that lets a Python int or float stay dynamic, for the capture's torch and how it compiled."""
+    if on_module and kind == "int" and setup.has_unspec_int_on_nn_module():
+        return "torch._dynamo.config.allow_unspec_int_on_nn_module = True"
+    if setup.setting(f"specialize_{kind}") is True:
+        return f"torch._dynamo.config.specialize_{kind} = False"
+    if setup.static_for(function):
+        return "torch.compile(..., dynamic=None)"
+    return "torch.compile(..., dynamic=True)"
+
+
 def _scalar(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | None:
     """A Python int or float the graph was specialised to, when its use is arithmetic the graph can take as data."""
     if seen.control_flow:
         return None  # an `if n:` or `range(n)` specialises a dynamic value again; no source line: not known
     name = seen.subject
     kind = "float" if "float" in seen.facets else "int"
-    on_module = name.startswith("self.")
-    knob: str | None = None
-    if on_module and kind == "int" and setup.has_unspec_int_on_nn_module():
-        knob = "torch._dynamo.config.allow_unspec_int_on_nn_module = True"
-    elif setup.setting(f"specialize_{kind}") is True:
-        knob = f"torch._dynamo.config.specialize_{kind} = False"
-    elif setup.static_for(base["function"]):
-        knob = "torch.compile(..., dynamic=None)"
-    else:
-        knob = "torch.compile(..., dynamic=True)"
+    knob = _scalar_knob(kind, setup, base["function"], on_module=name.startswith("self."))
     values = ", ".join(seen.values)
     if seen.pinned is not None:
         spec = seen.pinned
