@@ -184,16 +184,10 @@ def _function_pages(report: RunReport, function: str, offset: int, page_size: in
             calls.append(f'analyze_capture(capture="{ref}", function="{function}", offset={next_offset})')
         calls.append(f'get_evidence(capture="{ref}", evidence_id="<id from a line>")')
         cut = fn.model_copy(update={"compilations": shown, "suggestions": fn.suggestions if offset == 0 else []})
-        page = RunReportPage(
-            capture=report.capture,
-            label=report.label,
-            torch=report.torch,
-            run=report.run,
-            compiled=report.compiled,
-            counts=report.counts if offset == 0 else None,
-            suggestions=report.suggestions if offset == 0 else [],
+        page = _run_page(
+            report,
+            offset,
             total_functions=1,
-            offset=offset,
             next_offset=next_offset,
             functions=[FunctionEntry(index=0, report=cut, truncated=notes)],
             next_calls=calls,
@@ -364,19 +358,8 @@ class Tools:
             if next_offset is not None:
                 calls.append(f'analyze_capture(capture="{short_id(report.capture)}", offset={next_offset})')
             calls.append(f'get_evidence(capture="{short_id(report.capture)}", evidence_id="<id from a line>")')
-            page = RunReportPage(
-                capture=report.capture,
-                label=report.label,
-                torch=report.torch,
-                run=report.run,
-                compiled=report.compiled,
-                counts=report.counts if offset == 0 else None,
-                suggestions=report.suggestions if offset == 0 else [],
-                total_functions=total,
-                offset=offset,
-                next_offset=next_offset,
-                functions=list(shown),
-                next_calls=calls,
+            page = _run_page(
+                report, offset, total_functions=total, next_offset=next_offset, functions=list(shown), next_calls=calls
             )
             return page, render.run_page_text(page)
 
@@ -837,3 +820,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.stderr.write(f"error[{err.code.value}]: {err.message}\n")
         raise SystemExit(2) from None
     create_server(store, roots).run("stdio")
+
+
+def _run_page(report: RunReport, offset: int, **rest: Any) -> RunReportPage:
+    """A page of a run report: the run's header on every page, its counts and run-wide suggestions on the first."""
+    return RunReportPage(
+        capture=report.capture,
+        label=report.label,
+        torch=report.torch,
+        run=report.run,
+        compiled=report.compiled,
+        counts=report.counts if offset == 0 else None,
+        suggestions=report.suggestions if offset == 0 else [],
+        offset=offset,
+        **rest,
+    )
