@@ -21,7 +21,7 @@ from dynamo_diff_schema.capture import CompiledStatus, RunStatus, Validity
 from dynamo_diff_schema.comparison import Comparability, FunctionRow, RankView, Side, Totals
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
-from dynamo_diff_schema.results import CaptureRow
+from dynamo_diff_schema.results import OUTLINE, CaptureRow
 from dynamo_diff_schema.run_report import FunctionReport
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -35,6 +35,7 @@ class CapturePage(Model):
 
     kind: Literal["capture_page"] = "capture_page"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     store: str = Field(description="The store directory.")
     total: int = Field(ge=0, description="Captures in the store.")
     offset: int = Field(ge=0)
@@ -63,6 +64,7 @@ class ImportPage(Model):
 
     kind: Literal["import_page"] = "import_page"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     folder_of_runs: bool = Field(False, description="The path was a folder of runs, each imported on its own.")
     total: int = Field(ge=0, description="Runs imported.")
     captures: list[ImportedRun] = Field(default_factory=list)
@@ -102,6 +104,7 @@ class RunReportPage(Model):
 
     kind: Literal["run_report_page"] = "run_report_page"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     capture: str = Field(description="The capture id.")
     label: str | None = None
     torch: str | None = None
@@ -147,6 +150,7 @@ class ComparisonPage(Model):
         description="comparison_page: a page of a comparison of two captures; rank_view_page: of the ranks of one."
     )
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     comparison_id: str = Field(description="The comparison's id (its document's `id`).")
     baseline: Side
     candidate: Side
