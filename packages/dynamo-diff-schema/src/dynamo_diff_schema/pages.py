@@ -8,7 +8,9 @@ evidence index, an excerpt and grep matches are pages already (`evidence_index`,
 In a page, a `Counts` may list only some of its counts: those not listed are 0 (the server leaves out the zero
 ones to keep a response small; every count has 0 as its default, so the page still validates). More generally a
 page leaves out every value at its schema default (None, an empty list, 0, false), except `kind`,
-`schema_version` and `next_offset`; the structured content of a result is at most twice its text."""
+`schema_version` and `next_offset`. By default the MCP server returns a page's outline (`outline` set): its ids,
+counts and offsets, each item's identity, with the prose its text says left out (a required text written empty);
+`full=true` gives the whole page."""
 
 from __future__ import annotations
 
