@@ -270,7 +270,7 @@ def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[
             (c for r in refs for _, c in observed[r].compilations), key=lambda c: compile_order(c.compile_id)
         )
         counts = sum_counts(g.counts for _, g in groups)
-        suggested = function_suggestions(comps, setup, name)
+        suggested = function_suggestions(comps, setup, name, sources)
         out.append(FunctionLine(label, frames, counts, ranks_summed, per_rank, suggested))
     return out
 
