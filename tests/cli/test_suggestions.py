@@ -409,7 +409,7 @@ def test_a_local_the_code_after_a_graph_break_guards_is_said_where_it_is_made_ne
     # scale's x is its argument, guarded only after the break: marking it before the call holds there.
     (scaled,) = function(document, "scale")["suggestions"]
     assert scaled["subject"] == "x" and scaled["knob"] == "torch._dynamo.mark_dynamic(x, 0)"
-    assert f"x is an argument of scale" in scaled["cause"] and f"resume_locals.py:{scale_break}" in scaled["cause"]
+    assert "x is an argument of scale" in scaled["cause"] and f"resume_locals.py:{scale_break}" in scaled["cause"]
     code, out, _ = run("analyze", str(CAPTURES / "resume_locals"))
     assert code == 0
     shown = " ".join(unwrapped(block(out, "prune")))

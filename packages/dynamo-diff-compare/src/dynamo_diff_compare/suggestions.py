@@ -14,6 +14,7 @@ from typing import Any
 from dynamo_diff_match.snapshots import SnapshotSet
 from dynamo_diff_schema.capture import Capture, CompiledState
 from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardCategory, Specialization
+from dynamo_diff_schema.lists import joined
 from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
 from dynamo_diff_compare.changes import gist
@@ -232,7 +233,7 @@ def _entry_names(comps: Sequence[Compilation]) -> dict[str, set[str]]:
 
 
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(ids[:6]) + (f" (+{len(ids) - 6} more)" if len(ids) > 6 else "")
+    return joined(ids, 6)
 
 
 def _recompiles(seen: _Seen) -> str:
@@ -670,7 +671,12 @@ def _local(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion |
             cost="a cast copies the tensor at each call and can change the results (precision, device)",
             **base,
         )
-    if seen.kind == SuggestionKind.CREATE_ONCE and not seen.facets and len(seen.values) > 1 and len(seen.compile_ids) > 1:
+    if (
+        seen.kind == SuggestionKind.CREATE_ONCE
+        and not seen.facets
+        and len(seen.values) > 1
+        and len(seen.compile_ids) > 1
+    ):
         return Suggestion(
             kind=seen.kind,
             subject=subject,

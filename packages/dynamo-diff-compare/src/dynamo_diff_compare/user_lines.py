@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from dynamo_diff_match.snapshots import SnapshotSet
 from dynamo_diff_schema.compilation import GraphBreak, Specialization, SymbolicSize
+from dynamo_diff_schema.lists import head
 
 # `  File "/path/global_guard.py", line 17, in apply` then the line's text, in a "User stack trace".
 _STACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
@@ -89,12 +90,13 @@ def break_code(sources: SnapshotSet | None, gb: GraphBreak) -> str | None:
 def dynamic_text(sizes: list[SymbolicSize]) -> str:
     """ "dynamic: the graph has symbolic sizes: s77 = L['x'].size()[0] (6 when made)"; a symbol whose making this
     compilation does not record is named alone."""
+    listed, rest = head(sizes, 6)
     shown = [
         f"{s.symbol} = {s.source}" + (f" ({s.value} when made)" if s.value else "") if s.source else s.symbol
-        for s in sizes[:6]
+        for s in listed
     ]
-    more = f" (+{len(sizes) - 6} more)" if len(sizes) > 6 else ""
-    ids = ", ".join(s.evidence_id for s in sizes[:6] if s.evidence_id)
+    more = f" (+{rest} more)" if rest else ""
+    ids = ", ".join(s.evidence_id for s in listed if s.evidence_id)
     return f"dynamic: the graph has symbolic sizes: {', '.join(shown)}{more}" + (f" (ev {ids})" if ids else "")
 
 
@@ -111,14 +113,15 @@ def specialized_text(specs: list[Specialization], sources: SnapshotSet | None = 
     """'specialized: s24 (L['pos']) fixed to 1 at decode_after.py:31: self.cache[:, pos] = h[:, 0]
     (range_refined_to_singleton) (ev u1-e9)': each symbol torch made and then fixed to one value, and where."""
     shown = []
-    for spec in specs[:4]:
+    listed, rest = head(specs, 4)
+    for spec in listed:
         what = spec.symbol + (f" ({spec.source})" if spec.source else "")
         fixed = f" fixed to {spec.value}" if spec.value is not None else " fixed"
         site = specialization_site(spec, sources)
         why = f" ({spec.reason})" if spec.reason else ""
         ev = f" (ev {spec.evidence_id})" if spec.evidence_id else ""
         shown.append(f"{what}{fixed}{' ' + site if site else ''}{why}{ev}")
-    more = f"; (+{len(specs) - 4} more)" if len(specs) > 4 else ""
+    more = f"; (+{rest} more)" if rest else ""
     return "specialized: " + "; ".join(shown) + more
 
 

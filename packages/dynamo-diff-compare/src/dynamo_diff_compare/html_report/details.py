@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from dynamo_diff_schema.comparison import Change, ChangeKind, FunctionRow, FunctionSide, RowStatus
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS
+from dynamo_diff_schema.lists import joined
 
 from dynamo_diff_compare.html_report.chart import short_change, time_change
 from dynamo_diff_compare.html_report.inputs import ReportMaterial
@@ -249,7 +250,7 @@ def _suggestions(row: FunctionRow) -> str:
     out = ['<div class="change suggestions"><h4>Suggestions (hints for what grew in the candidate)</h4><ul>']
     for s in row.suggestions:
         knob = f" <code>{esc(s.knob)}</code>" if s.knob and s.knob not in s.change else ""
-        hints = "".join(f"<br>torch: {esc(_OFF_PAGE.sub('(a page torch names)', h))}" for h in s.torch_hints[:4])
+        hints = "".join(f"<br>torch: {esc(_OFF_PAGE.sub('(a page torch names)', h))}" for h in s.torch_hints)
         out.append(
             f'<li class="suggestion kind-{esc(s.kind)}"><b>{esc(s.kind)}</b>: {esc(s.change)}{knob}'
             f"<br>Why: {esc(s.cause)}<br>Cost: {esc(s.cost)}{hints}"
@@ -282,7 +283,7 @@ def row_details(
     ]
     if row.alternatives:
         label = "could be" if row.status == RowStatus.AMBIGUOUS else "likely counterparts"
-        out.append(f'<p class="reason">{label}: {esc(", ".join(row.alternatives[:6]))}</p>')
+        out.append(f'<p class="reason">{label}: {esc(joined(row.alternatives, 6))}</p>')
     out.append(_counts(row))
     pieces = piece_line(row)
     if pieces:
