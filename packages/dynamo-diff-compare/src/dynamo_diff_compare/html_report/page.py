@@ -20,7 +20,7 @@ from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_nothing
 from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
 from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
 from dynamo_diff_compare.html_report.details import row_details, status_text
-from dynamo_diff_compare.html_report.inputs import ReportMaterial
+from dynamo_diff_compare.html_report.inputs import Excerpt, ReportMaterial
 from dynamo_diff_compare.html_report.records import record_index, records_section
 from dynamo_diff_compare.html_report.script import SCRIPT, SCRIPT_HASH
 from dynamo_diff_compare.html_report.style import CSS
@@ -374,7 +374,7 @@ def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping
 
 def comparison_html(
     comparison: Comparison,
-    excerpts: Mapping[str, str] | None = None,
+    excerpts: Mapping[str, str | Excerpt] | None = None,
     *,
     material: ReportMaterial | None = None,
     hints: HintWords = PLAIN_HINTS,
