@@ -45,9 +45,9 @@ def test_a_cut_rows_compile_ids_say_how_many_more_and_where(session: Session) ->
         "lists each)"
     )
     cut = next(x for x in text_of(result).splitlines() if x.startswith("  cut to fit: "))
-    assert cut.endswith(
-        f'with more room: compare_runs(baseline="{baseline}", candidate="{short_id_of(page.candidate.id)}", offset={entry.index}, page_size=1)'
-    )
+    candidate = short_id_of(page.candidate.id)
+    room = f'compare_runs(baseline="{baseline}", candidate="{candidate}", offset={entry.index}, page_size=1)'
+    assert cut.endswith(f"with more room: {room}")
     # That call: the row with the room of a whole page, every compile id and the guards that changed.
     alone = session.call("compare_runs", **MULTI, offset=entry.index, page_size=1)
     row = ComparisonPage.model_validate(alone.structured_content).rows[0].row
