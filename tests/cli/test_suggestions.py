@@ -428,3 +428,23 @@ def test_a_local_the_code_after_a_graph_break_guards_is_said_where_it_is_made_ne
     assert "an argument or a local of prune: the capture has no source of prune to tell" in bare["cause"]
     assert bare["change"].startswith("if keep is an argument of prune, mark it before the call")
     assert bare["knob"] == "torch.compile(..., dynamic=True)"
+
+
+def test_a_float_local_after_a_graph_break_is_made_a_tensor_where_the_function_makes_it(run: Run) -> None:
+    # resume_locals: damp makes the float `rate` from its argument, then breaks; torch's guard in its resume
+    # function is `rate == 0.5` (the first step's), used in `return x * rate` (the comment torch appends).
+    made = _line_of("resume_locals.py", "rate = 0.5**step")
+    guards = oracle("resume_locals")["guard_failures"][f"torch_dynamo_resume_in_damp_at_{made + 1}"]
+    (guard,) = guards
+    assert guard.split("  #", 1)[0].strip().endswith("rate == 0.5") and "# return x * rate" in guard
+    suggestions = function(report(run, "resume_locals"), "damp")["suggestions"]
+    (rate,) = [s for s in suggestions if "rate" in s["subject"]]
+    assert rate["kind"] == "dynamic_scalar" and rate["subject"] == "rate, a local of damp" and rate["values"] == ["0.5"]
+    assert rate["change"].startswith(
+        f"compute rate as a tensor where damp makes it, at resume_locals.py:{made} (`rate = 0.5**step`),"
+    )
+    assert "torch.tensor(rate)" not in json.dumps(rate) and "used in `return x * rate" in rate["cause"]
+    code, out, _ = run("analyze", str(CAPTURES / "resume_locals"))
+    assert code == 0
+    shown = " ".join(unwrapped(block(out, "damp")))
+    assert "rate is a local of damp" in shown and "pass rate as a tensor" not in shown

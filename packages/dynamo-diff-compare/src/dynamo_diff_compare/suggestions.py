@@ -639,7 +639,7 @@ def _local(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion |
     if seen.kind == SuggestionKind.DYNAMIC_SCALAR and not seen.control_flow:
         kind = "float" if "float" in seen.facets else "int"
         knob = _scalar_knob(kind, setup, base["function"], on_module=name.startswith("self."))
-        at = f" where {fn} makes it ({made_at})" if made_at else f" where {fn} gets or makes it"
+        at = f" where {fn} makes it, at {made_at}," if made_at else f" where {fn} gets or makes it"
         return Suggestion(
             kind=seen.kind,
             subject=subject,
@@ -661,7 +661,7 @@ def _local(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion |
             if "dtype" in seen.facets
             else f"{name}.to('{first.lower()}')"
         )
-        at = f"where {fn} makes it ({made_at})" if made_at else f"where {fn} gets or makes it"
+        at = f"where {fn} makes it, at {made_at}" if made_at else f"where {fn} gets or makes it"
         return Suggestion(
             kind=seen.kind,
             subject=subject,
