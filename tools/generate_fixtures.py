@@ -165,6 +165,8 @@ ALL = [
     ("rename_file_v2", "rename_file_v2/decoding.py"),
     # Recompile guards on values Dynamo keeps on its stack across a graph break (___stack0), not user variables.
     ("stack_slots", "stack_slots.py"),
+    # Recompile guards on names the code after a graph break carries across it: a local of the function, an argument.
+    ("resume_locals", "resume_locals.py"),
 ]
 SCRIPTS = dict(ALL)
 # The torch each fixture is recorded with when it is not the default (--python); its interpreter is given with
@@ -234,6 +236,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "call_site_v2": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "rename_file_v1": {**_EAGER, "calls": "5", "dynamic": "auto"},
     "rename_file_v2": {**_EAGER, "calls": "5", "dynamic": "auto"},
+    "resume_locals": {**_EAGER, "calls": "3", "dynamic": "auto"},
 }
 
 # report/ (tlparse's raw.jsonl + the payload files it references) is kept only for a few representative

@@ -25,7 +25,7 @@ def test_demo_is_the_edit_pair(run, monkeypatch: pytest.MonkeyPatch) -> None:  #
     assert "matched (line_diff)" in gate and "compiles 2 -> 1" in gate and "recompiles 1 -> 0" in gate
     assert (
         "\n  value guards failing: 1 -> 0" in gate
-        and "\n      guard: 0/0: flag == True at model.py:23: if flag:\n" in gate
+        and "\n      baseline: 0/0: flag == True at model.py:23: if flag:\n" in gate
     )  # the trace: model.py:23 in gate
     post = next(line for line in out.splitlines() if line.startswith("postprocess (model.py"))
     assert "candidate only" in post

@@ -186,6 +186,42 @@ def test_html_report_is_self_contained(run, tmp_path: Path) -> None:  # type: ig
     assert not MISSING_WORDS.search(parse(html).text(own=True))
 
 
+def test_html_evidence_is_condensed_with_the_record_as_written_behind_an_expander(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """break_fix_v1's graph break record: the page shows it as `evidence` prints it (the user's frames, each run of
+    torch's frames one line), and the record as written in an expander of its own: bytes of the trace file."""
+    import html as html_lib
+
+    report = tmp_path / "report.html"
+    pair = (str(CAPTURES / "break_fix_v1"), str(CAPTURES / "break_fix_v2"))
+    code, _, err = run("compare", *pair, "--format", "html", "-o", str(report))
+    assert code == 0, err
+    page = report.read_text()
+    trace = "".join(p.read_text() for p in sorted((CAPTURES / "break_fix_v1" / "raw").glob("*.log")))
+    # The record: torch's traceback of the break names its own frames under torch/_dynamo, and the user's line.
+    user_frame = 'File "/tmp/dynamo-diff-fixtures/break_fix/model.py", line 19, in step'
+    assert user_frame in trace and re.search(r'File "[^"]*/torch/_dynamo/[^"]+", line \d+', trace)
+    blocks = re.findall(
+        r'<details><summary>evidence <code>([^<]+)</code>[^<]*</summary><p class="note">([^<]*)</p>'
+        r'<pre class="trace" data-trace>(.*?)</pre><details class="raw"><summary>the record as written[^<]*</summary>'
+        r'<pre class="trace" data-trace>(.*?)</pre></details></details>',
+        page,
+        re.S,
+    )
+    breaks = [
+        (ev, note, html_lib.unescape(short), html_lib.unescape(raw))
+        for ev, note, short, raw in blocks
+        if user_frame in html_lib.unescape(short)
+    ]
+    assert breaks, "the graph break's evidence is on the page, condensed"
+    for _, note, short, raw in breaks:
+        torch_frames = re.findall(r'File "[^"]*/torch/[^"]+", line \d+', raw)
+        assert torch_frames and not re.search(r'File "[^"]*/torch/[^"]+", line \d+', short)
+        assert re.search(r"\.\.\. \d+ frames in torch/_dynamo", short) and user_frame in short
+        assert note.startswith("condensed: ") and "torch/library stack frames collapsed" in note
+        # The record as written: its first characters are the trace file's bytes (tabs and all).
+        assert raw in trace
+
+
 def _report(run, tmp_path: Path, name: str) -> tuple[Path, dict, dict[str, list[dict]]]:  # type: ignore[no-untyped-def,type-arg]
     """The pair's HTML report, its comparison JSON and each side's compilations (analyze --format json)."""
     base, cand = (str(CAPTURES / n) for n in PAIRS[name])

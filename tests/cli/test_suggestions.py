@@ -373,3 +373,78 @@ def test_a_value_on_dynamos_stack_is_named_by_its_line_never_by_its_slot(run: Ru
     for name in ("jitter", "tokens"):
         shown = "\n".join(unwrapped(block(out, name)))
         assert "suggestion (" in shown and "___" not in shown, shown
+
+
+def _line_of(workload: str, marker: str) -> int:
+    """The 1-based line of the workload's source that holds `marker` (the source torch ran, as retained)."""
+    lines = (CAPTURES.parent / "workloads" / workload).read_text(encoding="utf-8").splitlines()
+    (number,) = [i for i, line in enumerate(lines, 1) if marker in line]
+    return number
+
+
+def test_a_local_the_code_after_a_graph_break_guards_is_said_where_it_is_made_never_marked_by_the_caller(
+    run: Run,
+) -> None:
+    # resume_locals: torch's guards in prune's resume function name `keep`, which prune made from its argument
+    # before its graph_break(); those in scale's name `x`, scale's own argument, first read after its break.
+    made, prune_break = _line_of("resume_locals.py", "keep = x * 2"), _line_of("resume_locals.py", "keep.sum()") - 1
+    scale_break = _line_of("resume_locals.py", "return x * y") - 1
+    guards = oracle("resume_locals")["guard_failures"]
+    (keep_guard,) = guards[f"torch_dynamo_resume_in_prune_at_{prune_break}"]
+    sizes = sizes_seen([keep_guard], "keep", 0)
+    assert sizes == ["4", "5"] and sizes_seen(guards[f"torch_dynamo_resume_in_scale_at_{scale_break}"], "x", 0)
+    document = report(run, "resume_locals")
+    suggestions = function(document, "prune")["suggestions"]
+    (keep,) = [s for s in suggestions if "keep" in s["subject"]]
+    assert keep["kind"] == "mark_dynamic" and keep["subject"] == "keep, a local of prune"
+    assert keep["values"] == sizes and keep["dim"] == 0
+    assert keep["knob"] == "torch.compile(..., dynamic=True)"
+    assert "mark_dynamic(keep" not in json.dumps(keep)
+    assert f"made at resume_locals.py:{made} (`keep = x * 2`)" in keep["cause"]
+    assert f"graph break at resume_locals.py:{prune_break}" in keep["cause"]
+    assert "no caller can pass or mark it" in keep["change"] and "mark_dynamic inside prune raises" in keep["change"]
+    # prune's own argument x (its first frame's guard) is still the caller's to mark.
+    (x,) = [s for s in suggestions if s["subject"] == "x"]
+    assert x["knob"] == "torch._dynamo.mark_dynamic(x, 0)"
+    # scale's x is its argument, guarded only after the break: marking it before the call holds there.
+    (scaled,) = function(document, "scale")["suggestions"]
+    assert scaled["subject"] == "x" and scaled["knob"] == "torch._dynamo.mark_dynamic(x, 0)"
+    assert "x is an argument of scale" in scaled["cause"] and f"resume_locals.py:{scale_break}" in scaled["cause"]
+    code, out, _ = run("analyze", str(CAPTURES / "resume_locals"))
+    assert code == 0
+    shown = " ".join(unwrapped(block(out, "prune")))
+    assert "mark_dynamic(keep" not in shown and "keep is no argument of prune" in shown
+    assert f"keep is a local of prune, made at resume_locals.py:{made} (`keep = x * 2`)" in shown
+    code, out, _ = run("analyze", str(CAPTURES / "resume_locals"), "--format", "json")
+    assert code == 0
+    listed = json.loads(out)["suggestions"]
+    assert [s["subject"] for s in listed if s["kind"] == "mark_dynamic"] == ["x", "keep, a local of prune", "x"]
+    # The bare log (no source snapshot) cannot tell a local from an argument: both ways are said, each with its step.
+    (log,) = (CAPTURES / "resume_locals" / "raw").glob("*.log")
+    code, out, _ = run("analyze", str(log), "--by-function", "--format", "json")
+    assert code == 0
+    (bare,) = [s for s in function(json.loads(out), "prune")["suggestions"] if "keep" in s["subject"]]
+    assert bare["subject"] == f"keep, after the graph break at resume_locals.py:{prune_break}"
+    assert "an argument or a local of prune: the capture has no source of prune to tell" in bare["cause"]
+    assert bare["change"].startswith("if keep is an argument of prune, mark it before the call")
+    assert bare["knob"] == "torch.compile(..., dynamic=True)"
+
+
+def test_a_float_local_after_a_graph_break_is_made_a_tensor_where_the_function_makes_it(run: Run) -> None:
+    # resume_locals: damp makes the float `rate` from its argument, then breaks; torch's guard in its resume
+    # function is `rate == 0.5` (the first step's), used in `return x * rate` (the comment torch appends).
+    made = _line_of("resume_locals.py", "rate = 0.5**step")
+    guards = oracle("resume_locals")["guard_failures"][f"torch_dynamo_resume_in_damp_at_{made + 1}"]
+    (guard,) = guards
+    assert guard.split("  #", 1)[0].strip().endswith("rate == 0.5") and "# return x * rate" in guard
+    suggestions = function(report(run, "resume_locals"), "damp")["suggestions"]
+    (rate,) = [s for s in suggestions if "rate" in s["subject"]]
+    assert rate["kind"] == "dynamic_scalar" and rate["subject"] == "rate, a local of damp" and rate["values"] == ["0.5"]
+    assert rate["change"].startswith(
+        f"compute rate as a tensor where damp makes it, at resume_locals.py:{made} (`rate = 0.5**step`),"
+    )
+    assert "torch.tensor(rate)" not in json.dumps(rate) and "used in `return x * rate" in rate["cause"]
+    code, out, _ = run("analyze", str(CAPTURES / "resume_locals"))
+    assert code == 0
+    shown = " ".join(unwrapped(block(out, "damp")))
+    assert "rate is a local of damp" in shown and "pass rate as a tensor" not in shown

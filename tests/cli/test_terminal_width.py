@@ -128,7 +128,7 @@ def test_the_edit_pair_reads_as_the_issue_asks_at_80_columns(store: Path) -> Non
     assert "compiles 2 -> 1, recompiles 1 -> 0" in lines[gate]
     assert lines[gate + 2] == "  value guards failing: 1 -> 0 [evidence: baseline u1-e10]"
     assert (
-        lines[gate + 3] == "      guard: 0/0: flag == True at model.py:23: if flag:"
+        lines[gate + 3] == "      baseline: 0/0: flag == True at model.py:23: if flag:"
     )  # the trace: model.py:23 in gate
     assert "postprocess (model.py:27) [candidate only]: compiles 1, compile time 0.03 s" in lines
     # Counts that are 0 in both runs are not said per function (breaks, failed, limits, cache hits and misses).

@@ -70,7 +70,7 @@ def test_a_comparison_row_says_where_its_guard_is(run: Run) -> None:
         "compare", str(CAPTURES / "pair_dynamic_scalar_before"), str(CAPTURES / "pair_dynamic_scalar_after")
     )
     assert code_ in (0, 1), err
-    assert f"guard: {guard} at model.py:{line}: {code}" in "\n".join(unwrapped(out, hang=4))
+    assert f"baseline: {guard} at model.py:{line}: {code}" in "\n".join(unwrapped(out, hang=4))
 
 
 def test_a_recompiled_graph_says_it_is_dynamic_and_in_what(run: Run) -> None:

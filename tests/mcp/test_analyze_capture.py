@@ -231,7 +231,8 @@ def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -
     first = session.call("analyze_capture", capture="captures/ddp_ranks", full=True)
     (entry,) = [f for f in first.structured_content["functions"] if f.get("truncated")]  # type: ignore[index]
     name = entry["report"]["name"]
-    (cut,) = [n for n in entry["truncated"] if "ask for this function alone" in n]
+    (cut,) = [n for n in entry["truncated"] if 'the function alone pages on: analyze_capture(capture="' in n]
+    assert f'function="{name}")' in cut
     shown, eventful = map(int, re.match(r"compilations: (\d+) of (\d+) shown", cut).groups())  # type: ignore[union-attr]
     quiet = [int(m.group(1)) for n in entry["truncated"] if (m := re.match(r"compilations: (\d+) without", n))]
     total = eventful + sum(quiet)  # (the ones without recompile, break or failure were left out first)

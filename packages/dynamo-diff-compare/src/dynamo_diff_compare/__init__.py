@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
     from dynamo_diff_compare.html_report import (
         LINKED_RECORDS,
+        Excerpt,
         RecordText,
         ReportMaterial,
         RunMaterial,
@@ -115,6 +116,7 @@ _LAZY = {
     "evaluate": "gate",
     "check_text": "gate",
     "LINKED_RECORDS": "html_report",
+    "Excerpt": "html_report",
     "RecordText": "html_report",
     "ReportMaterial": "html_report",
     "RunMaterial": "html_report",
@@ -163,6 +165,7 @@ __all__ = [
     "COMPILE_TIME_NOISE",
     "LINKED_RECORDS",
     "PLAIN_HINTS",
+    "Excerpt",
     "GateResult",
     "HintWords",
     "RecordText",

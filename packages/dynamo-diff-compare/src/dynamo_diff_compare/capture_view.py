@@ -14,6 +14,7 @@ from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, 
 from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import head, joined
 from dynamo_diff_schema.suggestions import Suggestion
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -60,7 +61,8 @@ def run_lines(capture: Capture) -> list[str]:
     run = capture.capture.run
     if run.finished is False:
         lines = [f"run: DID NOT FINISH: {run.summary} (counts may be low)"]
-        lines += [f"  {reason}" for reason in run.reasons if not reason.startswith("command:")][:6]
+        reasons, rest = head([r for r in run.reasons if not r.startswith("command:")], 6)
+        lines += [f"  {reason}" for reason in reasons] + ([f"  (+{rest} more)"] if rest else [])
         return lines
     return [f"run: {run.summary}"]
 
@@ -76,17 +78,17 @@ def setup_lines(capture: Capture) -> list[str]:
     observed = manifest.observed if manifest is not None else None
     if observed is not None and observed.compile_calls:
         calls = []
-        for call in observed.compile_calls[:4]:
+        shown_calls, more_calls = head(observed.compile_calls, 4)
+        for call in shown_calls:
             flags = [f"backend={call.backend}"]
             flags += [f"mode={call.mode}"] if call.mode else []
             flags += [f"dynamic={call.dynamic}"] if call.dynamic is not None else []
             flags += ["fullgraph"] if call.fullgraph else []
             flags += [f"options={call.options}"] if call.options else []
             calls.append(f"{call.target or '?'} ({', '.join(flags)})")
-        more = f" (+{len(observed.compile_calls) - 4} more)" if len(observed.compile_calls) > 4 else ""
-        lines.append("torch.compile: " + "; ".join(calls) + more)
+        lines.append("torch.compile: " + "; ".join(calls) + (f" (+{more_calls} more)" if more_calls else ""))
     if observed is not None:
-        seeds = ", ".join(f"{s.function}({s.value})" for s in observed.seeds[:4]) or "none set"
+        seeds = joined([f"{s.function}({s.value})" for s in observed.seeds], 4) or "none set"
         lines.append(f"seeds: {seeds}")
     devices = sorted({d for c in info.observed_config for d in c.devices})
     accelerators = sorted({d for p in observed.processes for d in p.devices}) if observed is not None else []
@@ -140,20 +142,30 @@ def compilation_summary(comp: Compilation, sequels: Sequels | None = None) -> st
     return "\n".join(compilation_facts(comp, sequels=sequels))
 
 
+# Failing guards listed per compilation (a compilation checked against many cached entries has one each).
+_GUARDS_SHOWN = 8
+
+
 def compilation_facts(
     comp: Compilation, *, whole_guard: bool = False, sequels: Sequels | None = None, sources: SnapshotSet | None = None
 ) -> list[str]:
-    """The facts of `compilation_summary`, a list; `whole_guard`: the first failing guard's text uncut; with
+    """The facts of `compilation_summary`, a list; `whole_guard`: the failing guards' texts uncut; with
     `sequels`, a failure says what torch did next and whether the program went on, on what evidence."""
     bits = []
     if comp.recompile is not None:
         reasons = comp.recompile.reasons
         if reasons:
-            more = f" (+{len(reasons) - 1} more failing guard(s))" if len(reasons) > 1 else ""
-            text = guard_text(reasons[0].text) if whole_guard else _short(reasons[0].text)
-            at = guard_line(reasons[0].text)
-            where = f" {at.text()}" if at is not None else ""
-            bits.append(f"recompile [{reasons[0].category}]: {text}{where}{more}")
+            # Every failing guard, a fact each: they are short, and the one a summary would leave out (another
+            # cached entry's, another kind) is often the answer.
+            shown, rest = head(reasons, _GUARDS_SHOWN)
+            for reason in shown:
+                text = guard_text(reason.text) if whole_guard else _short(reason.text)
+                at = guard_line(reason.text)
+                where = f" {at.text()}" if at is not None else ""
+                bits.append(f"recompile [{reason.category}]: {text}{where}")
+            if rest:
+                ids = ", ".join(dict.fromkeys(r.evidence_id for r in reasons[len(shown) :] if r.evidence_id))
+                bits.append(f"(+{rest} more failing guards of this compilation" + (f": ev {ids})" if ids else ")"))
         else:
             bits.append("recompile (reason not in the trace)")
     elif comp.additional_frame_compilation:
@@ -270,7 +282,7 @@ def function_rows(capture: Capture, sources: SnapshotSet | None = None) -> list[
             (c for r in refs for _, c in observed[r].compilations), key=lambda c: compile_order(c.compile_id)
         )
         counts = sum_counts(g.counts for _, g in groups)
-        suggested = function_suggestions(comps, setup, name)
+        suggested = function_suggestions(comps, setup, name, sources)
         out.append(FunctionLine(label, frames, counts, ranks_summed, per_rank, suggested))
     return out
 

@@ -13,6 +13,7 @@ from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.comparison import Change, ChangeKind
 from dynamo_diff_schema.compilation import Compilation, GraphBreak, LastRecord, Outcome, Specialization
 from dynamo_diff_schema.counts import COMPILE_PHASES, compilation_phases
+from dynamo_diff_schema.lists import head, joined
 
 from dynamo_diff_compare.break_words import break_summary, reached_text, restart_words
 from dynamo_diff_compare.compile_time import compile_time_change
@@ -21,7 +22,8 @@ from dynamo_diff_compare.user_lines import specialization_site
 # Compile-time phases shown on rows: COMPILE_PHASES, the split of torch's nested timers (never presented as a
 # run-time speed-up).
 _PHASE_LABELS = {key: label for key, label, _ in COMPILE_PHASES}
-_EXAMPLES = 3
+# Distinct failing-guard texts a side of a recompile-reason change lists (the others counted in its `other_texts`).
+_EXAMPLES = 8
 
 
 class Digest:
@@ -61,7 +63,8 @@ class Digest:
 
     def __init__(self) -> None:
         self.reasons: Counter[str] = Counter()  # guard category -> failing guards
-        self.reason_examples: dict[str, list[str]] = {}
+        # guard category -> its failing guards' distinct first lines (what a line shows) -> the first whole text
+        self.reason_examples: dict[str, dict[str, str]] = {}
         self.reason_evidence: dict[str, list[str]] = {}
         self.breaks: dict[str, tuple[set[str], list[str], str]] = {}  # key -> sites, evidence, what
         self.break_words: dict[str, dict[str, Any]] = {}  # key -> torch's words of its first break (_break_words)
@@ -107,10 +110,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
             for reason in comp.recompile.reasons:
                 cat = str(reason.category)
                 d.reasons[cat] += 1
-                examples = d.reason_examples.setdefault(cat, [])
                 text = reason.text.rstrip()
-                if len(examples) < _EXAMPLES and text not in examples:
-                    examples.append(text)
+                d.reason_examples.setdefault(cat, {}).setdefault(text.split("\n", 1)[0], text)
                 if reason.evidence_id:
                     d.reason_evidence.setdefault(cat, []).append(reason.evidence_id)
         for spec in comp.specializations:
@@ -187,7 +188,7 @@ def _decisions(counts: Counter[str]) -> str:
 
 
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(ids[:6]) + (f" (+{len(ids) - 6} more)" if len(ids) > 6 else "")
+    return joined(ids, 6)
 
 
 def specialized_lines(d: Digest) -> list[str]:
@@ -199,9 +200,17 @@ def specialized_lines(d: Digest) -> list[str]:
         fixed = f" fixed to {_ids(values)}" if values else " fixed"
         site = specialization_site(spec)
         why = f"{spec.reason}; " if spec.reason else ""
-        shown = f" (ev {', '.join(ev[:3])}{' +' + str(len(ev) - 3) if len(ev) > 3 else ''})" if ev else ""
+        shown = f" (ev {joined(ev, 3, more=' +{n}')})" if ev else ""
         out.append(f"{what}{fixed}{' ' + site if site else ''} ({why}at {_ids(at)}){shown}")
     return out
+
+
+def _guard_side(category: str, failing: int, texts: dict[str, str]) -> dict[str, Any]:
+    """A recompile-reason change's side: its category, its failing guards, their distinct texts (the first
+    _EXAMPLES, all when only one more) and how many other distinct texts there are (`other_texts`, when some)."""
+    examples, rest = head(list(texts.values()), _EXAMPLES)
+    side: dict[str, Any] = {"category": category, "failing_guards": failing, "examples": examples}
+    return side | ({"other_texts": rest} if rest else {})
 
 
 def _recompiles(b: Digest, c: Digest) -> list[Change]:
@@ -212,8 +221,8 @@ def _recompiles(b: Digest, c: Digest) -> list[Change]:
         nb, nc = b.reasons.get(cat, 0), c.reasons.get(cat, 0)
         if nb != nc:
             sides: dict[str, dict[str, Any]] = {
-                "baseline": {"category": cat, "failing_guards": nb, "examples": b.reason_examples.get(cat, [])},
-                "candidate": {"category": cat, "failing_guards": nc, "examples": c.reason_examples.get(cat, [])},
+                "baseline": _guard_side(cat, nb, b.reason_examples.get(cat, {})),
+                "candidate": _guard_side(cat, nc, c.reason_examples.get(cat, {})),
             }
             for side, lines in pinned.items():
                 if lines and sides[side]["failing_guards"]:
@@ -406,11 +415,11 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
             for op in sorted(set(b.histogram) | set(c.histogram))
             if b.histogram.get(op, 0) != c.histogram.get(op, 0)
         }
-        listed = ", ".join(f"{op} {x}->{y}" for op, (x, y) in list(moved.items())[:8])
+        listed = joined([f"{op} {x}->{y}" for op, (x, y) in moved.items()], 8, more=" (+{n} more ops)")
         changes.append(
             Change(
                 kind=ChangeKind.OP_HISTOGRAM,
-                summary="ops: " + listed + (" ..." if len(moved) > 8 else ""),
+                summary="ops: " + listed,
                 baseline=dict(b.histogram),
                 candidate=dict(c.histogram),
                 baseline_evidence=b.graph_evidence,

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import joined
 from dynamo_diff_schema.results import CheckVerdict
 from dynamo_diff_schema.snapshot import SnapshotChange, SnapshotVerdict
 
@@ -21,8 +22,7 @@ _STATUS = {True: "passed", False: "FAILED"}
 def _evidence(ids: list[str]) -> str:
     if not ids:
         return ""
-    more = len(ids) - SHOWN_EVIDENCE
-    return f" (evidence {', '.join(ids[:SHOWN_EVIDENCE])}{f', {more} more' if more > 0 else ''})"
+    return f" (evidence {joined(ids, SHOWN_EVIDENCE, more=', {n} more')})"
 
 
 def snapshot_verdict_text(verdict: SnapshotVerdict, *, trace: str | None = None) -> str:

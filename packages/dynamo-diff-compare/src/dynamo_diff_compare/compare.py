@@ -49,7 +49,7 @@ from dynamo_diff_compare.verdict_text import no_snapshots_message
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 # Part of every comparison id: bump when rows or changes are computed differently.
-COMPARE_VERSION = "8"
+COMPARE_VERSION = "9"
 EMPTY = SnapshotSet(files={}, paths={})
 
 
@@ -261,7 +261,11 @@ _GREW = {
 
 
 def _suggested(
-    row: FunctionRow, match: FunctionMatch, cand: dict[FunctionRef, Observed], setup: TorchSetup
+    row: FunctionRow,
+    match: FunctionMatch,
+    cand: dict[FunctionRef, Observed],
+    setup: TorchSetup,
+    sources: SnapshotSet | None = None,
 ) -> FunctionRow:
     """The row with the next steps for what is new or grew in the candidate, computed from all the candidate's
     compilations of the function (a problem the baseline had as much of gets none: it is not the change's)."""
@@ -279,7 +283,7 @@ def _suggested(
     )
     first = next((p.candidate for p in match.pieces if p.candidate is not None), None)
     name = match.candidate_name or row.candidate.qualified_name or (first.name if first is not None else None)
-    found = function_suggestions(comps, setup, name)
+    found = function_suggestions(comps, setup, name, sources)
     for comp in comps:
         found += compilation_suggestions(comp, name)
     # One suggestion per change: the same break on every rank (or at every call) is one, citing all its compilations.
@@ -387,7 +391,7 @@ def compare_captures(
     matches = correspond_functions(list(base), b_src, list(cand), c_src, user_map)
     rows = [_function_row(match, base, cand, (b_src, c_src), multi_rank) for match in matches]
     setup = TorchSetup.of(candidate)
-    rows = [_suggested(row, match, cand, setup) for row, match in zip(rows, matches, strict=True)]
+    rows = [_suggested(row, match, cand, setup, c_src) for row, match in zip(rows, matches, strict=True)]
     rows = _with_sequels(rows, Sequels(baseline), Sequels(candidate))
     notices: list[Notice] = []
     if baseline.capture.id == candidate.capture.id:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import Area, Change, Comparison, FunctionRow, Verdict
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import head, joined
 from dynamo_diff_schema.results import CheckFinding, CheckLevel, CheckVerdict
 from dynamo_diff_schema.suggestions import Suggestion
 
@@ -69,7 +70,7 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 def _evidence(ids: list[str]) -> str:
-    return f" (evidence {', '.join(ids[:3])})" if ids else ""
+    return f" (evidence {joined(ids, 3)})" if ids else ""
 
 
 def _first(row: FunctionRow, kinds: tuple[str, ...], grew: Callable[[Change], bool]) -> Change | None:
@@ -109,14 +110,15 @@ def _regressions(comparison: Comparison, key: str, detail: Callable[[FunctionRow
     rows = [r for r in comparison.functions if r.deltas.get(key, 0) > 0]
     rows.sort(key=lambda r: -r.deltas.get(key, 0))
     lines = []
-    for row in rows[:SHOWN_FUNCTIONS]:
+    shown_rows, rest = head(rows, SHOWN_FUNCTIONS)
+    for row in shown_rows:
         before = side_count(row.baseline, key) if row.baseline else "0"
         after = side_count(row.candidate, key) if row.candidate else "0"
         lines.append(f"       {row_name(row)}: {before} -> {after}{detail(row)}")
         briefs = [f"         {suggestion_brief(s)}" for s in _row_suggestions(row, key)]
         lines += list(dict.fromkeys(briefs))
-    if len(rows) > SHOWN_FUNCTIONS:
-        lines.append(f"       ... and {len(rows) - SHOWN_FUNCTIONS} more function(s)")
+    if rest:
+        lines.append(f"       ... and {rest} more function(s)")
     return lines
 
 
@@ -269,7 +271,7 @@ def evaluate(
     comp = comparison.comparability
     if comp.verdict == Verdict.CONFOUNDED:
         relevant = [d for d in comp.differences if gated & set(d.affects)]
-        shown = "; ".join(f"{d.key}{coming_with(comp, d)}" for d in (relevant or comp.differences)[:5])
+        shown = joined([f"{d.key}{coming_with(comp, d)}" for d in relevant or comp.differences], 5, sep="; ")
         if relevant:
             areas = ", ".join(sorted({str(a) for d in relevant for a in d.affects} & {str(a) for a in gated}))
             if fail_on_confounded:
@@ -297,11 +299,13 @@ def evaluate(
             )
     elif comp.verdict == Verdict.UNKNOWN:
         lines.append(
-            _finding("info", "comparability", f"comparability: unknown (not checked: {'; '.join(comp.missing[:3])})")
+            _finding(
+                "info", "comparability", f"comparability: unknown (not checked: {joined(comp.missing, 3, sep='; ')})"
+            )
         )
     else:
-        intended = "".join(
-            f"; the change under test: {difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended[:4]
+        intended = joined(
+            [f"; the change under test: {difference_phrase(d)}{coming_with(comp, d)}" for d in comp.intended], 4, sep=""
         )
         lines.append(
             _finding(

@@ -27,6 +27,7 @@ from dynamo_diff_schema.comparison import GeneratedKind, RankDivergence, RankGro
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import head
 
 from dynamo_diff_compare.generated import generated_form, kind_of
 
@@ -51,15 +52,18 @@ def describe(comp: Compilation) -> str:
         where += f" ({code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno if code.co_firstlineno else '?'})"
     bits = [f"{comp.compile_id} {where} {comp.outcome}"]
     if comp.recompile is not None and comp.recompile.reasons:
-        reason = comp.recompile.reasons[0]
-        bits.append(f"recompile [{reason.category}]: {reason.text.strip().splitlines()[0][:140]}")
+        reasons, rest = head(comp.recompile.reasons, 3)
+        bits += [f"recompile [{r.category}]: {r.text.strip().splitlines()[0][:140]}" for r in reasons]
+        bits += [f"+{rest} more failing guards"] if rest else []
     elif comp.recompile is not None:
         bits.append("recompile")
-    for brk in comp.graph_breaks[:2]:
+    breaks, rest = head(comp.graph_breaks, 2)
+    for brk in breaks:
         bits.append(f"graph break {brk.key.splitlines()[0][:80]} at {_site(brk.user_file, brk.user_line)}")
+    bits += [f"+{rest} more graph breaks"] if rest else []
     if comp.failure is not None:
         bits.append(f"failure {comp.failure.fail_type or ''}".strip())
-    bits += [f"limit {limit.kind}" for limit in comp.limit_events[:1]]
+    bits += list(dict.fromkeys(f"limit {limit.kind}" for limit in comp.limit_events))
     bits += [f"{event.cache} cache {event.decision}" for event in comp.cache_events]
     return "; ".join(bits)
 

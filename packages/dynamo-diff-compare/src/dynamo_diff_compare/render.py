@@ -24,6 +24,7 @@ from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, 
 from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import head, joined
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -237,8 +238,7 @@ def _evidence(change: Change) -> str:
     parts = []
     for side, ids in (("baseline", change.baseline_evidence), ("candidate", change.candidate_evidence)):
         if ids:
-            more = f" +{len(ids) - _EVIDENCE_SHOWN}" if len(ids) > _EVIDENCE_SHOWN else ""
-            parts.append(f"{side} {', '.join(ids[:_EVIDENCE_SHOWN])}{more}")
+            parts.append(f"{side} {joined(ids, _EVIDENCE_SHOWN, more=' +{n}')}")
     return f" [evidence: {'; '.join(parts)}]" if parts else ""
 
 
@@ -247,45 +247,38 @@ def _guard(example: str) -> str:
     return example.split("  #", 1)[0].strip() + (f" {at.text()}" if at is not None else "")
 
 
-def _both_guards(change: Change) -> list[str] | None:
-    """A recompile-reason change whose two sides both have failing guards: each side's first, named."""
+def guard_lines(change: Change) -> list[str]:
+    """Under a recompile-reason change: each side's failing guards of the kind, a line each and named by side
+    (`baseline: 0/0: n == 2 at model.py:10: ...`), then, per side, what the lines do not show: how many
+    failing guards repeat them, how many other texts the evidence cited has."""
     if change.kind != ChangeKind.RECOMPILE_REASON:
-        return None
-    firsts = [side.get("examples") if isinstance(side, dict) else None for side in (change.baseline, change.candidate)]
-    b, c = firsts
-    if not b or not c:
-        return None
-    return [f"    guard (baseline): {_guard(b[0])}", f"    guard (candidate): {_guard(c[0])}"]
+        return []
+    out: list[str] = []
+    for name, side in (("baseline", change.baseline), ("candidate", change.candidate)):
+        if not isinstance(side, dict):
+            continue
+        examples = [e for e in side.get("examples") or [] if isinstance(e, str)]
+        out += [f"    {name}: {_guard(e)}" for e in examples]
+        failing, other = side.get("failing_guards"), side.get("other_texts")
+        if isinstance(other, int) and other > 0:
+            total = len(examples) + other
+            out.append(
+                f"    ({name}: {failing} failing guard(s) of this kind, {total} distinct texts: {other} more in the "
+                "evidence cited)"
+            )
+        elif examples and isinstance(failing, int) and failing > len(examples):
+            texts = "the text above" if len(examples) == 1 else f"the {len(examples)} texts above"
+            out.append(f"    ({name}: {failing} failing guards of this kind, repeating {texts})")
+    return out
 
 
 def _detail(change: Change) -> str | None:
-    """The compiler's own words behind a change: the first failing guard, the graph break's registry id."""
-    if change.kind == ChangeKind.RECOMPILE_REASON:
-        for side in (change.candidate, change.baseline):
-            examples = side.get("examples") if isinstance(side, dict) else None
-            if examples:
-                at = guard_line(examples[0])
-                where = f" {at.text()}" if at is not None else ""
-                return f"    guard: {examples[0].split('  #', 1)[0].strip()}{where}"
+    """The compiler's own words behind a change a line can hold: the graph break's registry id."""
     if change.kind in (ChangeKind.GRAPH_BREAK_NEW, ChangeKind.GRAPH_BREAK_GONE, ChangeKind.GRAPH_BREAK_MOVED):
         side = change.candidate if isinstance(change.candidate, dict) else change.baseline
         key = side.get("key") if isinstance(side, dict) else None
         if isinstance(key, str) and key.startswith("gb"):
             return f"    graph-break type {key} (torch's registry)"
-    return None
-
-
-def _more_guards(change: Change) -> str | None:
-    """Under the guard a recompile-reason change shows: how many more of that side's failing guards of the kind
-    there are (the evidence cited lists each), when there are more."""
-    if change.kind != ChangeKind.RECOMPILE_REASON:
-        return None
-    for side in (change.candidate, change.baseline):
-        if isinstance(side, dict) and side.get("examples"):
-            failing = side.get("failing_guards")
-            if isinstance(failing, int) and failing > 1:
-                return f"    (+{failing - 1} more failing guard(s) of this kind: the evidence cited lists each)"
-            return None
     return None
 
 
@@ -341,20 +334,17 @@ def _role(change: Change) -> object:
     return change.baseline.get("role") if isinstance(change.baseline, dict) else None
 
 
-def change_lines(row: FunctionRow, *, phases: bool = False, sides: bool = False) -> list[str]:
-    """What changed on a row, each change with its evidence ids and, under it, the guard text or break type
-    (`sides`: the first failing guard of each side, named, where both sides have one)."""
+def change_lines(row: FunctionRow, *, phases: bool = False) -> list[str]:
+    """What changed on a row, each change with its evidence ids and, under it, each side's failing guards (named by
+    side) or the break type."""
     lines = []
     for c in row.changes:
         if not phases and timing_noise(c):
             continue
         lines.append(c.summary + _evidence(c))
-        if sides and (both := _both_guards(c)) is not None:
-            lines += both
-        elif (detail := _detail(c)) is not None:
+        lines += guard_lines(c)
+        if (detail := _detail(c)) is not None:
             lines.append(detail)
-        if (more := _more_guards(c)) is not None:
-            lines.append(more)
         lines += specialized_detail(c)
         if (page := _page(c)) is not None:
             lines.append(page)
@@ -363,7 +353,7 @@ def change_lines(row: FunctionRow, *, phases: bool = False, sides: bool = False)
     if pieces:
         lines.append(pieces)
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:
-        lines.append("could be: " + ", ".join(row.alternatives[:4]))
+        lines.append("could be: " + joined(row.alternatives, 4))
     return lines
 
 
@@ -404,27 +394,24 @@ def comparability_lines(comp: Comparability, hints: HintWords = PLAIN_HINTS) -> 
         lines.append(f"  effect: {effect_text(d)}")
         lines.append(f"  it can change {areas_text(d)}: counts may come from it, not only from your change ({change})")
     elif comp.differences:
-        for d in comp.differences[:6]:
+        differences, rest = head(comp.differences, 6)
+        for d in differences:
             lines += difference_lines(comp, d)
-        if len(comp.differences) > 6:
-            lines.append(f"  (+{len(comp.differences) - 6} more)")
+        if rest:
+            lines.append(f"  (+{rest} more: {joined([d.key for d in comp.differences[len(differences) :]], 12)})")
         lines.append("  counts in the areas above may come from these differences, not only from your change")
     elif comp.verdict != "unknown" and not comp.assumed:
-        shown = ", ".join(c.key for c in comp.checked[:8])
-        more = f" (+{len(comp.checked) - 8} more)" if len(comp.checked) > 8 else ""
-        lines[0] += f": {shown}{more}"
-    for d in comp.intended[:4]:
+        lines[0] += f": {joined([c.key for c in comp.checked], 8)}"
+    for d in comp.intended:  # the change under test: each one said
         lines += difference_lines(comp, d, prefix="  the change under test: ")
-    for d in unexplained_harmless(comp)[:4]:
-        lines.append(f"  not confounding: {difference_phrase(d)}")
-    for c in comp.contradictions[:4]:
+    harmless, rest = head(unexplained_harmless(comp), 4)
+    lines += [f"  not confounding: {difference_phrase(d)}" for d in harmless]
+    lines += [f"  not confounding: {rest} more difference(s)"] if rest else []
+    for c in comp.contradictions:  # a declaration the run contradicts: each one said
         shown = f"{c.key}={_value(c.declared)} but the run shows {_value(c.observed)}"
         lines.append(f"  {c.side} declares {shown} (observation used)")
     if comp.missing:
-        lines.append(
-            f"  not checked: {'; '.join(comp.missing[:4])}"
-            + (f" (+{len(comp.missing) - 4} more)" if len(comp.missing) > 4 else "")
-        )
+        lines.append(f"  not checked: {joined(comp.missing, 4, sep='; ')}")
     return lines
 
 
@@ -467,7 +454,7 @@ def confounded_note(confounded: dict[str, list[str]]) -> str | None:
     if not confounded:
         return None
     keys = sorted({k for ks in confounded.values() for k in ks})
-    return f"(!) may be changed by a comparability difference: {', '.join(keys[:6])}"
+    return f"(!) may be changed by a comparability difference: {joined(keys, 6)}"
 
 
 def time_rows(b: Counts, c: Counts) -> list[tuple[str, str, str, str]]:
@@ -518,7 +505,7 @@ def folded(rows: list[FunctionRow], all_rows: bool) -> tuple[list[FunctionRow], 
 
 
 def folded_line(quiet: list[FunctionRow]) -> str:
-    names = ", ".join(row_name(r) for r in quiet[:8]) + (" ..." if len(quiet) > 8 else "")
+    names = joined([row_name(r) for r in quiet], 8, more=" (+{n} more)")
     return f"{len(quiet)} unchanged function(s) not shown (--all shows them): {names}"
 
 
@@ -602,10 +589,9 @@ def row_lines(row: FunctionRow) -> list[Line]:
         if timing_noise(c):
             continue
         lines.append(Line(c.summary, indent=2, tail=_evidence(c).strip()))
+        lines += [Line(line.strip(), indent=6, keep=not line.startswith("    (")) for line in guard_lines(c)]
         if (detail := _detail(c)) is not None:
             lines.append(Line(detail.strip(), indent=6, keep=True))
-        if (more := _more_guards(c)) is not None:
-            lines.append(Line(more.strip(), indent=6))
         lines += [Line(line.strip(), indent=6) for line in specialized_detail(c)]
         if (page := _page(c)) is not None:
             lines.append(Line(page.strip(), indent=6))
@@ -613,7 +599,7 @@ def row_lines(row: FunctionRow) -> list[Line]:
     if (pieces := piece_line(row)) is not None:
         lines.append(Line(pieces, indent=2))
     if row.status == RowStatus.AMBIGUOUS and row.alternatives:
-        lines.append(Line("could be: " + ", ".join(row.alternatives[:4]), indent=2))
+        lines.append(Line("could be: " + joined(row.alternatives, 4), indent=2))
     lines += [Line(suggestion_text(s), indent=2) for s in row.suggestions]
     return lines
 

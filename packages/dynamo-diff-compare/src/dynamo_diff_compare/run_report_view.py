@@ -175,7 +175,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                     compilation_line(c, frame, rank if multi_rank else None, name, sequels, sources)
                     for frame, rank, c in comps
                 ],
-                suggestions=function_suggestions([c for _, _, c in comps], setup, name),
+                suggestions=function_suggestions([c for _, _, c in comps], setup, name, sources),
             )
         )
     functions.sort(key=_interest)
@@ -210,7 +210,7 @@ def function_compilations(capture: Capture, sources: SnapshotSet | None = None) 
 def with_suggestions(capture: Capture, sources: SnapshotSet | None = None) -> Capture:
     """The capture as `analyze` shows it: with the suggestions for the causes it holds (computed, never stored)."""
     return capture.model_copy(
-        update={"suggestions": capture_suggestions(capture, function_compilations(capture, sources))}
+        update={"suggestions": capture_suggestions(capture, function_compilations(capture, sources), sources)}
     )
 
 

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dynamo_diff_match.snapshots import SnapshotSet
 from dynamo_diff_schema.capture import Capture, CompiledState
 from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardCategory, Specialization
+from dynamo_diff_schema.lists import joined
 from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
 from dynamo_diff_compare.changes import gist
+from dynamo_diff_compare.user_lines import Carried, carried, resumed
 
 # torch's page for a graph-break registry id, as torch 2.13 and 2.14 write it at the end of each break message.
 GB_PAGE = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -131,9 +134,6 @@ _CONTROL = re.compile(r"^(?:if|elif|while|assert|for|match|case)\b|\bif\b.*\bels
 # A positional or keyword argument of a wrapper (torch's inner(*args, **kwargs) around a compiled module).
 _WRAPPED_ARG = re.compile(r"^(?:args\[\d+\]|kwargs\['\w+'\])$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-# The function Dynamo compiles for the code after a graph break at line N of X; the values live on Python's stack
-# there become its inputs, named ___stack0, ___stack1, ... in its guards.
-_RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<function>\w+?)_at_(?P<line>\d+)$")
 
 
 def _internal(subject: str) -> bool:
@@ -195,6 +195,11 @@ class _Seen:
     # A value on Dynamo's stack (`___stack0`): where it lives in the user's code (the resumed function, the line its
     # graph broke at, the file), from the resume function's name; None where it is not a resume function.
     slot_at: tuple[str, str, str] | None = None
+    # A name the code after a graph break gets from the function it resumes, which is not known to be the caller's
+    # argument (a local of that function, or no source to tell): where it comes from.
+    carried: Carried | None = None
+    # An argument of the function, guarded in the code after its graph break (the caller's value): those breaks.
+    resumed_args: list[Carried] = field(default_factory=list)
 
     def saw(self, comp: Compilation, evidence_id: str | None, *values: str) -> None:
         for value in values:
@@ -206,8 +211,29 @@ class _Seen:
             self.evidence_ids.append(evidence_id)
 
 
+def _base(subject: str) -> str:
+    """`self.n` -> `self`: the local a guard's subject starts from."""
+    return re.split(r"[.\[]", subject, maxsplit=1)[0]
+
+
+def _entry_names(comps: Sequence[Compilation]) -> dict[str, set[str]]:
+    """The names a function's own frame (not the code after one of its graph breaks) has guards on, by function:
+    its locals when the frame starts, its arguments. What tells an argument from a local without a source."""
+    out: dict[str, set[str]] = {}
+    for comp in comps:
+        if comp.recompile is None or resumed(comp.code.co_name) is not None or not comp.code.co_name:
+            continue
+        for reason in comp.recompile.reasons:
+            guard, _ = _guard_parts(reason.text)
+            m = _SIZE.match(guard) or _DTYPE.match(guard) or _DEVICE.match(guard) or _REQUIRES_GRAD.match(guard)
+            name = m["name"] if m else (v["subject"] if (v := _VALUE.match(guard) or _OBJ_ID.match(guard)) else None)
+            if name is not None:
+                out.setdefault(comp.code.co_name, set()).add(_base(_name(name.strip())))
+    return out
+
+
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(ids[:6]) + (f" (+{len(ids) - 6} more)" if len(ids) > 6 else "")
+    return joined(ids, 6)
 
 
 def _recompiles(seen: _Seen) -> str:
@@ -215,20 +241,34 @@ def _recompiles(seen: _Seen) -> str:
 
 
 def function_suggestions(
-    comps: Sequence[Compilation], setup: TorchSetup, function: str | None = None
+    comps: Sequence[Compilation],
+    setup: TorchSetup,
+    function: str | None = None,
+    sources: SnapshotSet | None = None,
 ) -> list[Suggestion]:
     """The next steps computed from all of one function's compilations (in compile order): one per thing that
-    varied between them, then the recompile limit when it was hit."""
+    varied between them, then the recompile limit when it was hit. `sources` (the capture's source snapshot) tells
+    an argument from a local where the code after a graph break guards a name."""
     found: dict[tuple[str, str, int | None, int | None, str | None], _Seen] = {}
     comp: Compilation
+    entered = _entry_names(comps)
 
     def seen(kind: SuggestionKind, subject: str, dim: int | None = None, rank: int | None = None) -> _Seen:
         # A stack slot is one value of one resume function: ___stack0 of another resume function is another value.
-        frame = comp.code.co_name if _internal(subject) else None
-        made = found.setdefault((str(kind), subject, dim, rank, frame), _Seen(kind, subject, dim))
-        if frame is not None and made.slot_at is None and (m := _RESUME.match(frame)):
+        # So is a name a resume function gets that is not the caller's argument (a local of the function it resumes).
+        co_name = comp.code.co_name
+        carry = None if _internal(subject) else carried(sources, comp.code.co_filename, co_name, subject)
+        if carry is not None and carry.argument is None and _base(subject) in entered.get(carry.function, set()):
+            carry = replace(carry, argument=True)  # the function's own frame guarded it on entry: an argument
+        apart = _internal(subject) or (carry is not None and carry.argument is not True)
+        made = found.setdefault((str(kind), subject, dim, rank, co_name if apart else None), _Seen(kind, subject, dim))
+        if _internal(subject) and made.slot_at is None and (at := resumed(co_name)):
             file = (comp.code.co_filename or "?").replace("\\", "/").rsplit("/", 1)[-1]
-            made.slot_at = (m["function"], m["line"], file)
+            made.slot_at = (at[0], str(at[1]), file)
+        if carry is not None and carry.argument is not True:
+            made.carried = made.carried or carry
+        elif carry is not None and carry not in made.resumed_args:
+            made.resumed_args.append(carry)
         return made
 
     for comp in comps:
@@ -347,6 +387,25 @@ def _suggest(seen: _Seen, setup: TorchSetup, function: str | None) -> Suggestion
     }
     if _internal(name):
         return _slot(seen, setup, base)
+    if seen.carried is not None:
+        return _local(seen, setup, base)
+    made = _named(seen, setup, function, base)
+    if made is not None and seen.resumed_args and seen.kind != SuggestionKind.GRAD_MODE:
+        sites = ", ".join(dict.fromkeys(c.site for c in seen.resumed_args))
+        what = seen.resumed_args[0].function
+        holds = ", so a mark before the call holds there too" if seen.kind == SuggestionKind.MARK_DYNAMIC else ""
+        made = made.model_copy(
+            update={
+                "cause": f"{made.cause}; {name} is an argument of {what} (the caller's value{holds}), guarded in the "
+                f"code after its graph break at {sites}"
+            }
+        )
+    return made
+
+
+def _named(seen: _Seen, setup: TorchSetup, function: str | None, base: dict[str, Any]) -> Suggestion | None:
+    """A suggestion for something the caller passed or the function reads (an argument, an attribute, a global)."""
+    name = seen.subject
     if seen.kind == SuggestionKind.MARK_DYNAMIC:
         if not (_IDENT.match(name) or _WRAPPED_ARG.match(name)) or len(seen.values) < 2:
             return None  # a parameter or attribute (`self.weight`): not a call site's tensor
@@ -522,6 +581,116 @@ def _slot(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | 
             **base,
         )
     return None  # a dtype, device or object identity of a stack value: no change to its code is known
+
+
+_NO_MARK = "torch._dynamo.mark_dynamic inside {function} raises (torch refuses to trace it)"
+
+
+def _local(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | None:
+    """A name the code after a graph break gets from the function it resumes that is not the caller's argument (a
+    local the function made, or one the capture has no source to tell): where it comes from and what can change
+    there, never a call or a cast before the call that names it as if the caller passed it."""
+    carry = seen.carried
+    assert carry is not None
+    name, fn = seen.subject, carry.function
+    local = carry.argument is False
+    made = carry.made
+    made_at = f"{made.site}" + (f" (`{made.code}`)" if made is not None and made.code else "") if made else None
+    where = (
+        f"{name} is a local of {fn}, made at {made_at}, that the code after its graph break at {carry.site} gets "
+        f"as an input (Dynamo compiles that code as torch_dynamo_resume_in_{fn}_at_{carry.line})"
+        if local
+        else f"the code after the graph break at {carry.site} gets {name} from {fn} as an input (an argument or a "
+        f"local of {fn}: the capture has no source of {fn} to tell)"
+    )
+    subject = f"{name}, a local of {fn}" if local else f"{name}, after the graph break at {carry.site}"
+    no_mark = _NO_MARK.format(function=fn)
+    dynamic = "compile with dynamic=True (sizes are dynamic from the first compilation, in the code after a break too)"
+    if seen.kind == SuggestionKind.MARK_DYNAMIC and len(seen.values) > 1:
+        flag = (
+            "; automatic dynamic shapes were on, so torch made that dimension dynamic when it recompiled and later "
+            "sizes reuse that graph"
+            if setup.setting("automatic_dynamic_shapes") is True and not setup.static_for(base["function"])
+            else ""
+        )
+        if local:
+            change = (
+                f"{name} is no argument of {fn}, so no caller can pass or mark it, and {no_mark}: remove the graph "
+                f"break at {carry.site} so that {name} stays in one graph with what it is made from, or {dynamic}"
+            )
+        else:
+            change = (
+                f"if {name} is an argument of {fn}, mark it before the call: torch._dynamo.mark_dynamic({name}, "
+                f"{seen.dim}); if it is a local, no caller can mark it and {no_mark}: remove the graph break at "
+                f"{carry.site}, or {dynamic}"
+            )
+        return Suggestion(
+            kind=seen.kind,
+            subject=subject,
+            dim=seen.dim,
+            values=seen.values,
+            cause=f"the size of {name} at dim {seen.dim} took {', '.join(seen.values)} ({_recompiles(seen)}): {where}"
+            f"{flag}",
+            change=change,
+            knob="torch.compile(..., dynamic=True)",
+            cost="one graph for any size of that dimension: its kernels may be slower than ones built for one size",
+            **base,
+        )
+    if seen.kind == SuggestionKind.DYNAMIC_SCALAR and not seen.control_flow:
+        kind = "float" if "float" in seen.facets else "int"
+        knob = _scalar_knob(kind, setup, base["function"], on_module=name.startswith("self."))
+        at = f" where {fn} makes it, at {made_at}," if made_at else f" where {fn} gets or makes it"
+        return Suggestion(
+            kind=seen.kind,
+            subject=subject,
+            values=seen.values,
+            cause=f"the Python {kind} {name} was compiled as a constant ({', '.join(seen.values)}) and took another "
+            f"value ({_recompiles(seen)}; used in `{seen.source}`): {where}",
+            change=f"compute {name} as a tensor{at} (with torch operations), or compute it outside the compiled "
+            f"function and pass it in as a tensor argument, or {knob}",
+            knob=knob,
+            cost=f"the graph then reads the {kind} at run time instead of folding it in: a dynamic value may give "
+            "slower kernels, and a tensor argument is one more input",
+            **base,
+        )
+    if seen.kind == SuggestionKind.DTYPE_DEVICE and len(seen.values) > 1:
+        what = " and ".join(seen.facets)
+        first = seen.values[0]
+        cast = (
+            (f"{name}.to({_DTYPES[first]})" if first in _DTYPES else f"{name}.to(<one dtype>)")
+            if "dtype" in seen.facets
+            else f"{name}.to('{first.lower()}')"
+        )
+        at = f"where {fn} makes it, at {made_at}" if made_at else f"where {fn} gets or makes it"
+        return Suggestion(
+            kind=seen.kind,
+            subject=subject,
+            values=seen.values,
+            cause=f"the {what} of {name} took {', '.join(seen.values)} ({_recompiles(seen)}): {where}",
+            change=f"cast it {at}: {cast}, or cast what it is made from before the call to {fn}",
+            cost="a cast copies the tensor at each call and can change the results (precision, device)",
+            **base,
+        )
+    if (
+        seen.kind == SuggestionKind.CREATE_ONCE
+        and not seen.facets
+        and len(seen.values) > 1
+        and len(seen.compile_ids) > 1
+    ):
+        return Suggestion(
+            kind=seen.kind,
+            subject=subject,
+            values=[f"id {v}" for v in seen.values],
+            cause=f"{name} was another object at each of {len(seen.compile_ids) + 1} compilations (the graph holds "
+            f"it by identity; {_recompiles(seen)}): {where}",
+            change=f"create it once, outside {fn}, and pass it in or keep it (an object {fn} makes at every call is a "
+            "new object each time)",
+            cost="none for the graph; if the objects differ on purpose, each one compiles once and this does not apply",
+            **base,
+        )
+    if seen.kind == SuggestionKind.CREATE_ONCE and seen.facets:
+        return _named(seen, setup, base["function"], base)  # a class made inside a function: said by its maker
+    return None
 
 
 def _scalar_knob(kind: str, setup: TorchSetup, function: str | None, *, on_module: bool = False) -> str:
@@ -768,14 +937,16 @@ def run_suggestions(capture: Capture) -> list[Suggestion]:
     ]
 
 
-def capture_suggestions(capture: Capture, functions: Iterable[tuple[str, Sequence[Compilation]]]) -> list[Suggestion]:
+def capture_suggestions(
+    capture: Capture, functions: Iterable[tuple[str, Sequence[Compilation]]], sources: SnapshotSet | None = None
+) -> list[Suggestion]:
     """Every suggestion of a capture: the run's, then each function's (from all its compilations), then each
     compilation's; a break repeated on several ranks once, with every compilation it is computed from."""
     setup = TorchSetup.of(capture)
     out = run_suggestions(capture)
     per_compilation: dict[tuple[str | None, str, str | None, str], Suggestion] = {}
     for name, comps in functions:
-        out += function_suggestions(comps, setup, name)
+        out += function_suggestions(comps, setup, name, sources)
         for comp in comps:
             for s in compilation_suggestions(comp, name):
                 key = (s.function, str(s.kind), s.subject, s.cause)

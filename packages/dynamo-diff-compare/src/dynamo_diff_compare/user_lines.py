@@ -5,15 +5,20 @@ A failing guard: torch appends the line it attributes the guard to, `G['MODE'] =
 ork/global_guard.py:17 in apply` (its path cut at the front), and from torch 2.13 a "User stack trace" whose last
 frame is that line with the whole path. The stack trace is read first, else the comment; a guard with neither
 (a tensor's dtype or size) has no line. A graph break: its user file and line, and the text of that line from the
-capture's source snapshot."""
+capture's source snapshot. A name the code after a graph break gets from the function it resumes: whether it is
+an argument of that function or a local it made, and where (`carried`)."""
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 
 from dynamo_diff_match.snapshots import SnapshotSet
 from dynamo_diff_schema.compilation import GraphBreak, Specialization, SymbolicSize
+from dynamo_diff_schema.lists import head
 
 # `  File "/path/global_guard.py", line 17, in apply` then the line's text, in a "User stack trace".
 _STACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
@@ -85,12 +90,13 @@ def break_code(sources: SnapshotSet | None, gb: GraphBreak) -> str | None:
 def dynamic_text(sizes: list[SymbolicSize]) -> str:
     """ "dynamic: the graph has symbolic sizes: s77 = L['x'].size()[0] (6 when made)"; a symbol whose making this
     compilation does not record is named alone."""
+    listed, rest = head(sizes, 6)
     shown = [
         f"{s.symbol} = {s.source}" + (f" ({s.value} when made)" if s.value else "") if s.source else s.symbol
-        for s in sizes[:6]
+        for s in listed
     ]
-    more = f" (+{len(sizes) - 6} more)" if len(sizes) > 6 else ""
-    ids = ", ".join(s.evidence_id for s in sizes[:6] if s.evidence_id)
+    more = f" (+{rest} more)" if rest else ""
+    ids = ", ".join(s.evidence_id for s in listed if s.evidence_id)
     return f"dynamic: the graph has symbolic sizes: {', '.join(shown)}{more}" + (f" (ev {ids})" if ids else "")
 
 
@@ -107,12 +113,110 @@ def specialized_text(specs: list[Specialization], sources: SnapshotSet | None = 
     """'specialized: s24 (L['pos']) fixed to 1 at decode_after.py:31: self.cache[:, pos] = h[:, 0]
     (range_refined_to_singleton) (ev u1-e9)': each symbol torch made and then fixed to one value, and where."""
     shown = []
-    for spec in specs[:4]:
+    listed, rest = head(specs, 4)
+    for spec in listed:
         what = spec.symbol + (f" ({spec.source})" if spec.source else "")
         fixed = f" fixed to {spec.value}" if spec.value is not None else " fixed"
         site = specialization_site(spec, sources)
         why = f" ({spec.reason})" if spec.reason else ""
         ev = f" (ev {spec.evidence_id})" if spec.evidence_id else ""
         shown.append(f"{what}{fixed}{' ' + site if site else ''}{why}{ev}")
-    more = f"; (+{len(specs) - 4} more)" if len(specs) > 4 else ""
+    more = f"; (+{rest} more)" if rest else ""
     return "specialized: " + "; ".join(shown) + more
+
+
+# The function Dynamo compiles for the code after a graph break at line N of X (its inputs: the values on Python's
+# stack at that line, ___stack0, ...; and X's locals the rest of X reads, by their names).
+RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<function>\w+?)_at_(?P<line>\d+)$")
+_BASE = re.compile(r"^[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A name a resume function gets from the function it resumes (`keep` in `torch_dynamo_resume_in_prune_at_20`):
+    where the graph broke, and, from the source snapshot, whether the name is an argument of that function that its
+    code did not assign before the break (the caller's value) or a local it made."""
+
+    function: str  # the function the resume function resumes (X)
+    line: int  # the line its graph broke at (N)
+    file: str  # the file's name, without its folders
+    argument: bool | None  # True: X's argument, unassigned before the break; False: a local of X; None: not known
+    made: UserLine | None = None  # a local: the last line of X before the break that assigns it
+
+    @property
+    def site(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def resumed(co_name: str | None) -> tuple[str, int] | None:
+    """(X, N) for Dynamo's resume function of X after its graph break at line N, else None."""
+    m = RESUME.match(co_name or "")
+    return (m["function"], int(m["line"])) if m else None
+
+
+def carried(sources: SnapshotSet | None, co_filename: str | None, co_name: str | None, name: str) -> Carried | None:
+    """What a guard's name (`keep`, `self.n`, `L['x']` unwrapped) is in the function a resume function resumes; None
+    when the compiled code is no resume function. Without a snapshot of the function, `argument` is None."""
+    at = resumed(co_name)
+    if at is None:
+        return None
+    function, line = at
+    file = _name(co_filename or "?")
+    base = _BASE.match(name)
+    rel = sources.rel_path(co_filename) if sources is not None and co_filename else None
+    if rel is None or base is None:
+        return Carried(function, line, file, None)
+    containing = [
+        f
+        for f in sources.named(rel, function)  # type: ignore[union-attr]
+        if f.kind != "class" and f.first_line <= line <= f.last_line
+    ]
+    fn = max(containing, key=lambda f: f.first_line, default=None)
+    node = fn.node if fn is not None else None
+    if fn is None or not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        return Carried(function, line, file, None)
+    offset = fn.def_line - node.lineno  # the node's lines count from its piece of the file
+    assigned = [n + offset for n in _assignments(node, base.group(0))]
+    before = [n for n in assigned if n < line] or [n for n in assigned if n == line]
+    params = node.args
+    names = {a.arg for a in [*params.posonlyargs, *params.args, *params.kwonlyargs, params.vararg, params.kwarg] if a}
+    if before:
+        made = max(before)
+        code = source_line(sources, co_filename, made)
+        code = without_comment(code) if code else code
+        return Carried(function, line, file, False, UserLine(file, made, code))
+    return Carried(function, line, file, True if base.group(0) in names else None)
+
+
+def _assignments(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> list[int]:
+    """The lines of `fn`'s own scope (not a nested def, class, lambda or comprehension) that bind `name`."""
+    lines: list[int] = []
+    todo: list[ast.AST] = list(fn.body) if isinstance(fn.body, list) else [fn.body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                lines.append(node.lineno)
+            todo.extend(node.decorator_list)  # evaluated in this scope; the body is another scope
+            continue
+        if isinstance(node, ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del) and node.id == name:
+            lines.append(node.lineno)
+        elif isinstance(node, ast.alias) and (node.asname or node.name.split(".", 1)[0]) == name:
+            lines.append(getattr(node, "lineno", 0))
+        elif isinstance(node, ast.ExceptHandler) and node.name == name:
+            lines.append(node.lineno)
+        todo.extend(ast.iter_child_nodes(node))
+    return sorted(n for n in lines if n)
+
+
+def without_comment(code: str) -> str:
+    """A line of code without its trailing comment (`keep = x * 2  # note` -> `keep = x * 2`); the line as it is
+    when it does not tokenize on its own (a line of a longer statement)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    comment = next((t for t in tokens if t.type == tokenize.COMMENT), None)
+    return code[: comment.start[1]].rstrip() if comment is not None and comment.start[0] == 1 else code

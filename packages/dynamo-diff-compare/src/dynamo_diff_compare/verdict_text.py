@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dynamo_diff_schema.comparison import ALL_AREAS, Comparability, Difference
+from dynamo_diff_schema.lists import head, joined
 
 from dynamo_diff_compare.consequences import EACH_VERSION_DEFAULT, ONLY_ONE_VERSION
 from dynamo_diff_compare.effects import effect
@@ -149,8 +150,8 @@ def verdict_headline(comp: Comparability) -> str:
     it`; beside a torch upgrade, how many other differences there are and which settings the user set."""
     verdict = str(comp.verdict).upper()
     if comp.assumed:
-        said = [difference_phrase(d) for d in comp.intended if d.key in comp.assumed][:3]
-        more = f" (+{len(comp.assumed) - len(said)} more)" if len(comp.assumed) > len(said) else ""
+        said, _ = head([difference_phrase(d) for d in comp.intended if d.key in comp.assumed], 3)
+        more = f" (+{len(comp.assumed) - len(said)} more)" if len(comp.assumed) > len(said) and said else ""
         only = "the only difference" if len(comp.assumed) == 1 else "the only differences"
         return (
             f"{verdict}, ASSUMING the change under test is {'; '.join(said) or ', '.join(comp.assumed)}{more} "
@@ -166,7 +167,7 @@ def verdict_headline(comp: Comparability) -> str:
             mine = user_set(others)
             text = f"{verdict}: {difference_phrase(torch)}{coming_with(comp, torch)}; {len(others)} other difference(s)"
             if mine:
-                shown = ", ".join(d.key for d in mine[:3]) + (f", +{len(mine) - 3}" if len(mine) > 3 else "")
+                shown = joined([d.key for d in mine], 3, more=", +{n}")
                 text += f", {len(mine)} of them set by the user ({shown})"
             return text
         mine = user_set(comp.differences)

@@ -245,15 +245,14 @@ def lean_enough(model: BaseModel, text: str) -> bool:
     return size(listed(lean(model))) <= STRUCTURED_PER_TEXT * len(text)
 
 
-def _first_guard(value: Any) -> Any:
-    """A recompile-reason change's side cut to its category, its count and its first failing guard (whole reasons
-    go, never a side)."""
+def _guards_only(value: Any) -> Any:
+    """A recompile-reason change's side cut to its category, its count and its failing guards' first lines (what the
+    text shows of each; the user stack torch writes under a guard goes): whole guards stay, never a side."""
     if not isinstance(value, dict):
         return None
-    examples = value.get("examples") or []
-    first = [e[:VALUE_CHARS] for e in examples[:1] if isinstance(e, str)]
-    kept = {k: value[k] for k in ("category", "failing_guards") if k in value}
-    return {**kept, **({"examples": first} if first else {})}
+    examples = [e.split("\n", 1)[0][:VALUE_CHARS] for e in value.get("examples") or [] if isinstance(e, str)]
+    kept = {k: value[k] for k in ("category", "failing_guards", "other_texts") if k in value}
+    return {**kept, **({"examples": examples} if examples else {})}
 
 
 def without_change_values(entry: RowEntry) -> RowEntry:
@@ -262,14 +261,14 @@ def without_change_values(entry: RowEntry) -> RowEntry:
     if not any(c.baseline is not None or c.candidate is not None for c in row.changes):
         return entry
     changes = [
-        c.model_copy(update={"baseline": _first_guard(c.baseline), "candidate": _first_guard(c.candidate)})
+        c.model_copy(update={"baseline": _guards_only(c.baseline), "candidate": _guards_only(c.candidate)})
         if c.kind == "recompile_reason"
         else c.model_copy(update={"baseline": None, "candidate": None})
         for c in row.changes
     ]
     note = (
-        "changes: values left out but each side's first failing guard (each summary says them; get_evidence shows "
-        "the records)"
+        "changes: values left out but each side's failing guards, their first lines (each summary says them; "
+        "get_evidence shows the records)"
     )
     return entry.model_copy(
         update={"row": row.model_copy(update={"changes": changes}), "truncated": [*entry.truncated, note]}
@@ -314,7 +313,7 @@ Cut = TypeVar("Cut", bound=BaseModel)
 
 def _cap_list(model: Cut, key: str, keep: int, label: str, notes: list[str]) -> Cut:
     items = getattr(model, key)
-    if isinstance(items, list) and len(items) > keep:
+    if isinstance(items, list) and len(items) > keep + (1 if keep else 0):  # never one left out (but to none)
         notes.append(f"{label}: {keep} of {len(items)} shown")
         return model.model_copy(update={key: items[:keep]})
     return model
@@ -470,6 +469,8 @@ def whole_names(names: Sequence[str], limit: int) -> str:
         if shown and len(", ".join([*shown, name])) > limit:
             break
         shown.append(name)
+    if len(names) == len(shown) + 1:  # never one left out: "and 1 more" takes about its room
+        shown = list(names)
     rest = len(names) - len(shown)
     return ", ".join(shown) + (f" and {rest} more" if rest else "")
 
@@ -625,9 +626,10 @@ def _eventful(comp: CompilationLine) -> bool:
     return bool(comp.recompile or comp.graph_breaks or comp.failure or comp.limit)
 
 
-def shrink_function(report: FunctionReport, limit: int) -> tuple[FunctionReport, list[str]]:
-    """A FunctionReport cut until it is at most `limit` characters: uneventful compilations first, then long guard
-    lists, then the latest compilations (the first ones, which set the story, stay)."""
+def shrink_function(report: FunctionReport, limit: int, capture: str = "...") -> tuple[FunctionReport, list[str]]:
+    """A FunctionReport cut until it is at most `limit` characters: uneventful compilations first, then the latest
+    compilations (the first ones, which set the story, stay); a compilation shown keeps every failing guard (they
+    are short, and the one left out is often the answer)."""
     notes: list[str] = []
     if size(report) <= limit:
         return report, notes
@@ -638,15 +640,15 @@ def shrink_function(report: FunctionReport, limit: int) -> tuple[FunctionReport,
         comps = eventful
     cut: list[CompilationLine] = []
     for line in comps:
-        comp = _cap_list(line, "recompile", 3, f"{line.compile_id}.recompile", notes)
-        cut.append(_cap_list(comp, "evidence_ids", 1, f"{comp.compile_id}.evidence_ids", notes))
+        cut.append(_cap_list(line, "evidence_ids", 1, f"{line.compile_id}.evidence_ids", notes))
     report = report.model_copy(update={"compilations": cut})
     if size(report) <= limit:
         return report, notes
     keep = len(cut)
     while keep > 1 and size(report.model_copy(update={"compilations": cut[:keep]})) > limit:
         keep //= 2
-    notes.append(f"compilations: {keep} of {len(cut)} shown (ask for this function alone to page on)")
+    call = f'analyze_capture(capture="{capture}", function="{report.name}")'
+    notes.append(f"compilations: {keep} of {len(cut)} shown (the function alone pages on: {call})")
     return report.model_copy(update={"compilations": cut[:keep]}), notes
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from dynamo_diff_compare import (
     COMPILED_WORDS,
@@ -35,6 +36,7 @@ from dynamo_diff_schema import (
     EvidenceExcerpt,
     EvidenceGrep,
     EvidenceIndex,
+    FunctionRow,
     ImportPage,
     RunReportPage,
     Side,
@@ -44,6 +46,8 @@ from dynamo_diff_schema import (
 )
 from dynamo_diff_schema.comparison import Comparability
 from dynamo_diff_schema.hints import Hint, HintAction
+from dynamo_diff_schema.lists import head as first_of
+from dynamo_diff_schema.lists import joined
 
 from dynamo_diff_mcp.hints import for_agents
 
@@ -190,6 +194,8 @@ def _whole(phrases: list[str], what: str) -> str:
         if shown and len("; ".join([*shown, phrase])) > VERDICT_CHARS:
             break
         shown.append(phrase)
+    if len(phrases) == len(shown) + 1:  # never one left out: its count would take about its room
+        shown = list(phrases)
     rest = len(phrases) - len(shown)
     return "; ".join(shown) + (f"; and {rest} more {what} (the structured comparability lists them)" if rest else "")
 
@@ -209,7 +215,8 @@ def comparability_line(comp: Comparability) -> str:
         )
         lines.append(f"assumed, not named: {calls}")
     one = len(comp.differences) == 1  # the headline is that difference: its key and effect go on the same line
-    for d in comp.differences[:_DIFFERENCE_LINES]:
+    said, _ = first_of(comp.differences, _DIFFERENCE_LINES)
+    for d in said:
         areas = f"; can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < len(ALL_AREAS) else ""
         if one:
             key = "" if d.key in lines[0] else f"; key {d.key}"  # the key names it in change=[...]
@@ -219,16 +226,16 @@ def comparability_line(comp: Comparability) -> str:
         items = followers(comp, d.key)
         if items:
             lines.append(f"  with it: {with_it(items)}")
-    if len(comp.differences) > _DIFFERENCE_LINES:
-        rest = [d.key for d in comp.differences[_DIFFERENCE_LINES:]]
+    if len(comp.differences) > len(said):
+        rest = [d.key for d in comp.differences[len(said) :]]
         named: list[str] = []
         while len(named) < len(rest) and sum(len(k) + 2 for k in named) + len(rest[len(named)]) <= _REST_CHARS:
             named.append(rest[len(named)])
         unnamed = f", and {len(rest) - len(named)} more" if len(named) < len(rest) else ""
         lines.append(f"- {len(rest)} more difference(s): {', '.join(named)}{unnamed}")
     if not comp.differences and comp.missing:
-        lines.append("not checked: " + "; ".join(comp.missing[:3]))
-    for d in comp.intended[:4]:
+        lines.append("not checked: " + joined(comp.missing, 3, sep="; "))
+    for d in comp.intended:
         lines.append(f"the change under test: {difference_phrase(d)}{coming_with(comp, d)}; effect: {effect_text(d)}")
     return "\n".join(lines)
 
@@ -251,8 +258,54 @@ def _value(value: object) -> str:
     return "not set" if value is None else json.dumps(value, ensure_ascii=False)
 
 
+@dataclass(frozen=True)
+class RowCut:
+    """What a row cut to fit left out that its text line says how to read: the compile ids each side had (the row
+    lists fewer), the call that shows the row with more room, and the calls that list each compilation."""
+
+    compile_ids: tuple[int, int]  # each side's compile ids before the cut (0: no such side)
+    roomier: str | None  # the same page call for this row alone (None: it was already alone)
+    compilations: tuple[str | None, str | None]  # analyze_capture(...) of each side's function
+
+    @classmethod
+    def of(cls, row: FunctionRow, side_ids: tuple[str, str], tool: str, page_size: int, index: int) -> RowCut:
+        sides = (row.baseline, row.candidate)
+        refs = side_ids if tool == "compare_runs" else (side_ids[0], side_ids[0])
+        calls = [
+            f'analyze_capture(capture="{ref}", function="{side.qualified_name}")'
+            if side is not None and side.qualified_name
+            else None
+            for ref, side in zip(refs, sides, strict=True)
+        ]
+        where = (
+            f'compare_runs(baseline="{side_ids[0]}", candidate="{side_ids[1]}", offset={index}, page_size=1)'
+            if tool == "compare_runs"
+            else f'compare_ranks(capture="{side_ids[0]}", ..., offset={index}, page_size=1)'
+        )
+        counts = [len(side.compile_ids) if side is not None else 0 for side in sides]
+        return cls((counts[0], counts[1]), where if page_size != 1 else None, (calls[0], calls[1]))
+
+
+def _compile_ids(row: FunctionRow, cut: RowCut | None) -> str:
+    """`0/0, 0/1 -> 0/0`, each side's compile ids; a side the cut shortened says how many more and where they are."""
+    out = []
+    for i, side in enumerate((row.baseline, row.candidate)):
+        if side is None:
+            continue
+        listed = ", ".join(side.compile_ids) or "-"
+        more = cut.compile_ids[i] - len(side.compile_ids) if cut is not None else 0
+        if more > 0 and cut is not None:
+            listed += f" (+{more} more: {cut.compilations[i] or 'analyze_capture(...)'} lists each)"
+        out.append(listed)
+    return " -> ".join(out)
+
+
 def comparison_text(
-    page: ComparisonPage, tool: str, checked: str | None = None, frames: dict[int, str] | None = None
+    page: ComparisonPage,
+    tool: str,
+    checked: str | None = None,
+    frames: dict[int, str] | None = None,
+    cuts: dict[int, RowCut] | None = None,
 ) -> str:
     comp = page.comparability
     if comp is None:
@@ -337,7 +390,8 @@ def comparison_text(
             changed = [p for p in pairs if " -> " in p]
             same = [p for p in pairs if " -> " not in p]
             pairs = [*changed, *([f"unchanged: {', '.join(same)}"] if same else [])]
-        ids = " -> ".join(", ".join(s.compile_ids) or "-" for s in (row.baseline, row.candidate) if s is not None)
+        cut = (cuts or {}).get(entry.index)
+        ids = _compile_ids(row, cut)
         lines.append(_line(f"[{entry.index}] {row_name(row)} {status}: {', '.join(pairs)}; compile ids {ids}"))
         made = dict.fromkeys(
             f"{s.generated.kind} {s.generated.number} of {s.generated.co_name}: {s.file}"
@@ -345,12 +399,13 @@ def comparison_text(
             if s.generated is not None
         )
         lines += ["  " + _line(f"code torch generated: {m}") for m in made]
-        lines += ["  " + _line(line) for line in change_lines(row, sides=True)]
+        lines += ["  " + _line(line) for line in change_lines(row)]
         lines += ["  " + _line(suggestion_text(s)) for s in row.suggestions]
         if frames and entry.index in frames:
             lines.append("  " + _line(frames[entry.index]))
         if entry.truncated:
-            lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))
+            roomier = f"; with more room: {cut.roomier}" if cut is not None and cut.roomier else ""
+            lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated) + roomier))
     lines += [_line(f"[{n.severity}] {n.code}: {for_agents(n.message, n.hint)}") for n in page.notices]
     if page.notices_omitted:
         lines.append(f"{page.notices_omitted} more notice(s) did not fit this response")
@@ -551,7 +606,7 @@ def source_diff_text(page: SourceDiff, pieces: int, next_offset: int | None) -> 
     for entry in page.functions:
         where = " -> ".join(dict.fromkeys(w for w in (entry.baseline, entry.candidate) if w))
         evidence = "; ".join(
-            f"{side} {', '.join(ids)}"
+            f"{side} {', '.join(ids)}"  # every one: the outline lists them
             for side, ids in (("baseline", entry.baseline_evidence), ("candidate", entry.candidate_evidence))
             if ids
         )

@@ -339,7 +339,7 @@ class Tools:
         share = budget.BUDGET - 3_000
         entries = []
         for i, fn in enumerate(report.functions[offset : offset + page_size]):
-            cut, notes = budget.shrink_function(budget.listed_function(fn), share)
+            cut, notes = budget.shrink_function(budget.listed_function(fn), share, short_id(report.capture))
             entries.append(FunctionEntry(index=offset + i, report=cut, truncated=notes))
 
         def make(shown: Sequence[FunctionEntry], next_offset: int | None) -> tuple[RunReportPage, str]:
@@ -441,16 +441,25 @@ class Tools:
                     "notices_omitted": notices_omitted,
                 }
             )
-        # Each row alone must fit beside the header and the text: cut it to its share first.
-        row_share = budget.BUDGET - budget.size(header) - 2_500
+        # Each row alone must fit beside the header and the text: cut it to its share first. A call that names its
+        # page_size shares the larger bound among that many rows (page_size=1: one row with all the room there is).
+        if page_size == DEFAULT_PAGE_SIZE:
+            row_share = budget.BUDGET - budget.size(header) - 2_500
+        else:
+            row_share = (budget.PAGED_BUDGET - budget.size(header) - 2_500) // max(
+                1, min(page_size, len(rows) - offset)
+            )
+        side_ids = (short_id(comparison.baseline.id), short_id(comparison.candidate.id))
         entries = []
         frames: dict[int, str] = {}  # the frames each row counts, named in the text (the rows leave them out)
+        cuts: dict[int, render.RowCut] = {}  # what a cut row left out that the text says how to read
         for i, row in enumerate(rows[offset : offset + page_size]):
             cut, notes = budget.shrink_row(row, row_share)
             entries.append(RowEntry(index=offset + i, row=cut, truncated=notes))
             if (line := piece_line(row)) is not None:
                 frames[offset + i] = line
-        side_ids = (short_id(comparison.baseline.id), short_id(comparison.candidate.id))
+            if notes:
+                cuts[offset + i] = render.RowCut.of(row, side_ids, tool, page_size, offset + i)
         checked = render.checked_line(comparison.comparability) if offset == 0 else None
 
         def make(shown: Sequence[RowEntry], next_offset: int | None) -> tuple[ComparisonPage, str]:
@@ -487,7 +496,7 @@ class Tools:
                 named_sides = {
                     name: getattr(page, name).model_copy(update={"run": side.run}) for name, side in sides.items()
                 }
-                return page, render.comparison_text(page.model_copy(update=named_sides), tool, checked, frames)
+                return page, render.comparison_text(page.model_copy(update=named_sides), tool, checked, frames, cuts)
 
             page, text = built(shown)
             if not full or budget.lean_enough(page, text):  # an outline leaves the values out anyway

@@ -11,6 +11,7 @@ from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.compilation import CodeLocation, Compilation
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Evidence, Notice
+from dynamo_diff_schema.lists import head
 from dynamo_diff_schema.manifest import CompileCall, Manifest, Producer
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -124,8 +125,8 @@ def compiled_status(counts: Counts, manifest: Manifest | None) -> CompiledStatus
     sites = ""
     if observed is not None and observed.processes:
         calls = sum(c.calls for c in observed.compile_calls)
-        shown = [_call_site(c) for c in observed.compile_calls[:3]]
-        more = len(observed.compile_calls) - len(shown)
+        calls_shown, more = head(observed.compile_calls, 3)
+        shown = [_call_site(c) for c in calls_shown]
         sites = "; ".join(shown) + (f"; {more} more call site(s)" if more > 0 else "")
     compilations = counts.observed_compilation_identities
     said = None if calls is None else "once" if calls == 1 else f"{calls} times"

@@ -599,9 +599,10 @@ class Service:
 
     def evidence_excerpts(
         self, comparison: Comparison, *, per_change: int = 2, max_chars: int = 3000
-    ) -> dict[str, str]:
-        """Hash-checked evidence text for a report, keyed `side:evidence id` (a few per change)."""
-        out: dict[str, str] = {}
+    ) -> dict[str, _compare.Excerpt]:
+        """Hash-checked evidence text for a report, keyed `side:evidence id` (a few per change): condensed as an
+        evidence excerpt is by default, with the record's first characters as written where condensing changed it."""
+        out: dict[str, _compare.Excerpt] = {}
         for row in comparison.functions:
             for change in row.changes:
                 for side, capture_id, ids in (
@@ -611,8 +612,20 @@ class Service:
                     for ev in ids[:per_change]:
                         key = f"{side}:{ev}"
                         if key not in out:
-                            out[key] = self.store.read_evidence(capture_id, ev, max_chars=max_chars).text
+                            out[key] = self._excerpt(capture_id, ev, max_chars)
         return out
+
+    def _excerpt(self, capture_id: str, evidence_id: str, max_chars: int) -> _compare.Excerpt:
+        shown = self.evidence_excerpt(capture_id, evidence_id, max_chars=max_chars)
+        raw = self.store.read_evidence(capture_id, evidence_id, max_chars=max_chars).text
+        return _compare.Excerpt(
+            shown.text,
+            raw=raw if raw != shown.text else None,  # (file names resolved, frames collapsed, configuration out)
+            total_chars=shown.total_chars,
+            frames=shown.collapsed_frames,
+            config_chars=shown.config_chars,
+            record_chars=shown.record_chars,
+        )
 
     def report_material(
         self, comparison: Comparison, captures: tuple[Capture, Capture] | None = None

@@ -8,7 +8,7 @@ generated code and the section that holds their text, `source` the function's tw
 lines; `script` is the page's one script (open what a link points into, sort the functions table), `style` the
 inline CSS and `text` how values are written (never Python's None or JSON's null)."""
 
-from dynamo_diff_compare.html_report.inputs import LINKED_RECORDS, RecordText, ReportMaterial, RunMaterial
+from dynamo_diff_compare.html_report.inputs import LINKED_RECORDS, Excerpt, RecordText, ReportMaterial, RunMaterial
 from dynamo_diff_compare.html_report.page import CSP, comparison_html
 
-__all__ = ["CSP", "LINKED_RECORDS", "RecordText", "ReportMaterial", "RunMaterial", "comparison_html"]
+__all__ = ["CSP", "LINKED_RECORDS", "Excerpt", "RecordText", "ReportMaterial", "RunMaterial", "comparison_html"]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from dynamo_diff_schema.comparison import Comparison, FunctionRow
 from dynamo_diff_schema.counts import COMPILE_PHASES, Counts
+from dynamo_diff_schema.lists import head
 
 from dynamo_diff_compare.compile_time import compile_time_change
 from dynamo_diff_compare.html_report.text import MINUS, esc, seconds
@@ -93,7 +94,7 @@ def compile_time_chart(comparison: Comparison, anchors: dict[int, str]) -> str:
     rows = timed_rows(comparison)
     if not rows:
         return '<p class="empty">No compile time was recorded in either run (no compilation_metrics records).</p>'
-    shown = rows[:CHART_ROWS]
+    shown, _ = head(rows, CHART_ROWS)
     top = max(s.counts.compile_time_s for r in shown for s in (r.baseline, r.candidate) if s) or 1.0
     step = nice_step(top)
     top = math.ceil(top / step) * step

@@ -8,9 +8,10 @@ from collections.abc import Mapping
 
 from dynamo_diff_schema.comparison import Change, ChangeKind, FunctionRow, FunctionSide, RowStatus
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, HEADLINE_COUNTS
+from dynamo_diff_schema.lists import joined
 
 from dynamo_diff_compare.html_report.chart import short_change, time_change
-from dynamo_diff_compare.html_report.inputs import ReportMaterial
+from dynamo_diff_compare.html_report.inputs import Excerpt, ReportMaterial
 from dynamo_diff_compare.html_report.records import RecordIndex, row_compilations
 from dynamo_diff_compare.html_report.source import SourceView, function_source, with_changes
 from dynamo_diff_compare.html_report.text import ABSENT, esc, seconds, value_text, where
@@ -95,24 +96,54 @@ def _side_value(kind: ChangeKind, value: object) -> str:
     return f"<p>{esc(value_text(value, 400))}</p>"
 
 
-def _evidence(side: str, ids: list[str], excerpts: Mapping[str, str]) -> str:
+def _condensed_note(ex: Excerpt) -> str:
+    """What the condensed text left out, said above it: 'condensed: 14 torch/library stack frames collapsed, 41,209
+    characters of embedded configuration left out (of the record's 44,012 characters)'."""
+    left = []
+    if ex.frames:
+        left.append(f"{ex.frames} torch/library stack frames collapsed")
+    if ex.config_chars:
+        left.append(f"{ex.config_chars:,} characters of embedded configuration left out")
+    whole = f" (of the record's {ex.record_chars:,} characters)" if ex.record_chars is not None else ""
+    if not left:
+        return "the stacks' file names resolved; the record as written below" if ex.raw is not None else ""
+    return f"condensed: {', '.join(left)}{whole}; the record as written below"
+
+
+def _excerpt(ev: str, found: str | Excerpt) -> str:
+    """One evidence record: the condensed text (the user's frames, each run of library frames one line, no embedded
+    configuration), and the record as written behind its own expander."""
+    ex = found if isinstance(found, Excerpt) else Excerpt(found, total_chars=len(found))
+    first = f" (first {len(ex.text):,} of {ex.total_chars:,} characters)" if ex.total_chars > len(ex.text) else ""
+    out = [
+        f"<details><summary>evidence <code>{esc(ev)}</code>{esc(first)}</summary>",
+        f'<p class="note">{esc(note)}</p>' if (note := _condensed_note(ex)) else "",
+        f'<pre class="trace" data-trace>{esc(ex.text)}</pre>',
+    ]
+    if ex.raw is not None:
+        out.append(
+            '<details class="raw"><summary>the record as written (first '
+            f'{len(ex.raw):,} characters)</summary><pre class="trace" data-trace>{esc(ex.raw)}</pre></details>'
+        )
+    out.append("</details>")
+    return "".join(out)
+
+
+def _evidence(side: str, ids: list[str], excerpts: Mapping[str, str | Excerpt]) -> str:
     if not ids:
         return ""
     out = ['<div class="evidence">']
     for ev in ids:
-        text = excerpts.get(f"{side}:{ev}")
-        if text:
-            out.append(
-                f'<details><summary>evidence <code>{esc(ev)}</code></summary><pre class="trace" data-trace>'
-                f"{esc(text)}</pre></details>"
-            )
+        found = excerpts.get(f"{side}:{ev}")
+        if found:
+            out.append(_excerpt(ev, found))
         else:
             out.append(f'<span class="ev">evidence <code>{esc(ev)}</code></span>')
     out.append("</div>")
     return "".join(out)
 
 
-def _change(change: Change, excerpts: Mapping[str, str], row: FunctionRow) -> str:
+def _change(change: Change, excerpts: Mapping[str, str | Excerpt], row: FunctionRow) -> str:
     out = [f'<div class="change kind-{esc(change.kind)}"><h4>{esc(change.summary)}</h4><div class="pair">']
     for side in SIDES:
         present = getattr(row, side) is not None
@@ -249,7 +280,7 @@ def _suggestions(row: FunctionRow) -> str:
     out = ['<div class="change suggestions"><h4>Suggestions (hints for what grew in the candidate)</h4><ul>']
     for s in row.suggestions:
         knob = f" <code>{esc(s.knob)}</code>" if s.knob and s.knob not in s.change else ""
-        hints = "".join(f"<br>torch: {esc(_OFF_PAGE.sub('(a page torch names)', h))}" for h in s.torch_hints[:4])
+        hints = "".join(f"<br>torch: {esc(_OFF_PAGE.sub('(a page torch names)', h))}" for h in s.torch_hints)
         out.append(
             f'<li class="suggestion kind-{esc(s.kind)}"><b>{esc(s.kind)}</b>: {esc(s.change)}{knob}'
             f"<br>Why: {esc(s.cause)}<br>Cost: {esc(s.cost)}{hints}"
@@ -282,7 +313,7 @@ def row_details(
     ]
     if row.alternatives:
         label = "could be" if row.status == RowStatus.AMBIGUOUS else "likely counterparts"
-        out.append(f'<p class="reason">{label}: {esc(", ".join(row.alternatives[:6]))}</p>')
+        out.append(f'<p class="reason">{label}: {esc(joined(row.alternatives, 6))}</p>')
     out.append(_counts(row))
     pieces = piece_line(row)
     if pieces:

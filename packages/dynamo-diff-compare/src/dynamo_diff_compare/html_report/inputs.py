@@ -47,13 +47,28 @@ class RecordText:
 
 
 @dataclass(frozen=True)
+class Excerpt:
+    """A record's text as the page shows it: condensed as the evidence command prints it (`text`: its library stack
+    frames one line a run, its embedded configuration left out; the first characters, `total_chars` in all), what
+    that left out (`frames`, `config_chars`), and the record's first characters as written (`raw`, the same
+    number; None when condensing changed nothing)."""
+
+    text: str
+    raw: str | None = None
+    total_chars: int = 0
+    frames: int = 0
+    config_chars: int = 0
+    record_chars: int | None = None
+
+
+@dataclass(frozen=True)
 class ReportMaterial:
     """`excerpts` maps 'baseline:<evidence id>' / 'candidate:<evidence id>' to evidence text the caller read
     (hash-checked) from the store; `records`, keyed the same way, the graph, guard and generated-code records of
     the compilations (LINKED_RECORDS), whose compile ids the caller looked them up for are `records_of`
     ('baseline:<compile id>'); `hints` words the next steps the page suggests (set by comparison_html)."""
 
-    excerpts: Mapping[str, str] = field(default_factory=dict)
+    excerpts: Mapping[str, str | Excerpt] = field(default_factory=dict)
     baseline: RunMaterial = field(default_factory=RunMaterial)
     candidate: RunMaterial = field(default_factory=RunMaterial)
     hints: HintWords = field(default_factory=lambda: PLAIN_HINTS)

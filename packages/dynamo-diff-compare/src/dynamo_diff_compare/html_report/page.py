@@ -13,13 +13,14 @@ from dynamo_diff_schema.counts import COUNT_KEYS, HEADLINE_COUNTS
 from dynamo_diff_schema.evidence import NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import head, joined
 
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_nothing
 from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
 from dynamo_diff_compare.html_report.chart import compile_time_chart, phase_chart, short_change
 from dynamo_diff_compare.html_report.details import row_details, status_text
-from dynamo_diff_compare.html_report.inputs import ReportMaterial
+from dynamo_diff_compare.html_report.inputs import Excerpt, ReportMaterial
 from dynamo_diff_compare.html_report.records import record_index, records_section
 from dynamo_diff_compare.html_report.script import SCRIPT, SCRIPT_HASH
 from dynamo_diff_compare.html_report.style import CSS
@@ -77,7 +78,7 @@ def _run_card(name: str, side: Side) -> str:
     label = f"{side.label} " if side.label else ""
     reasons = ""
     if run is not None and run.finished is False and run.reasons:
-        reasons = '<ul class="reasons">' + "".join(f"<li>{esc(r)}</li>" for r in run.reasons[:4]) + "</ul>"
+        reasons = '<ul class="reasons">' + "".join(f"<li>{esc(r)}</li>" for r in run.reasons) + "</ul>"
     compiled = ""
     if side.compiled is not None and compiled_nothing(side.compiled):
         # Said before how the run ended: every count of such a run is 0, which reads as a perfect run.
@@ -115,7 +116,7 @@ def _verdict(comparison: Comparison) -> str:
         if len(comp.differences) == 1:
             why = f"{verdict_headline(comp).split(': ', 1)[1]}; counts in the areas it affects may come from it"
         else:
-            keys = ", ".join(d.key for d in comp.differences[:4]) + (" …" if len(comp.differences) > 4 else "")
+            keys = joined([d.key for d in comp.differences], 4)
             why = (
                 f"{len(comp.differences)} difference(s) between the runs: {keys}; counts in the areas they affect "
                 "may come from them"
@@ -218,9 +219,10 @@ def _header(comparison: Comparison, hints: HintWords) -> str:
     # nothing).
     carded = (NoticeCode.RUN_INCOMPLETE, NoticeCode.NOTHING_COMPILED, NoticeCode.NO_GRAPH_COMPILED)
     loud = [n for n in comparison.notices if n.severity != Severity.INFO and n.code not in carded]
-    notes = "".join(f'<p class="warn">{esc(with_hint(n.message, n.hint, hints))}</p>' for n in loud[:_HEADER_NOTICES])
-    if len(loud) > _HEADER_NOTICES:
-        notes += f'<p class="note">{len(loud) - _HEADER_NOTICES} more notice(s) at the end of the page.</p>'
+    said, more = head(loud, _HEADER_NOTICES)
+    notes = "".join(f'<p class="warn">{esc(with_hint(n.message, n.hint, hints))}</p>' for n in said)
+    if more:
+        notes += f'<p class="note">{more} more notice(s) at the end of the page.</p>'
     # How each run ended comes first (docs/COMPARING.md), then whether the two are comparable.
     return (
         f'<header id="summary"><h1>Dynamo Diff <span class="pair-name">{esc(title)}</span></h1>'
@@ -372,7 +374,7 @@ def _functions(comparison: Comparison, rows: list[FunctionRow], anchors: Mapping
 
 def comparison_html(
     comparison: Comparison,
-    excerpts: Mapping[str, str] | None = None,
+    excerpts: Mapping[str, str | Excerpt] | None = None,
     *,
     material: ReportMaterial | None = None,
     hints: HintWords = PLAIN_HINTS,

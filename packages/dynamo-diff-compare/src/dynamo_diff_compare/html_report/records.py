@@ -11,6 +11,7 @@ from dynamo_diff_schema.comparison import FunctionRow
 from dynamo_diff_schema.compilation import Compilation
 from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.ids import short_id
+from dynamo_diff_schema.lists import head
 
 from dynamo_diff_compare.hint_words import phrase
 from dynamo_diff_compare.html_report.inputs import LINKED_RECORDS, RecordText, ReportMaterial
@@ -69,7 +70,8 @@ def row_compilations(row: FunctionRow, anchor: str, index: RecordIndex) -> str:
         if fside is None or not fside.compile_ids:
             continue
         lines = []
-        for cid in fside.compile_ids[:MAX_COMPILATIONS]:
+        listed_ids, more = head(fside.compile_ids, MAX_COMPILATIONS)
+        for cid in listed_ids:
             records = index.by_compile[side].get(cid, [])
             links = []
             for evidence_id, record in records:
@@ -91,7 +93,6 @@ def row_compilations(row: FunctionRow, anchor: str, index: RecordIndex) -> str:
             else:  # past the compilations the caller looked records up for (or none were given)
                 listed = ""
             lines.append(f'<li data-compile-id="{esc(cid)}"><code>{esc(cid)}</code> {said} {listed}</li>')
-        more = len(fside.compile_ids) - MAX_COMPILATIONS
         if more > 0:
             lines.append(f'<li class="note">{more} more compilation(s) of this function not listed</li>')
         out.append(

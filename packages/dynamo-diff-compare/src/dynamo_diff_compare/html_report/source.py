@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_match import SnapshotSet, function_span
 from dynamo_diff_schema.comparison import FunctionSide
 from dynamo_diff_schema.hints import Hint, HintAction
+from dynamo_diff_schema.lists import head
 
 from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase
 
@@ -53,8 +54,8 @@ def function_source(
     if first > last:
         return f"line {side.line} is past the end of the snapshot {rel} (a stale snapshot?)"
     lines = all_lines[first - 1 : last]
-    cut = max(len(lines) - MAX_LINES, 0)
-    return SourceView(rel, first, lines[:MAX_LINES], cut)
+    shown, cut = head(lines, MAX_LINES)
+    return SourceView(rel, first, shown, cut)
 
 
 def with_changes(baseline: SourceView, candidate: SourceView) -> tuple[SourceView, SourceView]:

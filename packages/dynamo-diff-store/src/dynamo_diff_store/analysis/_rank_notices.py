@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
+from dynamo_diff_schema.lists import joined
 
 from dynamo_diff_store.analysis._rank_job import RankJob
 from dynamo_diff_store.reading import FileReport
@@ -46,8 +47,7 @@ def rank_of(job: RankJob, json_ranks: Counter[int]) -> tuple[int | None, list[No
 
 
 def _lines(values: Sequence[int]) -> str:
-    shown = ", ".join(str(v) for v in values[:10])
-    return shown + (f" and {len(values) - 10} more" if len(values) > 10 else "")
+    return joined([str(v) for v in values], 10, more=" and {n} more")
 
 
 def file_notices(reports: list[FileReport], rank: int | None) -> list[Notice]:

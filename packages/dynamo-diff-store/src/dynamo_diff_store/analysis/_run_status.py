@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dynamo_diff_schema.capture import Provenance, RunState, RunStatus
+from dynamo_diff_schema.lists import head
 from dynamo_diff_schema.manifest import Manifest
 
 from dynamo_diff_store.analysis._stages import record_stage
@@ -77,15 +78,16 @@ def run_status(manifest: Manifest | None, provenance: Provenance, trace: TraceSt
     trace_cut = bool(trace.cut_files or trace.unfinished)
     for rank, file, line in trace.cut_files:
         reasons.append(f"{_where(rank)}{file} ends mid-record" + (f" at line {line}" if line else ""))
-    for rank, compile_id in trace.unfinished[:10]:
+    unfinished, more = head(trace.unfinished, 10)
+    for rank, compile_id in unfinished:
         last = trace.unfinished_last.get((rank, compile_id))
         got = f"; last record {last}, {record_stage(last)} stage" if last else ""
         reasons.append(
             f"{_where(rank)}compilation {compile_id} started and never finished (no compilation_metrics{got}): "
             "the process stopped while compiling, or the trace was cut there"
         )
-    if len(trace.unfinished) > 10:
-        reasons.append(f"... and {len(trace.unfinished) - 10} more unfinished compilation(s)")
+    if more:
+        reasons.append(f"... and {more} more unfinished compilation(s)")
     if trace.evidence_missing:
         reasons.append("evidence is missing (payload files or rejected records): counts may be low")
     summary = headline
