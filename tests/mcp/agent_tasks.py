@@ -46,7 +46,11 @@ TASKS: list[Task] = [
         "Why did f keep recompiling in recompile_limit, and did it hit the recompile limit?",
         [("analyze_capture", {"capture": _capture("recompile_limit")})],
         [["analyze", _capture("recompile_limit"), "--by-function", "--format", "json"]],
-        [r"\[shape\]|\"category\": ?\"shape\"", r"LIMIT|recompile_limit", r"ran eagerly \(recompile limit\)"],
+        [
+            r"\[shape\]|\"category\": ?\"shape\"",
+            r"LIMIT|recompile_limit",
+            r"ran (the frame )?eagerly \(recompile limit\)",
+        ],
         why=f"oracle: recompile_limit_hits={oracle('recompile_limit')['expect']['recompile_limit_hits']}, "
         "guard kinds size",
     ),
@@ -65,7 +69,7 @@ TASKS: list[Task] = [
         [["analyze", _capture("backend_failure"), "--by-function", "--format", "json"]],
         [
             # The function `raised` (text: its line, then its compilation's; JSON: before the next function).
-            r"\] raised \([^\n]*\n[^\n]*\n?[^\n]*the error reached the program"
+            r"\] raised \((?:[^\n]*\n){1,4}[^\n]*the error reached the program"
             r"|\"name\": ?\"raised\"(?:(?!\"name\")[\s\S])*\"then\": ?\"raised into the program\"",
             r"BackendCompilerFailed",
         ],
@@ -76,7 +80,7 @@ TASKS: list[Task] = [
         "Why did `suppressed` not raise although its compile failed?",
         [("analyze_capture", {"capture": _capture("backend_failure"), "function": "suppressed"})],
         [["analyze", _capture("backend_failure"), "--function", "suppressed", "--format", "json"]],
-        [r"ran eagerly \(suppress_errors\)"],
+        [r"ran (the frame )?eagerly \(suppress_errors\)"],
         why="workload: torch._dynamo.config.suppress_errors=True around `suppressed`",
     ),
     Task(
@@ -105,7 +109,7 @@ TASKS: list[Task] = [
         "In library_frames, which of the user's functions recompiled because of no_grad?",
         [("analyze_capture", {"capture": _capture("library_frames")})],
         [["analyze", _capture("library_frames"), "--by-function", "--format", "json"]],
-        [r"evaluate[^\n]*\n[^\n]*grad_mode|\"name\": ?\"evaluate\"[\s\S]*grad_mode"],
+        [r"\] evaluate \((?:[^\n]*\n){1,4}[^\n]*recompiled \[grad_mode\]|\"name\": ?\"evaluate\"[\s\S]*grad_mode"],
         why="oracle: compilations_by_caller evaluate=1 (under torch.no_grad)",
     ),
     Task(
@@ -193,7 +197,7 @@ HELD_OUT: list[Task] = [
         [("analyze_capture", {"capture": _capture("global_guard")})],
         [["analyze", _capture("global_guard"), "--by-function", "--format", "json"]],
         [
-            r"cast[^\n]*\n[^\n]*"
+            r"\] cast \((?:[^\n]*\n){1,4}[^\n]*"
             + re.escape(_guard("global_guard", "cast"))
             + r"|\"name\": ?\"cast\"[\s\S]*"
             + re.escape(_guard("global_guard", "cast"))

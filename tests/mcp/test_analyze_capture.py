@@ -17,7 +17,7 @@ def oracle(name: str) -> dict:  # type: ignore[type-arg]
 def test_a_failed_compile_says_whether_the_program_went_on(session: Session) -> None:
     """backend_failure: the backend refuses two graphs; under suppress_errors one frame runs eagerly, the other's
     exception reaches the workload (which caught exactly one BackendCompilerFailed)."""
-    result = session.call("analyze_capture", capture="captures/backend_failure")
+    result = session.call("analyze_capture", capture="captures/backend_failure", full=True)
     page = result.structured_content
     assert page is not None
     failed = {f["report"]["name"]: f["report"] for f in page["functions"] if f["report"]["counts"].get("failed")}
@@ -36,7 +36,7 @@ def test_a_failed_compile_says_whether_the_program_went_on(session: Session) -> 
 
 
 def test_why_it_recompiled_and_the_limit(session: Session) -> None:
-    result = session.call("analyze_capture", capture="captures/recompile_limit")
+    result = session.call("analyze_capture", capture="captures/recompile_limit", full=True)
     (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
     expect = oracle("recompile_limit")["expect"]
     assert fn["counts"]["compiler_limit_events"] == expect["recompile_limit_hits"]
@@ -49,7 +49,7 @@ def test_why_it_recompiled_and_the_limit(session: Session) -> None:
 
 
 def test_where_it_broke_one_function_and_errors(session: Session) -> None:
-    result = session.call("analyze_capture", capture="captures/graph_break", function="with_item")
+    result = session.call("analyze_capture", capture="captures/graph_break", function="with_item", full=True)
     (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
     assert fn["frames"] == ["with_item", "torch_dynamo_resume_in_with_item_at_18"]
     (gb,) = [b for c in fn["compilations"] for b in c.get("graph_breaks", [])]
@@ -75,24 +75,24 @@ def test_pages_cover_every_function_once(connect: Callable[..., Session]) -> Non
 def test_evidence_is_found_by_function_with_summaries_and_searched_in_one_call(session: Session) -> None:
     """Which setting let `suppressed` run eagerly? The function's records name themselves, and one grep call
     finds the flag inside its 40,000-character compilation_metrics."""
-    index = session.call("get_evidence", capture="captures/backend_failure", function="suppressed")
+    index = session.call("get_evidence", capture="captures/backend_failure", function="suppressed", full=True)
     items = index.structured_content["items"]  # type: ignore[index]
     assert items and {i["function"] for i in items} == {"suppressed"}
     (metrics,) = [i for i in items if i["kind"] == "compilation_metrics"]
     assert "BackendCompilerFailed" in metrics["summary"]
     found = session.call(
-        "get_evidence", capture="captures/backend_failure", evidence_id=metrics["id"], grep="suppress_errors"
+        "get_evidence", capture="captures/backend_failure", evidence_id=metrics["id"], grep="suppress_errors", full=True
     )
     page = found.structured_content  # type: ignore[index]
     assert page["total_matches"] >= 1 and '"config_suppress_errors": true' in page["matches"][0]["lines"][0]
     assert len(text_of(found)) < 2_000
-    by_kind = session.call("get_evidence", capture="captures/backend_failure", kind="artifact:dynamo_error")
+    by_kind = session.call("get_evidence", capture="captures/backend_failure", kind="artifact:dynamo_error", full=True)
     assert {i["kind"] for i in by_kind.structured_content["items"]} == {"dynamo_error"}  # type: ignore[index]
 
 
 def test_comparison_rows_carry_only_the_counts_that_say_something(session: Session) -> None:
     page = session.call(
-        "compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2", page_size=20
+        "compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2", page_size=20, full=True
     ).structured_content
     assert page is not None and len(page["rows"]) == page["total_rows"] == 3 and page.get("page_note") is None
     for entry in page["rows"]:
@@ -135,7 +135,9 @@ def test_the_rank_view_groups_every_rank(session: Session) -> None:
     """multi_rank_runtime: 7 ranks (0-4 one run, 5-6 another; corpus index and file sizes). Two behaviour groups
     cover every rank with its counts; rank 0's recompile guard names another object address than ranks 1-4
     (`grep -o "___check_obj_id(fn, [0-9]*)"`), which does not split the group."""
-    page = session.call("compare_ranks", capture="corpus/tlparse-tests/multi_rank_runtime").structured_content
+    page = session.call(
+        "compare_ranks", capture="corpus/tlparse-tests/multi_rank_runtime", full=True
+    ).structured_content
     assert page is not None
     groups = page["ranks"]["groups"]
     assert [(g["rank_ranges"], g["size"], g["representative"]) for g in groups] == [("0-4", 5, 0), ("5-6", 2, 5)]
@@ -170,7 +172,11 @@ def test_rows_name_what_was_compiled_and_say_their_rank_sums(session: Session) -
     each rank compiled Net.forward once)."""
     name = oracle("llama_213")["forward_code"]["qualname"]
     result = session.call(
-        "compare_runs", baseline="captures/llama_213", candidate="captures/llama_214", change=["torch_version"]
+        "compare_runs",
+        baseline="captures/llama_213",
+        candidate="captures/llama_214",
+        change=["torch_version"],
+        full=True,
     )
     assert not result.is_error, text_of(result)
     (row,) = [e["row"] for e in result.structured_content["rows"]]  # type: ignore[index]
@@ -179,7 +185,7 @@ def test_rows_name_what_was_compiled_and_say_their_rank_sums(session: Session) -
     ranks = oracle("two_ranks")["ranks"]
     compiles = {r: v["expect"]["compilations"] for r, v in sorted(ranks.items())}
     split = f"{sum(compiles.values())} (" + ", ".join(f"rank {r}: {n}" for r, n in compiles.items()) + ")"
-    result = session.call("analyze_capture", capture="captures/two_ranks")
+    result = session.call("analyze_capture", capture="captures/two_ranks", full=True)
     (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
     assert fn["ranks_summed"] == len(ranks) and fn["per_rank"]["observed_compilation_identities"] == compiles
     assert f"compilations {split}" in text_of(result)
@@ -222,7 +228,7 @@ def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -
         for p in sorted((CAPTURES / "ddp_ranks" / "raw").glob("*.log"))
         if (m := re.search(r"_rank_(\d+)_", p.name))
     }
-    first = session.call("analyze_capture", capture="captures/ddp_ranks")
+    first = session.call("analyze_capture", capture="captures/ddp_ranks", full=True)
     (entry,) = [f for f in first.structured_content["functions"] if f.get("truncated")]  # type: ignore[index]
     name = entry["report"]["name"]
     (cut,) = [n for n in entry["truncated"] if 'the function alone pages on: analyze_capture(capture="' in n]
@@ -234,7 +240,7 @@ def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -
     seen: list[tuple[int, str]] = []
     offset, calls = 0, 0
     while offset is not None:
-        page = session.call("analyze_capture", capture="captures/ddp_ranks", function=name, offset=offset)
+        page = session.call("analyze_capture", capture="captures/ddp_ranks", function=name, offset=offset, full=True)
         calls += 1
         (fn,) = [f["report"] for f in page.structured_content["functions"]]  # type: ignore[index]
         seen += [(c.get("rank", 0), c["compile_id"]) for c in fn["compilations"]]

@@ -15,7 +15,11 @@ LOUD = "torch.compile was called 2 times (Net at compiled_nothing_ranks.py:"
 
 def test_every_tool_says_the_run_compiled_nothing_first(session: Session) -> None:
     imported = session.call("import_trace", path="captures/compiled_nothing_ranks")
-    summary = ImportPage.model_validate(imported.structured_content)
+    outline = ImportPage.model_validate(imported.structured_content)  # the row says it (its compiled_state)
+    assert outline.captures[0].capture.compiled_state == "nothing_compiled"
+    summary = ImportPage.model_validate(
+        session.call("import_trace", path="captures/compiled_nothing_ranks", full=True).structured_content
+    )
     assert summary.compiled is not None and summary.run is not None
     assert summary.compiled.state == "nothing_compiled" and summary.compiled.torch_compile_calls == 2
     assert imported.structured_content["captures"][0]["capture"]["counts"] == {}  # type: ignore[index]
@@ -33,7 +37,7 @@ def test_every_tool_says_the_run_compiled_nothing_first(session: Session) -> Non
     assert text_of(compared).splitlines()[0].startswith(f"the candidate COMPILED NOTHING: {LOUD}")
     assert "nothing_compiled" in [n.code for n in comparison.notices]
 
-    listed = CapturePage.model_validate(session.call("list_captures").structured_content)
+    listed = CapturePage.model_validate(session.call("list_captures", full=True).structured_content)
     assert {c.label: c.compiled_state for c in listed.captures} == {
         "compiled_nothing_ranks": "nothing_compiled",
         "stable": "compiled",

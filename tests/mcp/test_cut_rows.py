@@ -32,7 +32,7 @@ def _kernel_compilations() -> int:
 def test_a_cut_rows_compile_ids_say_how_many_more_and_where(session: Session) -> None:
     total = _kernel_compilations()
     assert total == 22
-    result = session.call("compare_runs", **MULTI)
+    result = session.call("compare_runs", **MULTI, full=True)
     page = ComparisonPage.model_validate(result.structured_content)
     (entry,) = [e for e in page.rows if e.row.baseline is not None and e.row.baseline.qualified_name == "kernel"]
     shown = entry.row.baseline.compile_ids  # type: ignore[union-attr]
@@ -49,7 +49,7 @@ def test_a_cut_rows_compile_ids_say_how_many_more_and_where(session: Session) ->
     room = f'compare_runs(baseline="{baseline}", candidate="{candidate}", offset={entry.index}, page_size=1)'
     assert cut.endswith(f"with more room: {room}")
     # That call: the row with the room of a whole page, every compile id and the guards that changed.
-    alone = session.call("compare_runs", **MULTI, offset=entry.index, page_size=1)
+    alone = session.call("compare_runs", **MULTI, offset=entry.index, page_size=1, full=True)
     row = ComparisonPage.model_validate(alone.structured_content).rows[0].row
     assert row.baseline is not None and len(row.baseline.compile_ids) == total
     assert any(c.kind == "recompile_reason" for c in row.changes)
@@ -106,6 +106,6 @@ def test_no_tool_result_hides_one_item_behind_a_count(session: Session) -> None:
         text_of(session.call("compare_runs", baseline=str(CAPTURES / b), candidate=str(CAPTURES / c))) for b, c in PAIRS
     ]
     texts += [text_of(session.call("analyze_capture", capture=str(CAPTURES / n))) for n in RUNS]
-    texts.append(text_of(session.call("compare_runs", **MULTI)))
+    texts.append(text_of(session.call("compare_runs", **MULTI, full=True)))
     for text in texts:
         assert not ONE_HIDDEN.search(text), ONE_HIDDEN.search(text)

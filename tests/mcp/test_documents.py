@@ -24,7 +24,7 @@ def _imported(session: Session, path: str) -> str:
 
 
 def _evidence_id(session: Session, capture: str, kind: str) -> str:
-    index = session.call("get_evidence", capture=capture, kind=kind).structured_content
+    index = session.call("get_evidence", capture=capture, kind=kind, full=True).structured_content
     return str(index["items"][0]["id"])  # type: ignore[index]
 
 
@@ -134,7 +134,21 @@ def test_each_structured_result_is_the_document_its_kind_names(session: Session,
         (tool,) = [t for t in session.list_tools().tools if t.name == case[0]]
         assert tool.output_schema is not None
         jsonschema.Draft202012Validator(tool.output_schema).validate(document)
-        assert f"{kind}.schema.json" in json.dumps(tool.output_schema)
+        published = tool.output_schema["properties"]["kind"]
+        assert kind in published.get("enum", [published.get("const")])  # <kind>.schema.json validates it
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=[f"{tool}: {variant}" for tool, variant in CASES])
+def test_each_whole_document_is_the_document_its_kind_names(session: Session, case: tuple[str, str]) -> None:
+    """The same calls with full=true: the whole document, not its outline, validated the same way."""
+    call, kind = CASES[case]
+    whole = Session(
+        lambda tool, **arguments: session.call(tool, **{**arguments, "full": True}), session.list_tools, session.store
+    )
+    document = call(whole).structured_content
+    assert document is not None and document["kind"] == kind
+    assert "outline" not in document
+    jsonschema.Draft202012Validator(schema_of(kind)).validate(document)
 
 
 def test_every_tool_has_its_cases(session: Session) -> None:
@@ -149,7 +163,7 @@ def test_every_tool_has_its_cases(session: Session) -> None:
 def test_the_page_schemas_refuse_what_a_page_must_not_hold(session: Session) -> None:
     """The committed page schemas are not a formality: an MCP-only spelling or a wrong kind is refused."""
     _imported(session, "captures/stable")
-    page = session.call("list_captures").structured_content
+    page = session.call("list_captures", full=True).structured_content
     assert page is not None
     validator = jsonschema.Draft202012Validator(schema_of("capture_page"))
     validator.validate(page)

@@ -15,7 +15,7 @@ _TORCH_FILE = re.compile(r'File "[^"]*/site-packages/torch/[^"]*", line \d+')
 
 def test_a_graph_break_excerpt_keeps_the_user_frame_and_collapses_torch(session: Session) -> None:
     cid = session.call("import_trace", path="captures/graph_break").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
-    index = session.call("get_evidence", capture=cid, kind="dynamo_graph_break_reason").structured_content
+    index = session.call("get_evidence", capture=cid, kind="dynamo_graph_break_reason", full=True).structured_content
     entry = index["items"][1]  # type: ignore[index]  # the Tensor.item() break in with_item
     (log,) = (CAPTURES / "graph_break" / "raw").glob("*.log")
     raw = log.read_bytes()[entry["offset"] : entry["offset"] + entry["length"]].decode()

@@ -29,7 +29,7 @@ def _in_config(metrics: dict[str, Any], pattern: str) -> int:
 
 def _metrics_evidence(session: Session) -> tuple[str, str]:
     cid = session.call("import_trace", path="captures/shape").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
-    index = session.call("get_evidence", capture=cid, kind="compilation_metrics").structured_content
+    index = session.call("get_evidence", capture=cid, kind="compilation_metrics", full=True).structured_content
     return cid, index["items"][0]["id"]  # type: ignore[index]
 
 
@@ -64,13 +64,15 @@ def test_overlapping_windows_are_shown_once(session: Session) -> None:
 def test_context_lines_are_merged_into_blocks(session: Session) -> None:
     """A graph record (many short lines): matches whose context overlaps share one block; no line is shown twice."""
     cid = session.call("import_trace", path="captures/shape").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
-    index = session.call("get_evidence", capture=cid, kind="dynamo_output_graph").structured_content
+    index = session.call("get_evidence", capture=cid, kind="dynamo_output_graph", full=True).structured_content
     ev = index["items"][0]  # type: ignore[index]
-    excerpt = session.call("get_evidence", capture=cid, evidence_id=ev["id"], max_chars=5000).structured_content
+    excerpt = session.call(
+        "get_evidence", capture=cid, evidence_id=ev["id"], max_chars=5000, full=True
+    ).structured_content
     record = excerpt["text"].splitlines()  # type: ignore[index]
     matching = [n + 1 for n, x in enumerate(record) if "l_x_" in x.lower()]
     assert len(matching) >= 2
-    page = session.call("get_evidence", capture=cid, evidence_id=ev["id"], grep="l_x_", max_matches=50)
+    page = session.call("get_evidence", capture=cid, evidence_id=ev["id"], grep="l_x_", max_matches=50, full=True)
     blocks = page.structured_content["matches"]  # type: ignore[index]
     shown: list[int] = []
     for b in blocks:

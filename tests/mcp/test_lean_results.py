@@ -1,6 +1,7 @@
-"""What an agent pays for a result: the structured content is never more than twice the text of the same result,
-for every tool and every kind of page, on the real fixture captures; and the text alone holds what the page holds
-(every row, function, entry and failing guard of the page, whole)."""
+"""What an agent pays for a result: the structured content (the document's outline) is never more than twice the
+text of the same result and says nothing the text does not, for every tool and every kind of page, on the real
+fixture captures; and the text alone holds what the page holds (every row, function, entry and failing guard of
+the page, whole)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from mcp.types import CallToolResult
 
 from .conftest import CAPTURES, Session, text_of
+from .test_outline import NOTE, facts
 
 Call = Callable[[Session], CallToolResult]
 
@@ -42,7 +44,7 @@ def _cid(session: Session, name: str) -> str:
 
 def _evidence(session: Session, name: str, kind: str, grep: str | None = None) -> CallToolResult:
     cid = _cid(session, name)
-    items = session.call("get_evidence", capture=cid, kind=kind).structured_content["items"]  # type: ignore[index]
+    items = session.call("get_evidence", capture=cid, kind=kind, full=True).structured_content["items"]  # type: ignore[index]
     extra = {"grep": grep} if grep else {}
     return session.call("get_evidence", capture=cid, evidence_id=items[0]["id"], **extra)
 
@@ -85,6 +87,10 @@ def test_structured_content_is_at_most_twice_the_text(session: Session, case: st
     result = CASES[case](session)
     text, structured = sizes(result)
     assert structured <= 2 * text, (case, text, structured)
+    if not result.is_error:  # the outline (the default structured content) says nothing the text does not
+        outline = result.structured_content
+        assert outline is not None and outline["outline"] == NOTE, case
+        assert [what for what, pattern in facts(outline) if re.search(pattern, text_of(result)) is None] == [], case
 
 
 def _rows_shown(result: CallToolResult) -> list[dict[str, Any]]:
@@ -128,15 +134,19 @@ def test_every_failing_guard_of_a_compilation_is_in_the_text(session: Session) -
     result = session.call("analyze_capture", capture="captures/recompile_limit")
     text = text_of(result)
     assert "more)" not in text
-    for comp in result.structured_content["functions"][0]["report"]["compilations"]:  # type: ignore[index]
+    whole = session.call("analyze_capture", capture="captures/recompile_limit", full=True).structured_content
+    for comp in whole["functions"][0]["report"]["compilations"]:  # type: ignore[index]
         for guard in comp.get("recompile", []):
             assert guard["text"] in text
     assert re.search(r"expected 3, actual 4; \[shape\] 0/0: tensor 'x' size mismatch at index 0\. expected 2", text)
 
 
 def test_an_evidence_index_page_lists_every_entry_in_its_text(session: Session) -> None:
-    result = session.call("get_evidence", capture=_cid(session, "llama_214"))
-    items = result.structured_content["items"]  # type: ignore[index]
+    """The page's entries, as the whole document lists them (full=true), each on a line of the default page's text
+    (which holds at least as many: its outline leaves the entries to the text)."""
+    cid = _cid(session, "llama_214")
+    result = session.call("get_evidence", capture=cid)
+    items = session.call("get_evidence", capture=cid, full=True).structured_content["items"]  # type: ignore[index]
     lines = text_of(result).splitlines()
     assert len(items) >= 13  # more than the 12 the text used to list
     for item in items:

@@ -43,7 +43,7 @@ def test_a_row_says_each_count_before_and_after_or_unchanged_once(session: Sessi
 def test_a_row_cut_to_fit_keeps_each_sides_failing_guards(session: Session) -> None:
     """The cut that leaves the changes' values out (to keep the structured content within twice the text) keeps
     each side of a recompile-reason change: its count and every failing guard's first line (what the text shows)."""
-    page = ComparisonPage.model_validate(session.call("compare_runs", **EDIT).structured_content)
+    page = ComparisonPage.model_validate(session.call("compare_runs", **EDIT, full=True).structured_content)
     entry = page.rows[0]
     whole = next(c for c in entry.row.changes if c.kind == "recompile_reason")
     cut = next(c for c in budget.without_change_values(entry).row.changes if c.kind == "recompile_reason")

@@ -35,7 +35,7 @@ def numbered(text: str) -> dict[int, str]:
 
 
 def test_a_function_with_its_context_lines_as_they_ran(session: Session) -> None:
-    result = session.call("get_source", capture=V2, function="prepare_inputs", context=1)
+    result = session.call("get_source", capture=V2, function="prepare_inputs", context=1, full=True)
     assert not result.is_error
     layers = WORKLOADS / "call_site_v2/layers.py"
     first = line_of(layers, "def prepare_inputs")

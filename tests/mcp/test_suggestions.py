@@ -17,7 +17,7 @@ def test_analyze_capture_carries_the_suggestion_for_a_size_that_varied(session: 
     for text in guards["f"]:
         for pair in re.findall(r"size mismatch at index 0\. expected (\d+), actual (\d+)", text):
             sizes += [v for v in pair if v not in sizes]
-    result = session.call("analyze_capture", capture=str(CAPTURES / "recompile_limit"))
+    result = session.call("analyze_capture", capture=str(CAPTURES / "recompile_limit"), full=True)
     assert not result.is_error
     page = RunReportPage.model_validate(result.structured_content)
     (entry,) = page.functions
@@ -32,7 +32,7 @@ def test_analyze_capture_carries_the_suggestion_for_a_size_that_varied(session: 
 
 def test_analyze_capture_says_nothing_where_the_evidence_is_ambiguous(session: Session) -> None:
     # edit_v1's one recompile is `flag == True`, used in `if flag:`: a dynamic value would be specialised again.
-    result = session.call("analyze_capture", capture=str(CAPTURES / "edit_v1"))
+    result = session.call("analyze_capture", capture=str(CAPTURES / "edit_v1"), full=True)
     page = RunReportPage.model_validate(result.structured_content)
     assert all(not e.report.suggestions for e in page.functions)
     assert all(not c.suggestions for e in page.functions for c in e.report.compilations)
@@ -43,7 +43,7 @@ def test_analyze_capture_of_a_run_that_compiled_nothing_suggests_calling_the_com
     calls = json.loads((CAPTURES / "compiled_nothing" / "oracle.json").read_text(encoding="utf-8"))[
         "torch_compile_calls"
     ]
-    result = session.call("analyze_capture", capture=str(CAPTURES / "compiled_nothing"))
+    result = session.call("analyze_capture", capture=str(CAPTURES / "compiled_nothing"), full=True)
     page = RunReportPage.model_validate(result.structured_content)
     assert [(s.kind, s.values) for s in page.suggestions] == [("call_compiled", [str(calls)])]
     assert "suggestion (call_compiled)" in text_of(result)
@@ -57,7 +57,7 @@ def test_analyze_capture_says_where_a_local_after_a_graph_break_is_made_and_neve
     made = next(i for i, line in enumerate(source, 1) if "keep = x * 2" in line)
     (keep_guard,) = guards[f"torch_dynamo_resume_in_prune_at_{made + 1}"]
     assert "tensor 'keep' size mismatch at index 0. expected 4, actual 5" in keep_guard
-    result = session.call("analyze_capture", capture=str(CAPTURES / "resume_locals"), function="prune")
+    result = session.call("analyze_capture", capture=str(CAPTURES / "resume_locals"), function="prune", full=True)
     page = RunReportPage.model_validate(result.structured_content)
     (entry,) = page.functions
     (keep,) = [s for s in entry.report.suggestions if s.subject == "keep, a local of prune"]

@@ -87,16 +87,16 @@ def test_list_captures_pages(session: Session) -> None:
     assert not empty.is_error and "empty" in text_of(empty)
     for name in ("stable", "shape", "edit_v1"):
         session.call("import_trace", path=f"captures/{name}")
-    page = CapturePage.model_validate(session.call("list_captures").structured_content)
+    page = CapturePage.model_validate(session.call("list_captures", full=True).structured_content)
     assert page.total == 3 and {c.label for c in page.captures} == {"stable", "shape", "edit_v1"}
     assert page.next_offset is None
-    tail = CapturePage.model_validate(session.call("list_captures", offset=2).structured_content)
+    tail = CapturePage.model_validate(session.call("list_captures", offset=2, full=True).structured_content)
     assert [c.id for c in tail.captures] == [page.captures[2].id]
     assert error_code(session.call("list_captures", offset=-1)) == "invalid_argument"
 
 
 def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Session) -> None:
-    result = session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2")
+    result = session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2", full=True)
     assert not result.is_error, text_of(result)
     page = ComparisonPage.model_validate(result.structured_content)
     assert page.comparability.verdict == "comparable" and page.total_rows == 3 and page.next_offset is None
@@ -128,7 +128,7 @@ def test_compare_runs_paths_comparability_first_rows_and_evidence(session: Sessi
     change = next(c for c in first.changes if c.baseline_evidence)
     excerpt = EvidenceExcerpt.model_validate(
         session.call(
-            "get_evidence", capture=page.baseline.id[:12], evidence_id=change.baseline_evidence[0]
+            "get_evidence", capture=page.baseline.id[:12], evidence_id=change.baseline_evidence[0], full=True
         ).structured_content
     )
     assert excerpt.evidence.id == change.baseline_evidence[0] and excerpt.text
@@ -180,23 +180,16 @@ def test_rows_that_do_not_fit_move_to_the_next_page_or_are_cut_with_notes(
     session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With a small budget nothing is dropped silently: fewer rows per page, and a cut row says what was cut."""
-    full = ComparisonPage.model_validate(
-        session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2").structured_content
-    )
+    edit = {"baseline": "captures/edit_v1", "candidate": "captures/edit_v2", "full": True}
+    full = ComparisonPage.model_validate(session.call("compare_runs", **edit).structured_content)
     monkeypatch.setattr(budget, "BUDGET", 5_000)
-    page = ComparisonPage.model_validate(
-        session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2").structured_content
-    )
+    page = ComparisonPage.model_validate(session.call("compare_runs", **edit).structured_content)
     assert len(page.rows) < full.total_rows and page.next_offset == len(page.rows)
     first = page.rows[0]
     if first.truncated:  # the header alone leaves little room: the first row is cut, with notes
-        assert page.rows_truncated and "  cut to fit: " in text_of(
-            session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2")
-        )
+        assert page.rows_truncated and "  cut to fit: " in text_of(session.call("compare_runs", **edit))
     monkeypatch.setattr(budget, "BUDGET", 3_600)
-    tight = ComparisonPage.model_validate(
-        session.call("compare_runs", baseline="captures/edit_v1", candidate="captures/edit_v2").structured_content
-    )
+    tight = ComparisonPage.model_validate(session.call("compare_runs", **edit).structured_content)
     assert len(tight.rows) == 1 and tight.next_offset == 1
     assert tight.rows_truncated and tight.rows[0].truncated
     assert any(" of " in note or "omitted" in note for note in tight.rows[0].truncated)
@@ -205,7 +198,7 @@ def test_rows_that_do_not_fit_move_to_the_next_page_or_are_cut_with_notes(
 def test_a_confounded_pair_says_how_many_keys_differ(session: Session) -> None:
     """torch 2.13 against a torch 2.9 trace: hundreds of configuration keys differ; the cut says how many."""
     result = session.call(
-        "compare_runs", baseline="captures/stable", candidate="corpus/tlparse-tests/multi_rank_runtime"
+        "compare_runs", baseline="captures/stable", candidate="corpus/tlparse-tests/multi_rank_runtime", full=True
     )
     page = ComparisonPage.model_validate(result.structured_content)
     assert page.comparability.verdict == "confounded"
@@ -251,7 +244,7 @@ def test_compare_ranks_of_4096_ranks_stays_small(session: Session, monkeypatch: 
         return real(self, capture.model_copy(update={"ranks": job}), ranks)
 
     monkeypatch.setattr(Service, "compare_ranks", inflated)
-    result = session.call("compare_ranks", capture="captures/two_ranks")  # the session checks the bound
+    result = session.call("compare_ranks", capture="captures/two_ranks", full=True)  # the session checks the bound
     page = ComparisonPage.model_validate(result.structured_content)
     assert page.ranks is not None and page.ranks.reference_rank == 0
     majority = sorted(set(range(4096)) - other)
@@ -276,14 +269,14 @@ def test_compare_ranks_of_4096_ranks_stays_small(session: Session, monkeypatch: 
 
 def test_get_evidence_index_pages_and_kind(session: Session) -> None:
     cid = imported_id(session, "corpus/tlparse-tests/multi_rank_logs")
-    first = EvidenceIndex.model_validate(session.call("get_evidence", capture=cid[:10]).structured_content)
+    first = EvidenceIndex.model_validate(session.call("get_evidence", capture=cid[:10], full=True).structured_content)
     assert first.total > len(first.items) and first.next_offset == len(first.items)
     second = EvidenceIndex.model_validate(
-        session.call("get_evidence", capture=cid, offset=first.next_offset).structured_content
+        session.call("get_evidence", capture=cid, offset=first.next_offset, full=True).structured_content
     )
     assert second.items[0].id not in {e.id for e in first.items}
     metrics = EvidenceIndex.model_validate(
-        session.call("get_evidence", capture=cid, kind="compilation_metrics").structured_content
+        session.call("get_evidence", capture=cid, kind="compilation_metrics", full=True).structured_content
     )
     assert metrics.items and {e.kind for e in metrics.items} == {"compilation_metrics"}
 
@@ -291,13 +284,15 @@ def test_get_evidence_index_pages_and_kind(session: Session) -> None:
 def test_get_evidence_excerpt_pages_by_characters(session: Session) -> None:
     cid = imported_id(session, "captures/stable")
     index = EvidenceIndex.model_validate(
-        session.call("get_evidence", capture=cid, kind="dynamo_output_graph").structured_content
+        session.call("get_evidence", capture=cid, kind="dynamo_output_graph", full=True).structured_content
     )
     evidence_id = index.items[0].id
     parts: list[str] = []
     offset: int | None = 0
     while offset is not None:
-        result = session.call("get_evidence", capture=cid, evidence_id=evidence_id, offset=offset, max_chars=700)
+        result = session.call(
+            "get_evidence", capture=cid, evidence_id=evidence_id, offset=offset, max_chars=700, full=True
+        )
         excerpt = EvidenceExcerpt.model_validate(result.structured_content)
         assert len(excerpt.text) <= 700
         assert excerpt.text in text_of(result)
@@ -318,11 +313,11 @@ def test_a_large_excerpt_is_cut_to_fit_and_says_where_to_read_on(session: Sessio
     """A cache record of ~72 KB of JSON (quotes and newlines escape to two characters): cut, with next_offset."""
     cid = imported_id(session, "captures/training")
     index = EvidenceIndex.model_validate(
-        session.call("get_evidence", capture=cid, kind="fx_graph_cache_miss").structured_content
+        session.call("get_evidence", capture=cid, kind="fx_graph_cache_miss", full=True).structured_content
     )
     biggest = max(index.items, key=lambda e: e.length)
     assert biggest.length > 50_000
-    result = session.call("get_evidence", capture=cid, evidence_id=biggest.id, max_chars=5000)
+    result = session.call("get_evidence", capture=cid, evidence_id=biggest.id, max_chars=5000, full=True)
     excerpt = EvidenceExcerpt.model_validate(result.structured_content)
     assert excerpt.next_offset == len(excerpt.text) and 0 < len(excerpt.text) <= 5000
     assert f"offset={excerpt.next_offset}" in text_of(result)
@@ -388,7 +383,7 @@ def test_run_status_comes_first_and_the_change_under_test_is_named(session: Sess
     assert page.candidate.run is not None and page.candidate.run.state == "killed"
     text = text_of(result)
     assert text.splitlines()[0].startswith("runs: baseline completed (exit code 0) | candidate DID NOT FINISH: killed")
-    listed = CapturePage.model_validate(session.call("list_captures").structured_content)
+    listed = CapturePage.model_validate(session.call("list_captures", full=True).structured_content)
     assert sorted(c.run_state for c in listed.captures) == ["completed", "killed"]
     cold_warm = {"baseline": "captures/cache_cold", "candidate": "captures/cache_warm"}
     page = ComparisonPage.model_validate(session.call("compare_runs", **cold_warm).structured_content)
@@ -405,7 +400,7 @@ def test_a_torch_upgrade_is_one_difference_and_what_comes_with_it(session: Sessi
     """llama_213 vs llama_214 (torch 2.13.0 and 2.14.1 of one transformers model): the page names the upgrade and
     counts what comes with it; the settings that came with it are listed (bounded) under `explained`."""
     pair = {"baseline": "captures/llama_213", "candidate": "captures/llama_214"}
-    page = ComparisonPage.model_validate(session.call("compare_runs", **pair).structured_content)
+    page = ComparisonPage.model_validate(session.call("compare_runs", **pair, full=True).structured_content)
     assert page.comparability.verdict == "confounded"
     assert [d.key for d in page.comparability.differences] == ["torch_version"]
     # What comes with the upgrade gives way before the row does: its change (guards per compilation) is shown.
@@ -417,7 +412,7 @@ def test_a_torch_upgrade_is_one_difference_and_what_comes_with_it(session: Sessi
     # The text alone names the defaults torch changed between the versions with both values, and what it affects.
     assert "dynamo.use_lamba_guard_for_object_aliasing true -> false" in text
     assert "; effect: changes Dynamo, its guards, its defaults and the backends" in text
-    named = session.call("compare_runs", **pair, change=["torch_version"])
+    named = session.call("compare_runs", **pair, change=["torch_version"], full=True)
     page = ComparisonPage.model_validate(named.structured_content)
     assert page.comparability.verdict == "comparable"
     assert all(e.follows_from == "torch_version" for e in page.comparability.explained)

@@ -23,7 +23,7 @@ def test_compare_runs_gives_one_row_per_function_of_a_killed_run(session: Sessio
         # Every page of the comparison (a page holds what fits in the response bound).
         entries, offset = [], 0
         while offset is not None:
-            result = session.call("compare_runs", baseline=baseline, candidate=candidate, offset=offset)
+            result = session.call("compare_runs", baseline=baseline, candidate=candidate, offset=offset, full=True)
             assert not result.is_error, text_of(result)
             page = ComparisonPage.model_validate(result.structured_content)
             entries += page.rows

@@ -209,6 +209,10 @@ export interface ComparisonPage {
   notices_omitted?: number;
   offset: number;
   /**
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   */
+  outline?: string | null;
+  /**
    * Why fewer rows than page_size are shown, when they are.
    */
   page_note?: string | null;

@@ -22,6 +22,10 @@ export interface EvidenceGrep {
   kind: "evidence_grep";
   matches?: GrepMatch[];
   /**
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   */
+  outline?: string | null;
+  /**
    * A regular expression, else plain text; matched in any case.
    */
   pattern: string;

@@ -123,6 +123,10 @@ export interface ImportPage {
   notices?: Notice[];
   notices_omitted?: number;
   /**
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   */
+  outline?: string | null;
+  /**
    * One run of several ranks: the counts of each rank (empty for one rank: its counts are the capture row's).
    */
   ranks?: RankCounts[];

@@ -63,6 +63,10 @@ export interface RunReportPage {
    */
   next_offset?: number | null;
   offset: number;
+  /**
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   */
+  outline?: string | null;
   run: RunStatus;
   schema_version?: string;
   /**

@@ -26,6 +26,10 @@ export interface SourceDiff {
   function?: string | null;
   functions?: FunctionSourceDiff[];
   kind: "source_diff";
+  /**
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   */
+  outline?: string | null;
   schema_version?: string;
 }
 /**

@@ -111,6 +111,8 @@ def json_document(model: Document, *, exclude: Any = None) -> dict[str, Any]:
     from dynamo_diff_schema import validate
 
     document: dict[str, Any] = model.model_dump(mode="json", exclude=exclude)
+    if "outline" in document and document["outline"] is None:  # MCP's (an outline); the CLI's documents are whole
+        del document["outline"]
     validate(document, document["kind"])
     return document
 

@@ -6,15 +6,20 @@ a value left out), so what goes out is still a valid document; each cut adds a n
 helper: every paged tool shows as many items as fit, and says where to read on. A document's counts go out
 listing only the counts that say something (`listed`): every count defaults to 0, so the document still
 validates against its schema.
+
+By default the structured content is the document's outline (`outline`): its ids, counts, offsets and evidence
+ids, not a second copy of what the text says; a call with full=true gets the whole document (`tool_result`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import Any, TypeVar
 
 from dynamo_diff_schema import (
+    HEADLINE_COUNTS,
     Change,
     Comparability,
     CompilationLine,
@@ -123,17 +128,120 @@ def lean(model: BaseModel) -> dict[str, Any]:
     return {**head, **document}
 
 
-def tool_result(model: BaseModel, text: str) -> CallToolResult:
-    """A short text for the model to read, and the document itself as the structured content (`lean`, `listed`)."""
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=listed(lean(model)))
+# The counts an outline keeps: the headline ones, every row's columns (compilations, confirmed recompilations, graph
+# breaks, failures, limit hits, cache hits and misses), and which may be undercounted; the text says the others.
+_HEADLINE = frozenset(key for key, _ in HEADLINE_COUNTS)
+# What an outline keeps of each model besides its required fields: what a program navigates and computes by (ids
+# and labels, how a run ended, counts, offsets and totals, each item's identity and evidence ids, next calls). The
+# rest is prose or detail the result's text says: summaries, guard texts, source lines, notes, hints, reasons,
+# suggestions, values, times, a function's compilations and a row's changes (the text has a line for each, with its
+# evidence ids), the entries of the capture list and of the evidence index (all required fields, longer than their
+# line of text). A model not named keeps its required fields only.
+_KEPT: dict[str, frozenset[str]] = {
+    name: frozenset(fields.split())
+    for name, fields in {
+        "CapturePage": "next_offset",
+        "ImportPage": "folder_of_runs captures captures_omitted run ranks ranks_omitted notices notices_omitted "
+        "next_calls",
+        "RunReportPage": "label torch compiled counts next_offset functions next_calls",
+        "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows rows_truncated "
+        "next_calls",
+        "EvidenceIndex": "next_offset",
+        "EvidenceExcerpt": "next_offset condensed collapsed_frames config_chars record_chars",
+        "EvidenceGrep": "shown_matches in_config config_matches matches",
+        "SourceResult": "file context locations",
+        "SourceDiff": "function file functions",
+        "CaptureRow": "label torch_version",
+        "RunStatus": "exit_code signal trace_cut evidence_missing",
+        "CompiledStatus": "torch_compile_calls",
+        "Notice": "severity rank evidence_ids",
+        "Counts": " ".join(sorted(_HEADLINE | {"incomplete"})),
+        "FunctionReport": "file line count_evidence ranks_summed",
+        "Side": "label torch run compiled",
+        "Comparability": "differences intended assumed contradictions",
+        "Difference": "affects rank",
+        "RankView": "groups divergences",
+        "RankGroup": "reference",
+        "RankDivergence": "compile_id evidence_ids",
+        "FunctionRow": "alternatives baseline candidate",
+        "FunctionSide": "qualified_name file line rank",
+        "Evidence": "rank compile_id",
+        "GrepMatch": "first_line matched_lines",
+        "SourceLocation": "text_first_line",
+        "FunctionSourceDiff": "qualified_name role baseline candidate baseline_evidence candidate_evidence",
+    }.items()
+}
+# Required prose, written empty in an outline ("" or []): the schema requires the field, the text says it.
+_BLANK = frozenset(
+    {
+        "RunStatus.summary",
+        "CompiledStatus.summary",
+        "Notice.message",
+        "RankDivergence.reason",
+        "EvidenceExcerpt.text",
+        "GrepMatch.lines",
+        "SourceLocation.text",
+        "FunctionSourceDiff.lines",
+    }
+)
+# Where an outline says it is one, naming the argument that gives the whole document.
+OUTLINE_NOTE = "full=true gives the whole document"
 
 
-# The structured content of a result is at most this many times its text (both as an agent reads them).
+def _outlined(value: Any) -> Any:
+    """`value` as JSON, each model as its outline (`_KEPT`, `_BLANK`), values at their default left out; a run
+    report's counts (a dict) keep the headline ones."""
+    if isinstance(value, BaseModel):
+        cls = type(value)
+        kept = _KEPT.get(cls.__name__, frozenset())
+        out: dict[str, Any] = {}
+        for name, field in cls.model_fields.items():
+            item = getattr(value, name)
+            written = name in _ALWAYS or field.is_required()
+            if f"{cls.__name__}.{name}" in _BLANK:
+                out[name] = [] if isinstance(item, list) else ""
+            elif name == "counts" and isinstance(item, dict):  # a run report's, {count: n}: the headline ones
+                out[name] = {k: v for k, v in item.items() if k in _HEADLINE and v}
+            elif name == "next_calls":  # the calls a program can make as they are (a template is the text's)
+                if calls := [call for call in item if "<" not in call]:
+                    out[name] = calls
+            elif written or (name in kept and item != field.get_default(call_default_factory=True)):
+                out[name] = _outlined(item)
+        if "outline" in cls.model_fields:
+            out = {**{k: out[k] for k in ("kind", "schema_version") if k in out}, "outline": OUTLINE_NOTE, **out}
+        return out
+    if isinstance(value, list | tuple):
+        return [_outlined(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _outlined(item) for key, item in value.items()}
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def outline(model: BaseModel) -> dict[str, Any]:
+    """The document's outline, a tool's default structured content: what a program navigates and computes by
+    (kind, ids and labels, torch version, how each run ended, headline counts, offsets and totals, next calls, each
+    item's identity, counts and evidence ids), without the prose and detail the result's text says (`_KEPT`);
+    values at their default left out as `lean` does. It says it is an outline (`outline`: full=true gives the whole
+    document) and validates against the document's schema."""
+    document: dict[str, Any] = _outlined(model)
+    return document
+
+
+def tool_result(model: BaseModel, text: str, *, full: bool = False) -> CallToolResult:
+    """A short text for the model to read, and as the structured content the document's outline (`outline`), or
+    with `full` the document itself (`lean`, `listed`)."""
+    structured = listed(lean(model)) if full else outline(model)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+
+
+# With full=true, the whole document is at most this many times its text (both as an agent reads them).
 STRUCTURED_PER_TEXT = 2
 
 
 def lean_enough(model: BaseModel, text: str) -> bool:
-    """Whether the document, as the structured content writes it, is within STRUCTURED_PER_TEXT of the text."""
+    """Whether the whole document, as full=true writes it, is within STRUCTURED_PER_TEXT of the text."""
     return size(listed(lean(model))) <= STRUCTURED_PER_TEXT * len(text)
 
 
@@ -185,15 +293,17 @@ def page(
     offset: int = 0,
     total: int | None = None,
     limit: int | None = None,
+    full: bool = False,
 ) -> CallToolResult:
     """The result of a paged tool: as many of `items` as fit `limit` (default BUDGET), in order. `items` start at
     `offset` of `total` (default: they are all there is); `make(shown, next_offset)` returns the page's model and
-    text, and `next_offset` is None when the page reaches the end."""
+    text, and `next_offset` is None when the page reaches the end. The structured content is the page's outline,
+    or with `full` the page itself (`tool_result`)."""
     end_of_all = offset + len(items) if total is None else total
 
     def build(k: int) -> CallToolResult:
         end = offset + k
-        return tool_result(*make(items[:k], end if end < end_of_all else None))
+        return tool_result(*make(items[:k], end if end < end_of_all else None), full=full)
 
     return largest_fitting(build, len(items), limit=limit)[1]
 

@@ -214,12 +214,13 @@ def comparability_line(comp: Comparability) -> str:
             for_agents("", Hint(action=HintAction.NAME_THE_CHANGE, args={"key": k})).strip(" ()") for k in comp.assumed
         )
         lines.append(f"assumed, not named: {calls}")
-    one = len(comp.differences) == 1  # the headline is that difference: its effect goes on the same line
+    one = len(comp.differences) == 1  # the headline is that difference: its key and effect go on the same line
     said, _ = first_of(comp.differences, _DIFFERENCE_LINES)
     for d in said:
         areas = f"; can change {'/'.join(str(a) for a in d.affects)}" if len(d.affects) < len(ALL_AREAS) else ""
         if one:
-            lines[0] += f"{areas}; effect: {effect_text(d)}"
+            key = "" if d.key in lines[0] else f"; key {d.key}"  # the key names it in change=[...]
+            lines[0] += f"{areas}{key}; effect: {effect_text(d)}"
         else:
             lines.append(f"- {difference_phrase(d)}{coming_with(comp, d)}{areas}; effect: {effect_text(d)}")
         items = followers(comp, d.key)
@@ -363,7 +364,8 @@ def comparison_text(
             )
             d = divergence_of.get(g.representative)
             if d is not None and not g.reference:
-                lines.append(_line(f"  FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}"))
+                ev = f" (ev {', '.join(d.evidence_ids)})" if d.evidence_ids else ""
+                lines.append(_line(f"  FIRST DIVERGENCE rank {d.rank} vs rank {d.reference_rank}: {d.reason}{ev}"))
         if len(groups) == 1:
             lines.append("no rank diverges: every rank behaves the same")
     first, last = page.offset + 1, page.offset + len(page.rows)
@@ -439,8 +441,8 @@ def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
     ev = page.evidence
     where = "its text and embedded configuration" if page.in_config else "its own text"
     lines = [
-        f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified; {page.total_matches} match(es) of "
-        f"{page.pattern!r} in {where} ({total_chars} characters)"
+        f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} in {short_id(page.capture)} (compile {ev.compile_id or '-'}), "
+        f"sha256 verified; {page.total_matches} match(es) of {page.pattern!r} in {where} ({total_chars} characters)"
     ]
     for m in page.matches:
         if m.first_line is None:
@@ -604,7 +606,7 @@ def source_diff_text(page: SourceDiff, pieces: int, next_offset: int | None) -> 
     for entry in page.functions:
         where = " -> ".join(dict.fromkeys(w for w in (entry.baseline, entry.candidate) if w))
         evidence = "; ".join(
-            f"{side} {joined(ids, 3)}"
+            f"{side} {', '.join(ids)}"  # every one: the outline lists them
             for side, ids in (("baseline", entry.baseline_evidence), ("candidate", entry.candidate_evidence))
             if ids
         )

@@ -8,7 +8,9 @@ evidence index, an excerpt and grep matches are pages already (`evidence_index`,
 In a page, a `Counts` may list only some of its counts: those not listed are 0 (the server leaves out the zero
 ones to keep a response small; every count has 0 as its default, so the page still validates). More generally a
 page leaves out every value at its schema default (None, an empty list, 0, false), except `kind`,
-`schema_version` and `next_offset`; the structured content of a result is at most twice its text."""
+`schema_version` and `next_offset`. By default the MCP server returns a page's outline (`outline` set): its ids,
+counts and offsets, each item's identity, with the prose its text says left out (a required text written empty);
+`full=true` gives the whole page."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from dynamo_diff_schema.capture import CompiledStatus, RunStatus, Validity
 from dynamo_diff_schema.comparison import Comparability, FunctionRow, RankView, Side, Totals
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
-from dynamo_diff_schema.results import CaptureRow
+from dynamo_diff_schema.results import OUTLINE, CaptureRow
 from dynamo_diff_schema.run_report import FunctionReport
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -35,6 +37,7 @@ class CapturePage(Model):
 
     kind: Literal["capture_page"] = "capture_page"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     store: str = Field(description="The store directory.")
     total: int = Field(ge=0, description="Captures in the store.")
     offset: int = Field(ge=0)
@@ -63,6 +66,7 @@ class ImportPage(Model):
 
     kind: Literal["import_page"] = "import_page"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     folder_of_runs: bool = Field(False, description="The path was a folder of runs, each imported on its own.")
     total: int = Field(ge=0, description="Runs imported.")
     captures: list[ImportedRun] = Field(default_factory=list)
@@ -102,6 +106,7 @@ class RunReportPage(Model):
 
     kind: Literal["run_report_page"] = "run_report_page"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     capture: str = Field(description="The capture id.")
     label: str | None = None
     torch: str | None = None
@@ -147,6 +152,7 @@ class ComparisonPage(Model):
         description="comparison_page: a page of a comparison of two captures; rank_view_page: of the ranks of one."
     )
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     comparison_id: str = Field(description="The comparison's id (its document's `id`).")
     baseline: Side
     candidate: Side

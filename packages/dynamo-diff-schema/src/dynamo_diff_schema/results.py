@@ -18,6 +18,12 @@ from dynamo_diff_schema.version import SCHEMA_VERSION
 
 CheckLevel = Literal["ok", "fail", "warn", "info"]
 
+OUTLINE = (
+    "MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured "
+    "content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required "
+    "text is written empty). It names the argument that returns the whole document (full=true)."
+)
+
 
 class CaptureRow(Model):
     """One capture of the store, as the index holds it (no document is read)."""
@@ -115,6 +121,7 @@ class EvidenceIndex(Model):
 
     kind: Literal["evidence_index"] = "evidence_index"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     capture: str = Field(description="The capture id.")
     total: int = Field(ge=0, description="Entries that match the filters.")
     offset: int = Field(ge=0)
@@ -127,6 +134,7 @@ class EvidenceExcerpt(Model):
 
     kind: Literal["evidence_excerpt"] = "evidence_excerpt"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     capture: str = Field(description="The capture id.")
     evidence: Evidence
     offset: int = Field(ge=0, description="First character of `text` in the record's text.")
@@ -152,6 +160,7 @@ class EvidenceGrep(Model):
 
     kind: Literal["evidence_grep"] = "evidence_grep"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     capture: str = Field(description="The capture id.")
     evidence: Evidence
     pattern: str = Field(description="A regular expression, else plain text; matched in any case.")
@@ -193,6 +202,7 @@ class SourceResult(Model):
 
     kind: Literal["source"] = "source"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     capture: str = Field(description="The capture id.")
     function: str = Field(description="The name as given ('' for a whole file: see `file`).")
     file: str | None = Field(None, description="The file as given, when the whole captured file was asked for.")
@@ -233,6 +243,7 @@ class SourceDiff(Model):
 
     kind: Literal["source_diff"] = "source_diff"
     schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
     baseline: str = Field(description="The baseline's capture id.")
     candidate: str = Field(description="The candidate's capture id.")
     function: str | None = Field(
