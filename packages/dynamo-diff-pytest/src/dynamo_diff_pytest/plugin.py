@@ -118,11 +118,12 @@ class _Session:
         return self.store if self.store is not None else self.work_dir() / "store"
 
     def service(self) -> Any:
-        """The service over the run's store, made by the first test that compiled (it imports the analyser)."""
+        """The service over the run's store, made by the first test that compiled (it imports the analyser); a guest
+        in the test process, whose garbage collector it pauses while it reads and otherwise leaves as it is."""
         if self._service is None:
             from dynamo_diff_service import Service
 
-            self._service = Service.at(self.store_path())
+            self._service = Service.at(self.store_path(), guest=True)
         return self._service
 
     def torch_installed(self) -> bool:

@@ -122,9 +122,11 @@ class Service:
         self._condensed: dict[tuple[str, str], tuple[Evidence, Condensed, int]] = {}
 
     @classmethod
-    def at(cls, path: Path | str, *, confine: Confine = _as_is) -> Service:
-        """The service over the store at `path` (made on first write), so that a front end never names the store."""
-        return cls(Store(Path(path)), confine=confine)
+    def at(cls, path: Path | str, *, confine: Confine = _as_is, guest: bool = False) -> Service:
+        """The service over the store at `path` (made on first write), so that a front end never names the store.
+        `guest`: it runs inside a program that is not ours (the pytest plugin, in the user's test process), whose
+        cyclic collector is paused but otherwise left as it is (`Store`'s `guest`)."""
+        return cls(Store(Path(path), guest=guest), confine=confine)
 
     @property
     def store_path(self) -> Path:
@@ -515,7 +517,7 @@ class Service:
         millions of objects, no cycles). Without `change`, settings the user set that are the only differences
         are taken as the change under test, and the comparability says it assumed so (`assume_change`; the gate
         never assumes)."""
-        with collector_paused():
+        with collector_paused(guest=self.store.guest):
             return _compare.compare_captures(
                 baseline,
                 candidate,
@@ -536,7 +538,7 @@ class Service:
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:
         """The ranks of one capture (a rank_view document): the first rank given, else the lowest, against the
         others."""
-        with collector_paused():
+        with collector_paused(guest=self.store.guest):
             return _compare.compare_ranks(capture, ranks or None, sources=self.sources(capture))
 
     def check(

@@ -128,8 +128,13 @@ class EvidenceExcerpt:
 
 
 class Store:
-    def __init__(self, path: Path) -> None:
+    """`guest`: the store is used inside a program that is not ours (the pytest plugin, in the user's test
+    process): reading a trace pauses the cyclic collector without moving the program's objects between its
+    generations (`collector_paused(guest=True)`)."""
+
+    def __init__(self, path: Path, *, guest: bool = False) -> None:
         self.path = Path(path)
+        self.guest = guest
 
     # -- paths -------------------------------------------------------------------------------------------
 
@@ -223,7 +228,14 @@ class Store:
                 if overlaps(layout, executor, workers):
                     # One large raw log: read while it is copied (storage._overlap).
                     copied, results = copy_while_reading(
-                        layout, staging / "input", work, limits, manifest=manifest, progress=progress, workers=workers
+                        layout,
+                        staging / "input",
+                        work,
+                        limits,
+                        manifest=manifest,
+                        progress=progress,
+                        workers=workers,
+                        guest=self.guest,
                     )
                 else:
                     copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
@@ -263,6 +275,7 @@ class Store:
                         executor=executor,
                         # One rank: how far its reading has got, in bytes ("read").
                         on_bytes=None if progress is None else lambda done, size: progress("read", done, size),
+                        guest=self.guest,
                     )
                 assembled = assemble_capture(
                     capture_id=capture_id,
@@ -369,7 +382,7 @@ class Store:
         capture_id = make_capture_id(files, reader=READER_VERSION)
         work = Path(tempfile.mkdtemp(prefix=f"dynamo-diff-read-{os.getpid()}-"))
         try:
-            results = analyse_ranks(plan_jobs(layout, layout.root, limits), work, workers=workers)
+            results = analyse_ranks(plan_jobs(layout, layout.root, limits), work, workers=workers, guest=self.guest)
             assembled = assemble_capture(
                 capture_id=capture_id,
                 layout=layout,
