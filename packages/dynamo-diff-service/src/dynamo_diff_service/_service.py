@@ -156,6 +156,11 @@ class Service:
         (`unsupported_input`: import it)."""
         return self.store.read_path(self._confine(ref), label=label)
 
+    def read_counts(self, ref: str) -> Counts:
+        """The counts of the capture `read_path` gives for the same log (its `counts`), read without assembling the
+        capture and writing nothing: what a compile budget of whole counts needs of a test's trace."""
+        return self.store.read_counts(self._confine(ref))
+
     def import_runs(
         self,
         ref: str,
