@@ -77,3 +77,44 @@ def test_objects_the_program_froze_stay_frozen() -> None:
     finally:
         if ours:
             gc.unfreeze()
+
+
+def _generation_of(obj: object) -> int | None:
+    return next((g for g in range(3) if any(o is obj for o in gc.get_objects(generation=g))), None)
+
+
+def test_a_guest_pauses_the_collector_and_leaves_the_programs_generations_alone() -> None:
+    gc.collect()
+    if gc.get_freeze_count():
+        pytest.skip("the interpreter froze objects at start-up: nothing is moved for anyone")
+    young = [object()]  # the program's own object, not yet scanned by the collector
+    assert _generation_of(young) == 0
+    with collector_paused(guest=True):
+        assert not gc.isenabled()
+        made = [[n] for n in range(100)]
+    assert gc.isenabled()
+    assert _generation_of(young) == 0 and _generation_of(made) == 0  # where the program's collector left them
+    with collector_paused():
+        pass
+    assert _generation_of(young) == 2  # not a guest: everything is moved to the oldest generation
+
+
+def test_reading_a_trace_as_a_guest_leaves_the_programs_objects_where_they_were(tmp_path: Path) -> None:
+    """The pytest plugin's store is a guest in the user's test process (docs/PYTEST.md)."""
+    from dynamo_diff_store import Store
+
+    trace = ROOT / "fixtures/captures/graph_break/raw"
+    gc.collect()
+    if gc.get_freeze_count():
+        pytest.skip("the interpreter froze objects at start-up: nothing is moved for anyone")
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1_000_000, 1000, 1000)  # no collection of the program's own while it looks
+    try:
+        young = [object()]
+        assert _generation_of(young) == 0
+        Store(tmp_path / "guest", guest=True).read_path(trace)
+        assert _generation_of(young) == 0
+        Store(tmp_path / "host").read_path(trace)  # the CLI's own process: what a read kept goes to the oldest
+        assert _generation_of(young) == 2
+    finally:
+        gc.set_threshold(*thresholds)

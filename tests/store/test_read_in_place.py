@@ -65,3 +65,39 @@ def test_a_bundle_is_imported_not_read(tmp_path: Path) -> None:
         store.read_path(tmp_path / "missing.log")
     assert err.value.code == ErrorCode.UNREADABLE_INPUT
     assert not store.path.exists()
+
+
+@pytest.mark.parametrize(
+    "given", ["graph_break/raw/dedicated_log_torch_trace_w1191fmf.log", "graph_break/raw", "ddp_ranks/raw"]
+)
+def test_read_counts_are_the_read_captures_counts_without_writing_the_store(tmp_path: Path, given: str) -> None:
+    """What a compile budget of whole counts reads of a passing test's trace (the pytest plugin)."""
+    store = Store(tmp_path / "store")
+    counts = store.read_counts(CAPTURES / given)
+    assert not store.path.exists()
+    assert counts == store.read_path(CAPTURES / given).counts
+
+
+def test_read_counts_count_what_torch_counted(tmp_path: Path) -> None:
+    oracle = json.loads((CAPTURES / "graph_break/oracle.json").read_text())
+    counts = Store(tmp_path / "store").read_counts(CAPTURES / "graph_break/raw")
+    assert counts.observed_compilation_identities == oracle["counters"]["frames"]["ok"]
+    assert counts.graph_break_records == sum(oracle["counters"]["graph_break"].values())
+
+
+def test_read_counts_refuses_what_read_refuses(tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    noise = tmp_path / "noise.log"
+    noise.write_text("not a trace\n")
+    for given, code in (
+        (CAPTURES / "graph_break", ErrorCode.UNSUPPORTED_INPUT),
+        (tmp_path / "missing.log", ErrorCode.UNREADABLE_INPUT),
+        (noise, ErrorCode.MALFORMED_INPUT),
+    ):
+        with pytest.raises(DynamoDiffError) as read:
+            store.read_path(given)
+        with pytest.raises(DynamoDiffError) as counted:
+            store.read_counts(given)
+        assert counted.value.code == read.value.code == code
+        assert counted.value.message == read.value.message
+    assert not store.path.exists()

@@ -1,4 +1,4 @@
-"""Packages whose names load on first use (dynamo_diff_compare, dynamo_diff_service, dynamo_diff_cli) export the
+"""Packages whose names load on first use (schema, store, compare, service, cli: dynamo_diff_*) export the
 same objects however they are reached: after every submodule has been imported, in either order."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-LAZY = ["dynamo_diff_compare", "dynamo_diff_service", "dynamo_diff_cli"]
+LAZY = ["dynamo_diff_schema", "dynamo_diff_store", "dynamo_diff_compare", "dynamo_diff_service", "dynamo_diff_cli"]
 
 
 @pytest.mark.parametrize("package", LAZY)

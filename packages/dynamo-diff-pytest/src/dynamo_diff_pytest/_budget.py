@@ -1,8 +1,10 @@
 """The `dynamo_budget` marker: what it allows, what a test's trace spent, and the words of a failure.
 
-Counted on the test's own capture, by the analyser's rules (docs/SEMANTICS.md): `recompiles` are confirmed
-recompilations (compilations with a recompile reason), `graph_breaks` graph-break records, `failures` failed
-compilations (a recompile-limit hit included), `compilations` compile identities. With `only`, a graph break
+Counted on the test's own capture, by the analyser's rules (docs/SEMANTICS.md): the capture's counts, the numbers
+`analyze` prints (`COUNT_OF`): `recompiles` are confirmed recompilations (compilations with a recompile reason),
+`graph_breaks` graph-break records, `failures` failed compilations (a recompile-limit hit included), `compilations`
+compile identities. A passing test's counts are read without assembling its capture (`Service.read_counts`);
+the compilations behind them are listed from the capture of a failing test. With `only`, a graph break
 counts when its site (the user frame torch names, "Graph break in user code at FILE:LINE") is inside one of
 the named packages, and a recompilation when the recompiled code's file is."""
 
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the schema (pydantic) is imported by the first test that compiled, not by an empty one
-    from dynamo_diff_schema import Capture, Compilation, RunReport, Suggestion
+    from dynamo_diff_schema import Capture, Compilation, Counts, RunReport, Suggestion
 
 ARGUMENTS = ("recompiles", "graph_breaks", "failures", "compilations", "only")
 _COUNTED = ("recompiles", "graph_breaks", "failures", "compilations")
@@ -61,18 +63,33 @@ class Budget:
         return cls(**limits, only=packages)
 
 
+# Each count a budget limits, as the capture counts it (`Capture.counts`: what `analyze` prints, docs/SEMANTICS.md).
+COUNT_OF = {
+    "recompiles": "confirmed_recompilation_identities",
+    "graph_breaks": "graph_break_records",
+    "failures": "failed",
+    "compilations": "observed_compilation_identities",
+}
+
+
 @dataclass
 class Spent:
-    """What the test's trace spent: the compilations behind each count (compile ids)."""
+    """What the test's trace spent: each count a budget limits, and (when the capture was read whole) the
+    compilations behind them (compile ids, for a failure's explanation)."""
 
+    numbers: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_COUNTED, 0))
     recompiles: list[Compilation] = field(default_factory=list)
     graph_breaks: list[tuple[Compilation, int]] = field(default_factory=list)  # (compilation, index of its break)
     failures: list[Compilation] = field(default_factory=list)
-    compilations: int = 0
 
     def count(self, name: str) -> int:
-        value = getattr(self, name)
-        return value if isinstance(value, int) else len(value)
+        return self.numbers[name]
+
+
+def counted(counts: Counts) -> Spent:
+    """What a trace spent by its capture's counts (`Service.read_counts`, `Capture.counts`): a budget without
+    `only` limits those counts."""
+    return Spent(numbers={name: int(getattr(counts, key)) for name, key in COUNT_OF.items()})
 
 
 class Packages:
@@ -122,12 +139,12 @@ class Packages:
 
 
 def spent(capture: Capture, budget: Budget) -> Spent:
+    """The counts (the capture's own, or with `only` those inside its packages) and the compilations behind them."""
     from dynamo_diff_schema import Outcome
 
     packages = Packages(budget.only) if budget.only else None
-    out = Spent()
+    out = counted(capture.counts)
     for comp in (c for rank in capture.ranks for c in rank.compilations):
-        out.compilations += 1
         inside = packages is None or packages.holds(comp.code.co_filename)
         if comp.recompile is not None and comp.recompile.confirmed and inside:
             out.recompiles.append(comp)
@@ -136,6 +153,8 @@ def spent(capture: Capture, budget: Budget) -> Spent:
                 out.graph_breaks.append((comp, i))
         if comp.outcome == Outcome.FAILED:
             out.failures.append(comp)
+    if packages is not None:
+        out.numbers.update(recompiles=len(out.recompiles), graph_breaks=len(out.graph_breaks))
     return out
 
 

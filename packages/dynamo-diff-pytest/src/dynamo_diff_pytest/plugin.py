@@ -5,7 +5,8 @@ A test is selected when it has a marker, or for every test with `--dynamo-diff-s
 (for a unittest.TestCase, its setUp and tearDown too) is recorded as one trace slice (`_recorder`), kept under
 pytest's temporary directory, and read by the service as a capture: in memory (the capture an import would store,
 with the same id and evidence ids), or imported into the store with `--dynamo-diff-store DIR`. With a budget it is
-counted (`_budget`); with a snapshot, compared with the committed one or written (`_snapshot`). A test that fails
+counted (`_budget`; a budget of whole counts reads only the capture's counts, `read_counts`); with a snapshot,
+compared with the committed one or written (`_snapshot`). A test that fails
 its budget or snapshot has its slice imported (into DIR, else a store under pytest's temporary directory), so that
 the failure names a capture and evidence ids the store holds; a passing test names its trace slice. Each checked
 test leaves a row for the run's markdown summary (`--dynamo-diff-report`) on its report. Loading the
@@ -118,11 +119,12 @@ class _Session:
         return self.store if self.store is not None else self.work_dir() / "store"
 
     def service(self) -> Any:
-        """The service over the run's store, made by the first test that compiled (it imports the analyser)."""
+        """The service over the run's store, made by the first test that compiled (it imports the analyser); a guest
+        in the test process, whose garbage collector it pauses while it reads and otherwise leaves as it is."""
         if self._service is None:
             from dynamo_diff_service import Service
 
-            self._service = Service.at(self.store_path())
+            self._service = Service.at(self.store_path(), guest=True)
         return self._service
 
     def torch_installed(self) -> bool:
@@ -229,22 +231,43 @@ def _evaluate(item: pytest.Item, session: _Session, trace: Any, budget: Budget |
     label = item.nodeid
     store = session.store_path()
     capture_id: str | None = None  # once the trace is imported into the store
+    capture: Any = None  # the test's capture, once read whole
+    counts: Any = None
     # With --dynamo-diff-store every trace is imported (and its capture loaded); else it is read in memory, as the
     # capture an import would store (the same id and evidence ids), and imported only when the test fails a check.
+    # A budget of whole counts needs only the capture's counts: read without assembling the capture.
     try:
         if session.store is not None:
             capture_id = service.import_path(str(trace.path), label=label, force_label=True).capture_id
             capture = service.load(capture_id)
-        else:
+        elif snapshot or budget is None or budget.only:
             capture = service.read_path(str(trace.path), label=label)
+        else:
+            counts = service.read_counts(str(trace.path))
     except DynamoDiffError as err:
         _problem(item, session, checked, f"the test's trace {trace.path} could not be read ({err.code}: {err.message})")
         return
     if budget is not None:
-        from dynamo_diff_pytest._budget import explain, over, spent
+        from dynamo_diff_pytest._budget import counted, explain, over, spent
 
-        used = spent(capture, budget)
+        used = spent(capture, budget) if capture is not None else counted(counts)
         failing = over(budget, used)
+        if failing and capture is None:
+            # The words of the failure name the compilations behind the counts, in the capture the failure names:
+            # imported now (as every failing test's trace is), else read in memory.
+            try:
+                capture_id = service.import_path(str(trace.path), label=label, force_label=True).capture_id
+                capture = service.load(capture_id)
+            except DynamoDiffError:
+                capture_id = None  # said with the trace's place below, when the import is tried again
+                try:
+                    capture = service.read_path(str(trace.path), label=label)
+                except DynamoDiffError as err:
+                    message = f"the test's trace {trace.path} could not be read ({err.code}: {err.message})"
+                    _problem(item, session, checked, message)
+                    return
+            used = spent(capture, budget)
+            failing = over(budget, used)
         rows.append(_row(item, "budget", not failing, _spent_findings(budget, used, failing), None))
         if failing:
             report = service.report(capture)

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 from dynamo_diff_service._defaults import DEFAULT_STORE, STORE_ENV, default_store_path
 
 if TYPE_CHECKING:
+    from dynamo_diff_store import CaptureResult as Recorded  # what `record` returns; a name a front end may write
+
     from dynamo_diff_service._export import COUNT_COLUMNS, TABLES, ExportResult
     from dynamo_diff_service._refs import looks_like_path
     from dynamo_diff_service._service import (
         GREP_MAX_MATCHES,
         Opened,
         Progress,
-        Recorded,
         Service,
         check_name_fits,
         grep_document,
@@ -36,7 +37,6 @@ _LAZY = {
     "GREP_MAX_MATCHES": "_service",
     "Opened": "_service",
     "Progress": "_service",
-    "Recorded": "_service",
     "Service": "_service",
     "check_name_fits": "_service",
     "grep_document": "_service",
@@ -52,6 +52,11 @@ def __getattr__(name: str) -> Any:
 
         globals()[name] = version("dynamo-diff-service")
         return globals()[name]
+    if name == "Recorded":
+        from dynamo_diff_store import CaptureResult
+
+        globals()[name] = CaptureResult
+        return CaptureResult
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

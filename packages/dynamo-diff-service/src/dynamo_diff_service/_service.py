@@ -12,72 +12,52 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import dynamo_diff_compare as _compare  # its names load their modules when a method first uses them
-from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap, load_user_map, source_diff
-from dynamo_diff_schema import (
-    Capture,
-    CaptureList,
-    CheckBounds,
-    CheckVerdict,
-    Comparison,
-    Compilation,
-    CompileSnapshot,
-    Counts,
-    Damage,
-    DynamoDiffError,
-    ErrorCode,
-    Evidence,
-    EvidenceEntry,
-    EvidenceGrep,
-    EvidenceIndex,
-    FunctionRow,
-    FunctionSide,
-    FunctionSourceDiff,
-    ImportedCapture,
-    RemoveResult,
-    RunReport,
-    SourceDiff,
-    SourceResult,
-    VerifyReport,
-    short_id,
-)
-from dynamo_diff_schema import CaptureRow as CaptureRowDocument
-from dynamo_diff_schema import EvidenceExcerpt as EvidenceExcerptDocument
-from dynamo_diff_schema import ExportResult as ExportResultDocument
-from dynamo_diff_schema import ImportResult as ImportResultDocument
-from dynamo_diff_schema import SourceLocation as SourceLocationDocument
-from dynamo_diff_store import (
-    CaptureRequest,
-    CaptureResult,
-    CaptureRow,
-    EvidenceExcerpt,
-    ImportResult,
-    SourcePolicy,
-    Store,
-    check_name_fits,
-    collector_paused,
-    default_bundle_path,
-    parse_declarations,
-    record,
-)
+import dynamo_diff_schema as _schema  # so do the result documents' models (reading a trace loads the capture's only)
+from dynamo_diff_schema import Capture, Counts, DynamoDiffError, ErrorCode, EvidenceEntry, short_id
+from dynamo_diff_store import Store, check_name_fits, collector_paused
 
-from dynamo_diff_service._condense import Condensed, condense, needs_strings
-from dynamo_diff_service._export import ExportResult, check_target, export_parquet, require_pyarrow
-from dynamo_diff_service._grep import Found, grep_text
 from dynamo_diff_service._refs import looks_like_path
-from dynamo_diff_service._source import SourceLocation, find_file, find_source, missing_file
+
+if TYPE_CHECKING:
+    from dynamo_diff_match import FunctionDiff, SnapshotSet, UserMap
+    from dynamo_diff_schema import (
+        CaptureList,
+        CheckBounds,
+        CheckVerdict,
+        Comparison,
+        Compilation,
+        CompileSnapshot,
+        Evidence,
+        EvidenceGrep,
+        EvidenceIndex,
+        FunctionRow,
+        FunctionSide,
+        FunctionSourceDiff,
+        RemoveResult,
+        RunReport,
+        SourceDiff,
+        SourceResult,
+        VerifyReport,
+    )
+    from dynamo_diff_schema import EvidenceExcerpt as EvidenceExcerptDocument
+    from dynamo_diff_schema import ExportResult as ExportResultDocument
+    from dynamo_diff_schema import ImportResult as ImportResultDocument
+    from dynamo_diff_store import CaptureResult, CaptureRow, EvidenceExcerpt, ImportResult
+
+    from dynamo_diff_service._condense import Condensed
+    from dynamo_diff_service._export import ExportResult
+    from dynamo_diff_service._grep import Found
+    from dynamo_diff_service._source import SourceLocation
 
 Progress = Callable[[str, int, int], None]
 Say = Callable[[str], None]
-# What `record` returns (the bundle, its manifest, how the command ended); a name a front end may write.
-Recorded = CaptureResult
 __all__ = [
     "Confine",
     "Opened",
     "Progress",
-    "Recorded",
     "Service",
     "check_name_fits",
     "read_source_map",
@@ -100,7 +80,7 @@ def grep_document(
     capture_id: str, whole: EvidenceExcerpt, pattern: str, found: Found, *, in_config: bool
 ) -> EvidenceGrep:
     """What a grep found as its document."""
-    return EvidenceGrep(
+    return _schema.EvidenceGrep(
         capture=capture_id,
         evidence=whole.evidence,
         pattern=pattern,
@@ -142,9 +122,11 @@ class Service:
         self._condensed: dict[tuple[str, str], tuple[Evidence, Condensed, int]] = {}
 
     @classmethod
-    def at(cls, path: Path | str, *, confine: Confine = _as_is) -> Service:
-        """The service over the store at `path` (made on first write), so that a front end never names the store."""
-        return cls(Store(Path(path)), confine=confine)
+    def at(cls, path: Path | str, *, confine: Confine = _as_is, guest: bool = False) -> Service:
+        """The service over the store at `path` (made on first write), so that a front end never names the store.
+        `guest`: it runs inside a program that is not ours (the pytest plugin, in the user's test process), whose
+        cyclic collector is paused but otherwise left as it is (`Store`'s `guest`)."""
+        return cls(Store(Path(path), guest=guest), confine=confine)
 
     @property
     def store_path(self) -> Path:
@@ -173,6 +155,11 @@ class Service:
         evidence is read after `import_path` of the same bytes. A bundle or a tlparse export is refused
         (`unsupported_input`: import it)."""
         return self.store.read_path(self._confine(ref), label=label)
+
+    def read_counts(self, ref: str) -> Counts:
+        """The counts of the capture `read_path` gives for the same log (its `counts`), read without assembling the
+        capture and writing nothing: what a compile budget of whole counts needs of a test's trace."""
+        return self.store.read_counts(self._confine(ref))
 
     def import_runs(
         self,
@@ -250,10 +237,10 @@ class Service:
     ) -> ImportResultDocument:
         """Import one run, or each run of a folder of runs (see `import_runs`): the import_result document."""
         folder, results = self._import_runs(ref, label, manifest, force_label, executor, progress)
-        return ImportResultDocument(
+        return _schema.ImportResult(
             folder_of_runs=folder,
             captures=[
-                ImportedCapture(
+                _schema.ImportedCapture(
                     id=result.capture_id,
                     label=result.summary.capture.label,
                     created=result.created,
@@ -266,9 +253,9 @@ class Service:
 
     def capture_list(self) -> CaptureList:
         """Every capture of the store, from its index (no document is read)."""
-        return CaptureList(
+        return _schema.CaptureList(
             captures=[
-                CaptureRowDocument(
+                _schema.CaptureRow(
                     id=r.id,
                     label=r.label,
                     run_state=r.run_state,
@@ -296,18 +283,18 @@ class Service:
                 f"no capture of the bytes in {ref} is in the store (nothing removed)",
                 capture=ref,
             )
-        return RemoveResult(capture=self.store.remove(capture_id))
+        return _schema.RemoveResult(capture=self.store.remove(capture_id))
 
     def verify(self) -> VerifyReport:
         """Check the whole store: every imported file and evidence range against its sha256, and the index."""
         report = self.store.verify()
-        return VerifyReport(
+        return _schema.VerifyReport(
             store=str(self.store.path),
             captures=report.captures,
             files=report.files,
             evidence=report.evidence,
             damaged_captures=report.damaged_captures,
-            damage=[Damage(capture=d.capture_id, file=d.file, problem=d.problem) for d in report.damage],
+            damage=[_schema.Damage(capture=d.capture_id, file=d.file, problem=d.problem) for d in report.damage],
         )
 
     def check_label(self, label: str) -> None:
@@ -333,6 +320,8 @@ class Service:
     ) -> CaptureResult:
         """Run a command with torch's structured trace on and write a bundle (trace, sources, manifest); importing
         it is `import_path` on the bundle. `cache`: fresh, warm or custom (with `cache_dir`)."""
+        from dynamo_diff_store import CaptureRequest, SourcePolicy, default_bundle_path, parse_declarations, record
+
         request = CaptureRequest(
             command=command,
             bundle=bundle if bundle is not None else default_bundle_path(command, label),
@@ -432,6 +421,8 @@ class Service:
                 ErrorCode.INVALID_ARGUMENT,
                 f"--compare takes two captures (the baseline, then the candidate), not {len(refs)}",
             )
+        from dynamo_diff_service._export import check_target, export_parquet, require_pyarrow
+
         require_pyarrow()
         check_target(out, overwrite)
         resolved = [self.resolve(ref)[0] for ref in refs]
@@ -457,7 +448,7 @@ class Service:
     ) -> ExportResultDocument:
         """`export_tables` as the export_result document."""
         result = self.export_tables(refs, out, table_format=table_format, overwrite=overwrite, compare=compare)
-        return ExportResultDocument(
+        return _schema.ExportResult(
             out=str(result.out), captures=list(result.captures), comparison=result.comparison, rows=dict(result.rows)
         )
 
@@ -491,6 +482,8 @@ class Service:
             for side in (row.baseline, row.candidate)
             if side is not None and side.qualified_name
         }
+        from dynamo_diff_match import source_diff
+
         base, cand = self._sides(comparison, captures)
         return source_diff(self.sources(base), self.sources(cand), names)
 
@@ -529,7 +522,7 @@ class Service:
         millions of objects, no cycles). Without `change`, settings the user set that are the only differences
         are taken as the change under test, and the comparability says it assumed so (`assume_change`; the gate
         never assumes)."""
-        with collector_paused():
+        with collector_paused(guest=self.store.guest):
             return _compare.compare_captures(
                 baseline,
                 candidate,
@@ -550,7 +543,7 @@ class Service:
     def compare_ranks(self, capture: Capture, ranks: list[int] | None = None) -> Comparison:
         """The ranks of one capture (a rank_view document): the first rank given, else the lowest, against the
         others."""
-        with collector_paused():
+        with collector_paused(guest=self.store.guest):
             return _compare.compare_ranks(capture, ranks or None, sources=self.sources(capture))
 
     def check(
@@ -586,7 +579,7 @@ class Service:
             allow_incomplete=bounds.allow_incomplete,
             allow_empty=bounds.allow_empty,
         )
-        return CheckVerdict(
+        return _schema.CheckVerdict(
             passed=result.passed,
             exit_code=0 if result.passed else 1,
             baseline=comparison.baseline.id,
@@ -762,6 +755,8 @@ class Service:
         """The lines of one record that match `pattern` (a regular expression, else plain text; case-insensitive),
         each with `context` lines around it, overlapping ones merged; the configuration the record embeds is
         searched only with `in_config` (`_grep`): (the record as read, what was found)."""
+        from dynamo_diff_service._grep import grep_text
+
         whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
         try:
             regex = re.compile(pattern, re.IGNORECASE)
@@ -770,6 +765,8 @@ class Service:
         return whole, grep_text(whole.text, regex, context=context, max_matches=max_matches, in_config=in_config)
 
     def source(self, ref: str, function: str) -> tuple[Capture, list[SourceLocation]]:
+        from dynamo_diff_service._source import find_source
+
         capture = self.load(self.resolve(ref)[0])
         return capture, find_source(self.store, capture, function)
 
@@ -790,7 +787,9 @@ class Service:
             ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit
         )
         next_offset = offset + len(items) if offset + len(items) < total else None
-        return EvidenceIndex(capture=capture_id, total=total, offset=offset, next_offset=next_offset, items=items)
+        return _schema.EvidenceIndex(
+            capture=capture_id, total=total, offset=offset, next_offset=next_offset, items=items
+        )
 
     def evidence_excerpt(
         self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000, full: bool = False
@@ -804,7 +803,7 @@ class Service:
         condensed = None if full else self._condense(capture_id, evidence_id)
         if condensed is None:
             excerpt = self.store.read_evidence(capture_id, evidence_id, offset=offset, max_chars=max_chars)
-            return EvidenceExcerptDocument(
+            return _schema.EvidenceExcerpt(
                 capture=capture_id,
                 evidence=excerpt.evidence,
                 offset=excerpt.offset,
@@ -816,7 +815,7 @@ class Service:
         chunk = short.text[offset : offset + max_chars]
         end = offset + len(chunk)
         changed = short.collapsed_frames > 0 or short.config_chars > 0
-        return EvidenceExcerptDocument(
+        return _schema.EvidenceExcerpt(
             capture=capture_id,
             evidence=ev,
             offset=offset,
@@ -832,6 +831,8 @@ class Service:
     def _condense(self, capture_id: str, evidence_id: str) -> tuple[Evidence, Condensed, int] | None:
         """(the record's index entry, its text condensed, the length of its text as written), kept for reuse;
         None for a record too long to condense (it is paged as written)."""
+        from dynamo_diff_service._condense import condense, needs_strings
+
         key = (capture_id, evidence_id)
         if (hit := self._condensed.get(key)) is not None:
             return hit
@@ -868,6 +869,8 @@ class Service:
     ) -> SourceResult:
         """Every compiled function `function` names in a stored capture, with its captured lines (`context`: the
         lines shown around each), or with `file` one whole captured file."""
+        from dynamo_diff_service._source import find_file, missing_file
+
         if file is not None:
             capture = self.load(ref)
             files, paths = self.store.source_files(capture)
@@ -876,12 +879,12 @@ class Service:
                 raise missing_file(capture, file, files)
             text = files[rel]
             captured = next((absolute for absolute, r in paths.items() if r == rel), rel)
-            return SourceResult(
+            return _schema.SourceResult(
                 capture=capture.capture.id,
                 function="",
                 file=file,
                 locations=[
-                    SourceLocationDocument(
+                    _schema.SourceLocation(
                         co_filename=captured,
                         co_firstlineno=1,
                         snapshot=rel,
@@ -895,12 +898,12 @@ class Service:
         if function is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file")
         capture, locations = self.source(ref, function)
-        return SourceResult(
+        return _schema.SourceResult(
             capture=capture.capture.id,
             function=function,
             context=context,
             locations=[
-                SourceLocationDocument(
+                _schema.SourceLocation(
                     co_filename=loc.co_filename,
                     co_firstlineno=loc.co_firstlineno,
                     snapshot=loc.snapshot,
@@ -922,20 +925,20 @@ class Service:
         captured file."""
         ids = {"baseline": baseline.capture.id, "candidate": candidate.capture.id}
         if file is not None:
-            return SourceDiff(**ids, file=file, functions=self._file_diff(baseline, candidate, file))
+            return _schema.SourceDiff(**ids, file=file, functions=self._file_diff(baseline, candidate, file))
         comparison = self.compare(baseline, candidate)
         if function is not None:
             around = self._function_diff(comparison, (baseline, candidate), function)
             if around is not None:
-                return SourceDiff(**ids, function=function, functions=around)
+                return _schema.SourceDiff(**ids, function=function, functions=around)
         changes = self.source_changes(comparison, (baseline, candidate))
         if function is not None:
             changes = [c for c in changes if function in (c.qualified_name, c.qualified_name.rsplit(".", 1)[-1])]
-        return SourceDiff(
+        return _schema.SourceDiff(
             **ids,
             function=function,
             functions=[
-                FunctionSourceDiff(
+                _schema.FunctionSourceDiff(
                     qualified_name=c.qualified_name, baseline=c.baseline, candidate=c.candidate, lines=list(c.lines)
                 )
                 for c in changes
@@ -944,6 +947,8 @@ class Service:
 
     def _file_diff(self, baseline: Capture, candidate: Capture, file: str) -> list[FunctionSourceDiff]:
         """One whole captured file's unified diff (empty when the two snapshots are equal)."""
+        from dynamo_diff_service._source import find_file, missing_file
+
         b_files, b_paths = self.store.source_files(baseline)
         c_files, c_paths = self.store.source_files(candidate)
         b_rel, c_rel = find_file(b_files, b_paths, file), find_file(c_files, c_paths, file)
@@ -960,7 +965,7 @@ class Service:
             tofile=f"candidate/{c_rel}" if c_rel else "/dev/null",
             lineterm="",
         )
-        return [FunctionSourceDiff(role="file", baseline=b_rel, candidate=c_rel, lines=list(lines))]
+        return [_schema.FunctionSourceDiff(role="file", baseline=b_rel, candidate=c_rel, lines=list(lines))]
 
     def _function_diff(
         self, comparison: Comparison, captures: tuple[Capture, Capture], function: str
@@ -978,7 +983,7 @@ class Service:
             (self.sources(captures[0]), self.sources(captures[1])),
         )
         return [
-            FunctionSourceDiff(
+            _schema.FunctionSourceDiff(
                 qualified_name=c.candidate.qualified_name,
                 role=c.role,
                 baseline=f"{c.baseline.rel_path}:{c.baseline.first_line}",
@@ -1028,11 +1033,15 @@ def read_source_map(path: Path | None) -> UserMap | None:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise DynamoDiffError(ErrorCode.UNREADABLE_INPUT, f"cannot read the source map {path}: {err.strerror}") from err
+    from dynamo_diff_match import load_user_map
+
     return load_user_map(text)
 
 
 def source_map_of(pairs: dict[str, str] | None) -> UserMap | None:
     """A source map given as a mapping (an MCP argument)."""
+    from dynamo_diff_match import load_user_map
+
     return None if pairs is None else load_user_map(json.dumps(pairs))
 
 

@@ -1,22 +1,60 @@
-"""Read torch.compile traces (TORCH_TRACE logs, tlparse exports, bundles), classify compilations, store captures."""
+"""Read torch.compile traces (TORCH_TRACE logs, tlparse exports, bundles), classify compilations, store captures.
 
-from importlib.metadata import version as _version
+Each name loads its module on first use: reading a trace does not load the recording of a run (`capture`)."""
 
-from dynamo_diff_store.analysis import READER_VERSION
-from dynamo_diff_store.gc_pause import collector_paused
-from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.paths import check_name_fits
-from dynamo_diff_store.recording import (
-    CaptureRequest,
-    CaptureResult,
-    SourcePolicy,
-    default_bundle_path,
-    parse_declarations,
-    record,
-)
-from dynamo_diff_store.storage import CaptureRow, Damage, EvidenceExcerpt, ImportResult, Store, VerifyReport
+from __future__ import annotations
 
-__version__ = _version("dynamo-diff-store")
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dynamo_diff_store.analysis import READER_VERSION
+    from dynamo_diff_store.gc_pause import collector_paused
+    from dynamo_diff_store.limits import Limits
+    from dynamo_diff_store.paths import check_name_fits
+    from dynamo_diff_store.recording import (
+        CaptureRequest,
+        CaptureResult,
+        SourcePolicy,
+        default_bundle_path,
+        parse_declarations,
+        record,
+    )
+    from dynamo_diff_store.storage import CaptureRow, Damage, EvidenceExcerpt, ImportResult, Store, VerifyReport
+
+# The module of each exported name.
+_LAZY = {
+    "READER_VERSION": "analysis",
+    "collector_paused": "gc_pause",
+    "Limits": "limits",
+    "check_name_fits": "paths",
+    "CaptureRequest": "recording",
+    "CaptureResult": "recording",
+    "SourcePolicy": "recording",
+    "default_bundle_path": "recording",
+    "parse_declarations": "recording",
+    "record": "recording",
+    "CaptureRow": "storage",
+    "Damage": "storage",
+    "EvidenceExcerpt": "storage",
+    "ImportResult": "storage",
+    "Store": "storage",
+    "VerifyReport": "storage",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        value: Any = version("dynamo-diff-store")
+    elif name in _LAZY:
+        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "READER_VERSION",

@@ -12,6 +12,11 @@ When the block ends, the objects it kept (its result) are moved to the collector
 scan (`gc.freeze()` then `gc.unfreeze()`), unless the program has frozen objects of its own: otherwise the first
 allocation after the block would scan all of them at once (a quarter of a large comparison), and scan them again
 on their way through the middle generation. A cycle among them is still collected, by the next full collection.
+
+A guest (`guest=True`: the pytest plugin, whose reads run inside the user's test process) pauses and resumes the
+collector and changes nothing else of it: the program's objects stay in their generations, and its collections
+come when they would have come (moving them all to the oldest generation would put off the program's next full
+collection, not only ours).
 """
 
 from __future__ import annotations
@@ -22,14 +27,14 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(*, guest: bool = False) -> Iterator[None]:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
-            if not gc.get_freeze_count():
+            if not guest and not gc.get_freeze_count():
                 # What the block made and kept is long-lived (the result): move it, with every other tracked
                 # object, straight to the oldest generation, where the collector would put it after scanning it
                 # twice (the first scan, right here, cost a quarter of a large comparison). Skipped when the

@@ -38,19 +38,21 @@ def analyse_ranks(
     executor: Executor = "local",
     copying: Copying | None = None,
     on_bytes: Callable[[int, int], None] | None = None,
+    guest: bool = False,
 ) -> list[RankResult]:
     """Run analyse_rank over the jobs, in parallel processes when there is more than one (or as Ray tasks,
     `executor="ray"`: the same results); each rank's compilations and evidence are written under `work`.
     `on_rank(n)` is told how many ranks are done; `on_bytes(done, total)`, for one job (read in this process), how
     many of its trace bytes are read. `copying`: the one raw log of one local job is still being
-    copied (Copying); should the analysis fail, the caller cancels that copy."""
+    copied (Copying); should the analysis fail, the caller cancels that copy. `guest`: this process is not ours (the
+    pytest plugin's): a rank read in it leaves the collector's generations as they are (RankJob.guest)."""
     if copying is not None and (
         len(jobs) != 1 or executor != "local" or (copying.file, "raw_log") not in jobs[0].files
     ):
         raise ValueError("reading while the input is copied: one raw log of one job, on the local executor")
     if not jobs:
         return []  # a bundle without trace files (a run that compiled no frame)
-    jobs = [replace(job, work=str(work)) for job in jobs]
+    jobs = [replace(job, work=str(work), guest=guest) for job in jobs]
     done = on_rank or (lambda _: None)
     if executor == "ray":
         from dynamo_diff_store.analysis._ray import analyse_ranks_ray

@@ -79,7 +79,7 @@ def analyse_rank(
     """Read and classify one rank. Pure with respect to the store: reads files under job.root only. `copying`: one
     of the rank's files is still being copied there (reading waits for the bytes it reads; see Copying).
     `on_bytes(done, total)`: how many of the rank's trace bytes are read, told as the reading moves on."""
-    with collector_paused():  # millions of short-lived objects, no cycles (dynamo_diff_store.gc_pause)
+    with collector_paused(guest=job.guest):  # millions of short-lived objects, no cycles (dynamo_diff_store.gc_pause)
         return _analyse_rank(job, copying, on_bytes)
 
 

@@ -35,6 +35,9 @@ class RankJob:
     chunk_workers: int = 1
     # Where the rank's compilations and evidence are written (`<group>.compilations.jsonl`, ...).
     work: str = ""
+    # Read inside a program that is not ours (the pytest plugin in the user's test process): its collector is
+    # paused as a guest pauses it (gc_pause), its generations left as they are.
+    guest: bool = False
 
 
 @dataclass(slots=True)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from dynamo_diff_schema.capture import Provenance, WorkloadCompletion
-from dynamo_diff_schema.documents import validate
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.manifest import Manifest
 from dynamo_diff_schema.version import SCHEMA_MAJOR, SCHEMA_VERSION
@@ -40,6 +39,8 @@ def read_manifest(path: Path, limits: Limits) -> Manifest:
             ErrorCode.UNSUPPORTED_INPUT,
             f"manifest {path.name} has schema_version {version!r}; this reader understands {SCHEMA_MAJOR}.x",
         )
+    from dynamo_diff_schema.documents import validate  # the JSON Schemas load with the first manifest read
+
     try:
         validate(data, "manifest")
     except DynamoDiffError as err:
@@ -194,6 +195,8 @@ def translate_v1(data: dict[str, Any], where: str = "manifest.json") -> dict[str
 def manifest_bytes(manifest: Manifest) -> bytes:
     """The bytes `capture` writes: validated against the committed schema, keys sorted, so a manifest is
     stable text that a copied bundle keeps unchanged."""
+    from dynamo_diff_schema.documents import validate
+
     document = manifest.model_dump(mode="json")
     validate(document, "manifest")
     return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")

@@ -24,7 +24,7 @@ from dynamo_diff_schema.capture import (
     Validity,
     compiled_status,
 )
-from dynamo_diff_schema.counts import sum_counts
+from dynamo_diff_schema.counts import Counts, sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
@@ -76,17 +76,7 @@ def assemble_capture(
     imported_at: str,
     reader_version: str,
 ) -> AssembledCapture:
-    if not layout.files:
-        _require_recorded_run(layout, manifest)
-    elif not any(r.records or r.record_kinds for r in results):
-        noise = sum(r.noise_lines for r in results)
-        where = layout.files[0].rel if layout.kind == "raw_log" else str(layout.root)
-        raise DynamoDiffError(
-            ErrorCode.MALFORMED_INPUT,
-            f"{where} holds no trace records ({noise} line(s), none of them a TORCH_TRACE record): is this the "
-            "right file?",
-            noise_lines=noise,
-        )
+    require_records(layout, results, manifest)
     ranks = sorted(results, key=lambda r: (r.rank is None, r.rank if r.rank is not None else 0, r.files))
     after: list[Notice] = []
     provenance, completion, reasons = judge(manifest, files, bundle_prefix="", has_traces=bool(layout.files))
@@ -121,7 +111,7 @@ def assemble_capture(
         unfinished_last={(r.rank, c): kind for r in ranks for c, kind in r.unfinished_last.items()},
         evidence_missing=any(r.evidence_missing for r in ranks),
     )
-    counts = sum_counts(r.summary().counts for r in ranks)
+    counts = capture_counts(ranks)
     head = Capture(
         capture=CaptureInfo(
             id=capture_id,
@@ -148,6 +138,27 @@ def assemble_capture(
         ranks=[],
     )
     return AssembledCapture(head=head, ranks=ranks, notices_before=list(layout_notices), notices_after=after)
+
+
+def require_records(layout: InputLayout, results: Sequence[RankResult], manifest: Manifest | None) -> None:
+    """Refuse an input that is no run's trace: trace files holding no record (`malformed_input`), or no trace file
+    and no manifest recording how a command ended (`no_trace`)."""
+    if not layout.files:
+        _require_recorded_run(layout, manifest)
+    elif not any(r.records or r.record_kinds for r in results):
+        noise = sum(r.noise_lines for r in results)
+        where = layout.files[0].rel if layout.kind == "raw_log" else str(layout.root)
+        raise DynamoDiffError(
+            ErrorCode.MALFORMED_INPUT,
+            f"{where} holds no trace records ({noise} line(s), none of them a TORCH_TRACE record): is this the "
+            "right file?",
+            noise_lines=noise,
+        )
+
+
+def capture_counts(results: Sequence[RankResult]) -> Counts:
+    """The capture's counts: its ranks' counts summed."""
+    return sum_counts(r.summary().counts for r in results)
 
 
 def _require_recorded_run(layout: InputLayout, manifest: Manifest | None) -> None:

@@ -45,6 +45,7 @@ def copy_while_reading(
     manifest: Path | None,
     progress: Progress | None,
     workers: int | None,
+    guest: bool = False,
 ) -> tuple[dict[str, str], list[RankResult]]:
     """copy_input and analyse_ranks of an input `overlaps` accepts, at once: (the copied files' hashes, the
     results). The copy's own error comes first, as when it ran before the reading."""
@@ -85,6 +86,7 @@ def copy_while_reading(
             on_rank=rank_done,
             copying=copying,
             on_bytes=lambda done, total: report("read", done, total),
+            guest=guest,
         )
     except BaseException:
         staged.cancel()  # the reading failed or was interrupted: the copy stops at its next write

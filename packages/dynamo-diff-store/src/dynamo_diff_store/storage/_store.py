@@ -38,9 +38,9 @@ from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_store.analysis import READER_VERSION, Executor, RankResult, analyse_ranks, require_executor
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.reading import discover, read_manifest
+from dynamo_diff_store.reading import InputLayout, discover, read_manifest
 from dynamo_diff_store.storage import _index as index
-from dynamo_diff_store.storage._assemble import assemble_capture
+from dynamo_diff_store.storage._assemble import assemble_capture, capture_counts, require_records
 from dynamo_diff_store.storage._capture_file import (
     CAPTURE_NAME,
     FILES_NAME,
@@ -127,9 +127,24 @@ class EvidenceExcerpt:
     total_chars: int
 
 
+def _read_error(err: OSError) -> DynamoDiffError:
+    where = f" ({err.filename})" if err.filename else ""
+    return DynamoDiffError(
+        ErrorCode.IO_ERROR,
+        f"the trace could not be read: {err.strerror or err}{where}",
+        errno=err.errno,
+        file=str(err.filename) if err.filename else None,
+    )
+
+
 class Store:
-    def __init__(self, path: Path) -> None:
+    """`guest`: the store is used inside a program that is not ours (the pytest plugin, in the user's test
+    process): reading a trace pauses the cyclic collector without moving the program's objects between its
+    generations (`collector_paused(guest=True)`)."""
+
+    def __init__(self, path: Path, *, guest: bool = False) -> None:
         self.path = Path(path)
+        self.guest = guest
 
     # -- paths -------------------------------------------------------------------------------------------
 
@@ -223,7 +238,14 @@ class Store:
                 if overlaps(layout, executor, workers):
                     # One large raw log: read while it is copied (storage._overlap).
                     copied, results = copy_while_reading(
-                        layout, staging / "input", work, limits, manifest=manifest, progress=progress, workers=workers
+                        layout,
+                        staging / "input",
+                        work,
+                        limits,
+                        manifest=manifest,
+                        progress=progress,
+                        workers=workers,
+                        guest=self.guest,
                     )
                 else:
                     copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
@@ -263,6 +285,7 @@ class Store:
                         executor=executor,
                         # One rank: how far its reading has got, in bytes ("read").
                         on_bytes=None if progress is None else lambda done, size: progress("read", done, size),
+                        guest=self.guest,
                     )
                 assembled = assemble_capture(
                     capture_id=capture_id,
@@ -342,15 +365,27 @@ class Store:
         try:
             return self._read(Path(path), label, limits or Limits(), workers)
         except OSError as err:
-            where = f" ({err.filename})" if err.filename else ""
-            raise DynamoDiffError(
-                ErrorCode.IO_ERROR,
-                f"the trace could not be read: {err.strerror or err}{where}",
-                errno=err.errno,
-                file=str(err.filename) if err.filename else None,
-            ) from err
+            raise _read_error(err) from err
 
-    def _read(self, path: Path, label: str | None, limits: Limits, workers: int | None) -> Capture:
+    def read_counts(self, path: Path, *, limits: Limits | None = None, workers: int | None = None) -> Counts:
+        """The counts of the Capture `read_path` gives for the same log (its `counts`, summed over its ranks by the
+        same code), read without assembling the capture: what a compile budget needs of a test's trace. Refuses and
+        fails as `read_path` does; the store is not written (nor made)."""
+        limits = limits or Limits()
+        try:
+            layout = self._raw_layout(Path(path), limits)
+            work = Path(tempfile.mkdtemp(prefix=f"dynamo-diff-read-{os.getpid()}-"))
+            try:
+                results = analyse_ranks(plan_jobs(layout, layout.root, limits), work, workers=workers, guest=self.guest)
+                require_records(layout, results, None)
+                return capture_counts(results)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+        except OSError as err:
+            raise _read_error(err) from err
+
+    def _raw_layout(self, path: Path, limits: Limits) -> InputLayout:
+        """The layout of TORCH_TRACE logs to read where they are; a bundle or a tlparse export is refused."""
         layout = discover(path, limits)
         raw = layout.kind in ("raw_log", "raw_directory") and all(f.format == "raw_log" for f in layout.files)
         if not raw or layout.manifest is not None or layout.sources_dir is not None:
@@ -359,6 +394,10 @@ class Store:
                 f"{path} is a {layout.kind.replace('_', ' ')}, not TORCH_TRACE logs: import it to read it",
                 path=str(path),
             )
+        return layout
+
+    def _read(self, path: Path, label: str | None, limits: Limits, workers: int | None) -> Capture:
+        layout = self._raw_layout(path, limits)
         files: dict[str, str] = {}
         for trace in layout.files:
             digest = hashlib.sha256()
@@ -369,7 +408,7 @@ class Store:
         capture_id = make_capture_id(files, reader=READER_VERSION)
         work = Path(tempfile.mkdtemp(prefix=f"dynamo-diff-read-{os.getpid()}-"))
         try:
-            results = analyse_ranks(plan_jobs(layout, layout.root, limits), work, workers=workers)
+            results = analyse_ranks(plan_jobs(layout, layout.root, limits), work, workers=workers, guest=self.guest)
             assembled = assemble_capture(
                 capture_id=capture_id,
                 layout=layout,
