@@ -5,8 +5,9 @@ models only, not the comparison's, the pages' or the JSON Schemas' (`validate`).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from dynamo_diff_schema.lazy import lazy_names
 
 if TYPE_CHECKING:
     from dynamo_diff_schema.capture import (
@@ -299,17 +300,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name == "__version__":
-        from importlib.metadata import version
-
-        value: Any = version("dynamo-diff-schema")
-    elif name in _LAZY:
-        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, "dynamo-diff-schema", _LAZY)
 
 
 __all__ = [
