@@ -7,9 +7,8 @@ which command runs); the other names load their modules on first use."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from dynamo_diff_schema.lazy import lazy_names
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from dynamo_diff_service._defaults import DEFAULT_STORE, STORE_ENV, default_store_path
 
@@ -47,8 +46,25 @@ _LAZY = {
 }
 
 
-_LAZY["Recorded"] = "dynamo_diff_store:CaptureResult"
-__getattr__ = lazy_names(__name__, "dynamo-diff-service", _LAZY)
+# Not dynamo_diff_schema.lazy.lazy_names: `dynamo-diff COMMAND --help` reads the store defaults from this package
+# and loads none of the working packages (tests/cli/test_startup.py).
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        globals()[name] = version("dynamo-diff-service")
+        return globals()[name]
+    if name == "Recorded":
+        from dynamo_diff_store import CaptureResult
+
+        globals()[name] = CaptureResult
+        return CaptureResult
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [
