@@ -268,3 +268,17 @@ def test_a_value_the_code_pinned_is_said_in_the_text(session: Session) -> None:
             f"specialized: {body['symbol']} ({body['sources'][0]}) fixed to {body['value']} at pinned_index.py:{line}"
         ) in text
     assert "the change is to pinned_index.py:" in text and "compile with dynamic=True" not in text
+
+
+def test_a_recompile_says_what_the_new_entry_was_made_for(session: Session) -> None:
+    """global_guard.py sets MODE to "sin", then "cos"; cast gets a float32, then a float64 tensor of 5: the new
+    entries' own guards (their guard trees in the raw trace) say so next to the failing guard."""
+    raw = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "global_guard" / "raw").glob("*.log"))
+    assert "EQUALS_MATCH: G['MODE'] == 'cos'" in raw and "torch.float64, device=None" in raw
+    result = session.call("analyze_capture", capture="captures/global_guard", full=True)
+    text = " ".join(text_of(result).split())
+    assert "(made for: G['MODE'] == 'cos')" in text
+    assert "(made for: L['x']: torch.float64, size=[5], stride=[1])" in text
+    guards = [g for f in result.structured_content["functions"] for c in f["report"]["compilations"]  # type: ignore[index]
+              for g in c.get("recompile", [])]
+    assert sorted(g["made_for"] for g in guards) == [["G['MODE'] == 'cos'"], ["L['x']: torch.float64, size=[5], stride=[1]"]]

@@ -37,7 +37,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
-from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, specialized_text
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, made_for_text, specialized_text
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -162,7 +162,7 @@ def compilation_facts(
                 text = guard_text(reason.text) if whole_guard else _short(reason.text)
                 at = guard_line(reason.text)
                 where = f" {at.text()}" if at is not None else ""
-                bits.append(f"recompile [{reason.category}]: {text}{where}")
+                bits.append(f"recompile [{reason.category}]: {text}{where}{made_for_text(reason.made_for)}")
             if rest:
                 ids = ", ".join(dict.fromkeys(r.evidence_id for r in reasons[len(shown) :] if r.evidence_id))
                 bits.append(f"(+{rest} more failing guards of this compilation" + (f": ev {ids})" if ids else ")"))
