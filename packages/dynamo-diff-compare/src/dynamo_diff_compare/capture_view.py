@@ -137,6 +137,17 @@ def guard_text(text: str) -> str:
     return text.split("  #", 1)[0].strip()
 
 
+def backward_not_compiled(compiled_autograd: Sequence[str] = ()) -> str:
+    """A backward graph AOTAutograd traced (aot_backward_graph) with no bwd_compilation_metrics: it never compiled
+    on its own in this run (torch compiles it lazily, at the first .backward() that reaches it)."""
+    said = "backward graph traced (aot_backward_graph); not compiled in this run"
+    if compiled_autograd:
+        shown, rest = head(list(compiled_autograd), 3)
+        ids = ", ".join(shown) + (f", +{rest} more" if rest else "")
+        return f"{said} by AOTAutograd (no bwd_compilation_metrics; the backward went through Compiled Autograd: {ids})"
+    return f"{said} (no bwd_compilation_metrics: no .backward() reached it)"
+
+
 def compilation_summary(comp: Compilation, sequels: Sequels | None = None) -> str:
     """One line per fact the trace shows about a compilation, in the order an engineer reads them."""
     return "\n".join(compilation_facts(comp, sequels=sequels))
@@ -147,10 +158,17 @@ _GUARDS_SHOWN = 8
 
 
 def compilation_facts(
-    comp: Compilation, *, whole_guard: bool = False, sequels: Sequels | None = None, sources: SnapshotSet | None = None
+    comp: Compilation,
+    *,
+    whole_guard: bool = False,
+    sequels: Sequels | None = None,
+    sources: SnapshotSet | None = None,
+    compiled_autograd: Sequence[str] = (),
 ) -> list[str]:
     """The facts of `compilation_summary`, a list; `whole_guard`: the failing guards' texts uncut; with
-    `sequels`, a failure says what torch did next and whether the program went on, on what evidence."""
+    `sequels`, a failure says what torch did next and whether the program went on, on what evidence;
+    `compiled_autograd`: the compile ids of the rank's Compiled Autograd graphs (what took a backward that
+    AOTAutograd traced but never compiled)."""
     bits = []
     if comp.recompile is not None:
         reasons = comp.recompile.reasons
@@ -193,6 +211,8 @@ def compilation_facts(
         if aot.backward_compiled:
             took = f" in {aot.backward_compile_time_s:g} s" if aot.backward_compile_time_s is not None else ""
             compiled = f"; backward compiled{took}"
+        elif aot.backward_op_count is not None:
+            compiled = "; " + backward_not_compiled(compiled_autograd)
         bits.append(f"AOTAutograd: {', '.join(graphs) or 'no graph printed'}{compiled}")
     if comp.graph is not None and comp.graph.symbolic_sizes:
         bits.append(dynamic_text(comp.graph.symbolic_sizes))
@@ -444,9 +464,12 @@ def compilation_lines(
     out = [Line(_compilations_title(capture, rank), style="bold")]
     generated = generated_by_compile_id(rank)
     sequels = sequels or Sequels(capture)
+    compiled_autograd = [c.compile_id for c in rank.compilations if c.identity.compiled_autograd_id is not None]
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
-        for fact in compilation_facts(comp, whole_guard=True, sequels=sequels, sources=sources):
+        for fact in compilation_facts(
+            comp, whole_guard=True, sequels=sequels, sources=sources, compiled_autograd=compiled_autograd
+        ):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
         out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out
