@@ -39,8 +39,9 @@ def test_a_failing_guard_says_the_user_line_torch_attributes_it_to(run: Run) -> 
     # trees of 0/1 and 1/1 and on the text view's guard lines.
     raw = _raw("global_guard")
     assert "EQUALS_MATCH: G['MODE'] == 'cos'" in raw and "torch.float64, device=None, requires_grad=False, size=[5]" in raw
-    assert f"recompile [value]: 0/0: G['MODE'] == 'sin' {at} (made for: G['MODE'] == 'cos')" in text
-    assert "dtype mismatch. expected Float, actual Double (made for: L['x']: torch.float64, size=[5], stride=[1])" in text
+    # (the text view: on a line of its own, under the guard's, which is never wrapped)
+    assert f"recompile [value]: 0/0: G['MODE'] == 'sin' {at}\n      made for: G['MODE'] == 'cos'\n" in text
+    assert "actual Double\n      made for: L['x']: torch.float64, size=[5], stride=[1]\n" in text
     # The dtype guard's record names no user line: nothing is made up for it.
     (dtype,) = [s for s in text.splitlines() if "dtype mismatch" in s]
     assert " at " not in dtype.split("dtype mismatch", 1)[1]

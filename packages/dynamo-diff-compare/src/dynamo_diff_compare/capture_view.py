@@ -180,7 +180,9 @@ def compilation_facts(
                 text = guard_text(reason.text) if whole_guard else _short(reason.text)
                 at = guard_line(reason.text)
                 where = f" {at.text()}" if at is not None else ""
-                bits.append(f"recompile [{reason.category}]: {text}{where}{made_for_text(reason.made_for)}")
+                bits.append(f"recompile [{reason.category}]: {text}{where}")
+                if reason.made_for:  # a line of its own: the guard's line is kept whole (never wrapped)
+                    bits.append("  " + made_for_text(reason.made_for).strip()[1:-1])
             if rest:
                 ids = ", ".join(dict.fromkeys(r.evidence_id for r in reasons[len(shown) :] if r.evidence_id))
                 bits.append(f"(+{rest} more failing guards of this compilation" + (f": ev {ids})" if ids else ")"))
