@@ -41,15 +41,18 @@ def test_each_sides_failing_guards_and_what_the_new_entries_were_made_for(run: R
 
 def test_at_most_four_texts_a_side_then_how_many_more_and_where() -> None:
     side = {"category": "value", "failing_guards": 9, "examples": [f"0/{i}: n == {i + 2}" for i in range(6)]}
-    change = Change(kind=ChangeKind.RECOMPILE_REASON, summary="value guards failing: 9 -> 0", baseline=side | {
-        "other_texts": 1
-    }, candidate={"category": "value", "failing_guards": 0, "examples": []})
+    change = Change(
+        kind=ChangeKind.RECOMPILE_REASON,
+        summary="value guards failing: 9 -> 0",
+        baseline=side | {"other_texts": 1},
+        candidate={"category": "value", "failing_guards": 0, "examples": []},
+    )
     lines = [s.strip() for s in guard_lines(change)]
     assert lines == [
         "baseline: 0/0: n == 2",
         "baseline: 0/1: n == 3",
         "baseline: 0/2: n == 4",
         "baseline: 0/3: n == 5",
-        "(baseline: 3 more texts, 7 in all from 9 failing guard(s) of this kind: `dynamo-diff analyze` of the "
-        "baseline lists every one; `--format json` has 6)",
+        "(baseline: 3 more texts, 7 in all from 9 failing guard(s) of this kind: the baseline run's analysis "
+        "lists every one per compilation; the change's JSON examples hold 6)",
     ]

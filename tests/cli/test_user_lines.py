@@ -38,7 +38,9 @@ def test_a_failing_guard_says_the_user_line_torch_attributes_it_to(run: Run) -> 
     # What the new entries were made for (global_guard.py: MODE "cos"; a float64 tensor of 5), in the raw guard
     # trees of 0/1 and 1/1 and on the text view's guard lines.
     raw = _raw("global_guard")
-    assert "EQUALS_MATCH: G['MODE'] == 'cos'" in raw and "torch.float64, device=None, requires_grad=False, size=[5]" in raw
+    assert (
+        "EQUALS_MATCH: G['MODE'] == 'cos'" in raw and "torch.float64, device=None, requires_grad=False, size=[5]" in raw
+    )
     # (the text view: on a line of its own, under the guard's, which is never wrapped)
     assert f"recompile [value]: 0/0: G['MODE'] == 'sin' {at}\n      made for: G['MODE'] == 'cos'\n" in text
     assert "actual Double\n      made for: L['x']: torch.float64, size=[5], stride=[1]\n" in text

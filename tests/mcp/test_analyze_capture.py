@@ -279,6 +279,13 @@ def test_a_recompile_says_what_the_new_entry_was_made_for(session: Session) -> N
     text = " ".join(text_of(result).split())
     assert "(made for: G['MODE'] == 'cos')" in text
     assert "(made for: L['x']: torch.float64, size=[5], stride=[1])" in text
-    guards = [g for f in result.structured_content["functions"] for c in f["report"]["compilations"]  # type: ignore[index]
-              for g in c.get("recompile", [])]
-    assert sorted(g["made_for"] for g in guards) == [["G['MODE'] == 'cos'"], ["L['x']: torch.float64, size=[5], stride=[1]"]]
+    guards = [
+        g
+        for f in result.structured_content["functions"]
+        for c in f["report"]["compilations"]  # type: ignore[index]
+        for g in c.get("recompile", [])
+    ]
+    assert sorted(g["made_for"] for g in guards) == [
+        ["G['MODE'] == 'cos'"],
+        ["L['x']: torch.float64, size=[5], stride=[1]"],
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import (
@@ -263,7 +264,8 @@ def guard_lines(change: Change) -> list[str]:
         if not isinstance(side, dict):
             continue
         examples = [e for e in side.get("examples") or [] if isinstance(e, str)]
-        made = side.get("made_for") if isinstance(side.get("made_for"), list) else []
+        made_for = side.get("made_for")
+        made: list[Any] = made_for if isinstance(made_for, list) else []
         shown, _ = head(examples, _GUARDS_PER_SIDE)  # never one left out
         for i, e in enumerate(shown):
             out.append(f"    {name}: {_guard(e)}")
@@ -277,7 +279,8 @@ def guard_lines(change: Change) -> list[str]:
             total = len(examples) + (other if isinstance(other, int) else 0)
             out.append(
                 f"    ({name}: {more} more texts, {total} in all from {failing} failing guard(s) of this kind: "
-                f"`dynamo-diff analyze` of the {name} lists every one; `--format json` has {len(examples)})"
+                f"the {name} run's analysis lists every one per compilation; the change's JSON examples hold "
+                f"{len(examples)})"
             )
         elif examples and isinstance(failing, int) and failing > len(examples):
             texts = "the text above" if len(examples) == 1 else f"the {len(examples)} texts above"

@@ -134,7 +134,9 @@ class GuardLeaf(NamedTuple):
     text: str  # the guard as the tree writes it, without the user-code comment (cut at 2,000 characters)
 
 
-_TREE_LEAF = re.compile(r"^[ \t|+-]*\+- (?!GuardManager\b|RootGuardManager\b|TREE_GUARD_MANAGER\b)([A-Z][A-Z_]{2,}): (.*)$")
+_TREE_LEAF = re.compile(
+    r"^[ \t|+-]*\+- (?!GuardManager\b|RootGuardManager\b|TREE_GUARD_MANAGER\b)([A-Z][A-Z_]{2,}): (.*)$"
+)
 _SOURCE = re.compile(r"\b[LG]\[(?:'[^'\n]*'|\"[^\"\n]*\"|\d+)\](?:\.\w+|\[(?:'[^'\n]*'|\"[^\"\n]*\"|-?\d+)\])*")
 _BARE_LOCAL = re.compile(r"\bL\['(\w+)'\]")
 _CHECK_TENSOR = re.compile(
