@@ -180,8 +180,8 @@ def compact(schema: dict[str, Any]) -> dict[str, Any]:
 def _function_pages(
     report: RunReport, function: str, offset: int, page_size: int, full: bool = False
 ) -> CallToolResult:
-    """analyze_capture(function=...) of a function with more compilations than fit: `offset` pages its
-    compilations (whole ones, in order), so the ones a page cannot hold are reached by the call it names."""
+    """analyze_capture(function=...): the function's compilations (whole ones, in order) up to the paged bound
+    (PAGED_BUDGET); `offset` pages on past it, so the ones a page cannot hold are reached by the call it names."""
     fn = budget.listed_function(report.functions[0])
     total = len(fn.compilations)
     if offset > total:
@@ -210,8 +210,10 @@ def _function_pages(
         )
         return budget.tool_result(page, render.run_page_text(page), full=full)
 
+    # A question about one function is answered in one call: its page has the larger bound (PAGED_BUDGET) whatever
+    # the page_size, so every compilation of an ordinary function fits; `offset` pages on only past that.
     count = max(1, min(total - offset, page_size if page_size else total - offset))
-    return budget.largest_fitting(build, count, limit=budget.page_limit(page_size, DEFAULT_PAGE_SIZE))[1]
+    return budget.largest_fitting(build, count, limit=budget.PAGED_BUDGET)[1]
 
 
 class Tools:
