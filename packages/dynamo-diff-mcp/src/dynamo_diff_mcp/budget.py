@@ -150,6 +150,8 @@ _KEPT: dict[str, frozenset[str]] = {
         "EvidenceIndex": "next_offset",
         "EvidenceExcerpt": "next_offset condensed collapsed_frames config_chars record_chars",
         "EvidenceGrep": "shown_matches in_config config_matches matches",
+        "EvidenceSearch": "in_config records_matched total_matches shown_matches config_matches records",
+        "EvidenceHit": "total_matches shown_matches matches",
         "SourceResult": "file context locations",
         "SourceDiff": "function file functions",
         "CaptureRow": "label torch_version",
