@@ -304,6 +304,6 @@ def test_a_cut_folds_compilations_that_say_the_same_thing_first(tmp_path: Path) 
     cut, notes = budget.shrink_function(fn, budget.size(fn) - 1, "c")
     assert [c.compile_id for c in cut.compilations] == ["0/0", "0/1", "0/3", "0/4"]
     assert notes == [
-        '0/1..0/3 recompile [value]: n == 2 .. == 4 (3 compilations; the first and last shown, 0/2 left out: '
+        "0/1..0/3 recompile [value]: n == 2 .. == 4 (3 compilations; the first and last shown, 0/2 left out: "
         'analyze_capture(capture="c", function="step"))'
     ]

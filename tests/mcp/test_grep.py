@@ -107,7 +107,9 @@ def test_grep_without_an_id_searches_every_record(session: Session) -> None:
     """recompile_limit: the guard text `size mismatch` is in its recompile_reasons and compilation_metrics records;
     without an evidence id, grep names each record that has it, with its matches, the first max_matches shown and
     the others named by record."""
-    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
+    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
+        "id"
+    ]  # type: ignore[index]
     index = session.call("get_evidence", capture=cid, full=True).structured_content["items"]  # type: ignore[index]
     expected = _records_with("recompile_limit", index, "size mismatch")
     assert sum(expected.values()) == 5 and len(expected) == 4
@@ -131,7 +133,9 @@ def test_grep_without_an_id_searches_every_record(session: Session) -> None:
 
 
 def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) -> None:
-    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
+    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
+        "id"
+    ]  # type: ignore[index]
     index = session.call("get_evidence", capture=cid, kind="recompile_reasons", full=True).structured_content["items"]  # type: ignore[index]
     expected = _records_with("recompile_limit", index, "size mismatch")
     page = session.call(
@@ -143,10 +147,12 @@ def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) ->
 
 def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session) -> None:
     """shape: suppress_errors is in each compilation_metrics record's own keys and in its embedded dynamo_config."""
-    line, metrics = _metrics_line("shape")
+    _, metrics = _metrics_line("shape")
     config = _in_config(metrics, "suppress_errors")
     cid, _ = _metrics_evidence(session)
-    page = session.call("get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics").structured_content
+    page = session.call(
+        "get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics"
+    ).structured_content
     records = page["records_searched"]  # type: ignore[index]
     assert page["config_matches"] >= config and records >= 1  # type: ignore[index]
     asked = session.call(

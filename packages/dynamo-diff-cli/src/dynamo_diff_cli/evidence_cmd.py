@@ -91,7 +91,11 @@ def evidence(
                 typer.echo(f"  {_grep_heading(m)}")
                 for text in m.lines:
                     typer.echo(f"    {text}")
-        rest = [f"{h.evidence.id} ({h.total_matches - h.shown_matches})" for h in search.records if h.shown_matches < h.total_matches]
+        rest = [
+            f"{h.evidence.id} ({h.total_matches - h.shown_matches})"
+            for h in search.records
+            if h.shown_matches < h.total_matches
+        ]
         if rest:
             stderr().print(
                 f"... {search.total_matches - search.shown_matches} more match(es), in {', '.join(rest)}: "

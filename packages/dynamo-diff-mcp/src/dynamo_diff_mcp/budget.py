@@ -713,7 +713,9 @@ def shrink_function(report: FunctionReport, limit: int, capture: str = "...") ->
     eventful = [c for c in comps if _eventful(c)]
     if len(eventful) < len(comps):
         quiet = ", ".join(_named(c) for c in comps if not _eventful(c))
-        notes.append(f"compilations: {len(comps) - len(eventful)} without recompile, break or failure left out ({quiet})")
+        notes.append(
+            f"compilations: {len(comps) - len(eventful)} without recompile, break or failure left out ({quiet})"
+        )
         comps = eventful
     cut: list[CompilationLine] = []
     for line in comps:

@@ -29,8 +29,8 @@ from dynamo_diff_schema import (
     EvidenceEntry,
     EvidenceExcerpt,
     EvidenceGrep,
-    EvidenceSearch,
     EvidenceIndex,
+    EvidenceSearch,
     FunctionEntry,
     ImportedRun,
     ImportPage,
@@ -549,7 +549,12 @@ class Tools:
 
             def search(shown: int) -> CallToolResult:
                 found = self.service.evidence_search(
-                    cid, grep, kind=kind, compile_id=compile_id, function=function, max_matches=shown,
+                    cid,
+                    grep,
+                    kind=kind,
+                    compile_id=compile_id,
+                    function=function,
+                    max_matches=shown,
                     in_config=in_config,
                 )
                 return budget.tool_result(found, render.evidence_search_text(found, filters), full=full)

@@ -198,11 +198,15 @@ class EvidenceSearch(Model):
     capture: str = Field(description="The capture id.")
     pattern: str = Field(description="A regular expression, else plain text; matched in any case.")
     in_config: bool = Field(False, description="The configuration records embed was searched too.")
-    records_searched: int = Field(ge=0, description="Records searched (those the kind/function/compile id filters keep).")
+    records_searched: int = Field(
+        ge=0, description="Records searched (those the kind/function/compile id filters keep)."
+    )
     records_matched: int = Field(0, ge=0, description="Of them, those with a match.")
     total_matches: int = Field(0, ge=0, description="Matches in all the records searched.")
     shown_matches: int = Field(0, ge=0, description="Of them, those shown (at most `max_matches`).")
-    config_matches: int = Field(0, ge=0, description="Matches inside embedded configuration (searched only with in_config).")
+    config_matches: int = Field(
+        0, ge=0, description="Matches inside embedded configuration (searched only with in_config)."
+    )
     records: list[EvidenceHit] = Field(
         default_factory=list,
         description="Every record with a match, in trace order; past the first `max_matches` matches a record's "

@@ -32,8 +32,8 @@ if TYPE_CHECKING:
         CompileSnapshot,
         Evidence,
         EvidenceGrep,
-        EvidenceSearch,
         EvidenceIndex,
+        EvidenceSearch,
         FunctionRow,
         FunctionSide,
         FunctionSourceDiff,
@@ -800,9 +800,11 @@ class Service:
             if found.total:
                 total_matches += found.total
                 shown += found.shown
-                hits.append(_schema.EvidenceHit(
+                hits.append(
+                    _schema.EvidenceHit(
                         evidence=entry, total_matches=found.total, shown_matches=found.shown, matches=found.matches
-                    ))
+                    )
+                )
         page = _schema.EvidenceSearch(
             capture=capture_id,
             pattern=pattern,
