@@ -36,6 +36,7 @@ from dynamo_diff_schema import (
     EvidenceExcerpt,
     EvidenceGrep,
     EvidenceIndex,
+    EvidenceSearch,
     FunctionRow,
     ImportPage,
     RunReportPage,
@@ -49,6 +50,7 @@ from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.lists import head as first_of
 from dynamo_diff_schema.lists import joined
 
+from dynamo_diff_mcp.budget import whole_names
 from dynamo_diff_mcp.hints import for_agents
 
 # A line is never cut inside a fact: pages drop whole items (rows, functions, entries) and say how to read them.
@@ -458,6 +460,42 @@ def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
         )
     if page.config_matches and not page.in_config:
         lines.append(f"{page.config_matches} more in the embedded configuration: get_evidence(..., in_config=true)")
+    return "\n".join(lines)
+
+
+def evidence_search_text(page: EvidenceSearch, filters: str = "") -> str:
+    """A capture-wide grep: how many records and matches in all, each record's matching windows, and the records
+    past what is shown by id (their count each), with the calls that read them."""
+    where = "their text and embedded configuration" if page.in_config else "their own text"
+    lines = [
+        f"grep {page.pattern!r} in {short_id(page.capture)}{filters}: {page.total_matches} match(es) in "
+        f"{page.records_matched} of {page.records_searched} records ({where}); {page.shown_matches} shown"
+    ]
+    for hit in page.records:
+        if not hit.matches:
+            continue
+        ev = hit.evidence
+        about = f" {ev.function}" if ev.function else ""
+        of = "" if hit.shown_matches == hit.total_matches else f", {hit.shown_matches} shown"
+        lines.append(f"{ev.id} {ev.kind} {ev.compile_id or '-'}{about}: {hit.total_matches} match(es){of}")
+        for m in hit.matches:
+            if m.first_line is None:
+                lines.append(f"  line {m.line}:")
+            else:
+                on = ", ".join(str(n) for n in m.matched_lines or [m.line])
+                lines.append(f"  lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {on}):")
+            lines += ["    " + " ".join(text.split()) for text in m.lines]
+    ref = short_id(page.capture)
+    rest = [h for h in page.records if h.shown_matches < h.total_matches]
+    if page.total_matches > page.shown_matches:
+        named = whole_names([f"{h.evidence.id} ({h.total_matches - h.shown_matches})" for h in rest], 600)
+        lines.append(
+            f"... {page.total_matches - page.shown_matches} more match(es), in {named}: get_evidence("
+            f'capture="{ref}", grep={page.pattern!r}, max_matches={min(page.total_matches, 200)}) or '
+            f'get_evidence(capture="{ref}", evidence_id="<id>", grep={page.pattern!r})'
+        )
+    if page.config_matches and not page.in_config:
+        lines.append(f"{page.config_matches} more in embedded configuration: get_evidence(..., in_config=true)")
     return "\n".join(lines)
 
 
