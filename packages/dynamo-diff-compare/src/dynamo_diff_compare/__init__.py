@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         RunMaterial,
         comparison_html,
     )
+    from dynamo_diff_compare.call_sites import called_from_text
     from dynamo_diff_compare.render import (
         change_lines,
         changed_first,
@@ -134,6 +135,7 @@ _LAZY = {
     "change_evidence": "render",
     "source_lines": "render",
     "row_code_changes": "source_change",
+    "called_from_text": "call_sites",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
@@ -179,6 +181,7 @@ __all__ = [
     "comparison_html",
     "comparison_markdown",
     "comparison_text",
+    "called_from_text",
     "compilation_text",
     "compile_time_change",
     "compile_time_noise",
