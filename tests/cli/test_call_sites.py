@@ -64,27 +64,29 @@ def test_global_guard_says_which_call_compiled_and_where_mode_is_set(run: Run) -
     assert text[at + 1] == f"  called from: {apply}"  # shared by both its compilations: once, under the function
     recompiled = next(i for i, s in enumerate(text) if "recompiled [value]" in s)
     assert text[recompiled + 1] == f"    {set_at}"
-    # cast's compilations came from different lines: each says its own, none under the function.
-    assert f"    called from: {cast_first}" in text and f"    called from: {cast_second}" in text
+    # cast's second call came from another line: the function says its first call, the recompile its own.
     cast = next(i for i, s in enumerate(text) if s.startswith("cast ("))
-    assert not text[cast + 1].startswith("  called from:")
+    assert text[cast + 1] == f"  called from: {cast_first}"
+    dtype = next(i for i, s in enumerate(text) if "dtype mismatch" in s)
+    assert text[dtype + 1] == f"    called from: {cast_second}"
+    assert sum(s.strip().startswith("called from:") for s in text) == 3
 
     code_, out, err = run("analyze", str(CAPTURES / "global_guard"), "--by-function", "--format", "json")
     assert code_ == 0, err
     functions = {f["name"]: f for f in json.loads(out)["functions"]}
-    frames = [(Path(f["filename"]).name, f["line"], f["code"]) for f in functions["apply"]["called_from"]]
+    frames = [(Path(f["file"]).name, f["line"], f["code"]) for f in functions["apply"]["called_from"]]
     expected = [(file, f["line"], f["loc"]) for f, file in zip(list(reversed(stacks[0][:-1]))[:3], files, strict=True)]
     assert frames == expected
     assert [c["called_from"] for c in functions["apply"]["compilations"]] == [[], []]
-    assert functions["cast"]["called_from"] == []
-    assert [[f["line"] for f in c["called_from"]][0] for c in functions["cast"]["compilations"]] == [
-        stacks[2][-2]["line"],
-        stacks[3][-2]["line"],
+    assert functions["cast"]["called_from"][0]["line"] == stacks[2][-2]["line"]
+    assert [[f["line"] for f in c["called_from"]][:1] for c in functions["cast"]["compilations"]] == [
+        [],
+        [stacks[3][-2]["line"]],
     ]
     (guard_line,) = [g for c in functions["apply"]["compilations"] for g in c["recompile"]]
     assert guard_line["guarded"] == "MODE"
     assert guard_line["assigned_total"] == len(sites)
-    assert [(Path(f["filename"]).name, f["line"], f["code"]) for f in guard_line["assigned_at"]] == [
+    assert [(Path(f["file"]).name, f["line"], f["code"]) for f in guard_line["assigned_at"]] == [
         ("global_guard.py", n, code) for n, code in sites
     ]
     (dtype,) = [g for c in functions["cast"]["compilations"] for g in c["recompile"]]

@@ -44,8 +44,15 @@ def test_the_name_a_guard_reads() -> None:
     assert guarded_name("___check_obj_id(L['self']._modules['head'], 1)") == Guarded("attribute", "head")
     assert guarded_name("G['cfg'].mode == 'a'") == Guarded("attribute", "mode")
     # An argument itself, a call, an index, a tensor, torch's own names: nothing to look up.
-    for text in ("L['n'] == 2", "L['x'].size()[0] == 4", "L['xs'][0] == 1", "tensor 'x' dtype mismatch",
-                 "G['__import_torch'].float32", "___check_obj_id(act.__code__, 1)", "n == 2"):
+    for text in (
+        "L['n'] == 2",
+        "L['x'].size()[0] == 4",
+        "L['xs'][0] == 1",
+        "tensor 'x' dtype mismatch",
+        "G['__import_torch'].float32",
+        "___check_obj_id(act.__code__, 1)",
+        "n == 2",
+    ):
         assert guarded_name(text) is None, text
     assert Guarded("key", "mode").label == "['mode']"
 
@@ -53,17 +60,18 @@ def test_the_name_a_guard_reads() -> None:
 def test_where_the_snapshot_assigns_it() -> None:
     sources = SnapshotSet({"model.py": _MODEL, "other.py": "x.top_k += 1\n"}, {"/abs/model.py": "model.py"})
     mode = assignment_sites(sources, Guarded("global", "MODE"), "/abs/model.py")
-    assert [(f.filename, f.line) for f in mode] == [
-        ("model.py", n) for n in sorted(_lines(_MODEL, "MODE = ") + _lines(_MODEL, "MODE +="))
+    assert [(f.file, f.line) for f in mode] == [
+        ("model.py", n)
+        for n in sorted(_lines(_MODEL, "MODE = ") + _lines(_MODEL, "MODE +="))
         if n not in _lines(_MODEL, '"local"')
     ]
     assert mode[0].code == 'MODE = "sin"'
     top_k = assignment_sites(sources, Guarded("attribute", "top_k"), "/abs/model.py")
     expected = [("model.py", n) for n in _lines(_MODEL, "top_k")] + [("other.py", 1)]
-    assert [(f.filename, f.line) for f in top_k] == expected
+    assert [(f.file, f.line) for f in top_k] == expected
     # The guarded function's file first, whatever the order of the names.
     first = assignment_sites(sources, Guarded("attribute", "top_k"), "other.py")
-    assert first[0].filename == "other.py"
+    assert first[0].file == "other.py"
     key = assignment_sites(sources, Guarded("key", "mode"), None)
     assert [(f.line, f.code) for f in key] == [(_lines(_MODEL, 'cfg["mode"] = ')[0], 'cfg["mode"] = "b"')]
     text = assigned_text("top_k", top_k[:2], len(top_k))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from dynamo_diff_schema.lazy import lazy_names
 
 if TYPE_CHECKING:
+    from dynamo_diff_compare.call_sites import called_from_text
     from dynamo_diff_compare.capture_view import capture_markdown, capture_text
     from dynamo_diff_compare.ci_summary import (
         SummaryRow,
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
         RunMaterial,
         comparison_html,
     )
-    from dynamo_diff_compare.call_sites import called_from_text
     from dynamo_diff_compare.render import (
         change_lines,
         changed_first,
@@ -166,6 +166,7 @@ __all__ = [
     "RunMaterial",
     "SummaryRow",
     "__version__",
+    "called_from_text",
     "capture_markdown",
     "capture_text",
     "change_evidence",
@@ -181,7 +182,6 @@ __all__ = [
     "comparison_html",
     "comparison_markdown",
     "comparison_text",
-    "called_from_text",
     "compilation_text",
     "compile_time_change",
     "compile_time_noise",

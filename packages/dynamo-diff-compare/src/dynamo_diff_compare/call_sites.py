@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from dynamo_diff_match.snapshots import SnapshotSet
 from dynamo_diff_match.spans import MAX_SOURCE_BYTES
 from dynamo_diff_schema.compilation import StackFrame
+from dynamo_diff_schema.run_report import CodeLine
 
 from dynamo_diff_compare.user_lines import source_line, without_comment
 
@@ -37,28 +38,40 @@ def _name(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def call_path(callers: list[StackFrame], sources: SnapshotSet | None) -> list[StackFrame]:
+def call_path(callers: list[StackFrame], sources: SnapshotSet | None) -> list[CodeLine]:
     """The first CALL_FRAMES of a compilation's callers, each with the text of its line (the record's, else the
     source snapshot's) when one is known."""
     out = []
     for f in callers[:CALL_FRAMES]:
         code = f.code or source_line(sources, f.filename, f.line)
-        out.append(f if code == f.code else f.model_copy(update={"code": without_comment(code) if code else None}))
+        out.append(
+            CodeLine(file=f.filename, line=f.line, function=f.name, code=without_comment(code) if code else None)
+        )
     return out
 
 
-def path_key(frames: list[StackFrame]) -> tuple[tuple[str, int | None], ...]:
-    """What two call paths are compared on: each frame's file and line."""
-    return tuple((f.filename, f.line) for f in frames)
+def same_call(a: list[StackFrame], b: list[StackFrame]) -> bool:
+    """Whether two compilations' callers are the same call of the program: the innermost frame of the shorter is
+    on the longer, and from there the two agree (compared on file and line) as far as both go. A resume function's
+    stack can hold a frame more (torch's wrapper is entered from the user's helper that called the compiled
+    function), and the stacks are cut at 4 frames."""
+    short, long = sorted(([(f.filename, f.line) for f in a], [(f.filename, f.line) for f in b]), key=len)
+    if not short:
+        return not long
+    if short[0] not in long:
+        return False
+    k = long.index(short[0])
+    n = min(len(long) - k, len(short))
+    return long[k : k + n] == short[:n]
 
 
-def frame_text(f: StackFrame) -> str:
+def frame_text(f: CodeLine) -> str:
     """'global_guard.py:33 o.call(ca, apply, x)' (without the text when none is known)."""
-    at = f"{_name(f.filename)}:{f.line if f.line is not None else '?'}"
+    at = f"{_name(f.file)}:{f.line if f.line is not None else '?'}"
     return f"{at} {f.code}" if f.code else at
 
 
-def called_from_text(frames: list[StackFrame]) -> str:
+def called_from_text(frames: list[CodeLine]) -> str:
     """'called from: train.py:48 loss = step(model, batch) <- train.py:60 main()'."""
     return "called from: " + " <- ".join(frame_text(f) for f in frames)
 
@@ -120,9 +133,7 @@ def _tree(sources: SnapshotSet, rel: str) -> ast.Module | None:
 def _targets(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, ast.Assign):
         targets = list(node.targets)
-    elif isinstance(node, ast.AugAssign):
-        targets = [node.target]
-    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+    elif isinstance(node, ast.AugAssign) or (isinstance(node, ast.AnnAssign) and node.value is not None):
         targets = [node.target]
     else:
         return []
@@ -190,7 +201,7 @@ def _sites(tree: ast.Module, what: Guarded) -> list[int]:
     return sorted(set(lines))
 
 
-def assignment_sites(sources: SnapshotSet | None, what: Guarded, first_file: str | None = None) -> list[StackFrame]:
+def assignment_sites(sources: SnapshotSet | None, what: Guarded, first_file: str | None = None) -> list[CodeLine]:
     """Every line of the capture's snapshots that assigns `what`, in file order (the file of `first_file`, the
     guarded function's, first), each with its text."""
     if sources is None:
@@ -205,11 +216,11 @@ def assignment_sites(sources: SnapshotSet | None, what: Guarded, first_file: str
         lines = sources.lines(rel)
         for n in _sites(tree, what):
             code = without_comment(lines[n - 1].strip()) if n <= len(lines) else None
-            out.append(StackFrame(filename=rel, line=n, code=code or None))
+            out.append(CodeLine(file=rel, line=n, code=code or None))
     return out
 
 
-def assigned_text(label: str, sites: list[StackFrame], total: int) -> str:
+def assigned_text(label: str, sites: list[CodeLine], total: int) -> str:
     """'MODE set at: global_guard.py:13 MODE = "sin"; global_guard.py:32 MODE = mode' (+ 'of N sites' when more)."""
     shown = "; ".join(frame_text(f) for f in sites)
     more = f" ({len(sites)} of {total} sites)" if total > len(sites) else ""

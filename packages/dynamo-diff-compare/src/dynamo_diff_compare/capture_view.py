@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.compilation import Compilation, StackFrame
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
 from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
@@ -27,7 +27,7 @@ from dynamo_diff_compare.call_sites import (
     call_path,
     called_from_text,
     guarded_name,
-    path_key,
+    same_call,
 )
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import compile_time_text
@@ -172,9 +172,9 @@ def compilation_facts(
                 at = guard_line(reason.text)
                 where = f" {at.text()}" if at is not None else ""
                 bits.append(f"recompile [{reason.category}]: {text}{where}")
-                what = guarded_name(reason.text) if sources is not None else None
-                if what is not None and (sites := assignment_sites(sources, what, comp.code.co_filename)):
-                    bits.append(assigned_text(what.label, sites[:SITES_SHOWN], len(sites)))
+                guarded = guarded_name(reason.text) if sources is not None else None
+                if guarded is not None and (sites := assignment_sites(sources, guarded, comp.code.co_filename)):
+                    bits.append(assigned_text(guarded.label, sites[:SITES_SHOWN], len(sites)))
             if rest:
                 ids = ", ".join(dict.fromkeys(r.evidence_id for r in reasons[len(shown) :] if r.evidence_id))
                 bits.append(f"(+{rest} more failing guards of this compilation" + (f": ev {ids})" if ids else ")"))
@@ -458,16 +458,16 @@ def compilation_lines(
     generated = generated_by_compile_id(rank)
     sequels = sequels or Sequels(capture)
     # The call path of each code object's last compilation: a compilation says its own when it differs.
-    paths: dict[tuple[str | None, str | None, int | None], tuple[tuple[str, int | None], ...]] = {}
+    paths: dict[tuple[str | None, str | None, int | None], list[StackFrame]] = {}
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
         for fact in compilation_facts(comp, whole_guard=True, sequels=sequels, sources=sources):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
-        path = call_path(comp.code.callers, sources)
         code = (comp.code.co_filename, comp.code.co_name, comp.code.co_firstlineno)
-        if path and paths.get(code) != path_key(path):
-            out.append(Line(called_from_text(path), indent=4))
-        paths[code] = path_key(path)
+        before = paths.get(code)
+        if comp.code.callers and (before is None or not same_call(comp.code.callers, before)):
+            out.append(Line(called_from_text(call_path(comp.code.callers, sources)), indent=4))
+        paths[code] = comp.code.callers
         out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out
 

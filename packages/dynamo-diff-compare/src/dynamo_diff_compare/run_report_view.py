@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.compilation import Compilation, GuardReason, StackFrame
+from dynamo_diff_schema.compilation import Compilation, GuardReason
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
     BreakLine,
+    CodeLine,
     CompilationLine,
     FailureLine,
     FunctionReport,
@@ -25,7 +26,7 @@ from dynamo_diff_compare.call_sites import (
     call_path,
     called_from_text,
     guarded_name,
-    path_key,
+    same_call,
 )
 from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.compile_ids import compile_order
@@ -60,7 +61,7 @@ def compilation_line(
     function: str | None = None,
     sequels: Sequels | None = None,
     sources: SnapshotSet | None = None,
-    called_from: list[StackFrame] | None = None,
+    called_from: list[CodeLine] | None = None,
 ) -> CompilationLine:
     failure = None
     if comp.failure is not None:
@@ -172,9 +173,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
             key=lambda frc: (compile_order(frc[2].compile_id), frc[1] is None, frc[1] or 0),
         )
         where = match.baseline_location
-        paths = [call_path(c.code.callers, sources) for _, _, c in comps]
-        keys = {path_key(p) for p in paths}
-        shared = paths[0] if len(keys) == 1 and paths and paths[0] else []
+        first = comps[0][2].code.callers if comps else []  # the call that first compiled it
         ranks_summed, per_rank = rank_split(
             ((rank, g.counts) for r in refs for rank, g in observed[r].groups), [x.rank for x in capture.ranks]
         )
@@ -191,7 +190,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 per_rank=per_rank,
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
-                called_from=shared,
+                called_from=call_path(first, sources),
                 compilations=[
                     compilation_line(
                         c,
@@ -200,9 +199,9 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                         name,
                         sequels,
                         sources,
-                        called_from=path if path_key(path) != path_key(shared) else None,
+                        called_from=None if same_call(c.code.callers, first) else call_path(c.code.callers, sources),
                     )
-                    for (frame, rank, c), path in zip(comps, paths, strict=True)
+                    for frame, rank, c in comps
                 ],
                 suggestions=function_suggestions([c for _, _, c in comps], setup, name, sources),
             )
@@ -310,7 +309,9 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)
         parts.insert(after_guards, specialized_text(c.specialized))
     # Lines of their own under it: where each guarded name is set, what happened after a failure, its call path.
-    below = [assigned_text(r.guarded, r.assigned_at, r.assigned_total) for r in c.recompile if r.guarded and r.assigned_at]
+    below = [
+        assigned_text(r.guarded, r.assigned_at, r.assigned_total) for r in c.recompile if r.guarded and r.assigned_at
+    ]
     if sequel is not None:
         below.append(sequel)
     if c.called_from:
