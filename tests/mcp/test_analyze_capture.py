@@ -307,3 +307,23 @@ def test_a_cut_folds_compilations_that_say_the_same_thing_first(tmp_path: Path) 
         "0/1..0/3 recompile [value]: n == 2 .. == 4 (3 compilations; the first and last shown, 0/2 left out: "
         'analyze_capture(capture="c", function="step"))'
     ]
+
+
+def test_which_call_compiled_and_where_the_guarded_global_is_set(session: Session) -> None:
+    """global_guard: apply is called from one line of body's loop (its raw dynamo_start stacks, `loc` the line's
+    text); the loop sets the global MODE its guard reads, as does the module (the workload's source)."""
+    raw = "".join(p.read_text() for p in sorted((CAPTURES / "global_guard" / "raw").glob("*.log")))
+    stacks = [json.loads(s) for s in re.findall(r'"dynamo_start": \{"stack": (\[[^\]]*\])', raw)]
+    call = stacks[0][-2]
+    assert stacks[1][-2] == call and call["loc"] == "o.call(ca, apply, x)"
+    source = (CAPTURES / "global_guard" / "sources" / "fixtures/workloads/global_guard.py").read_text()
+    sites = [(n, s.strip()) for n, s in enumerate(source.splitlines(), 1) if re.match(r"\s*MODE = ", s)]
+    result = session.call("analyze_capture", capture="captures/global_guard", function="apply", full=True)
+    text = text_of(result)
+    assert f"  called from: global_guard.py:{call['line']} {call['loc']} <- " in text
+    set_at = "; ".join(f"global_guard.py:{n} {code}" for n, code in sites)
+    assert f"\n    MODE set at: {set_at}\n" in text + "\n"
+    (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
+    assert fn["called_from"][0]["line"] == call["line"]
+    (guard,) = [g for c in fn["compilations"] for g in c.get("recompile", [])]
+    assert [f["line"] for f in guard["assigned_at"]] == [n for n, _ in sites]

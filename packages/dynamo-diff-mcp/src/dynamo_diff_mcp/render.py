@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from dynamo_diff_compare import (
     COMPILED_WORDS,
+    called_from_text,
     change_lines,
     coming_with,
     compilation_text,
@@ -524,9 +525,9 @@ def _compilation_line(c: CompilationLine, function: str) -> str:
     """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache) or how it ended, then
     its graph size, compile time and main records."""
     said = compilation_text(c, function)
-    sequel = None  # whether the program went on after a failure: its own line
+    below: list[str] = []  # where a guarded name is set, whether the program went on, the call path: a line each
     if said is not None and "\n" in said:
-        said, sequel = said.split("\n", 1)
+        said, *below = said.split("\n")
     if said is None:
         frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
         rank = "" if c.rank is None else f"rank {c.rank} "
@@ -537,7 +538,7 @@ def _compilation_line(c: CompilationLine, function: str) -> str:
     if c.evidence_ids:
         facts.append("records " + ", ".join(c.evidence_ids))
     line = _line(said.strip() + (f" [{'; '.join(facts)}]" if facts else ""))
-    return line if sequel is None else f"{line}\n    {_line(sequel.strip())}"
+    return "\n    ".join([line, *(_line(b.strip()) for b in below)])
 
 
 def run_page_text(page: RunReportPage) -> str:
@@ -567,6 +568,8 @@ def run_page_text(page: RunReportPage) -> str:
         where = f" in {r.file}" if r.file and "/" in r.file else ""
         time = f", compile time {r.compile_time_s:.3f} s" if r.compile_time_s else ""
         lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{time}{frames}{where}"))
+        if r.called_from:
+            lines.append("  " + _line(called_from_text(r.called_from)))
         if r.count_evidence:
             lines.append(
                 "  "

@@ -140,6 +140,7 @@ if TYPE_CHECKING:
     )
     from dynamo_diff_schema.run_report import (
         BreakLine,
+        CodeLine,
         CompilationLine,
         FailureLine,
         FunctionReport,
@@ -286,6 +287,7 @@ _LAZY = {
     "SourceResult": "results",
     "VerifyReport": "results",
     "BreakLine": "run_report",
+    "CodeLine": "run_report",
     "CompilationLine": "run_report",
     "FailureLine": "run_report",
     "FunctionReport": "run_report",
@@ -339,6 +341,7 @@ __all__ = [
     "CheckLevel",
     "CheckVerdict",
     "Checked",
+    "CodeLine",
     "CodeLocation",
     "Comparability",
     "Comparison",
