@@ -105,3 +105,18 @@ def test_a_call_path_through_main_is_shown_under_its_function(run: Run) -> None:
     at = next(i for i, s in enumerate(text) if s.startswith("preprocess ("))
     assert text[at + 1] == f"  called from: {path}"
     assert sum(s.strip().startswith("called from:") for s in text) == 1
+
+
+def test_a_bare_log_gives_each_calls_text_from_the_record(run: Run, tmp_path: Path) -> None:
+    """The raw log alone (no bundle, no source snapshot): the call path's line texts are the dynamo_start frames'
+    own `loc`."""
+    stacks = _stacks("global_guard")
+    files = ["global_guard.py", "_oracle.py", "global_guard.py"]
+    (log,) = (CAPTURES / "global_guard" / "raw").glob("*.log")
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / log.name).write_bytes(log.read_bytes())
+    code_, out, err = run("analyze", str(bare))
+    assert code_ == 0, err
+    called = [s.strip() for s in out.splitlines() if s.strip().startswith("called from: ")]
+    assert called[0] == f"called from: {_path(stacks[0], files)}"
