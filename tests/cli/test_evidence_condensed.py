@@ -97,3 +97,27 @@ def test_the_index_is_one_line_per_entry(run: Run) -> None:
     assert len(lines) == len(page["items"])
     for line, e in zip(lines, page["items"], strict=True):
         assert line.startswith(f"{e['id']} {e['kind']} ") and line.endswith(f"({e['file']}:{e['line']})")
+
+
+def test_grep_without_an_id_searches_every_record(run: Run) -> None:
+    """recompile_limit: `--grep` without an evidence id lists each record whose own bytes (read from the log)
+    hold the guard text, with its lines, and says how many matched in all and which records hold the rest."""
+    capture = FIXTURES / "captures/recompile_limit"
+    code, out, err = run("evidence", str(capture), "--format", "json")
+    assert code == 0, err
+    index = json.loads(out)["items"]
+    expected = {
+        e["id"]: n for e in index if (n := sum("size mismatch" in line for line in _raw(capture, e).splitlines()))
+    }
+    assert sum(expected.values()) == 5
+    code, out, err = run("evidence", str(capture), "--grep", "size mismatch", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["kind"] == "evidence_search" and doc["total_matches"] == doc["shown_matches"] == 5
+    assert {r["evidence"]["id"]: r["total_matches"] for r in doc["records"]} == expected
+    code, out, err = run("evidence", str(capture), "--grep", "size mismatch", "--max-matches", "3")
+    assert code == 0, err
+    assert f"5 match(es) of 'size mismatch' in {len(expected)} of {len(index)} records" in err
+    assert "... 2 more match(es), in " in err and "--max-matches N" in err
+    assert [line.split()[0] for line in out.splitlines() if not line.startswith(" ")] == list(expected)[:3]
+    assert "tensor 'x' size mismatch at index 0. expected 2, actual 3" in out

@@ -83,6 +83,11 @@ CASES: dict[str, tuple[Callable[[Run], list[str]], int, str]] = {
     "evidence": (lambda run: ["evidence", "shape", "--format", "json"], 0, "evidence_index"),
     "evidence EVIDENCE_ID": (_evidence_excerpt, 0, "evidence_excerpt"),
     "evidence --grep": (_evidence_grep, 0, "evidence_grep"),
+    "evidence --grep (every record)": (
+        lambda run: ["evidence", "shape", "--grep", "size mismatch", "--format", "json"],
+        0,
+        "evidence_search",
+    ),
     "source": (lambda run: ["source", "shape", "f", "--format", "json"], 0, "source"),
     "source --diff": (
         lambda run: ["source", "edit_v1", "--diff", str(CAPTURES / "edit_v2"), "--format", "json"],

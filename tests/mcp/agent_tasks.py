@@ -197,7 +197,7 @@ HELD_OUT: list[Task] = [
         [("analyze_capture", {"capture": _capture("global_guard")})],
         [["analyze", _capture("global_guard"), "--by-function", "--format", "json"]],
         [
-            r"\] cast \((?:[^\n]*\n){1,4}[^\n]*"
+            r"\] cast \((?:[^\n]*\n){1,5}[^\n]*"
             + re.escape(_guard("global_guard", "cast"))
             + r"|\"name\": ?\"cast\"[\s\S]*"
             + re.escape(_guard("global_guard", "cast"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from .conftest import CAPTURES, Session, error_code, text_of
 
@@ -289,3 +290,61 @@ def test_a_recompile_says_what_the_new_entry_was_made_for(session: Session) -> N
         ["G['MODE'] == 'cos'"],
         ["L['x']: torch.float64, size=[5], stride=[1]"],
     ]
+
+
+def test_one_functions_compilations_come_in_one_call(session: Session) -> None:
+    """ddp_ranks: DDP's forward has 8 compilations over its two ranks (the trace's compilation_metrics); asked for
+    the function alone, one call shows every one (the whole-capture page cuts it)."""
+    raw = [
+        (int(m.group(1)), cid)
+        for p in sorted((CAPTURES / "ddp_ranks" / "raw").glob("*.log"))
+        if (m := re.search(r"_rank_(\d+)_", p.name))
+        for cid in re.findall(r'"compilation_metrics": \{"compile_id": "([^"]+)"', p.read_text())
+    ]
+    name = "DistributedDataParallel(Net).forward"
+    page = session.call("analyze_capture", capture="captures/ddp_ranks", function=name, full=True)
+    assert page.structured_content.get("next_offset") is None  # type: ignore[union-attr]
+    (fn,) = [f["report"] for f in page.structured_content["functions"]]  # type: ignore[index]
+    seen = {(c.get("rank", 0), c["compile_id"]) for c in fn["compilations"]}
+    assert len(seen) == 8 and seen < set(raw)
+    assert "more compilations" not in text_of(page)
+
+
+def test_a_cut_folds_compilations_that_say_the_same_thing_first(tmp_path: Path) -> None:
+    """pair_recompile_limit_before: step recompiled at 0/1, 0/2, 0/3 on the Python int n (the trace's guards
+    n == 2, 3, 4), then hit the limit at 0/4. Cut to fit, the three like recompiles fold into one note that names the
+    one left out and the call that shows it, before any compilation is dropped."""
+    from dynamo_diff_mcp import budget
+    from dynamo_diff_service import Service
+
+    raw = "".join(p.read_text() for p in (CAPTURES / "pair_recompile_limit_before" / "raw").glob("*.log"))
+    assert all(f"n == {v}" in raw for v in (2, 3, 4, 5))
+    service = Service.at(tmp_path / "store")
+    capture = service.open(str(CAPTURES / "pair_recompile_limit_before")).capture
+    (fn,) = service.report(capture).functions
+    cut, notes = budget.shrink_function(fn, budget.size(fn) - 1, "c")
+    assert [c.compile_id for c in cut.compilations] == ["0/0", "0/1", "0/3", "0/4"]
+    assert notes == [
+        "0/1..0/3 recompile [value]: n == 2 .. == 4 (3 compilations; the first and last shown, 0/2 left out: "
+        'analyze_capture(capture="c", function="step"))'
+    ]
+
+
+def test_which_call_compiled_and_where_the_guarded_global_is_set(session: Session) -> None:
+    """global_guard: apply is called from one line of body's loop (its raw dynamo_start stacks, `loc` the line's
+    text); the loop sets the global MODE its guard reads, as does the module (the workload's source)."""
+    raw = "".join(p.read_text() for p in sorted((CAPTURES / "global_guard" / "raw").glob("*.log")))
+    stacks = [json.loads(s) for s in re.findall(r'"dynamo_start": \{"stack": (\[[^\]]*\])', raw)]
+    call = stacks[0][-2]
+    assert stacks[1][-2] == call and call["loc"] == "o.call(ca, apply, x)"
+    source = (CAPTURES / "global_guard" / "sources" / "fixtures/workloads/global_guard.py").read_text()
+    sites = [(n, s.strip()) for n, s in enumerate(source.splitlines(), 1) if re.match(r"\s*MODE = ", s)]
+    result = session.call("analyze_capture", capture="captures/global_guard", function="apply", full=True)
+    text = text_of(result)
+    assert f"  called from: global_guard.py:{call['line']} {call['loc']} <- " in text
+    set_at = "; ".join(f"global_guard.py:{n} {code}" for n, code in sites)
+    assert f"\n    MODE set at: {set_at}\n" in text + "\n"
+    (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
+    assert fn["called_from"][0]["line"] == call["line"]
+    (guard,) = [g for c in fn["compilations"] for g in c.get("recompile", [])]
+    assert [f["line"] for f in guard["assigned_at"]] == [n for n, _ in sites]

@@ -94,6 +94,10 @@ CASES: dict[tuple[str, str], tuple[Case, str]] = {
     ("get_evidence", "index"): (lambda s: s.call("get_evidence", capture="captures/stable"), "evidence_index"),
     ("get_evidence", "excerpt"): (_excerpt, "evidence_excerpt"),
     ("get_evidence", "grep"): (_grep, "evidence_grep"),
+    ("get_evidence", "grep every record"): (
+        lambda s: s.call("get_evidence", capture="captures/shape", grep="size mismatch"),
+        "evidence_search",
+    ),
     ("get_evidence", "error"): (
         lambda s: s.call("get_evidence", capture="captures/stable", evidence_id="r9-e999"),
         "error",

@@ -91,3 +91,71 @@ def test_max_matches_caps_what_is_shown_and_says_how_many_more(session: Session)
     page = result.structured_content
     assert page["total_matches"] == own and page["shown_matches"] == 3  # type: ignore[index]
     assert f"... {own - 3} more match(es)" in text_of(result)
+
+
+def _records_with(name: str, index: list[dict[str, Any]], pattern: str) -> dict[str, int]:
+    """Each record's lines that hold `pattern`, read from the record's own bytes in the fixture's log."""
+    out = {}
+    for entry in index:
+        data = (CAPTURES / name / entry["file"]).read_bytes()[entry["offset"] : entry["offset"] + entry["length"]]
+        if n := sum(1 for line in data.decode().splitlines() if pattern in line):
+            out[entry["id"]] = n
+    return out
+
+
+def test_grep_without_an_id_searches_every_record(session: Session) -> None:
+    """recompile_limit: the guard text `size mismatch` is in its recompile_reasons and compilation_metrics records;
+    without an evidence id, grep names each record that has it, with its matches, the first max_matches shown and
+    the others named by record."""
+    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
+        "id"
+    ]  # type: ignore[index]
+    index = session.call("get_evidence", capture=cid, full=True).structured_content["items"]  # type: ignore[index]
+    expected = _records_with("recompile_limit", index, "size mismatch")
+    assert sum(expected.values()) == 5 and len(expected) == 4
+    result = session.call("get_evidence", capture=cid, grep="size mismatch", max_matches=3, full=True)
+    page = result.structured_content
+    assert page["kind"] == "evidence_search"  # type: ignore[index]
+    assert page["total_matches"] == 5 and page["shown_matches"] == 3  # type: ignore[index]
+    assert page["records_matched"] == 4 and page["records_searched"] == len(index)  # type: ignore[index]
+    assert {r["evidence"]["id"]: r["total_matches"] for r in page["records"]} == expected  # type: ignore[index]
+    text = text_of(result)
+    assert text.startswith(f"grep 'size mismatch' in {cid[:12]}: 5 match(es) in 4 of {len(index)} records")
+    shown = [r for r in page["records"] if r.get("shown_matches")]  # type: ignore[index]
+    assert sum(r["shown_matches"] for r in shown) == 3
+    rest = [
+        f"{r['evidence']['id']} ({r['total_matches'] - r.get('shown_matches', 0)})"
+        for r in page["records"]  # type: ignore[index]
+        if r.get("shown_matches", 0) < r["total_matches"]
+    ]
+    assert f"... 2 more match(es), in {', '.join(rest)}: get_evidence(" in text
+    assert "tensor 'x' size mismatch at index 0. expected 2, actual 3" in text  # the record's own words
+
+
+def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) -> None:
+    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
+        "id"
+    ]  # type: ignore[index]
+    index = session.call("get_evidence", capture=cid, kind="recompile_reasons", full=True).structured_content["items"]  # type: ignore[index]
+    expected = _records_with("recompile_limit", index, "size mismatch")
+    page = session.call(
+        "get_evidence", capture=cid, grep="size mismatch", kind="recompile_reasons", full=True
+    ).structured_content
+    assert page["records_searched"] == len(index) == 2  # type: ignore[index]
+    assert page["total_matches"] == page["shown_matches"] == sum(expected.values()) == 3  # type: ignore[index]
+
+
+def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session) -> None:
+    """shape: suppress_errors is in each compilation_metrics record's own keys and in its embedded dynamo_config."""
+    _, metrics = _metrics_line("shape")
+    config = _in_config(metrics, "suppress_errors")
+    cid, _ = _metrics_evidence(session)
+    page = session.call(
+        "get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics"
+    ).structured_content
+    records = page["records_searched"]  # type: ignore[index]
+    assert page["config_matches"] >= config and records >= 1  # type: ignore[index]
+    asked = session.call(
+        "get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics", in_config=True
+    ).structured_content
+    assert asked["total_matches"] == page["total_matches"] + page["config_matches"]  # type: ignore[index]

@@ -20,22 +20,31 @@ from dynamo_diff_cli.schema_cmd import schema
 from dynamo_diff_cli.serve_cmd import serve_mcp
 from dynamo_diff_cli.verify_cmd import verify
 
-# The top-level help ends with the commands that answer the common questions, with the options they need, so that
-# one `--help` is enough to start (an agent pays a call for each command's own help). Lines of at most 78 characters:
+# The top-level help ends with the commands that answer the common questions, with their useful options and an
+# example each, so that one `--help` is enough (an agent pays a call for each command's own help; the whole help
+# stays within 4,500 characters). Lines of at most 78 characters:
 # rich wraps the epilog to the 80 columns the stored help is rendered at.
 GUIDE = """\
-Questions -> commands (REF: a capture's id, prefix or label, or a path):
+Questions -> commands (REF: a capture's id, prefix, label, or a path;
+-f json on each: a document, its fields: schema --kind KIND):
+ record a run: capture [--label L] -- python train.py; or import PATH
  why did it recompile, break or fail; did the program go on?
-   analyze REF --by-function [--function NAME]   (analyze REF: in trace order)
- what changed between two runs, per function?
-   compare A B [--change KEY]   (KEY: a setting you changed on purpose)
- the code of a function, a file, or its change between two runs?
-   source REF FUNCTION [--file F] [--diff B]
+   analyze REF --by-function [--function NAME]   (without: in trace order)
+   e.g. analyze run1 --function Net.forward -f json
+ what changed between two runs, per function; between the ranks of one?
+   compare A B [--change KEY] [--source-map FILE] [-f html -o FILE]
+   compare REF --ranks [0 1]   (the first against the others)
+   e.g. compare base cand --change torch_version
  the trace record behind a number?
-   evidence REF EVIDENCE_ID [--grep PATTERN]   (evidence REF: the index)
- a CI gate (exit 0, 1 or 2)?
-   check A B --max-new-recompiles 0 [--change KEY]
- every command: --format json, its fields: schema --kind KIND; COMMAND -h"""
+   evidence REF [EVIDENCE_ID] [--grep PATTERN] [--in-config] [--max-matches N]
+   no id: the index (--kind K --function NAME --compile-id 0/1 --offset N),
+   with --grep every record's matches; an id: one record [--full]
+   e.g. evidence run1 --grep 'size mismatch' --kind recompile_reasons
+ a function's code, a file, or its change between two runs?
+   source REF FUNCTION [--context N] [--diff B]; source REF --file PATH
+   e.g. source base Net.forward --diff cand
+ a CI gate (exit 0: within bounds, 1: not, 2: error)?
+   check A B --max-new-recompiles 0 [--max-new-graph-breaks N] [--change KEY]"""
 
 app = typer.Typer(
     name="dynamo-diff",

@@ -19,7 +19,9 @@ def evidence(
     evidence_id: Annotated[
         str | None,
         typer.Argument(
-            metavar="[EVIDENCE_ID]", help="Show this evidence; without it, list the evidence index.", show_default=False
+            metavar="[EVIDENCE_ID]",
+            help="Show this evidence; without it, list the evidence index (with --grep: search every record).",
+            show_default=False,
         ),
     ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Only this record kind, e.g. recompile_reasons.")] = None,
@@ -32,7 +34,10 @@ def evidence(
     grep: Annotated[
         str | None,
         typer.Option(
-            "--grep", metavar="PATTERN", help="Excerpt: only the parts matching PATTERN (regex or text, any case)."
+            "--grep",
+            metavar="PATTERN",
+            help="Only the parts matching PATTERN (regex or text, any case): of the record, or without EVIDENCE_ID "
+            "of every record (--kind, --function, --compile-id filter them).",
         ),
     ] = None,
     in_config: Annotated[
@@ -44,7 +49,7 @@ def evidence(
         ),
     ] = False,
     max_matches: Annotated[
-        int, typer.Option("--max-matches", min=1, help="--grep: matches shown (the rest are counted).")
+        int, typer.Option("--max-matches", min=1, help="--grep: matches shown, in all (the rest are counted).")
     ] = 10,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Index: first entry. Excerpt: first character.")] = 0,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Excerpt length in characters.")] = 4000,
@@ -60,9 +65,45 @@ def evidence(
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
-    """The records behind the numbers: a paged index, or one hash-checked excerpt."""
+    """The records behind the numbers: a paged index, one hash-checked excerpt, or --grep matches."""
     service = service_of(ctx)
     ref = capture_ref(service, ref)
+    if evidence_id is None and grep is not None:
+        search = service.evidence_search(
+            ref, grep, kind=kind, compile_id=compile_id, function=function, max_matches=max_matches, in_config=in_config
+        )
+        if output_format == Format.JSON:
+            print_document(search)
+            return
+        where = " (the embedded configuration searched too)" if search.in_config else ""
+        stderr().print(
+            f"{search.total_matches} match(es) of {grep!r} in {search.records_matched} of {search.records_searched} "
+            f"records{where}, sha256 verified; {search.shown_matches} shown"
+        )
+        for hit in search.records:
+            if not hit.matches:
+                continue
+            e = hit.evidence
+            about = f" {e.function}" if e.function else ""
+            of = "" if hit.shown_matches == hit.total_matches else f", {hit.shown_matches} shown"
+            typer.echo(f"{e.id} {e.kind} {e.compile_id or '-'}{about}: {hit.total_matches} match(es){of}")
+            for m in hit.matches:
+                typer.echo(f"  {_grep_heading(m)}")
+                for text in m.lines:
+                    typer.echo(f"    {text}")
+        rest = [
+            f"{h.evidence.id} ({h.total_matches - h.shown_matches})"
+            for h in search.records
+            if h.shown_matches < h.total_matches
+        ]
+        if rest:
+            stderr().print(
+                f"... {search.total_matches - search.shown_matches} more match(es), in {', '.join(rest)}: "
+                "--max-matches N, or EVIDENCE_ID --grep PATTERN"
+            )
+        if search.config_matches and not search.in_config:
+            stderr().print(f"{search.config_matches} more in the embedded configuration: --in-config")
+        return
     if evidence_id is None:
         page = service.evidence_page(
             ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit

@@ -40,18 +40,26 @@ HELP = """
 │ verify     Check every stored file and evidence range against its sha256.    │
 ╰──────────────────────────────────────────────────────────────────────────────╯
 
- Questions -> commands (REF: a capture's id, prefix or label, or a path):
- why did it recompile, break or fail; did the program go on?
-   analyze REF --by-function [--function NAME]   (analyze REF: in trace order)
- what changed between two runs, per function?
-   compare A B [--change KEY]   (KEY: a setting you changed on purpose)
- the code of a function, a file, or its change between two runs?
-   source REF FUNCTION [--file F] [--diff B]
- the trace record behind a number?
-   evidence REF EVIDENCE_ID [--grep PATTERN]   (evidence REF: the index)
- a CI gate (exit 0, 1 or 2)?
-   check A B --max-new-recompiles 0 [--change KEY]
- every command: --format json, its fields: schema --kind KIND; COMMAND -h
+ Questions -> commands (REF: a capture's id, prefix, label, or a path;
+ -f json on each: a document, its fields: schema --kind KIND):
+  record a run: capture [--label L] -- python train.py; or import PATH
+  why did it recompile, break or fail; did the program go on?
+    analyze REF --by-function [--function NAME]   (without: in trace order)
+    e.g. analyze run1 --function Net.forward -f json
+  what changed between two runs, per function; between the ranks of one?
+    compare A B [--change KEY] [--source-map FILE] [-f html -o FILE]
+    compare REF --ranks [0 1]   (the first against the others)
+    e.g. compare base cand --change torch_version
+  the trace record behind a number?
+    evidence REF [EVIDENCE_ID] [--grep PATTERN] [--in-config] [--max-matches N]
+    no id: the index (--kind K --function NAME --compile-id 0/1 --offset N),
+    with --grep every record's matches; an id: one record [--full]
+    e.g. evidence run1 --grep 'size mismatch' --kind recompile_reasons
+  a function's code, a file, or its change between two runs?
+    source REF FUNCTION [--context N] [--diff B]; source REF --file PATH
+    e.g. source base Net.forward --diff cand
+  a CI gate (exit 0: within bounds, 1: not, 2: error)?
+    check A B --max-new-recompiles 0 [--max-new-graph-breaks N] [--change KEY]
 
 
 """
@@ -93,18 +101,26 @@ HELP_COLOUR = (
     "\u001b[2m│\u001b[0m \u001b[1;36mverify   \u001b[0m\u001b[1;36m \u001b[0m Check every stored file and evidence range against its sha256.    \u001b[2m│\u001b[0m\n"
     "\u001b[2m╰──────────────────────────────────────────────────────────────────────────────╯\u001b[0m\n"
     "\n"
-    " Questions -> commands (REF: a capture's id, prefix or label, or a path):\n"
-    " why did it recompile, break or fail; did the program go on?\n"
-    "   analyze REF \u001b[1;36m-\u001b[0m\u001b[1;36m-by\u001b[0m\u001b[1;36m-function\u001b[0m [\u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME]   (analyze REF: in trace order)\n"
-    " what changed between two runs, per function?\n"
-    "   compare A B [\u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m KEY]   (KEY: a setting you changed on purpose)\n"
-    " the code of a function, a file, or its change between two runs?\n"
-    "   source REF FUNCTION [\u001b[1;36m-\u001b[0m\u001b[1;36m-file\u001b[0m F] [\u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m B]\n"
-    " the trace record behind a number?\n"
-    "   evidence REF EVIDENCE_ID [\u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m PATTERN]   (evidence REF: the index)\n"
-    " a CI gate (exit 0, 1 or 2)?\n"
-    "   check A B \u001b[1;36m-\u001b[0m\u001b[1;36m-max\u001b[0m\u001b[1;36m-new-recompiles\u001b[0m 0 [\u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m KEY]\n"
-    " every command: \u001b[1;36m-\u001b[0m\u001b[1;36m-format\u001b[0m json, its fields: schema \u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m KIND; COMMAND \u001b[1;32m-h\u001b[0m\n"
+    " Questions -> commands (REF: a capture's id, prefix, label, or a path;\n"
+    " \u001b[1;32m-f\u001b[0m json on each: a document, its fields: schema \u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m KIND):\n"
+    "  record a run: capture [\u001b[1;36m-\u001b[0m\u001b[1;36m-label\u001b[0m L] -- python train.py; or import PATH\n"
+    "  why did it recompile, break or fail; did the program go on?\n"
+    "    analyze REF \u001b[1;36m-\u001b[0m\u001b[1;36m-by\u001b[0m\u001b[1;36m-function\u001b[0m [\u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME]   (without: in trace order)\n"
+    "    e.g. analyze run1 \u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m Net.forward \u001b[1;32m-f\u001b[0m json\n"
+    "  what changed between two runs, per function; between the ranks of one?\n"
+    "    compare A B [\u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m KEY] [\u001b[1;36m-\u001b[0m\u001b[1;36m-source\u001b[0m\u001b[1;36m-map\u001b[0m FILE] [\u001b[1;32m-f\u001b[0m html \u001b[1;32m-o\u001b[0m FILE]\n"
+    "    compare REF \u001b[1;36m-\u001b[0m\u001b[1;36m-ranks\u001b[0m [0 1]   (the first against the others)\n"
+    "    e.g. compare base cand \u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m torch_version\n"
+    "  the trace record behind a number?\n"
+    "    evidence REF [EVIDENCE_ID] [\u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m PATTERN] [\u001b[1;36m-\u001b[0m\u001b[1;36m-in\u001b[0m\u001b[1;36m-config\u001b[0m] [\u001b[1;36m-\u001b[0m\u001b[1;36m-max\u001b[0m\u001b[1;36m-matches\u001b[0m N]\n"
+    "    no id: the index (\u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m K \u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME \u001b[1;36m-\u001b[0m\u001b[1;36m-compile\u001b[0m\u001b[1;36m-id\u001b[0m 0/1 \u001b[1;36m-\u001b[0m\u001b[1;36m-offset\u001b[0m N),\n"
+    "    with \u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m every record's matches; an id: one record [\u001b[1;36m-\u001b[0m\u001b[1;36m-full\u001b[0m]\n"
+    "    e.g. evidence run1 \u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m 'size mismatch' \u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m recompile_reasons\n"
+    "  a function's code, a file, or its change between two runs?\n"
+    "    source REF FUNCTION [\u001b[1;36m-\u001b[0m\u001b[1;36m-context\u001b[0m N] [\u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m B]; source REF \u001b[1;36m-\u001b[0m\u001b[1;36m-file\u001b[0m PATH\n"
+    "    e.g. source base Net.forward \u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m cand\n"
+    "  a CI gate (exit 0: within bounds, 1: not, 2: error)?\n"
+    "    check A B \u001b[1;36m-\u001b[0m\u001b[1;36m-max\u001b[0m\u001b[1;36m-new-recompiles\u001b[0m 0 [\u001b[1;36m-\u001b[0m\u001b[1;36m-max\u001b[0m\u001b[1;36m-new-graph-breaks\u001b[0m N] [\u001b[1;36m-\u001b[0m\u001b[1;36m-change\u001b[0m KEY]\n"
     "\n"
     "\n"
 )

@@ -25,6 +25,7 @@ class SchemaKind(StrEnum):
     EVIDENCE_INDEX = "evidence_index"
     EVIDENCE_EXCERPT = "evidence_excerpt"
     EVIDENCE_GREP = "evidence_grep"
+    EVIDENCE_SEARCH = "evidence_search"
     SOURCE = "source"
     SOURCE_DIFF = "source_diff"
     VERIFY_REPORT = "verify_report"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from dynamo_diff_schema.lazy import lazy_names
 
 if TYPE_CHECKING:
+    from dynamo_diff_compare.call_sites import called_from_text
     from dynamo_diff_compare.capture_view import capture_markdown, capture_text
     from dynamo_diff_compare.ci_summary import (
         SummaryRow,
@@ -134,6 +135,7 @@ _LAZY = {
     "change_evidence": "render",
     "source_lines": "render",
     "row_code_changes": "source_change",
+    "called_from_text": "call_sites",
     "compilation_text": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
@@ -164,6 +166,7 @@ __all__ = [
     "RunMaterial",
     "SummaryRow",
     "__version__",
+    "called_from_text",
     "capture_markdown",
     "capture_text",
     "change_evidence",

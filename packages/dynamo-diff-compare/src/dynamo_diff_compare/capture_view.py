@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_match import SnapshotSet
 from dynamo_diff_schema.capture import Capture, Rank
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.compilation import Compilation, StackFrame
 from dynamo_diff_schema.counts import COMPILE_PHASES, COUNT_KEYS, COUNT_LABELS, Counts, sum_counts
 from dynamo_diff_schema.evidence import Notice, NoticeCode
 from dynamo_diff_schema.hints import Hint, HintAction
@@ -20,6 +20,15 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from dynamo_diff_compare.break_words import break_summary, reached_text, restarts_text
+from dynamo_diff_compare.call_sites import (
+    SITES_SHOWN,
+    assigned_text,
+    assignment_sites,
+    call_path,
+    called_from_text,
+    guarded_name,
+    same_call,
+)
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
@@ -183,6 +192,9 @@ def compilation_facts(
                 bits.append(f"recompile [{reason.category}]: {text}{where}")
                 if reason.made_for:  # a line of its own: the guard's line is kept whole (never wrapped)
                     bits.append("  " + made_for_text(reason.made_for).strip()[1:-1])
+                guarded = guarded_name(reason.text) if sources is not None else None
+                if guarded is not None and (sites := assignment_sites(sources, guarded, comp.code.co_filename)):
+                    bits.append(assigned_text(guarded.label, sites[:SITES_SHOWN], len(sites)))
             if rest:
                 ids = ", ".join(dict.fromkeys(r.evidence_id for r in reasons[len(shown) :] if r.evidence_id))
                 bits.append(f"(+{rest} more failing guards of this compilation" + (f": ev {ids})" if ids else ")"))
@@ -462,17 +474,25 @@ def compilation_lines(
     capture: Capture, rank: Rank, sequels: Sequels | None = None, sources: SnapshotSet | None = None
 ) -> list[Line]:
     """A rank's compilations: one line each (id, function, outcome), what the trace shows of it under it, the
-    failing guard whole on its own line."""
+    failing guard whole on its own line (and where the name it reads is set), the call path when it is not the
+    one of the code's previous compilation."""
     out = [Line(_compilations_title(capture, rank), style="bold")]
     generated = generated_by_compile_id(rank)
     sequels = sequels or Sequels(capture)
     compiled_autograd = [c.compile_id for c in rank.compilations if c.identity.compiled_autograd_id is not None]
+    # The call path of each code object's last compilation: a compilation says its own when it differs.
+    paths: dict[tuple[str | None, str | None, int | None], list[StackFrame]] = {}
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
         for fact in compilation_facts(
             comp, whole_guard=True, sequels=sequels, sources=sources, compiled_autograd=compiled_autograd
         ):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
+        code = (comp.code.co_filename, comp.code.co_name, comp.code.co_firstlineno)
+        before = paths.get(code)
+        if comp.code.callers and (before is None or not same_call(comp.code.callers, before)):
+            out.append(Line(called_from_text(call_path(comp.code.callers, sources)), indent=4))
+        paths[code] = comp.code.callers
         out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out
 

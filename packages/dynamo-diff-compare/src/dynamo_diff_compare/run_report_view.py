@@ -10,6 +10,7 @@ from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
     BreakLine,
+    CodeLine,
     CompilationLine,
     FailureLine,
     FunctionReport,
@@ -18,6 +19,15 @@ from dynamo_diff_schema.run_report import (
 )
 
 from dynamo_diff_compare.break_words import actionable_hint, break_title, reached_text, restart_words
+from dynamo_diff_compare.call_sites import (
+    SITES_SHOWN,
+    assigned_text,
+    assignment_sites,
+    call_path,
+    called_from_text,
+    guarded_name,
+    same_call,
+)
 from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
@@ -58,6 +68,7 @@ def compilation_line(
     function: str | None = None,
     sequels: Sequels | None = None,
     sources: SnapshotSet | None = None,
+    called_from: list[CodeLine] | None = None,
 ) -> CompilationLine:
     failure = None
     if comp.failure is not None:
@@ -78,7 +89,7 @@ def compilation_line(
         rank=rank,
         frame=frame,
         outcome=str(comp.outcome),
-        recompile=[guard_reason_line(r) for r in reasons],
+        recompile=[guard_reason_line(r, sources, comp.code.co_filename) for r in reasons],
         graph_breaks=[
             BreakLine(
                 type=gb.gb_type or gb.reason.split("\n", 1)[0][:200],
@@ -106,19 +117,26 @@ def compilation_line(
             for s in comp.specializations
         ],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
+        called_from=called_from or [],
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
     )
 
 
-def guard_reason_line(r: GuardReason) -> GuardLine:
-    """A failing guard as a report line: torch's guard, and the user line torch attributes it to."""
+def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: str | None = None) -> GuardLine:
+    """A failing guard as a report line: torch's guard, the user line torch attributes it to, and the lines of the
+    source snapshots that assign the global, attribute or key it reads (`file`'s, the compiled code's, first)."""
     at = guard_line(r.text)
+    what = guarded_name(r.text)
+    sites = assignment_sites(sources, what, file) if what is not None else []
     return GuardLine(
         category=str(r.category),
         text=r.text.split("  #", 1)[0].strip()[:300],
         site=at.site if at is not None else None,
         code=at.code if at is not None else None,
+        guarded=what.label if what is not None else None,
+        assigned_at=sites[:SITES_SHOWN],
+        assigned_total=len(sites),
         evidence_id=r.evidence_id,
         made_for=r.made_for[:4],
     )
@@ -163,6 +181,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
             key=lambda frc: (compile_order(frc[2].compile_id), frc[1] is None, frc[1] or 0),
         )
         where = match.baseline_location
+        first = comps[0][2].code.callers if comps else []  # the call that first compiled it
         ranks_summed, per_rank = rank_split(
             ((rank, g.counts) for r in refs for rank, g in observed[r].groups), [x.rank for x in capture.ranks]
         )
@@ -179,8 +198,17 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 per_rank=per_rank,
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
+                called_from=call_path(first, sources),
                 compilations=[
-                    compilation_line(c, frame, rank if multi_rank else None, name, sequels, sources)
+                    compilation_line(
+                        c,
+                        frame,
+                        rank if multi_rank else None,
+                        name,
+                        sequels,
+                        sources,
+                        called_from=None if same_call(c.code.callers, first) else call_path(c.code.callers, sources),
+                    )
                     for frame, rank, c in comps
                 ],
                 suggestions=function_suggestions([c for _, _, c in comps], setup, name, sources),
@@ -252,8 +280,9 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
 
 
 def compilation_text(c: CompilationLine, function: str) -> str | None:
-    """One line for a compilation that has something to say (recompile, break, failure, limit), else None; after a
-    failure a second line says whether the program went on, and on what evidence."""
+    """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
+    own), else None; under it, a line each: where a failing guard's global, attribute or key is set, whether the
+    program went on after a failure (and on what evidence), the call path when it differs from its function's."""
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
@@ -290,12 +319,20 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         after_guards += 1
     if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)
         parts.insert(after_guards, specialized_text(c.specialized))
-    if not parts:
+    # Lines of their own under it: where each guarded name is set, what happened after a failure, its call path.
+    below = [
+        assigned_text(r.guarded, r.assigned_at, r.assigned_total) for r in c.recompile if r.guarded and r.assigned_at
+    ]
+    if sequel is not None:
+        below.append(sequel)
+    if c.called_from:
+        below.append(called_from_text(c.called_from))
+    if not parts and not below:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
     rank = "" if c.rank is None else f"rank {c.rank} "
-    line = f"  {rank}{c.compile_id}{frame} {c.outcome}: " + "; ".join(parts)
-    return line if sequel is None else f"{line}\n    {sequel}"
+    line = f"  {rank}{c.compile_id}{frame} {c.outcome}" + (": " + "; ".join(parts) if parts else "")
+    return "\n    ".join([line, *below])
 
 
 def quiet_compilation(c: CompilationLine, function: str) -> str:
@@ -336,6 +373,8 @@ def run_report_text(report: RunReport) -> str:
     for fn in report.functions:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
+        if fn.called_from:
+            lines.append(f"  {called_from_text(fn.called_from)}")
         lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
         for c in fn.compilations:

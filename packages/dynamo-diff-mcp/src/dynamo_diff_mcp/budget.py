@@ -14,6 +14,7 @@ ids, not a second copy of what the text says; a call with full=true gets the who
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any, TypeVar
@@ -149,6 +150,8 @@ _KEPT: dict[str, frozenset[str]] = {
         "EvidenceIndex": "next_offset",
         "EvidenceExcerpt": "next_offset condensed collapsed_frames config_chars record_chars",
         "EvidenceGrep": "shown_matches in_config config_matches matches",
+        "EvidenceSearch": "in_config records_matched total_matches shown_matches config_matches records",
+        "EvidenceHit": "total_matches shown_matches matches",
         "SourceResult": "file context locations",
         "SourceDiff": "function file functions",
         "CaptureRow": "label torch_version",
@@ -626,17 +629,93 @@ def _eventful(comp: CompilationLine) -> bool:
     return bool(comp.recompile or comp.graph_breaks or comp.failure or comp.limit)
 
 
+FOLD_RUN = 3  # a run of at least this many compilations that say the same thing is folded
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+", "N", text)
+
+
+def _said(comp: CompilationLine) -> tuple[Any, ...]:
+    """What a compilation says, its numbers aside: its rank, frame and outcome, the category and text shape of the
+    guard that failed against the entry before it (torch lists the newest first), its breaks, failure and limit."""
+    guard = comp.recompile[0] if comp.recompile else None
+    return (
+        comp.rank,
+        comp.frame,
+        comp.outcome,
+        None if guard is None else (guard.category, _shape(guard.text), guard.site),
+        tuple((b.type, b.gb_id, b.site) for b in comp.graph_breaks),
+        None if comp.failure is None else (comp.failure.fail_type, _shape(comp.failure.message)),
+        comp.limit,
+    )
+
+
+_AGAINST = re.compile(r"^[!\d/#]+: ")  # `0/1: ` before a guard: the cache entry it failed against
+
+
+def _span(first: str, last: str) -> str:
+    """`n == 2 .. == 4`: the first guard, then the last one from the word before they differ (without the cache
+    entry each failed against)."""
+    first, last = _AGAINST.sub("", first), _AGAINST.sub("", last)
+    a, b = first.split(" "), last.split(" ")
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    if first == last or k == 0:
+        return first if first == last else f"{first} .. {last}"
+    return f"{first} .. {' '.join(b[k - 1 :])}"
+
+
+def fold_runs(comps: Sequence[CompilationLine], call: str) -> tuple[list[CompilationLine], list[str]]:
+    """Runs of at least FOLD_RUN consecutive compilations that say the same thing (`_said`) kept as their first and
+    last, each run noted on one line (`0/1..0/7 recompile [size]: ... == 4 .. 9 (7 compilations; 0/2, ... left out:
+    CALL)`)."""
+    kept: list[CompilationLine] = []
+    notes: list[str] = []
+    i = 0
+    while i < len(comps):
+        j = i + 1
+        while j < len(comps) and _said(comps[j]) == _said(comps[i]):
+            j += 1
+        run = comps[i:j]
+        if len(run) < FOLD_RUN:
+            kept += run
+        else:
+            first, last = run[0], run[-1]
+            if first.recompile and last.recompile:
+                g0, g1 = first.recompile[0], last.recompile[0]
+                what = f"recompile [{g0.category}]: {_span(g0.text, g1.text)}"
+            else:
+                what = first.outcome
+            rank = "" if first.rank is None else f"rank {first.rank} "
+            inner = ", ".join(c.compile_id for c in run[1:-1])
+            notes.append(
+                f"{rank}{first.compile_id}..{last.compile_id} {what} ({len(run)} compilations; the first and last "
+                f"shown, {inner} left out: {call})"
+            )
+            kept += [first, last]
+        i = j
+    return kept, notes
+
+
 def shrink_function(report: FunctionReport, limit: int, capture: str = "...") -> tuple[FunctionReport, list[str]]:
-    """A FunctionReport cut until it is at most `limit` characters: uneventful compilations first, then the latest
-    compilations (the first ones, which set the story, stay); a compilation shown keeps every failing guard (they
-    are short, and the one left out is often the answer)."""
+    """A FunctionReport cut until it is at most `limit` characters: runs of compilations that say the same thing
+    folded first (`fold_runs`), then uneventful compilations, then the latest compilations (the first ones, which set
+    the story, stay); a compilation shown keeps every failing guard (they are short, and the one left out is often
+    the answer). Each cut names what it left out and the call that shows it."""
     notes: list[str] = []
     if size(report) <= limit:
         return report, notes
-    comps = report.compilations
+    call = f'analyze_capture(capture="{capture}", function="{report.name}")'
+    comps, notes = fold_runs(report.compilations, call)
+    report = report.model_copy(update={"compilations": comps})
+    if size(report) <= limit:
+        return report, notes
     eventful = [c for c in comps if _eventful(c)]
     if len(eventful) < len(comps):
-        notes.append(f"compilations: {len(comps) - len(eventful)} without recompile, break or failure left out")
+        quiet = ", ".join(_named(c) for c in comps if not _eventful(c))
+        notes.append(
+            f"compilations: {len(comps) - len(eventful)} without recompile, break or failure left out ({quiet})"
+        )
         comps = eventful
     cut: list[CompilationLine] = []
     for line in comps:
@@ -647,9 +726,13 @@ def shrink_function(report: FunctionReport, limit: int, capture: str = "...") ->
     keep = len(cut)
     while keep > 1 and size(report.model_copy(update={"compilations": cut[:keep]})) > limit:
         keep //= 2
-    call = f'analyze_capture(capture="{capture}", function="{report.name}")'
-    notes.append(f"compilations: {keep} of {len(cut)} shown (the function alone pages on: {call})")
+    rest = ", ".join(_named(c) for c in cut[keep:])
+    notes.append(f"compilations: {keep} of {len(cut)} shown ({rest} left out; the function alone pages on: {call})")
     return report.model_copy(update={"compilations": cut[:keep]}), notes
+
+
+def _named(comp: CompilationLine) -> str:
+    return comp.compile_id if comp.rank is None else f"rank {comp.rank} {comp.compile_id}"
 
 
 # Left out of rows: compile times and their phase split (the totals carry them; analyze_capture has each

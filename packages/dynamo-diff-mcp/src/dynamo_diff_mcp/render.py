@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from dynamo_diff_compare import (
     COMPILED_WORDS,
+    called_from_text,
     change_lines,
     coming_with,
     compilation_text,
@@ -36,6 +37,7 @@ from dynamo_diff_schema import (
     EvidenceExcerpt,
     EvidenceGrep,
     EvidenceIndex,
+    EvidenceSearch,
     FunctionRow,
     ImportPage,
     RunReportPage,
@@ -49,6 +51,7 @@ from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_schema.lists import head as first_of
 from dynamo_diff_schema.lists import joined
 
+from dynamo_diff_mcp.budget import whole_names
 from dynamo_diff_mcp.hints import for_agents
 
 # A line is never cut inside a fact: pages drop whole items (rows, functions, entries) and say how to read them.
@@ -461,6 +464,42 @@ def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
     return "\n".join(lines)
 
 
+def evidence_search_text(page: EvidenceSearch, filters: str = "") -> str:
+    """A capture-wide grep: how many records and matches in all, each record's matching windows, and the records
+    past what is shown by id (their count each), with the calls that read them."""
+    where = "their text and embedded configuration" if page.in_config else "their own text"
+    lines = [
+        f"grep {page.pattern!r} in {short_id(page.capture)}{filters}: {page.total_matches} match(es) in "
+        f"{page.records_matched} of {page.records_searched} records ({where}); {page.shown_matches} shown"
+    ]
+    for hit in page.records:
+        if not hit.matches:
+            continue
+        ev = hit.evidence
+        about = f" {ev.function}" if ev.function else ""
+        of = "" if hit.shown_matches == hit.total_matches else f", {hit.shown_matches} shown"
+        lines.append(f"{ev.id} {ev.kind} {ev.compile_id or '-'}{about}: {hit.total_matches} match(es){of}")
+        for m in hit.matches:
+            if m.first_line is None:
+                lines.append(f"  line {m.line}:")
+            else:
+                on = ", ".join(str(n) for n in m.matched_lines or [m.line])
+                lines.append(f"  lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {on}):")
+            lines += ["    " + " ".join(text.split()) for text in m.lines]
+    ref = short_id(page.capture)
+    rest = [h for h in page.records if h.shown_matches < h.total_matches]
+    if page.total_matches > page.shown_matches:
+        named = whole_names([f"{h.evidence.id} ({h.total_matches - h.shown_matches})" for h in rest], 600)
+        lines.append(
+            f"... {page.total_matches - page.shown_matches} more match(es), in {named}: get_evidence("
+            f'capture="{ref}", grep={page.pattern!r}, max_matches={min(page.total_matches, 200)}) or '
+            f'get_evidence(capture="{ref}", evidence_id="<id>", grep={page.pattern!r})'
+        )
+    if page.config_matches and not page.in_config:
+        lines.append(f"{page.config_matches} more in embedded configuration: get_evidence(..., in_config=true)")
+    return "\n".join(lines)
+
+
 def evidence_text(ex: EvidenceExcerpt) -> str:
     ev = ex.evidence
     head = (
@@ -486,9 +525,9 @@ def _compilation_line(c: CompilationLine, function: str) -> str:
     """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache) or how it ended, then
     its graph size, compile time and main records."""
     said = compilation_text(c, function)
-    sequel = None  # whether the program went on after a failure: its own line
+    below: list[str] = []  # where a guarded name is set, whether the program went on, the call path: a line each
     if said is not None and "\n" in said:
-        said, sequel = said.split("\n", 1)
+        said, *below = said.split("\n")
     if said is None:
         frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
         rank = "" if c.rank is None else f"rank {c.rank} "
@@ -499,7 +538,7 @@ def _compilation_line(c: CompilationLine, function: str) -> str:
     if c.evidence_ids:
         facts.append("records " + ", ".join(c.evidence_ids))
     line = _line(said.strip() + (f" [{'; '.join(facts)}]" if facts else ""))
-    return line if sequel is None else f"{line}\n    {_line(sequel.strip())}"
+    return "\n    ".join([line, *(_line(b.strip()) for b in below)])
 
 
 def run_page_text(page: RunReportPage) -> str:
@@ -529,6 +568,8 @@ def run_page_text(page: RunReportPage) -> str:
         where = f" in {r.file}" if r.file and "/" in r.file else ""
         time = f", compile time {r.compile_time_s:.3f} s" if r.compile_time_s else ""
         lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{time}{frames}{where}"))
+        if r.called_from:
+            lines.append("  " + _line(called_from_text(r.called_from)))
         if r.count_evidence:
             lines.append(
                 "  "

@@ -179,6 +179,41 @@ class EvidenceGrep(Model):
     matches: list[GrepMatch] = Field(default_factory=list)
 
 
+class EvidenceHit(Model):
+    """One record a capture-wide search matched: the record, its matches, the first of them shown."""
+
+    evidence: EvidenceEntry
+    total_matches: int = Field(ge=0, description="Matches in the record's text searched.")
+    shown_matches: int = Field(0, ge=0, description="Of them, those `matches` show.")
+    matches: list[GrepMatch] = Field(default_factory=list, description="The ones shown (overlapping merged).")
+
+
+class EvidenceSearch(Model):
+    """`dynamo-diff evidence ID --grep PATTERN` (no evidence id): the capture's records whose text matches, each
+    with its matching windows; the embedded configuration searched only with `in_config`."""
+
+    kind: Literal["evidence_search"] = "evidence_search"
+    schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
+    capture: str = Field(description="The capture id.")
+    pattern: str = Field(description="A regular expression, else plain text; matched in any case.")
+    in_config: bool = Field(False, description="The configuration records embed was searched too.")
+    records_searched: int = Field(
+        ge=0, description="Records searched (those the kind/function/compile id filters keep)."
+    )
+    records_matched: int = Field(0, ge=0, description="Of them, those with a match.")
+    total_matches: int = Field(0, ge=0, description="Matches in all the records searched.")
+    shown_matches: int = Field(0, ge=0, description="Of them, those shown (at most `max_matches`).")
+    config_matches: int = Field(
+        0, ge=0, description="Matches inside embedded configuration (searched only with in_config)."
+    )
+    records: list[EvidenceHit] = Field(
+        default_factory=list,
+        description="Every record with a match, in trace order; past the first `max_matches` matches a record's "
+        "`matches` is empty (its count says how many it has).",
+    )
+
+
 class SourceLocation(Model):
     """One compiled function's lines in the run's captured snapshot (never the working-tree file)."""
 

@@ -15,6 +15,20 @@ from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
 
+class CodeLine(Model):
+    """A line of the user's program: a frame of a call path, or a line that assigns a guarded name."""
+
+    file: str = Field(
+        description="The file: its path as the trace records it (a call path's frame), or the source snapshot's "
+        "path (an assignment)."
+    )
+    line: int | None = None
+    function: str | None = Field(None, description="The function the frame runs in (a call path's frame).")
+    code: str | None = Field(
+        None, description="The line's text (stripped): the trace record's, else the capture's source snapshot's."
+    )
+
+
 class GuardLine(Model):
     category: str
     text: str = Field(description="The failing guard as torch printed it (first line, without the user-code comment).")
@@ -24,6 +38,19 @@ class GuardLine(Model):
         "trace, else its comment); None when torch names none (a tensor's dtype or size).",
     )
     code: str | None = Field(None, description="The text of that line, as torch printed it (stripped).")
+    guarded: str | None = Field(
+        None,
+        description="The global, attribute or string key the guard reads, as the report names it: 'MODE' "
+        "(G['MODE']), 'top_k' (L['self'].top_k), \"['mode']\" (L['cfg']['mode']); None for a guard on a tensor, "
+        "on an argument itself, or through a call or an index.",
+    )
+    assigned_at: list[CodeLine] = Field(
+        default_factory=list,
+        description="Where the capture's source snapshots assign `guarded` (`MODE = `, `MODE += `, `obj.top_k = `, "
+        "`setattr(obj, 'top_k', ...)`, `d['mode'] = `; a global at module level or in a function that declares it "
+        "global), at most 2, the guarded function's file first. [] when none does or the capture has no snapshots.",
+    )
+    assigned_total: int = Field(0, description="How many such lines the snapshots hold in all.")
     evidence_id: str | None = None
     made_for: list[str] = Field(
         default_factory=list,
@@ -112,6 +139,13 @@ class CompilationLine(Model):
         "fixed it; [] when none was.",
     )
     compile_time_s: float | None = None
+    called_from: list[CodeLine] = Field(
+        default_factory=list,
+        description="The call path that started it (the user's frames below the compiled one on its dynamo_start "
+        "stack, innermost first, at most 3, each with its line's text: the record's, else the source snapshot's), "
+        "only when it is another call than its function's `called_from` (e.g. a recompile from the eval loop; a "
+        "resume function's stack that holds a frame more is the same call); [] when the same or not recorded.",
+    )
     evidence_ids: list[str] = Field(
         default_factory=list, description="Its main records: dynamo_start, compilation_metrics (list more by id)."
     )
@@ -135,6 +169,13 @@ class FunctionReport(Model):
         "torch.compile was called (the line None when not known).",
     )
     frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
+    called_from: list[CodeLine] = Field(
+        default_factory=list,
+        description="The call of the program that first compiled it (its first compilation's user frames below the "
+        "compiled one on the dynamo_start stack, innermost first, at most 3, each with its line's text: the "
+        "record's, else the source snapshot's). A later compilation from another call says its own "
+        "(CompilationLine.called_from). [] when the stack is not recorded.",
+    )
     counts: dict[str, int] = Field(description="Its non-zero counts (in a capture of several ranks, summed).")
     ranks_summed: int | None = Field(
         None,

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         Evidence,
         EvidenceGrep,
         EvidenceIndex,
+        EvidenceSearch,
         FunctionRow,
         FunctionSide,
         FunctionSourceDiff,
@@ -763,6 +764,59 @@ class Service:
         except re.error:
             regex = re.compile(re.escape(pattern), re.IGNORECASE)
         return whole, grep_text(whole.text, regex, context=context, max_matches=max_matches, in_config=in_config)
+
+    def evidence_search(
+        self,
+        ref: str,
+        pattern: str,
+        *,
+        kind: str | None = None,
+        compile_id: str | None = None,
+        function: str | None = None,
+        context: int = 2,
+        max_matches: int = GREP_MAX_MATCHES,
+        in_config: bool = False,
+    ) -> EvidenceSearch:
+        """Every record of a capture (those the index filters keep) searched for `pattern` as `grep_evidence`
+        searches one: every record with a match, in trace order, with its count and matching windows (the first
+        `max_matches` matches in all are shown; a record past them has none); every match counted."""
+        from dynamo_diff_service._grep import grep_text
+
+        capture_id, entries, total = self.evidence_index(
+            ref, kind=kind, compile_id=compile_id, function=function, limit=1_000_000
+        )
+        try:
+            regex = re.compile(pattern, re.IGNORECASE)
+        except re.error:
+            regex = re.compile(re.escape(pattern), re.IGNORECASE)
+        hits: list[_schema.EvidenceHit] = []
+        total_matches = shown = config = 0
+        for entry in entries:
+            whole = self.store.read_evidence(capture_id, entry.id, max_chars=_GREP_MAX_CHARS)
+            found = grep_text(
+                whole.text, regex, context=context, max_matches=max(max_matches - shown, 0), in_config=in_config
+            )
+            config += found.config_matches
+            if found.total:
+                total_matches += found.total
+                shown += found.shown
+                hits.append(
+                    _schema.EvidenceHit(
+                        evidence=entry, total_matches=found.total, shown_matches=found.shown, matches=found.matches
+                    )
+                )
+        page = _schema.EvidenceSearch(
+            capture=capture_id,
+            pattern=pattern,
+            in_config=in_config,
+            records_searched=total,
+            records_matched=len(hits),
+            total_matches=total_matches,
+            shown_matches=shown,
+            config_matches=config,
+            records=hits,
+        )
+        return page
 
     def source(self, ref: str, function: str) -> tuple[Capture, list[SourceLocation]]:
         from dynamo_diff_service._source import find_source

@@ -404,10 +404,11 @@ def _user_frames(stack: StartStack, resolve: Callable[[int | str], str]) -> list
     """The user's frames below the compiled one (not torch, the standard library or an installed package, nor a
     made-up file name such as `<string>`), innermost first: the functions whose lines led to the call."""
     frames = []
-    for filename, line, name in reversed(stack.below):
+    locs = stack.locs if len(stack.locs) == len(stack.below) else (None,) * len(stack.below)
+    for (filename, line, name), code in zip(reversed(stack.below), reversed(locs), strict=True):
         path = resolve(filename)
         if library_path(path) is None and not path.startswith("<"):
-            frames.append(StackFrame(filename=path, line=line, name=name))
+            frames.append(StackFrame(filename=path, line=line, name=name, code=code))
             if len(frames) == _CALLERS:
                 break
     return frames

@@ -28,6 +28,8 @@ class StartStack(NamedTuple):
     # The file of the stack's outermost frame when it is module-level code (`<module>`): the script the process
     # started from (python train.py, a torchrun worker); None for a thread's or runpy's stack.
     entry: int | str | None = None
+    # The text of each frame's line in `below`, as torch's record gives it (`loc`, stripped; None where absent).
+    locs: tuple[str | None, ...] = ()
 
 
 @dataclass(slots=True)

@@ -24,10 +24,12 @@ def stack_top(body: Any) -> StartStack | None:
     name = top.get("name")
     first_line = top.get("line")
     below = []
+    locs = []
     for frame in stack[-1 - _CALLER_FRAMES : -1]:
         if isinstance(frame, dict) and isinstance(fn := frame.get("filename"), int | str):
-            line, fname = frame.get("line"), frame.get("name")
+            line, fname, loc = frame.get("line"), frame.get("name"), frame.get("loc")
             below.append((fn, line if isinstance(line, int) else None, fname if isinstance(fname, str) else None))
+            locs.append(loc.strip()[:300] if isinstance(loc, str) and loc.strip() else None)
     outer = stack[0]
     entry = outer.get("filename") if isinstance(outer, dict) and outer.get("name") == "<module>" else None
     return StartStack(
@@ -36,6 +38,7 @@ def stack_top(body: Any) -> StartStack | None:
         tuple(below),
         first_line if isinstance(first_line, int) and not isinstance(first_line, bool) else None,
         entry if isinstance(entry, int | str) and not isinstance(entry, bool) else None,
+        tuple(locs),
     )
 
 

@@ -1,0 +1,227 @@
+"""Where in the user's program a compilation happened, and where the name a failing guard reads is set.
+
+The call path: the user's frames below the compiled one on the dynamo_start stack (`CodeLocation.callers`,
+innermost first), each with its line's text (the record's, else the capture's source snapshot's):
+`called from: global_guard.py:33 o.call(ca, apply, x) <- _oracle.py:222 fn() <- global_guard.py:53 run(o, body)`.
+
+A guarded name: the global, attribute or key a failing guard reads (`G['MODE'] == 'sin'` reads the global MODE,
+`L['self'].top_k == 3` the attribute top_k, `L['cfg']['mode']` the key 'mode', `___check_obj_id(L['self'].head, ..)`
+the attribute head), and the lines of the capture's source snapshots that assign it: `MODE = ...`, `MODE += ...`,
+`obj.top_k = ...`, `setattr(obj, "top_k", ...)`, `d["mode"] = ...`. The snapshots are parsed, never run."""
+
+from __future__ import annotations
+
+import ast
+import re
+import weakref
+from dataclasses import dataclass
+
+from dynamo_diff_match.snapshots import SnapshotSet
+from dynamo_diff_match.spans import MAX_SOURCE_BYTES
+from dynamo_diff_schema.compilation import StackFrame
+from dynamo_diff_schema.run_report import CodeLine
+
+from dynamo_diff_compare.user_lines import source_line, without_comment
+
+# Frames shown of a call path, and assignment sites listed per guarded name.
+CALL_FRAMES = 3
+SITES_SHOWN = 2
+
+# `G['MODE']`, `L['self'].top_k`, `L['cfg']['mode']`, `L['self']._modules['head']`: a guard's source and its accessors.
+_SOURCE = re.compile(r"\b(?P<base>[GL])\['(?P<name>[^'\]]+)'\](?P<rest>(?:\.\w+|\[[^\]]*\]|\(\))*)")
+_ACCESSOR = re.compile(r"\.(?P<attr>\w+)|\[(?P<key>[^\]]*)\]|(?P<call>\(\))")
+# The dicts through which torch's guards reach a module's submodules, parameters and buffers (set as attributes).
+_MODULE_DICTS = {"_modules", "_parameters", "_buffers"}
+
+
+def _name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def call_path(callers: list[StackFrame], sources: SnapshotSet | None) -> list[CodeLine]:
+    """The first CALL_FRAMES of a compilation's callers, each with the text of its line (the record's, else the
+    source snapshot's) when one is known."""
+    out = []
+    for f in callers[:CALL_FRAMES]:
+        code = f.code or source_line(sources, f.filename, f.line)
+        out.append(
+            CodeLine(file=f.filename, line=f.line, function=f.name, code=without_comment(code) if code else None)
+        )
+    return out
+
+
+def same_call(a: list[StackFrame], b: list[StackFrame]) -> bool:
+    """Whether two compilations' callers are the same call of the program: the innermost frame of the shorter is
+    on the longer, and from there the two agree (compared on file and line) as far as both go. A resume function's
+    stack can hold a frame more (torch's wrapper is entered from the user's helper that called the compiled
+    function), and the stacks are cut at 4 frames."""
+    short, long = sorted(([(f.filename, f.line) for f in a], [(f.filename, f.line) for f in b]), key=len)
+    if not short:
+        return not long
+    if short[0] not in long:
+        return False
+    k = long.index(short[0])
+    n = min(len(long) - k, len(short))
+    return long[k : k + n] == short[:n]
+
+
+def frame_text(f: CodeLine) -> str:
+    """'global_guard.py:33 o.call(ca, apply, x)' (without the text when none is known)."""
+    at = f"{_name(f.file)}:{f.line if f.line is not None else '?'}"
+    return f"{at} {f.code}" if f.code else at
+
+
+def called_from_text(frames: list[CodeLine]) -> str:
+    """'called from: train.py:48 loss = step(model, batch) <- train.py:60 main()'."""
+    return "called from: " + " <- ".join(frame_text(f) for f in frames)
+
+
+@dataclass(frozen=True)
+class Guarded:
+    """What a failing guard reads: a global (`kind` 'global'), an attribute ('attribute') or a string key ('key')."""
+
+    kind: str
+    name: str
+
+    @property
+    def label(self) -> str:
+        """'MODE', 'top_k', "['mode']" (how the report names it)."""
+        return f"[{self.name!r}]" if self.kind == "key" else self.name
+
+
+def guarded_name(guard: str) -> Guarded | None:
+    """The global, attribute or key the first source of a guard's text reads; None for a guard on a local itself
+    (an argument: set by the caller), through a call (`.size()`), an index, or a name of torch's own (`__...`)."""
+    first = guard.strip().split("\n", 1)[0].split("  #", 1)[0]
+    m = _SOURCE.search(first)
+    if m is None or m["name"].startswith("__"):  # `G['__import_torch']`: a module torch's guards import
+        return None
+    accessors = list(_ACCESSOR.finditer(m["rest"]))
+    if any(a["call"] for a in accessors):
+        return None
+    if not accessors:
+        name = m["name"]
+        return Guarded("global", name) if m["base"] == "G" and name.isidentifier() else None
+    last = accessors[-1]
+    if last["attr"] is not None:
+        return None if last["attr"].startswith("__") else Guarded("attribute", last["attr"])
+    key = last["key"].strip()
+    if len(key) < 2 or key[0] not in "'\"" or key[-1] != key[0]:
+        return None  # an index or a key that is not a string
+    text = key[1:-1]
+    before = accessors[-2]["attr"] if len(accessors) > 1 else None
+    if before in _MODULE_DICTS and text.isidentifier():
+        return Guarded("attribute", text)  # `self._modules['head']`: set as `self.head = ...`
+    return Guarded("key", text)
+
+
+# Parsed snapshot files, per snapshot set (parsed once, however many guards are looked up).
+_TREES: weakref.WeakKeyDictionary[SnapshotSet, dict[str, ast.Module | None]] = weakref.WeakKeyDictionary()
+
+
+def _tree(sources: SnapshotSet, rel: str) -> ast.Module | None:
+    trees = _TREES.setdefault(sources, {})
+    if rel not in trees:
+        text = sources.files.get(rel, "")
+        try:
+            trees[rel] = ast.parse(text) if len(text) <= MAX_SOURCE_BYTES else None
+        except (SyntaxError, ValueError):
+            trees[rel] = None
+    return trees[rel]
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, ast.AugAssign) or (isinstance(node, ast.AnnAssign) and node.value is not None):
+        targets = [node.target]
+    else:
+        return []
+    out: list[ast.expr] = []
+    while targets:
+        t = targets.pop()
+        if isinstance(t, ast.Tuple | ast.List):
+            targets.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            targets.append(t.value)
+        else:
+            out.append(t)
+    return out
+
+
+def _assigns(node: ast.AST, what: Guarded, global_scope: bool) -> bool:
+    """Whether the statement `node` assigns `what` (a global only where `global_scope`)."""
+    for t in _targets(node):
+        if what.kind == "global" and global_scope and isinstance(t, ast.Name) and t.id == what.name:
+            return True
+        if what.kind == "attribute" and isinstance(t, ast.Attribute) and t.attr == what.name:
+            return True
+        if what.kind == "key" and isinstance(t, ast.Subscript):
+            key = t.slice
+            if isinstance(key, ast.Constant) and key.value == what.name:
+                return True
+    if what.kind == "attribute" and isinstance(node, ast.Expr) and isinstance(call := node.value, ast.Call):
+        f = call.func
+        if isinstance(f, ast.Name) and f.id == "setattr" and len(call.args) >= 2:
+            name = call.args[1]
+            return isinstance(name, ast.Constant) and name.value == what.name
+    return False
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _declared_global(scope: ast.AST) -> set[str]:
+    """The names a function's own body (not a nested def or class) declares `global`."""
+    names: set[str] = set()
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+        elif not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def _sites(tree: ast.Module, what: Guarded) -> list[int]:
+    """The lines of the statements of `tree` that assign `what`: a global at module level or in a function that
+    declares it global; an attribute or key anywhere."""
+    lines: list[int] = []
+    todo: list[tuple[ast.AST, bool]] = [(tree, True)]
+    while todo:
+        node, global_scope = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            scope = global_scope
+            if isinstance(child, _SCOPES):
+                scope = what.name in _declared_global(child)
+            if isinstance(child, ast.stmt) and _assigns(child, what, scope):
+                lines.append(child.lineno)
+            todo.append((child, scope))
+    return sorted(set(lines))
+
+
+def assignment_sites(sources: SnapshotSet | None, what: Guarded, first_file: str | None = None) -> list[CodeLine]:
+    """Every line of the capture's snapshots that assigns `what`, in file order (the file of `first_file`, the
+    guarded function's, first), each with its text."""
+    if sources is None:
+        return []
+    first = sources.rel_path(first_file) if first_file else None
+    files = sorted(sources.files, key=lambda rel: (rel != first, rel))
+    out = []
+    for rel in files:
+        tree = _tree(sources, rel)
+        if tree is None:
+            continue
+        lines = sources.lines(rel)
+        for n in _sites(tree, what):
+            code = without_comment(lines[n - 1].strip()) if n <= len(lines) else None
+            out.append(CodeLine(file=rel, line=n, code=code or None))
+    return out
+
+
+def assigned_text(label: str, sites: list[CodeLine], total: int) -> str:
+    """'MODE set at: global_guard.py:13 MODE = "sin"; global_guard.py:32 MODE = mode' (+ 'of N sites' when more)."""
+    shown = "; ".join(frame_text(f) for f in sites)
+    more = f" ({len(sites)} of {total} sites)" if total > len(sites) else ""
+    return f"{label} set at: {shown}{more}"
