@@ -52,7 +52,8 @@ def test_global_guard_says_which_call_compiled_and_where_mode_is_set(run: Run) -
     assert code_ == 0, err
     text = out.splitlines()  # the facts under a compilation are indented 4: no unwrapping (a 200-column terminal)
     guard = next(i for i, s in enumerate(text) if s.strip().startswith("recompile [value]: 0/0: G['MODE']"))
-    assert text[guard + 1].strip() == set_at
+    # (under the guard: what the new entry was made for, global_guard.py's second value, then where MODE is set)
+    assert [s.strip() for s in text[guard + 1 : guard + 3]] == ["made for: G['MODE'] == 'cos'", set_at]
     called = [s.strip() for s in text if s.strip().startswith("called from: ")]
     # Trace order: a code object's call path once, again when it changes (cast's second call).
     assert called == [f"called from: {p}" for p in (apply, cast_first, cast_second)]

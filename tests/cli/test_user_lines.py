@@ -35,12 +35,24 @@ def test_a_failing_guard_says_the_user_line_torch_attributes_it_to(run: Run) -> 
     assert code_ == 0, err
     text = "\n".join(unwrapped(out))
     assert f"recompile [value]: 0/0: G['MODE'] == 'sin' {at}" in text
+    # What the new entries were made for (global_guard.py: MODE "cos"; a float64 tensor of 5), in the raw guard
+    # trees of 0/1 and 1/1 and on the text view's guard lines.
+    raw = _raw("global_guard")
+    assert (
+        "EQUALS_MATCH: G['MODE'] == 'cos'" in raw and "torch.float64, device=None, requires_grad=False, size=[5]" in raw
+    )
+    # (the text view: on a line of its own, under the guard's, which is never wrapped)
+    assert f"recompile [value]: 0/0: G['MODE'] == 'sin' {at}\n      made for: G['MODE'] == 'cos'\n" in text
+    assert "actual Double\n      made for: L['x']: torch.float64, size=[5], stride=[1]\n" in text
     # The dtype guard's record names no user line: nothing is made up for it.
     (dtype,) = [s for s in text.splitlines() if "dtype mismatch" in s]
     assert " at " not in dtype.split("dtype mismatch", 1)[1]
     code_, out, err = run("analyze", str(CAPTURES / "global_guard"), "--by-function")
     assert code_ == 0, err
-    assert f"recompiled [value] 0/0: G['MODE'] == 'sin' {at} (ev " in "\n".join(unwrapped(out, hang=4))
+    # The new entry was made for MODE == "cos" (the workload's second value): said after the line.
+    assert f"recompiled [value] 0/0: G['MODE'] == 'sin' {at} (made for: G['MODE'] == 'cos') (ev " in "\n".join(
+        unwrapped(out, hang=4)
+    )
     code_, out, err = run("analyze", str(CAPTURES / "global_guard"), "--by-function", "--format", "json")
     guards = [g for f in json.loads(out)["functions"] for c in f["compilations"] for g in c["recompile"]]
     assert {(g["category"], g["site"], g["code"]) for g in guards} == {

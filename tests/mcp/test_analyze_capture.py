@@ -271,6 +271,27 @@ def test_a_value_the_code_pinned_is_said_in_the_text(session: Session) -> None:
     assert "the change is to pinned_index.py:" in text and "compile with dynamic=True" not in text
 
 
+def test_a_recompile_says_what_the_new_entry_was_made_for(session: Session) -> None:
+    """global_guard.py sets MODE to "sin", then "cos"; cast gets a float32, then a float64 tensor of 5: the new
+    entries' own guards (their guard trees in the raw trace) say so next to the failing guard."""
+    raw = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "global_guard" / "raw").glob("*.log"))
+    assert "EQUALS_MATCH: G['MODE'] == 'cos'" in raw and "torch.float64, device=None" in raw
+    result = session.call("analyze_capture", capture="captures/global_guard", full=True)
+    text = " ".join(text_of(result).split())
+    assert "(made for: G['MODE'] == 'cos')" in text
+    assert "(made for: L['x']: torch.float64, size=[5], stride=[1])" in text
+    guards = [
+        g
+        for f in result.structured_content["functions"]
+        for c in f["report"]["compilations"]  # type: ignore[index]
+        for g in c.get("recompile", [])
+    ]
+    assert sorted(g["made_for"] for g in guards) == [
+        ["G['MODE'] == 'cos'"],
+        ["L['x']: torch.float64, size=[5], stride=[1]"],
+    ]
+
+
 def test_one_functions_compilations_come_in_one_call(session: Session) -> None:
     """ddp_ranks: DDP's forward has 8 compilations over its two ranks (the trace's compilation_metrics); asked for
     the function alone, one call shows every one (the whole-capture page cuts it)."""

@@ -46,7 +46,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
-from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, specialized_text
+from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, made_for_text, specialized_text
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -146,6 +146,17 @@ def guard_text(text: str) -> str:
     return text.split("  #", 1)[0].strip()
 
 
+def backward_not_compiled(compiled_autograd: Sequence[str] = ()) -> str:
+    """A backward graph AOTAutograd traced (aot_backward_graph) with no bwd_compilation_metrics: it never compiled
+    on its own in this run (torch compiles it lazily, at the first .backward() that reaches it)."""
+    said = "backward graph traced (aot_backward_graph); not compiled in this run"
+    if compiled_autograd:
+        shown, rest = head(list(compiled_autograd), 3)
+        ids = ", ".join(shown) + (f", +{rest} more" if rest else "")
+        return f"{said} by AOTAutograd (no bwd_compilation_metrics; the backward went through Compiled Autograd: {ids})"
+    return f"{said} (no bwd_compilation_metrics: no .backward() reached it)"
+
+
 def compilation_summary(comp: Compilation, sequels: Sequels | None = None) -> str:
     """One line per fact the trace shows about a compilation, in the order an engineer reads them."""
     return "\n".join(compilation_facts(comp, sequels=sequels))
@@ -156,10 +167,17 @@ _GUARDS_SHOWN = 8
 
 
 def compilation_facts(
-    comp: Compilation, *, whole_guard: bool = False, sequels: Sequels | None = None, sources: SnapshotSet | None = None
+    comp: Compilation,
+    *,
+    whole_guard: bool = False,
+    sequels: Sequels | None = None,
+    sources: SnapshotSet | None = None,
+    compiled_autograd: Sequence[str] = (),
 ) -> list[str]:
     """The facts of `compilation_summary`, a list; `whole_guard`: the failing guards' texts uncut; with
-    `sequels`, a failure says what torch did next and whether the program went on, on what evidence."""
+    `sequels`, a failure says what torch did next and whether the program went on, on what evidence;
+    `compiled_autograd`: the compile ids of the rank's Compiled Autograd graphs (what took a backward that
+    AOTAutograd traced but never compiled)."""
     bits = []
     if comp.recompile is not None:
         reasons = comp.recompile.reasons
@@ -172,6 +190,8 @@ def compilation_facts(
                 at = guard_line(reason.text)
                 where = f" {at.text()}" if at is not None else ""
                 bits.append(f"recompile [{reason.category}]: {text}{where}")
+                if reason.made_for:  # a line of its own: the guard's line is kept whole (never wrapped)
+                    bits.append("  " + made_for_text(reason.made_for).strip()[1:-1])
                 guarded = guarded_name(reason.text) if sources is not None else None
                 if guarded is not None and (sites := assignment_sites(sources, guarded, comp.code.co_filename)):
                     bits.append(assigned_text(guarded.label, sites[:SITES_SHOWN], len(sites)))
@@ -205,6 +225,8 @@ def compilation_facts(
         if aot.backward_compiled:
             took = f" in {aot.backward_compile_time_s:g} s" if aot.backward_compile_time_s is not None else ""
             compiled = f"; backward compiled{took}"
+        elif aot.backward_op_count is not None:
+            compiled = "; " + backward_not_compiled(compiled_autograd)
         bits.append(f"AOTAutograd: {', '.join(graphs) or 'no graph printed'}{compiled}")
     if comp.graph is not None and comp.graph.symbolic_sizes:
         bits.append(dynamic_text(comp.graph.symbolic_sizes))
@@ -457,11 +479,14 @@ def compilation_lines(
     out = [Line(_compilations_title(capture, rank), style="bold")]
     generated = generated_by_compile_id(rank)
     sequels = sequels or Sequels(capture)
+    compiled_autograd = [c.compile_id for c in rank.compilations if c.identity.compiled_autograd_id is not None]
     # The call path of each code object's last compilation: a compilation says its own when it differs.
     paths: dict[tuple[str | None, str | None, int | None], list[StackFrame]] = {}
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
-        for fact in compilation_facts(comp, whole_guard=True, sequels=sequels, sources=sources):
+        for fact in compilation_facts(
+            comp, whole_guard=True, sequels=sequels, sources=sources, compiled_autograd=compiled_autograd
+        ):
             out.append(Line(fact, indent=4, keep=fact.startswith("recompile [")))
         code = (comp.code.co_filename, comp.code.co_name, comp.code.co_firstlineno)
         before = paths.get(code)

@@ -53,6 +53,7 @@ class Digest:
         "reached",
         "reason_evidence",
         "reason_examples",
+        "reason_made_for",
         "reasons",
         "restart_evidence",
         "restart_words",
@@ -65,6 +66,8 @@ class Digest:
         self.reasons: Counter[str] = Counter()  # guard category -> failing guards
         # guard category -> its failing guards' distinct first lines (what a line shows) -> the first whole text
         self.reason_examples: dict[str, dict[str, str]] = {}
+        # guard category -> first line -> what the new entries were made for (GuardReason.made_for), distinct
+        self.reason_made_for: dict[str, dict[str, list[str]]] = {}
         self.reason_evidence: dict[str, list[str]] = {}
         self.breaks: dict[str, tuple[set[str], list[str], str]] = {}  # key -> sites, evidence, what
         self.break_words: dict[str, dict[str, Any]] = {}  # key -> torch's words of its first break (_break_words)
@@ -112,6 +115,8 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 d.reasons[cat] += 1
                 text = reason.text.rstrip()
                 d.reason_examples.setdefault(cat, {}).setdefault(text.split("\n", 1)[0], text)
+                made = d.reason_made_for.setdefault(cat, {}).setdefault(text.split("\n", 1)[0], [])
+                made += [m for m in reason.made_for if m not in made]
                 if reason.evidence_id:
                     d.reason_evidence.setdefault(cat, []).append(reason.evidence_id)
         for spec in comp.specializations:
@@ -205,12 +210,16 @@ def specialized_lines(d: Digest) -> list[str]:
     return out
 
 
-def _guard_side(category: str, failing: int, texts: dict[str, str]) -> dict[str, Any]:
+def _guard_side(
+    category: str, failing: int, texts: dict[str, str], made: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
     """A recompile-reason change's side: its category, its failing guards, their distinct texts (the first
-    _EXAMPLES, all when only one more) and how many other distinct texts there are (`other_texts`, when some)."""
-    examples, rest = head(list(texts.values()), _EXAMPLES)
-    side: dict[str, Any] = {"category": category, "failing_guards": failing, "examples": examples}
-    return side | ({"other_texts": rest} if rest else {})
+    _EXAMPLES, all when only one more) and how many other distinct texts there are (`other_texts`, when some);
+    `made_for`, one list per example, what the new entries were made for (when the trace says for any)."""
+    shown, rest = head(list(texts.items()), _EXAMPLES)
+    side: dict[str, Any] = {"category": category, "failing_guards": failing, "examples": [t for _, t in shown]}
+    made_for = [(made or {}).get(first, []) for first, _ in shown]
+    return side | ({"other_texts": rest} if rest else {}) | ({"made_for": made_for} if any(made_for) else {})
 
 
 def _recompiles(b: Digest, c: Digest) -> list[Change]:
@@ -221,8 +230,8 @@ def _recompiles(b: Digest, c: Digest) -> list[Change]:
         nb, nc = b.reasons.get(cat, 0), c.reasons.get(cat, 0)
         if nb != nc:
             sides: dict[str, dict[str, Any]] = {
-                "baseline": _guard_side(cat, nb, b.reason_examples.get(cat, {})),
-                "candidate": _guard_side(cat, nc, c.reason_examples.get(cat, {})),
+                "baseline": _guard_side(cat, nb, b.reason_examples.get(cat, {}), b.reason_made_for.get(cat)),
+                "candidate": _guard_side(cat, nc, c.reason_examples.get(cat, {}), c.reason_made_for.get(cat)),
             }
             for side, lines in pinned.items():
                 if lines and sides[side]["failing_guards"]:

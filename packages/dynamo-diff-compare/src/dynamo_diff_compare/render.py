@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from dynamo_diff_schema.capture import RunStatus
 from dynamo_diff_schema.comparison import (
@@ -247,10 +248,15 @@ def _guard(example: str) -> str:
     return example.split("  #", 1)[0].strip() + (f" {at.text()}" if at is not None else "")
 
 
+# Failing-guard texts a row lists per side (the JSON keeps up to changes._EXAMPLES).
+_GUARDS_PER_SIDE = 4
+
+
 def guard_lines(change: Change) -> list[str]:
-    """Under a recompile-reason change: each side's failing guards of the kind, a line each and named by side
-    (`baseline: 0/0: n == 2 at model.py:10: ...`), then, per side, what the lines do not show: how many
-    failing guards repeat them, how many other texts the evidence cited has."""
+    """Under a recompile-reason change: each side's failing guards of the kind (at most _GUARDS_PER_SIDE), a line
+    each and named by side (`baseline: 0/0: n == 2 at model.py:10: ...`), under each what the entries compiled
+    after it failed were made for (`(new entries made for: L['n'] == 3; L['n'] == 4)`), then, per side, what the
+    lines do not show: how many failing guards repeat them, how many other texts there are and where to read them."""
     if change.kind != ChangeKind.RECOMPILE_REASON:
         return []
     out: list[str] = []
@@ -258,13 +264,23 @@ def guard_lines(change: Change) -> list[str]:
         if not isinstance(side, dict):
             continue
         examples = [e for e in side.get("examples") or [] if isinstance(e, str)]
-        out += [f"    {name}: {_guard(e)}" for e in examples]
+        made_for = side.get("made_for")
+        made: list[Any] = made_for if isinstance(made_for, list) else []
+        shown, _ = head(examples, _GUARDS_PER_SIDE)  # never one left out
+        for i, e in enumerate(shown):
+            out.append(f"    {name}: {_guard(e)}")
+            if i < len(made) and isinstance(made[i], list) and made[i]:  # each entry made after this guard failed
+                values, rest = head([str(m) for m in made[i]], _GUARDS_PER_SIDE)
+                what = "; ".join(values) + (f"; +{rest} more" if rest else "")
+                out.append(f"    (new entr{'y' if len(made[i]) == 1 else 'ies'} made for: {what})")
         failing, other = side.get("failing_guards"), side.get("other_texts")
-        if isinstance(other, int) and other > 0:
-            total = len(examples) + other
+        more = len(examples) - len(shown) + (other if isinstance(other, int) else 0)
+        if more > 0:
+            total = len(examples) + (other if isinstance(other, int) else 0)
             out.append(
-                f"    ({name}: {failing} failing guard(s) of this kind, {total} distinct texts: {other} more in the "
-                "evidence cited)"
+                f"    ({name}: {more} more texts, {total} in all from {failing} failing guard(s) of this kind: "
+                f"the {name} run's analysis lists every one per compilation; the change's JSON examples hold "
+                f"{len(examples)})"
             )
         elif examples and isinstance(failing, int) and failing > len(examples):
             texts = "the text above" if len(examples) == 1 else f"the {len(examples)} texts above"

@@ -43,7 +43,14 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, source_line, specialized_text
+from dynamo_diff_compare.user_lines import (
+    break_code,
+    dynamic_text,
+    guard_line,
+    made_for_text,
+    source_line,
+    specialized_text,
+)
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
 # The compile-time figure shown per compilation (torch's own name and unit).
@@ -131,6 +138,7 @@ def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: 
         assigned_at=sites[:SITES_SHOWN],
         assigned_total=len(sites),
         evidence_id=r.evidence_id,
+        made_for=r.made_for[:4],
     )
 
 
@@ -278,7 +286,10 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
-        guards = "; ".join(f"[{r.category}] {r.text}" + (f" {guard_at(r)}" if r.site else "") for r in c.recompile)
+        guards = "; ".join(
+            f"[{r.category}] {r.text}" + (f" {guard_at(r)}" if r.site else "") + made_for_text(r.made_for)
+            for r in c.recompile
+        )
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
         parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
     for gb in c.graph_breaks:

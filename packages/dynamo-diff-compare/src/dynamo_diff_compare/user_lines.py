@@ -66,6 +66,16 @@ def guard_line(text: str) -> UserLine | None:
     return UserLine(_name(m["file"]), int(m["line"]), _code(m["code"]))
 
 
+def made_for_text(made_for: list[str]) -> str:
+    """' (made for: G['MODE'] == 'cos')': what the new cache entry was made for, from its own guard tree ('' when
+    the reader found nothing there)."""
+    if not made_for:
+        return ""
+    shown, rest = head(made_for, 2)
+    cut = [t if len(t) <= _MAX_CODE else t[: _MAX_CODE - 1] + "…" for t in shown]
+    return f" (made for: {' and '.join(cut)}" + (f", +{rest} more" if rest else "") + ")"
+
+
 def source_line(sources: SnapshotSet | None, file: str | None, line: int | None) -> str | None:
     """The text of `file`:`line` in the capture's source snapshot, stripped; None without a snapshot of it."""
     if sources is None or file is None or line is None or line < 1:

@@ -118,6 +118,13 @@ class GuardReason(Model):
     text: str
     category: GuardCategory
     evidence_id: str | None = None
+    made_for: list[str] = Field(
+        default_factory=list,
+        description="What the new cache entry was made for: its own guard(s) on the failing guard's source, read "
+        "from this compilation's guard tree (dynamo_cpp_guards_str), e.g. \"G['MODE'] == 'cos'\" or, for a "
+        "tensor's guard, \"L['x']: torch.float64, size=[5], stride=[1]\"; [] when the tree has none on that source "
+        "or is not in the trace.",
+    )
 
 
 class RecompileEvidence(Model):

@@ -42,7 +42,9 @@ COUNT_LABELS: dict[str, str] = {
     "confirmed_recompilation_identities": "recompiles (confirmed)",
     "confirmed_successful_recompilations": "recompiles completed",
     "additional_frame_compilations": "extra frame compiles",
-    "guard_reason_entries": "failing guards",
+    # torch checks each recompile against every older cache entry and lists one failing guard per entry: 3
+    # recompiles of one function read 1 + 2 + 3 = 6 (docs/SEMANTICS.md, Recompilations).
+    "guard_reason_entries": "failing guards (1 per older entry)",
     "graph_break_records": "graph breaks",
     "unique_graph_break_sites": "break sites",
     "compiler_limit_events": "limit hits",

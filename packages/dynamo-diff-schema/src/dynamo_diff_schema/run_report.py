@@ -52,6 +52,11 @@ class GuardLine(Model):
     )
     assigned_total: int = Field(0, description="How many such lines the snapshots hold in all.")
     evidence_id: str | None = None
+    made_for: list[str] = Field(
+        default_factory=list,
+        description="What the new cache entry was made for: its own guard(s) on the failing guard's source (the "
+        "compilation's GuardReason.made_for, at most 4), e.g. \"G['MODE'] == 'cos'\"; [] when the trace shows none.",
+    )
 
 
 class BreakLine(Model):

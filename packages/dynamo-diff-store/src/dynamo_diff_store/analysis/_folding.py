@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 from dynamo_diff_schema.compilation import CacheEvent, CodeLocation, GraphBreak, GuardReason, StackFrame
 
 from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
+from dynamo_diff_store.analysis._guards import GuardLeaf
 from dynamo_diff_store.reading import Record
 
 
@@ -56,6 +57,7 @@ class Identity:
     cache_events: list[CacheEvent] = field(default_factory=list)
     guard_categories: Counter[str] = field(default_factory=Counter)
     guard_local_types: dict[str, str] = field(default_factory=dict)  # the guard tree's class of self, fn, args[0]
+    guard_leaves: tuple[GuardLeaf, ...] = ()  # the last guard tree's guards (see _kind_guards.GuardLeaf)
     guard_evidence: list[str] = field(default_factory=list)
     start_top: tuple[str, StartStack] | None = None  # (the file it was read from, the stack)
     start_code: CodeLocation | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from dynamo_diff_schema.compilation import GuardCategory
 
@@ -121,3 +122,103 @@ def split_reason_text(text: str) -> list[str]:
         else:
             entries[-1] += "\n" + line.strip()
     return entries
+
+
+# What a new cache entry was made for: its own guards on the source of an older entry's failing guard. A guard
+# tree (dynamo_cpp_guards_str) line is `| | +- EQUALS_MATCH: G['MODE'] == 'cos'   # if MODE == "sin":  # f.py:17`;
+# the failing guard names the same source in the words torch 2.13 uses there (`n == 2` for the tree's
+# `L['n'] == 3`, `tensor 'x' dtype mismatch` for `check_tensor(L['x'], ...)`).
+class GuardLeaf(NamedTuple):
+    kind: str  # EQUALS_MATCH, TENSOR_MATCH, ID_MATCH, GLOBAL_STATE, ...
+    source: str  # the guarded source, locals written bare (`x`, `G['MODE']`, `act.__code__`); '' when none
+    text: str  # the guard as the tree writes it, without the user-code comment (cut at 2,000 characters)
+
+
+_TREE_LEAF = re.compile(
+    r"^[ \t|+-]*\+- (?!GuardManager\b|RootGuardManager\b|TREE_GUARD_MANAGER\b)([A-Z][A-Z_]{2,}): (.*)$"
+)
+_SOURCE = re.compile(r"\b[LG]\[(?:'[^'\n]*'|\"[^\"\n]*\"|\d+)\](?:\.\w+|\[(?:'[^'\n]*'|\"[^\"\n]*\"|-?\d+)\])*")
+_BARE_LOCAL = re.compile(r"\bL\['(\w+)'\]")
+_CHECK_TENSOR = re.compile(
+    r"check_tensor\((?P<src>[^,]+), (?P<type>[\w.]+), (?P<keys>DispatchKeySet\([^)]*\)), (?P<dtype>[\w.]+), "
+    r"device=(?P<device>[^,]+), requires_grad=(?P<rg>\w+), size=(?P<size>\[[^\]]*\]), stride=(?P<stride>\[[^\]]*\])"
+)
+_TENSOR_NAME = re.compile(r"^(?:tensor|expected type of) '(.+?)'(?= |,)")
+_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\b-?\d+(?:\.\d+)?\b|\b(?:True|False|None)\b")
+_MADE_FOR_MAX = 4
+
+
+def bare(source: str) -> str:
+    """`L['x'].w` -> `x.w`: how torch 2.13's failing-guard texts name a frame local."""
+    return _BARE_LOCAL.sub(r"\1", source)
+
+
+def tree_leaves(text: str) -> tuple[GuardLeaf, ...]:
+    leaves: list[GuardLeaf] = []
+    for line in text.splitlines():
+        m = _TREE_LEAF.match(line)
+        if m is None:
+            continue
+        kind, guard = m[1], _USER_CODE_COMMENT.sub("", m[2]).strip()
+        src = _SOURCE.search(guard)
+        leaves.append(GuardLeaf(kind, bare(src[0]) if src else "", guard[:2000]))
+    return tuple(leaves)
+
+
+def _skeleton(text: str, source: str) -> str:
+    return _LITERAL.sub("?", bare(text).replace(source, "\0")).replace(" ", "")
+
+
+def _tensor_text(m: re.Match[str], category: GuardCategory | str) -> str:
+    bits = [m["dtype"]]
+    if category == GuardCategory.TYPE:
+        bits.insert(0, m["type"])
+    if category in (GuardCategory.DEVICE, GuardCategory.TYPE):
+        bits.append(m["keys"])
+    if m["device"] != "None":
+        bits.append(f"device={m['device']}")
+    if category == GuardCategory.REQUIRES_GRAD:
+        bits.append(f"requires_grad={m['rg']}")
+    bits += [f"size={m['size']}", f"stride={m['stride']}"]
+    return f"{m['src']}: " + ", ".join(bits)
+
+
+def _global_state(reason: str, leaves: tuple[GuardLeaf, ...]) -> list[str]:
+    """`GLOBAL_STATE changed: grad_mode` -> the new tree's `grad_mode` in its ___check_global_state JSON."""
+    names = reason.split("GLOBAL_STATE changed:", 1)[1].split()
+    for leaf in leaves:
+        if leaf.kind == "GLOBAL_STATE":
+            found = [m for name in names if (m := re.search(rf'"{re.escape(name)}":(\w+|"[^"]*")', leaf.text))]
+            return [f"GLOBAL_STATE {m[0].replace(':', '=', 1)}".replace('"', "") for m in found]
+    return []
+
+
+def made_for(reason: str, category: GuardCategory | str, leaves: tuple[GuardLeaf, ...]) -> list[str]:
+    """The new entry's own guard(s) on the source of an older entry's failing guard (`reason`), as the new guard
+    tree writes them; [] when none is found. Never evaluated."""
+    body = _USER_CODE_COMMENT.sub("", CACHE_ENTRY_PREFIX.sub("", reason.split("\n", 1)[0], count=1)).strip()
+    if not leaves or not body:
+        return []
+    if body.startswith("GLOBAL_STATE changed:"):
+        return _global_state(body, leaves)
+    tensor = _TENSOR_NAME.match(body)
+    if tensor is not None:
+        source = bare(tensor[1])
+    else:
+        # The longest guarded source the failing text names whole (`act.__code__` before `act`).
+        found = [
+            leaf.source
+            for leaf in leaves
+            if leaf.source and re.search(rf"(?<![\w.'\]]){re.escape(leaf.source)}(?![\w\[])", bare(body))
+        ]
+        if not found:
+            return []
+        source = max(found, key=len)
+    on_source = [leaf for leaf in leaves if leaf.source == source]
+    if tensor is None:
+        shape = _skeleton(body, source)
+        same = [leaf.text for leaf in on_source if _skeleton(leaf.text, source) == shape]
+        if same:
+            return same[:_MADE_FOR_MAX]
+    tensors = [m for leaf in on_source if leaf.kind == "TENSOR_MATCH" and (m := _CHECK_TENSOR.search(leaf.text))]
+    return [_tensor_text(m, category) for m in tensors[:1]]

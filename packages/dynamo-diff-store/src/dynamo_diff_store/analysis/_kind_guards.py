@@ -11,7 +11,7 @@ from dynamo_diff_schema.compilation import GuardReason, GuardSummary, RecompileE
 
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._folding import Folding, Identity, RecordKind, payload
-from dynamo_diff_store.analysis._guards import categorize, split_reason_text
+from dynamo_diff_store.analysis._guards import GuardLeaf, categorize, made_for, split_reason_text, tree_leaves
 from dynamo_diff_store.reading import loads_payload
 
 # `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
@@ -30,10 +30,12 @@ _NAMING_LOCALS = frozenset({"self", "fn", "args[0]"})
 
 class GuardTree(NamedTuple):
     """What a guard record says: how many guards of each kind, and the classes the guard tree gives the frame's
-    `self`, `fn` and `args[0]` (the module's class, for the frame a compiled module's call enters first)."""
+    `self`, `fn` and `args[0]` (the module's class, for the frame a compiled module's call enters first), and its
+    guards (what a recompilation's new entry was made for: see `_guards.made_for`)."""
 
     categories: Counter[str]
     local_types: dict[str, str]
+    leaves: tuple[GuardLeaf, ...] = ()
 
 
 def cpp_guard_tree(text: str) -> GuardTree:
@@ -42,7 +44,7 @@ def cpp_guard_tree(text: str) -> GuardTree:
         local = m["local"] + ("[0]" if m["first"] else "")
         if local in _NAMING_LOCALS and local not in local_types:
             local_types[local] = m["cls"][:300]
-    return GuardTree(Counter(CPP_GUARD.findall(text)), local_types)
+    return GuardTree(Counter(CPP_GUARD.findall(text)), local_types, tree_leaves(text))
 
 
 def json_guard_tree(text: str) -> GuardTree:
@@ -84,6 +86,8 @@ def _fold_guards(folding: Folding, fact: Fact, ident: Identity) -> None:
         ident.guard_categories = fact.data.categories
         if fact.data.local_types:
             ident.guard_local_types = fact.data.local_types
+        if fact.data.leaves:
+            ident.guard_leaves = fact.data.leaves
 
 
 def _fold_recompile_reasons(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -122,6 +126,13 @@ def recompile(ident: Identity, final: dict[str, Any], metrics_ev: str | None) ->
             ]
         if metrics_ev is not None:
             evidence.append(metrics_ev)
+    if ident.guard_leaves:  # what the new entry was made for, from this compilation's own guard tree
+        entries = [
+            r.model_copy(update={"made_for": found})
+            if (found := made_for(r.text, r.category, ident.guard_leaves))
+            else r
+            for r in entries
+        ]
     return RecompileEvidence(confirmed=True, reasons=entries, evidence_ids=evidence)
 
 

@@ -1,0 +1,85 @@
+"""What a recompilation's new cache entry was made for (GuardReason.made_for): the new compilation's own guard on
+the source of the older entry's failing guard, read from its guard tree (dynamo_cpp_guards_str). Expected values
+come from the workloads (fixtures/workloads/*.py: the values each call passes) and are checked against the raw
+trace text of the new compilation's guard tree, never against the analyser."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from dynamo_diff_store import Store
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+
+
+def _tree(name: str, frame: int, compile_id: int) -> str:
+    """The raw guard tree torch wrote for `frame`/`compile_id` (the lines under its record, tab-indented)."""
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    text = raw.read_text(encoding="utf-8")
+    head = re.compile(
+        rf'^\S+ [\d:.]+ \d+ \S+\] \{{"dynamo_cpp_guards_str": {{}}, "frame_id": {frame}, '
+        rf'"frame_compile_id": {compile_id}, .*$\n((?:\t.*\n)+)',
+        re.M,
+    )
+    (body,) = head.findall(text)
+    return body
+
+
+def _made_for(store: Store, name: str) -> dict[str, list[list[str]]]:
+    capture = store.import_path(CAPTURES / name).capture
+    return {
+        c.compile_id: [r.made_for for r in c.recompile.reasons]
+        for rank in capture.ranks
+        for c in rank.compilations
+        if c.recompile is not None
+    }
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return Store(tmp_path_factory.mktemp("made_for") / "store")
+
+
+def test_a_global_value_and_a_dtype(store: Store) -> None:
+    # global_guard.py: MODE is "sin", then "cos" (0/1 is made for it); cast gets float32, then float64 (1/1).
+    assert "EQUALS_MATCH: G['MODE'] == 'cos'" in _tree("global_guard", 0, 1)
+    assert "torch.float64, device=None, requires_grad=False, size=[5], stride=[1]" in _tree("global_guard", 1, 1)
+    assert _made_for(store, "global_guard") == {
+        "0/1": [["G['MODE'] == 'cos'"]],
+        "1/1": [["L['x']: torch.float64, size=[5], stride=[1]"]],
+    }
+
+
+def test_each_kind_of_guard(store: Store) -> None:
+    # guards.py: each function's second call changes one thing (its @case lists the calls).
+    got = _made_for(store, "guards")
+    expected = {
+        "0/1": (["L['x']: torch.float32, size=[5], stride=[1]"], "size=[5]"),  # ones(4) then ones(5)
+        "2/1": (["L['x']: torch.float64, size=[4], stride=[1]"], "torch.float64"),  # then a float64 tensor
+        "3/1": (["L['x']: torch.float32, requires_grad=True, size=[4], stride=[1]"], "requires_grad=True"),
+        "4/1": (["GLOBAL_STATE grad_mode=true"], '"grad_mode":true'),  # no_grad, then grad on
+        "7/1": (["L['n'] == 3"], "EQUALS_MATCH: L['n'] == 3"),  # n=2, then 3
+        "8/1": (["L['flag'] == False"], "FALSE_MATCH: L['flag'] == False"),  # True, then False
+        "9/1": (["len(L['xs']) == 3"], "LENGTH_CHECK: len(L['xs']) == 3"),  # [1, 2], then [1, 2, 3]
+        "12/1": (["GLOBAL_STATE deterministic_algorithms=true"], '"deterministic_algorithms":true'),
+    }
+    for cid, (made_for, raw) in expected.items():
+        frame, compile_id = map(int, cid.split("/"))
+        assert raw in _tree("guards", frame, compile_id), cid
+        assert got[cid] == [made_for], cid
+    # torch.sin then torch.cos: a new object id, the one the new tree checks.
+    (fn_id,) = re.findall(r"ID_MATCH: (___check_obj_id\(L\['fn'\], \d+\), type=<class '\w+'>)", _tree("guards", 10, 1))
+    assert got["10/1"] == [[fn_id]]
+    # ones(4), ones(5) (the size made dynamic: None), then ones(1) (0 and 1 are specialized): 11/2 fails both.
+    assert got["11/1"] == [["L['x']: torch.float32, size=[None], stride=[1]"]]
+    assert got["11/2"] == [["L['x']: torch.float32, size=[1], stride=[1]"]] * 2
+
+
+def test_two_entries_checked(store: Store) -> None:
+    # multiple_guards.py: (randn(4), 2), then (randn(6, float64), 3), then (randn(6, float64), 2).
+    assert _made_for(store, "multiple_guards") == {
+        "0/1": [["L['n'] == 3"]],
+        "0/2": [["L['n'] == 2"], ["L['x']: torch.float64, size=[6], stride=[1]"]],
+    }
