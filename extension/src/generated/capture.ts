@@ -1078,6 +1078,10 @@ export interface RecompileEvidence {
 export interface GuardReason {
   category: GuardCategory;
   evidence_id?: string | null;
+  /**
+   * What the new cache entry was made for: its own guard(s) on the failing guard's source, read from this compilation's guard tree (dynamo_cpp_guards_str), e.g. "G['MODE'] == 'cos'" or, for a tensor's guard, "L['x']: torch.float64, size=[5], stride=[1]"; [] when the tree has none on that source or is not in the trace.
+   */
+  made_for?: string[];
   text: string;
 }
 /**

@@ -93,6 +93,10 @@ export interface CompiledStatus {
  * via the `definition` "FunctionReport".
  */
 export interface FunctionReport {
+  /**
+   * The call of the program that first compiled it (its first compilation's user frames below the compiled one on the dynamo_start stack, innermost first, at most 3, each with its line's text: the record's, else the source snapshot's). A later compilation from another call says its own (CompilationLine.called_from). [] when the stack is not recorded.
+   */
+  called_from?: CodeLine[];
   compilations?: CompilationLine[];
   /**
    * Its compile time (entire_frame_compile_time_s summed).
@@ -142,6 +146,27 @@ export interface FunctionReport {
   suggestions?: Suggestion[];
 }
 /**
+ * A line of the user's program: a frame of a call path, or a line that assigns a guarded name.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "CodeLine".
+ */
+export interface CodeLine {
+  /**
+   * The line's text (stripped): the trace record's, else the capture's source snapshot's.
+   */
+  code?: string | null;
+  /**
+   * The file: its path as the trace records it (a call path's frame), or the source snapshot's path (an assignment).
+   */
+  file: string;
+  /**
+   * The function the frame runs in (a call path's frame).
+   */
+  function?: string | null;
+  line?: number | null;
+}
+/**
  * This interface was referenced by `RunReport`'s JSON-Schema
  * via the `definition` "CompilationLine".
  */
@@ -150,6 +175,10 @@ export interface CompilationLine {
    * Cache decisions, e.g. 'fx_graph miss'.
    */
   cache?: string[];
+  /**
+   * The call path that started it (the user's frames below the compiled one on its dynamo_start stack, innermost first, at most 3, each with its line's text: the record's, else the source snapshot's), only when it is another call than its function's `called_from` (e.g. a recompile from the eval loop; a resume function's stack that holds a frame more is the same call); [] when the same or not recorded.
+   */
+  called_from?: CodeLine[];
   compile_id: string;
   compile_time_s?: number | null;
   /**
@@ -317,12 +346,28 @@ export interface LastRecord {
  * via the `definition` "GuardLine".
  */
 export interface GuardLine {
+  /**
+   * Where the capture's source snapshots assign `guarded` (`MODE = `, `MODE += `, `obj.top_k = `, `setattr(obj, 'top_k', ...)`, `d['mode'] = `; a global at module level or in a function that declares it global), at most 2, the guarded function's file first. [] when none does or the capture has no snapshots.
+   */
+  assigned_at?: CodeLine[];
+  /**
+   * How many such lines the snapshots hold in all.
+   */
+  assigned_total?: number;
   category: string;
   /**
    * The text of that line, as torch printed it (stripped).
    */
   code?: string | null;
   evidence_id?: string | null;
+  /**
+   * The global, attribute or string key the guard reads, as the report names it: 'MODE' (G['MODE']), 'top_k' (L['self'].top_k), "['mode']" (L['cfg']['mode']); None for a guard on a tensor, on an argument itself, or through a call or an index.
+   */
+  guarded?: string | null;
+  /**
+   * What the new cache entry was made for: its own guard(s) on the failing guard's source (the compilation's GuardReason.made_for, at most 4), e.g. "G['MODE'] == 'cos'"; [] when the trace shows none.
+   */
+  made_for?: string[];
   /**
    * file:line (the file's name) of the user's line torch attributes the guard to (its user stack trace, else its comment); None when torch names none (a tensor's dtype or size).
    */
