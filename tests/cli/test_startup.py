@@ -76,6 +76,13 @@ def test_the_stored_top_level_help_is_typers_own(flag: str) -> None:
     assert "--install-completion" in HELP and max(len(line) for line in HELP.splitlines()) <= 80
 
 
+def test_the_store_option_before_help_gives_the_same_help(tmp_path: Path) -> None:
+    """`dynamo-diff --store DIR --help` (a wrapper that always names its store) prints the same stored help, not
+    Typer's at the terminal's width with every line padded to it."""
+    assert run_cli(["--store", str(tmp_path), "--help"], columns=120) == HELP
+    assert run_cli([f"--store={tmp_path}", "-h"], columns=120) == HELP
+
+
 def test_a_terminal_gets_the_help_in_colour() -> None:
     """On a terminal (a real pseudo-terminal) the stored help is the coloured one; NO_COLOR turns it off."""
     import pty

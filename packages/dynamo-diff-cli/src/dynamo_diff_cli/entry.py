@@ -21,7 +21,10 @@ def main() -> None:
 
         sys.stdout.write(f"dynamo-diff {__version__}\n")
         return
-    if sys.argv[1:] in (["--help"], ["-h"]):
+    args = sys.argv[1:]
+    if (len(args) == 3 and args[0] == "--store") or (len(args) == 2 and args[0].startswith("--store=")):
+        args = args[-1:]  # `--store PATH --help`: the same help (the store option changes nothing in it)
+    if args in (["--help"], ["-h"]):
         import shutil
 
         # The stored help is 80 columns wide; a narrower terminal gets Typer's own, at its width.
