@@ -5,6 +5,8 @@ Each side's compilations are summarized once (`Digest`), then the two summaries 
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -177,14 +179,27 @@ def digest(comps: Sequence[Compilation]) -> Digest:
     return d
 
 
+# The error an operator raised on fake tensors, as torch's explanation ends it: "...: got RuntimeError('a and b must
+# have same reduction dim, but got [48, s9] X [16, 32].')".
+_GOT = re.compile(r"\bgot ([A-Z]\w*(?:Error|Exception)\(.*\))\s*$")
+# How long the error after a headline may be before it is cut (it is the fact a user needs: keep it whole).
+_GOT_LIMIT = 400
+
+
 def gist(text: str, limit: int = 140) -> str:
-    """The telling line of torch's failure text: "backend='x' raised:" is followed by the actual error."""
+    """The telling line of torch's failure text: "backend='x' raised:" is followed by the actual error; a headline
+    whose explanation ends with the operator's own error ("RuntimeError when making fake tensor call" ... "got
+    RuntimeError('...')") gets that error after it."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if not lines:
         return ""
     head = lines[0]
     if head.endswith(":") and len(lines) > 1:
         head = f"{head} {lines[1]}"
+    else:
+        got = next((m.group(1) for line in lines[1:4] if (m := _GOT.search(line))), None)
+        if got is not None and len(got) <= _GOT_LIMIT:
+            return f"{head[:limit]}: {got}"
     return head if len(head) <= limit else head[: limit - 1] + "…"
 
 
