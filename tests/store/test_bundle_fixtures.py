@@ -20,8 +20,10 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # Each compilation costs about 50 KB of trace (its compilation_metrics record alone is about 40 KB): the nine
 # suggestion pairs (fixtures/suggestion_pairs.json, 18 small captures) took the retained set past 20 MB, and the
 # held-out agent questions' six captures, the call_site pair and tensorify_restart to 22.4 MB, stack_slots and
-# resume_locals (names a resume function carries across a graph break) to 24.4 MB.
-MAX_RETAINED_BYTES = 26_000_000
+# resume_locals (names a resume function carries across a graph break) to 24.4 MB. The three trial_ captures
+# (held-out agent questions written from runs recorded outside the generator: a hook recompiling forward six times
+# under Inductor, a crashing recompilation, a recompile limit) add 2.75 MB, to 27.45 MB.
+MAX_RETAINED_BYTES = 28_500_000
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +62,9 @@ def test_bundle_is_verified_declared_complete_and_portable(store: Store, tmp_pat
     # Every fixture is recorded with torch 2.13.0 (CPU build) but the upgrade pair's 2.14.1 side.
     assert manifest.producer.torch == first.capture.producer.torch == oracle["torch_version"]
     assert oracle["torch_version"] == ("2.14.1+cu130" if name.startswith("llama_214") else "2.13.0+cpu")
-    if manifest.raw_traces:
+    if name.startswith("trial_"):  # recorded by `dynamo-diff capture` where tlparse was not installed: no report
+        assert manifest.producer.tlparse is None and manifest.report is None and manifest.raw_traces
+    elif manifest.raw_traces:
         assert manifest.producer.tlparse is not None and manifest.producer.tlparse.exit_code == 0
     else:  # a run that compiled nothing: torch wrote no trace file, so there was nothing to convert
         assert manifest.producer.tlparse is None and first.ranks == [] and first.capture.compiled.compilations == 0
