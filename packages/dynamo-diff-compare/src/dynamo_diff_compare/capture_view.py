@@ -29,6 +29,7 @@ from dynamo_diff_compare.call_sites import (
     guarded_name,
     same_call,
 )
+from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
@@ -235,7 +236,7 @@ def compilation_facts(
     if comp.graph is not None and comp.graph.empty:
         bits.append("empty graph: the backend was handed a graph with no ops")
     if comp.failure is not None:
-        bits.append(f"failure {comp.failure.fail_type or ''}: {_short(comp.failure.reason or '', 200)}".strip())
+        bits.append(f"failure {comp.failure.fail_type or ''}: {gist(comp.failure.reason or '', 200)}".strip())
         sequel = sequels.of(comp) if sequels is not None else None
         if sequel is not None:
             bits.append(sequel.text(then_text(comp)))

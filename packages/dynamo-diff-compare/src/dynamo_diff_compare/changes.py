@@ -6,7 +6,6 @@ Each side's compilations are summarized once (`Digest`), then the two summaries 
 from __future__ import annotations
 
 import re
-
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
