@@ -195,7 +195,9 @@ def compilation_facts(
                     bits.append("  " + made_for_text(reason.made_for).strip()[1:-1])
                 guarded = guarded_name(reason.text) if sources is not None else None
                 if guarded is not None and (sites := assignment_sites(sources, guarded, comp.code.co_filename)):
-                    bits.append(assigned_text(guarded.label, sites[:SITES_SHOWN], len(sites)))
+                    said = assigned_text(guarded.label, sites[:SITES_SHOWN], len(sites))
+                    if said not in bits:  # each older entry's guard on the same name: its sites once
+                        bits.append(said)
             if rest:
                 ids = ", ".join(dict.fromkeys(r.evidence_id for r in reasons[len(shown) :] if r.evidence_id))
                 bits.append(f"(+{rest} more failing guards of this compilation" + (f": ev {ids})" if ids else ")"))

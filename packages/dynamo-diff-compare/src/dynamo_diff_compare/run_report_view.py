@@ -320,9 +320,13 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)
         parts.insert(after_guards, specialized_text(c.specialized))
     # Lines of their own under it: where each guarded name is set, what happened after a failure, its call path.
-    below = [
-        assigned_text(r.guarded, r.assigned_at, r.assigned_total) for r in c.recompile if r.guarded and r.assigned_at
-    ]
+    below = list(  # each older entry's guard on the same name: its sites once
+        dict.fromkeys(
+            assigned_text(r.guarded, r.assigned_at, r.assigned_total)
+            for r in c.recompile
+            if r.guarded and r.assigned_at
+        )
+    )
     if sequel is not None:
         below.append(sequel)
     if c.called_from:
