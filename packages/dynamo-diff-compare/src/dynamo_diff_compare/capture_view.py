@@ -47,7 +47,14 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
-from dynamo_diff_compare.user_lines import break_code, dynamic_text, guard_line, made_for_text, specialized_text
+from dynamo_diff_compare.user_lines import (
+    also_differs_text,
+    break_code,
+    dynamic_text,
+    guard_line,
+    made_for_text,
+    specialized_text,
+)
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 
@@ -193,6 +200,8 @@ def compilation_facts(
                 bits.append(f"recompile [{reason.category}]: {text}{where}")
                 if reason.made_for:  # a line of its own: the guard's line is kept whole (never wrapped)
                     bits.append("  " + made_for_text(reason.made_for).strip()[1:-1])
+                if also := also_differs_text(reason.also_differs_from, reason.also_differs):
+                    bits.append("  " + also)
                 guarded = guarded_name(reason.text) if sources is not None else None
                 if guarded is not None and (sites := assignment_sites(sources, guarded, comp.code.co_filename)):
                     said = assigned_text(guarded.label, sites[:SITES_SHOWN], len(sites))

@@ -44,6 +44,7 @@ from dynamo_diff_compare.suggestions import (
     suggestion_text,
 )
 from dynamo_diff_compare.user_lines import (
+    also_differs_text,
     break_code,
     dynamic_text,
     guard_line,
@@ -139,6 +140,9 @@ def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: 
         assigned_total=len(sites),
         evidence_id=r.evidence_id,
         made_for=r.made_for[:4],
+        also_differs_from=r.also_differs_from,
+        also_differs=r.also_differs[:6],
+        also_differs_count=r.also_differs_count,
     )
 
 
@@ -287,7 +291,10 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
         guards = "; ".join(
-            f"[{r.category}] {r.text}" + (f" {guard_at(r)}" if r.site else "") + made_for_text(r.made_for)
+            f"[{r.category}] {r.text}"
+            + (f" {guard_at(r)}" if r.site else "")
+            + made_for_text(r.made_for)
+            + (f" ({also})" if (also := also_differs_text(r.also_differs_from, r.also_differs)) else "")
             for r in c.recompile
         )
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))

@@ -76,6 +76,16 @@ def made_for_text(made_for: list[str]) -> str:
     return f" (made for: {' and '.join(cut)}" + (f", +{rest} more" if rest else "") + ")"
 
 
+def also_differs_text(entry: str | None, texts: list[str]) -> str:
+    """'also differs from 0/0: L['x']: dtype torch.float32 -> torch.bfloat16; ...': the other guards whose value
+    differs between the older entry's guard tree and the new one's, ending "N more" when some were left out ('' when
+    none)."""
+    if not texts or entry is None:
+        return ""
+    cut = [t if len(t) <= _MAX_CODE else t[: _MAX_CODE - 1] + "…" for t in texts]
+    return f"also differs from {entry}: " + "; ".join(cut)
+
+
 def source_line(sources: SnapshotSet | None, file: str | None, line: int | None) -> str | None:
     """The text of `file`:`line` in the capture's source snapshot, stripped; None without a snapshot of it."""
     if sources is None or file is None or line is None or line < 1:

@@ -125,6 +125,21 @@ class GuardReason(Model):
         "tensor's guard, \"L['x']: torch.float64, size=[5], stride=[1]\"; [] when the tree has none on that source "
         "or is not in the trace.",
     )
+    also_differs_from: str | None = Field(
+        None,
+        description="The older cache entry whose guard failed (the reason's `0/0:`), when its guard tree and this "
+        "compilation's were compared for `also_differs`.",
+    )
+    also_differs: list[str] = Field(
+        default_factory=list,
+        description="The other guards whose value differs between that older entry's guard tree and this "
+        "compilation's, besides the failing guard torch reported (torch reports only the first), compared source "
+        "by source (a source guarded in only one tree is left out): tensor dtype, device, requires_grad, size, "
+        'stride; `==` values; global-state settings; type and object ids. Like ones grouped ("2 parameters of '
+        "L['self']: requires_grad True -> False\"), at most 6 texts; [] when nothing else differs or either tree is "
+        "not in the trace.",
+    )
+    also_differs_count: int = Field(0, ge=0, description="How many guards differ in all (`also_differs` groups them).")
 
 
 class RecompileEvidence(Model):

@@ -57,6 +57,13 @@ class GuardLine(Model):
         description="What the new cache entry was made for: its own guard(s) on the failing guard's source (the "
         "compilation's GuardReason.made_for, at most 4), e.g. \"G['MODE'] == 'cos'\"; [] when the trace shows none.",
     )
+    also_differs_from: str | None = Field(None, description="The older cache entry compared for `also_differs`.")
+    also_differs: list[str] = Field(
+        default_factory=list,
+        description="The other guards whose value differs between that older entry's guard tree and the new one's, "
+        "besides this failing guard (the compilation's GuardReason.also_differs, at most 6 texts).",
+    )
+    also_differs_count: int = Field(0, ge=0, description="How many guards differ in all.")
 
 
 class BreakLine(Model):

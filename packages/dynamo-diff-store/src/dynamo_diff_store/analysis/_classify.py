@@ -38,7 +38,7 @@ from dynamo_diff_schema.hints import Hint, HintAction
 from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
 from dynamo_diff_store.analysis._folding import Identity, RunFacts, UserCall
 from dynamo_diff_store.analysis._kind_graphs import aot_summary, graph_summary, specializations
-from dynamo_diff_store.analysis._kind_guards import guard_summary, recompile
+from dynamo_diff_store.analysis._kind_guards import EarlierLeaves, guard_summary, recompile
 from dynamo_diff_store.analysis._kind_metrics import final_metrics, metrics_code, outcome, phase_times, start_time
 from dynamo_diff_store.analysis._kinds import KIND_OF, NOT_INDEXED, extract, kind_key
 from dynamo_diff_store.analysis._spill import SpillList
@@ -114,6 +114,7 @@ class Classifier:
         self.notices: list[Notice] = []
         self.uninterpreted_kinds: Counter[str] = Counter()
         self.run = RunFacts()
+        self._earlier: EarlierLeaves = {}
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -193,6 +194,8 @@ class Classifier:
         file's intern table."""
         self.rank = rank
         last_code: dict[tuple[int | None, int | None], CodeLocation] = {}
+        # The guard trees of the compilations so far (an older cache entry's, for what else differs at a recompile).
+        self._earlier = {}
         entry_script: str | None = None
         incomplete: set[str] = set()
         unfinished: list[str] = []
@@ -220,6 +223,8 @@ class Classifier:
                     ident.start_caller = ident.start_call.caller if ident.start_call is not None else None
                     ident.start_callers = _user_frames(stack, resolve)
                 comp = self._compilation(ident, last_code, specializations(ident, strings_for))
+                if ident.guard_leaves and (ident.key in self._earlier or len(self._earlier) < _EARLIER_MAX):
+                    self._earlier[ident.key] = ident.guard_leaves
                 if comp.code.co_name is not None:
                     last_code[(ident.key[0], ident.key[1])] = comp.code
                 incomplete |= ident.incomplete
@@ -291,7 +296,7 @@ class Classifier:
         final, metrics_ev = final_metrics(ident)
         ended, why, failure, limits = outcome(ident)
         restart_texts = [str(r) for r in final.get("restart_reasons") or []]
-        recompiled = recompile(ident, final, metrics_ev)
+        recompiled = recompile(ident, final, metrics_ev, self._earlier)
         phases = phase_times(final)
         fcid = ident.key[2]
         return Compilation(
@@ -334,6 +339,7 @@ class Classifier:
 
 
 # torch's restart reason when the exception carried none: `str(type(e))` (convert_frame.py, torch 2.4 to 2.14).
+_EARLIER_MAX = 4096  # guard trees kept for the comparison at a recompile (a rank's first ones)
 _EXCEPTION_TYPE = re.compile(r"^<class '(?:[\w.]+\.)?(?P<name>\w+)'>$")
 
 

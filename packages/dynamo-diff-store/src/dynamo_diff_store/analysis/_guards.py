@@ -222,3 +222,150 @@ def made_for(reason: str, category: GuardCategory | str, leaves: tuple[GuardLeaf
             return same[:_MADE_FOR_MAX]
     tensors = [m for leaf in on_source if leaf.kind == "TENSOR_MATCH" and (m := _CHECK_TENSOR.search(leaf.text))]
     return [_tensor_text(m, category) for m in tensors[:1]]
+
+
+# What else differs between an older cache entry's guard tree and the new entry's, besides the failing guard torch
+# reported (it reports only the first failing guard of each older entry). Compared source by source; a source
+# guarded in only one tree is no difference. Never evaluated.
+ENTRY_ID = re.compile(r"^\s*\[?(?:!(?P<ca>\d+)/)?(?P<frame>\d+)/(?P<fcid>\d+)\]?:")
+_TENSOR_ASPECTS = ("dtype", "device", "requires_grad", "size", "stride")
+_ASPECT_OF: dict[str, str] = {
+    GuardCategory.DTYPE: "dtype",
+    GuardCategory.DEVICE: "device",
+    GuardCategory.REQUIRES_GRAD: "requires_grad",
+    GuardCategory.SHAPE: "size",
+    GuardCategory.STRIDE: "stride",
+}
+_STATE_ITEM = re.compile(r'"(\w+)":(true|false|-?\d+(?:\.\d+)?|"[^"]*")')
+_ID_ARG = re.compile(r"___check_(?:obj|type)_id\([^,]+, (\d+)\)(?:, type=<class '([^'\n]+)'>)?")
+_ROOT = re.compile(r"^[LG]\[(?:'[^'\n]*'|\"[^\"\n]*\")\]")
+ALSO_DIFFERS_MAX = 6
+_GROUP_MIN = 3
+
+
+class _Item(NamedTuple):
+    source: str  # as the tree writes it (`L['x']`); '' for the global state
+    aspect: str  # dtype, size, ..., `==`, `type id`, `object id`, or a global-state setting
+    before: str
+    after: str
+
+
+def _facts(leaves: tuple[GuardLeaf, ...]) -> dict[tuple[str, str, str], str]:
+    """(source, aspect, guard shape) -> value, for the guards that can be compared between two trees; a guard shape
+    seen more than once on one source is left out (which one matches which is not known)."""
+    out: dict[tuple[str, str, str], str] = {}
+    dup: set[tuple[str, str, str]] = set()
+
+    def put(key: tuple[str, str, str], value: str) -> None:
+        if key in out:
+            dup.add(key)
+        out[key] = value
+
+    for leaf in leaves:
+        if leaf.kind == "TENSOR_MATCH":
+            m = _CHECK_TENSOR.search(leaf.text)
+            if m is not None:
+                for aspect in _TENSOR_ASPECTS:
+                    put((m["src"], aspect, ""), m[aspect if aspect != "requires_grad" else "rg"])
+        elif leaf.kind == "GLOBAL_STATE":
+            for name, value in _STATE_ITEM.findall(leaf.text):
+                put(("", name, ""), value.strip('"'))
+        elif leaf.kind in ("TYPE_MATCH", "ID_MATCH"):
+            m = _ID_ARG.search(leaf.text)
+            src = _SOURCE.search(leaf.text)
+            if m is not None and src is not None:
+                aspect = "type" if leaf.kind == "TYPE_MATCH" else "object"
+                put((src[0], aspect, ""), m[2] or m[1])
+                put((src[0], f"{aspect} id", ""), m[1])
+        elif "==" in leaf.text and (src := _SOURCE.search(leaf.text)) is not None:
+            put((src[0], "==", leaf.kind + " " + _LITERAL.sub("?", leaf.text)), leaf.text)
+    for key in dup:
+        del out[key]
+    return out
+
+
+def _excluded(reason: str, category: GuardCategory | str, new: tuple[GuardLeaf, ...]) -> tuple[str, set[str]]:
+    """The failing guard's source (bare) and the aspects of it torch reported (empty: all of them); ('', names) for
+    the global state."""
+    body = _USER_CODE_COMMENT.sub("", CACHE_ENTRY_PREFIX.sub("", reason.split("\n", 1)[0], count=1)).strip()
+    if body.startswith("GLOBAL_STATE changed:"):
+        return "", set(body.split("GLOBAL_STATE changed:", 1)[1].split())
+    tensor = _TENSOR_NAME.match(body)
+    if tensor is not None:
+        aspect = _ASPECT_OF.get(str(category))
+        return bare(tensor[1]), {aspect} if aspect else set()
+    found = [
+        leaf.source
+        for leaf in new
+        if leaf.source and re.search(rf"(?<![\w.'\]]){re.escape(leaf.source)}(?![\w\[])", bare(body))
+    ]
+    return (max(found, key=len), set()) if found else ("\0", set())
+
+
+def _item_text(item: _Item) -> str:
+    if item.aspect == "==":
+        return f"{item.before} -> {item.after}"
+    if not item.source:
+        return f"GLOBAL_STATE {item.aspect} {item.before} -> {item.after}"
+    return f"{item.source}: {item.aspect} {item.before} -> {item.after}"
+
+
+def _group_text(items: list[_Item]) -> str:
+    first = items[0]
+    roots = {m[0] if (m := _ROOT.match(i.source)) else "" for i in items}
+    root = roots.pop() if len(roots) == 1 else ""
+    noun = next(
+        (
+            n
+            for n, mark in (("parameters", "._parameters["), ("buffers", "._buffers["))
+            if all(mark in i.source for i in items)
+        ),
+        "tensors" if first.aspect in _TENSOR_ASPECTS else "guards",
+    )
+    return (
+        f"{len(items)} {noun}" + (f" of {root}" if root else "") + f": {first.aspect} {first.before} -> {first.after}"
+    )
+
+
+def also_differs(
+    reason: str, category: GuardCategory | str, old: tuple[GuardLeaf, ...], new: tuple[GuardLeaf, ...]
+) -> tuple[list[str], int]:
+    """The guards whose value differs between the older entry's tree (`old`, the entry whose guard `reason` failed)
+    and the new entry's (`new`), besides the one torch reported: short texts (like ones grouped, at most
+    ALSO_DIFFERS_MAX) and how many guards differ in all."""
+    if not old or not new:
+        return [], 0
+    before, after = _facts(old), _facts(new)
+    skip_source, skip_aspects = _excluded(reason, category, new)
+    items: list[_Item] = []
+    for key, was in before.items():
+        now = after.get(key)
+        if now is None or now == was:
+            continue
+        source, aspect, _ = key
+        if aspect in ("type id", "object id") and before.get((source, aspect.split()[0], "")) != after.get(
+            (source, aspect.split()[0], "")
+        ):
+            continue  # the class differs: said once, by `type` / `object`
+        if aspect in ("type", "object") and was.isdigit():
+            continue  # no class written: the id says it
+        if bare(source) == skip_source and (not skip_aspects or aspect in skip_aspects):
+            continue
+        items.append(_Item(source, aspect, was, now))
+    groups: dict[tuple[str, str, str], list[_Item]] = {}
+    for item in items:
+        groups.setdefault(
+            (item.aspect, item.before, item.after) if item.aspect != "==" else (item.before, "", ""), []
+        ).append(item)
+    texts: list[tuple[str, int]] = []  # (text, how many guards it says)
+    for members in groups.values():
+        owned = all(("._parameters[" in i.source or "._buffers[" in i.source) for i in members)
+        roots = {m[0] if (m := _ROOT.match(i.source)) else "" for i in members}
+        if members[0].source and (len(members) >= _GROUP_MIN or (len(members) > 1 and owned and len(roots) == 1)):
+            texts.append((_group_text(members), len(members)))
+        else:
+            texts += [(_item_text(i), 1) for i in members]
+    if len(texts) > ALSO_DIFFERS_MAX:
+        shown = texts[: ALSO_DIFFERS_MAX - 1]
+        texts = [*shown, (f"{len(items) - sum(n for _, n in shown)} more", 0)]
+    return [t for t, _ in texts], len(items)

@@ -11,7 +11,15 @@ from dynamo_diff_schema.compilation import GuardReason, GuardSummary, RecompileE
 
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._folding import Folding, Identity, RecordKind, payload
-from dynamo_diff_store.analysis._guards import GuardLeaf, categorize, made_for, split_reason_text, tree_leaves
+from dynamo_diff_store.analysis._guards import (
+    ENTRY_ID,
+    GuardLeaf,
+    also_differs,
+    categorize,
+    made_for,
+    split_reason_text,
+    tree_leaves,
+)
 from dynamo_diff_store.reading import loads_payload
 
 # `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
@@ -111,8 +119,28 @@ RECOMPILE_REASONS = RecordKind(
 )
 
 
-def recompile(ident: Identity, final: dict[str, Any], metrics_ev: str | None) -> RecompileEvidence | None:
-    """Confirmed only by a recompile_reasons artifact or the metrics' recompile_reason."""
+EarlierLeaves = dict[tuple[int | None, int | None, int | None], tuple[GuardLeaf, ...]]
+
+
+def _also_differs(r: GuardReason, ident: Identity, earlier: EarlierLeaves) -> GuardReason:
+    """`r` with what else differs between the older entry it names (`0/0:`) and this compilation's guard tree."""
+    m = ENTRY_ID.match(r.text)
+    if m is None:
+        return r
+    ca = int(m["ca"]) if m["ca"] is not None else ident.key[0]
+    old = earlier.get((ca, int(m["frame"]), int(m["fcid"])))
+    if not old:
+        return r
+    texts, count = also_differs(r.text, r.category, old, ident.guard_leaves)
+    entry = ("" if m["ca"] is None else f"!{m['ca']}/") + f"{m['frame']}/{m['fcid']}"
+    return r.model_copy(update={"also_differs_from": entry, "also_differs": texts, "also_differs_count": count})
+
+
+def recompile(
+    ident: Identity, final: dict[str, Any], metrics_ev: str | None, earlier: EarlierLeaves | None = None
+) -> RecompileEvidence | None:
+    """Confirmed only by a recompile_reasons artifact or the metrics' recompile_reason. `earlier`: the guard trees
+    of the rank's compilations before this one, by compile id (the last occurrence of each)."""
     recompile_reason = final.get("recompile_reason")
     if not ident.recompile_evidence and not isinstance(recompile_reason, str):
         return None
@@ -133,6 +161,8 @@ def recompile(ident: Identity, final: dict[str, Any], metrics_ev: str | None) ->
             else r
             for r in entries
         ]
+        if earlier:
+            entries = [_also_differs(r, ident, earlier) for r in entries]
     return RecompileEvidence(confirmed=True, reasons=entries, evidence_ids=evidence)
 
 
