@@ -1076,6 +1076,18 @@ export interface RecompileEvidence {
  * via the `definition` "GuardReason".
  */
 export interface GuardReason {
+  /**
+   * The other guards whose value differs between that older entry's guard tree and this compilation's, besides the failing guard torch reported (torch reports only the first), compared source by source (a source guarded in only one tree is left out): tensor dtype, device, requires_grad, size, stride; `==` values; global-state settings; type and object ids. Like ones grouped ("2 parameters of L['self']: requires_grad True -> False"), at most 6 texts; [] when nothing else differs or either tree is not in the trace.
+   */
+  also_differs?: string[];
+  /**
+   * How many guards differ in all (`also_differs` groups them).
+   */
+  also_differs_count?: number;
+  /**
+   * The older cache entry whose guard failed (the reason's `0/0:`), when its guard tree and this compilation's were compared for `also_differs`.
+   */
+  also_differs_from?: string | null;
   category: GuardCategory;
   evidence_id?: string | null;
   /**

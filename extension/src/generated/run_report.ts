@@ -347,6 +347,18 @@ export interface LastRecord {
  */
 export interface GuardLine {
   /**
+   * The other guards whose value differs between that older entry's guard tree and the new one's, besides this failing guard (the compilation's GuardReason.also_differs, at most 6 texts).
+   */
+  also_differs?: string[];
+  /**
+   * How many guards differ in all.
+   */
+  also_differs_count?: number;
+  /**
+   * The older cache entry compared for `also_differs`.
+   */
+  also_differs_from?: string | null;
+  /**
    * Where the capture's source snapshots assign `guarded` (`MODE = `, `MODE += `, `obj.top_k = `, `setattr(obj, 'top_k', ...)`, `d['mode'] = `; a global at module level or in a function that declares it global), at most 2, the guarded function's file first. [] when none does or the capture has no snapshots.
    */
   assigned_at?: CodeLine[];
