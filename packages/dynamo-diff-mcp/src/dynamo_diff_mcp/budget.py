@@ -142,7 +142,7 @@ _KEPT: dict[str, frozenset[str]] = {
     name: frozenset(fields.split())
     for name, fields in {
         "CapturePage": "next_offset",
-        "ImportPage": "folder_of_runs captures captures_omitted run ranks ranks_omitted notices notices_omitted "
+        "ImportPage": "folder_of_runs captures captures_omitted failed run ranks ranks_omitted notices notices_omitted "
         "next_calls",
         "RunReportPage": "label torch compiled counts next_offset functions next_calls",
         "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows rows_truncated "

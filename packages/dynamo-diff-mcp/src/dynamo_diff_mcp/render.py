@@ -609,6 +609,9 @@ def imported_runs_text(page: ImportPage) -> str:
         )
     if page.captures_omitted:
         lines.append(f"... {page.captures_omitted} more: list_captures()")
+    if page.failed:
+        lines.append(f"not imported ({len(page.failed)}, the others were):")
+        lines += [_line(f"{f.input}: error[{f.code}] {f.message}") for f in page.failed]
     lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)
 

@@ -31,6 +31,7 @@ from dynamo_diff_schema import (
     EvidenceGrep,
     EvidenceIndex,
     EvidenceSearch,
+    FailedRun,
     FunctionEntry,
     ImportedRun,
     ImportPage,
@@ -218,6 +219,10 @@ def _function_pages(
     return budget.largest_fitting(build, count, limit=budget.PAGED_BUDGET)[1]
 
 
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class Tools:
     """The tools, bound to one store and one set of allowed roots; tools/list shows them in the order below."""
 
@@ -239,13 +244,13 @@ class Tools:
         label: str | None = None,
         full: Full = False,
     ) -> Annotated[CallToolResult, ImportPage]:
-        """Import a run (TORCH_TRACE dir, log, tlparse output, bundle; a folder of runs: each): its id, counts,
-        notices; same bytes, same id. full=true: whole document."""
+        """Import a run (TORCH_TRACE dir, log, tlparse output, bundle; a folder of runs, up to two levels down as
+        in runs/a/bundle: each): its id, counts, notices; same bytes, same id. full=true: whole document."""
         document = self.service.import_document(path, label=label, manifest=manifest_path)
         rows = {r.id: r for r in self.service.capture_list().captures}  # the rows `list_captures` shows
         runs = [ImportedRun(capture=rows[c.id], created=c.created, input=c.input) for c in document.captures]
         if document.folder_of_runs:
-            return self._imported_runs(runs, full)
+            return self._imported_runs(runs, full, document.failed)
         capture = document.captures[0].summary  # counts, ranks and notices: the compilations are not read back
         info = capture.capture
         cid = info.id
@@ -276,8 +281,9 @@ class Tools:
 
         return budget.page(all_ranks, make, full=full)
 
-    def _imported_runs(self, runs: list[ImportedRun], full: bool) -> CallToolResult:
-        """Several runs imported from one folder: one line each, and how to compare them."""
+    def _imported_runs(self, runs: list[ImportedRun], full: bool, failed: Sequence[FailedRun]) -> CallToolResult:
+        """Several runs imported from one folder: one line each (label, id, path), the runs that failed with their
+        errors, and how to compare them."""
         names = [r.capture.label or short_id(r.capture.id) for r in runs]
         calls = [f'analyze_capture(capture="{name}")' for name in names[:2]]
         if len(runs) >= 2:
@@ -289,6 +295,7 @@ class Tools:
                 total=len(runs),
                 captures=list(shown),
                 captures_omitted=len(runs) - len(shown),
+                failed=[f.model_copy(update={"message": _short(f.message, 300)}) for f in failed[:20]],
                 next_calls=calls,
             )
             return page, render.imported_runs_text(page)
