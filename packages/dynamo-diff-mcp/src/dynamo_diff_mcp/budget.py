@@ -170,7 +170,7 @@ _KEPT: dict[str, frozenset[str]] = {
         "FunctionSide": "qualified_name file line rank",
         "Evidence": "rank compile_id",
         "GrepMatch": "first_line matched_lines",
-        "SourceLocation": "text_first_line",
+        "SourceLocation": "text_first_line compiled line name",
         "FunctionSourceDiff": "qualified_name role baseline candidate baseline_evidence candidate_evidence",
     }.items()
 }

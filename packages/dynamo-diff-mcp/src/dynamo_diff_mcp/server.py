@@ -244,8 +244,8 @@ class Tools:
         label: str | None = None,
         full: Full = False,
     ) -> Annotated[CallToolResult, ImportPage]:
-        """Import a run (TORCH_TRACE dir, log, tlparse output, bundle; a folder of runs, up to two levels down as
-        in runs/a/bundle: each): its id, counts, notices; same bytes, same id. full=true: whole document."""
+        """Import a run (TORCH_TRACE dir, log, tlparse output, bundle; runs folder, 2 deep: each): its id,
+        counts, notices; same bytes, same id. full=true: whole document."""
         document = self.service.import_document(path, label=label, manifest=manifest_path)
         rows = {r.id: r for r in self.service.capture_list().captures}  # the rows `list_captures` shows
         runs = [ImportedRun(capture=rows[c.id], created=c.created, input=c.input) for c in document.captures]
@@ -607,10 +607,10 @@ class Tools:
     def get_source(
         self,
         capture: str,
-        function: Annotated[str | None, Field(description="'Net.forward' or 'file.py:LINE'")] = None,
+        function: Annotated[str | None, Field(description="any def ('Net.forward'), 'file.py:LINE'")] = None,
         against: Annotated[str | None, Field(description="a second capture: the diff")] = None,
         file: Annotated[str | None, Field(description="a whole file, e.g. 'main.py'")] = None,
-        context: ContextLines = 3,
+        context: ContextLines | None = None,
         offset: Offset = 0,
         full: Full = False,
     ) -> Annotated[CallToolResult, SourceDocument]:
@@ -625,7 +625,7 @@ class Tools:
             base, cand = self._capture(capture), self._capture(against)
             return self._source_diff(self.service.source_diff(base, cand, function=function, file=file), offset, full)
         cid = self.service.resolve(capture)[0]
-        found = self.service.source_document(cid, function, file=file, context=context)
+        found = self.service.source_document(cid, function, file=file, context=context, function_context=3)
         return self._source_page(found, offset, full)
 
     def _source_page(self, found: SourceResult, offset: int, full: bool) -> CallToolResult:

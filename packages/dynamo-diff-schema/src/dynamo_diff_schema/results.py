@@ -241,6 +241,13 @@ class SourceLocation(Model):
         "with its context lines)."
     )
     text_first_line: int = Field(1, ge=1, description="The file's line number of the first line of `text`.")
+    compiled: bool = Field(
+        True, description="False: a function defined in a captured file that this run did not compile (found by name)."
+    )
+    line: int | None = Field(None, description="Asked for as FILE:LINE: that line (shown with `context` lines around).")
+    name: str | None = Field(
+        None, description="The function's qualified name in the snapshot; for a line, the function holding it."
+    )
 
 
 class SourceResult(Model):

@@ -68,6 +68,7 @@ __all__ = [
 _NAMES_LISTED = 12
 # grep reads a record whole up to this many characters; a matching line is shown up to this many.
 _GREP_MAX_CHARS = 4_000_000
+LINE_CONTEXT = 10  # lines shown each side of a FILE:LINE asked for
 # The HTML report's compilation records (graphs, guards, generated code): the characters embedded of one record,
 # of all of them on one page, and the compilations per side whose records are looked up (changed functions first).
 REPORT_RECORD_CHARS = 12_000
@@ -241,11 +242,11 @@ class Service:
             if not results and not failed:
                 raise
             if not results:
-                given, first = failed[0]
+                where, first = failed[0]
                 more = f" ({len(failed) - 1} more failed too)" if len(failed) > 1 else ""
                 raise DynamoDiffError(
                     first.code,
-                    f"no run of the folder {ref} could be imported; {given}: {first.message}{more}",
+                    f"no run of the folder {ref} could be imported; {where}: {first.message}{more}",
                     path=ref,
                 ) from first
             return True, results, failed
@@ -944,10 +945,18 @@ class Service:
         return grep_document(capture_id, whole, pattern, found, in_config=in_config)
 
     def source_document(
-        self, ref: str, function: str | None = None, *, file: str | None = None, context: int = 0
+        self,
+        ref: str,
+        function: str | None = None,
+        *,
+        file: str | None = None,
+        context: int | None = 0,
+        function_context: int = 0,
     ) -> SourceResult:
         """Every compiled function `function` names in a stored capture, with its captured lines (`context`: the
-        lines shown around each), or with `file` one whole captured file."""
+        lines shown around each; None: `function_context`, or LINE_CONTEXT around a FILE:LINE), else each function
+        or method of that name defined in a captured file (not compiled), or FILE:LINE's lines; with `file` one
+        whole captured file."""
         from dynamo_diff_service._source import find_file, missing_file
 
         if file is not None:
@@ -977,6 +986,8 @@ class Service:
         if function is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file")
         capture, locations = self.source(ref, function)
+        if context is None:
+            context = LINE_CONTEXT if any(loc.line is not None for loc in locations) else function_context
         return _schema.SourceResult(
             capture=capture.capture.id,
             function=function,
@@ -990,6 +1001,9 @@ class Service:
                     last_line=loc.last_line,
                     sha256=loc.sha256,
                     text=loc.text,
+                    compiled=loc.compiled,
+                    line=loc.line,
+                    name=loc.name,
                 )
                 for loc in locations
             ],
