@@ -103,3 +103,36 @@ def test_get_source_errors_carry_codes(session: Session) -> None:
     assert error_code(session.call("get_source", capture=V2, function="nope")) == "unknown_function"
     assert error_code(session.call("get_source", capture=V2, file="nope.py")) == "missing_snapshot"
     assert error_code(session.call("get_source", capture=V2, file="main.py", offset=10_000)) == "invalid_argument"
+
+
+def test_a_function_not_compiled_is_shown_from_the_captured_file(session: Session) -> None:
+    main = WORKLOADS / "call_site_v2/main.py"
+    first = line_of(main, "def main():")
+    result = session.call("get_source", capture=V2, function="main", context=0)
+    assert not result.is_error, text_of(result)
+    text = text_of(result)
+    assert "not compiled in this run" in text
+    shown = numbered(text)
+    assert min(shown) == first and shown[first] == "def main():"
+    assert all(shown[n] == lines(main)[n - 1] for n in shown)
+    (loc,) = SourceResult.model_validate(result.structured_content).locations
+    assert (loc.compiled, loc.name, loc.first_line) == (False, "main", first)
+
+
+def test_file_line_shows_the_lines_around_it_and_the_function_holding_it(session: Session) -> None:
+    main = WORKLOADS / "call_site_v2/main.py"
+    mark = line_of(main, MARK)
+    result = session.call("get_source", capture=V2, function=f"main.py:{mark}")
+    assert not result.is_error, text_of(result)
+    text = text_of(result)
+    assert f"line {mark}, in main.<locals>.body" in text
+    shown = numbered(text)
+    assert set(shown) == set(range(mark - 10, min(mark + 10, len(lines(main))) + 1))
+    assert shown[mark] == lines(main)[mark - 1]
+
+
+def test_a_miss_names_the_nearest_functions(session: Session) -> None:
+    result = session.call("get_source", capture=V2, function="prepare_input")
+    assert error_code(result) == "unknown_function"
+    assert "nearest: prepare_inputs" in text_of(result)
+    assert "main" in text_of(session.call("get_source", capture=V2, function="mian"))

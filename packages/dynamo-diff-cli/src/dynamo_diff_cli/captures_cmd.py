@@ -97,7 +97,8 @@ def import_(
         Path,
         typer.Argument(
             help="A trace .log file, a TORCH_TRACE directory, a tlparse export or a bundle; or a folder whose "
-            "sub-folders are such runs (each imported, labelled by its folder name).",
+            "sub-folders are such runs, or hold one (runs/a/bundle, runs/b/logs: two levels; each imported, "
+            "labelled by its folder name; a run that fails is listed and the others imported).",
             show_default=False,
         ),
     ],
@@ -181,6 +182,8 @@ def _print_folder(result: "ImportResult") -> None:
         said = "imported" if run.created else "already in the store (same bytes)"
         label = f" as {run.label}" if run.label else ""
         err.print(f"{said}: {run.input}{label} -> {short_id(run.id)} ({run.summary.capture.run.summary})")
+    for failed in result.failed:
+        err.print(f"not imported: {failed.input}: error[{failed.code}] {failed.message}")
     err.print(f"{len(result.captures)} run(s) in the folder; see each with `dynamo-diff analyze ID`")
 
 

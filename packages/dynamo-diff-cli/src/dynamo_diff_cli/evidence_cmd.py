@@ -9,7 +9,7 @@ from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, print_document, stderr
 
 if TYPE_CHECKING:
-    from dynamo_diff_schema import GrepMatch, SourceDiff
+    from dynamo_diff_schema import GrepMatch, SourceDiff, SourceLocation
 
 
 @handles_errors
@@ -207,8 +207,15 @@ def source(
         ),
     ] = None,
     context: Annotated[
-        int, typer.Option("--context", min=0, max=200, help="Lines shown before and after the function.")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--context",
+            min=0,
+            max=200,
+            help="Lines shown before and after the function [default: 0; 10 around a FILE:LINE].",
+            show_default=False,
+        ),
+    ] = None,
     output_format: Annotated[
         Format,
         typer.Option(
@@ -247,6 +254,7 @@ def source(
             ErrorCode.INVALID_ARGUMENT, "give a FUNCTION or --file PATH (or a second capture for the code change)"
         )
     found = service.source_document(ref, function, file=file, context=context)
+    context = found.context
     if output_format == Format.JSON:
         print_document(found)
         return
@@ -256,12 +264,23 @@ def source(
             stderr().print(f"{loc.co_filename} (captured as {loc.snapshot}, {len(text)} lines)")
             first, last = 1, len(text)
         else:
-            lines = f"lines {loc.first_line}-{loc.last_line}"
-            stderr().print(f"{loc.co_filename}:{loc.co_firstlineno} (captured as {loc.snapshot}, {lines})")
+            stderr().print(_where(loc))
             first, last = max(loc.first_line - context, 1), min(loc.last_line + context, len(text))
         width = len(str(last))
         for number in range(first, last + 1):
             typer.echo(f"{number:>{width}} | {text[number - 1]}")
+
+
+def _where(loc: "SourceLocation") -> str:
+    """Where a function (or the line asked for) is in the snapshot, and whether this run compiled it."""
+    if loc.line is not None:
+        where = "at module level" if loc.name == "module level" else f"in {loc.name}"
+        held = "" if loc.compiled or loc.name == "module level" else ", not compiled in this run"
+        return f"{loc.co_filename}:{loc.line} (captured as {loc.snapshot}, line {loc.line}, {where}{held})"
+    lines = f"lines {loc.first_line}-{loc.last_line}"
+    if not loc.compiled:
+        lines = f"{loc.name}, {lines}; not compiled in this run: defined in the captured file"
+    return f"{loc.co_filename}:{loc.co_firstlineno} (captured as {loc.snapshot}, {lines})"
 
 
 _ROLE_WORDS = {

@@ -142,7 +142,7 @@ _KEPT: dict[str, frozenset[str]] = {
     name: frozenset(fields.split())
     for name, fields in {
         "CapturePage": "next_offset",
-        "ImportPage": "folder_of_runs captures captures_omitted run ranks ranks_omitted notices notices_omitted "
+        "ImportPage": "folder_of_runs captures captures_omitted failed run ranks ranks_omitted notices notices_omitted "
         "next_calls",
         "RunReportPage": "label torch compiled counts next_offset functions next_calls",
         "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows rows_truncated "
@@ -170,7 +170,7 @@ _KEPT: dict[str, frozenset[str]] = {
         "FunctionSide": "qualified_name file line rank",
         "Evidence": "rank compile_id",
         "GrepMatch": "first_line matched_lines",
-        "SourceLocation": "text_first_line",
+        "SourceLocation": "text_first_line compiled line name",
         "FunctionSourceDiff": "qualified_name role baseline candidate baseline_evidence candidate_evidence",
     }.items()
 }

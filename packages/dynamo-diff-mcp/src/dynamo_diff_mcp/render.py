@@ -43,6 +43,7 @@ from dynamo_diff_schema import (
     RunReportPage,
     Side,
     SourceDiff,
+    SourceLocation,
     SourceResult,
     short_id,
 )
@@ -609,6 +610,9 @@ def imported_runs_text(page: ImportPage) -> str:
         )
     if page.captures_omitted:
         lines.append(f"... {page.captures_omitted} more: list_captures()")
+    if page.failed:
+        lines.append(f"not imported ({len(page.failed)}, the others were):")
+        lines += [_line(f"{f.input}: error[{f.code}] {f.message}") for f in page.failed]
     lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)
 
@@ -621,14 +625,30 @@ _ROLE_WORDS = {
 }
 
 
+def location_head(loc: SourceLocation, *, whole_file: bool = False) -> str:
+    """Where a location is: the file and line, the snapshot, the function's lines (or the line asked for and the
+    function holding it), and whether this run compiled it."""
+    if whole_file:
+        return f"{loc.co_filename}:{loc.co_firstlineno} (snapshot {loc.snapshot})"
+    compiled = "" if loc.compiled else "; not compiled in this run: defined in the captured file"
+    if loc.line is not None:
+        where = "at module level" if loc.name == "module level" else f"in {loc.name}"
+        held = "" if loc.compiled or loc.name == "module level" else "; that function was not compiled in this run"
+        return f"{loc.co_filename}:{loc.line} (snapshot {loc.snapshot}, line {loc.line}, {where}{held})"
+    return (
+        f"{loc.co_filename}:{loc.co_firstlineno} (snapshot {loc.snapshot}, "
+        f"{loc.name + ' ' if loc.name and not loc.compiled else ''}the function is lines {loc.first_line}-"
+        f"{loc.last_line}{compiled})"
+    )
+
+
 def source_text(page: SourceResult, total: int, offset: int, next_offset: int | None) -> str:
     """Captured source: where each location is, then its lines numbered as in the file."""
     what = f"file {page.file}" if page.file is not None else f"{page.function} (context {page.context})"
     lines = [f"source of {what} in capture {short_id(page.capture)}, from its snapshot (not the working tree)"]
     for loc in page.locations:
         text = loc.text.splitlines()
-        span = "" if page.file is not None else f", the function is lines {loc.first_line}-{loc.last_line}"
-        lines.append(f"{loc.co_filename}:{loc.co_firstlineno} (snapshot {loc.snapshot}{span})")
+        lines.append(location_head(loc, whole_file=page.file is not None))
         width = len(str(loc.text_first_line + len(text)))
         lines += [f"{loc.text_first_line + i:>{width}} | {line}" for i, line in enumerate(text)]
     if next_offset is not None:

@@ -31,6 +31,7 @@ from dynamo_diff_schema import (
     EvidenceGrep,
     EvidenceIndex,
     EvidenceSearch,
+    FailedRun,
     FunctionEntry,
     ImportedRun,
     ImportPage,
@@ -218,6 +219,10 @@ def _function_pages(
     return budget.largest_fitting(build, count, limit=budget.PAGED_BUDGET)[1]
 
 
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class Tools:
     """The tools, bound to one store and one set of allowed roots; tools/list shows them in the order below."""
 
@@ -239,13 +244,13 @@ class Tools:
         label: str | None = None,
         full: Full = False,
     ) -> Annotated[CallToolResult, ImportPage]:
-        """Import a run (TORCH_TRACE dir, log, tlparse output, bundle; a folder of runs: each): its id, counts,
-        notices; same bytes, same id. full=true: whole document."""
+        """Import a run (TORCH_TRACE dir, log, tlparse output, bundle; runs folder, 2 deep: each): its id,
+        counts, notices; same bytes, same id. full=true: whole document."""
         document = self.service.import_document(path, label=label, manifest=manifest_path)
         rows = {r.id: r for r in self.service.capture_list().captures}  # the rows `list_captures` shows
         runs = [ImportedRun(capture=rows[c.id], created=c.created, input=c.input) for c in document.captures]
         if document.folder_of_runs:
-            return self._imported_runs(runs, full)
+            return self._imported_runs(runs, full, document.failed)
         capture = document.captures[0].summary  # counts, ranks and notices: the compilations are not read back
         info = capture.capture
         cid = info.id
@@ -276,8 +281,9 @@ class Tools:
 
         return budget.page(all_ranks, make, full=full)
 
-    def _imported_runs(self, runs: list[ImportedRun], full: bool) -> CallToolResult:
-        """Several runs imported from one folder: one line each, and how to compare them."""
+    def _imported_runs(self, runs: list[ImportedRun], full: bool, failed: Sequence[FailedRun]) -> CallToolResult:
+        """Several runs imported from one folder: one line each (label, id, path), the runs that failed with their
+        errors, and how to compare them."""
         names = [r.capture.label or short_id(r.capture.id) for r in runs]
         calls = [f'analyze_capture(capture="{name}")' for name in names[:2]]
         if len(runs) >= 2:
@@ -289,6 +295,7 @@ class Tools:
                 total=len(runs),
                 captures=list(shown),
                 captures_omitted=len(runs) - len(shown),
+                failed=[f.model_copy(update={"message": _short(f.message, 300)}) for f in failed[:20]],
                 next_calls=calls,
             )
             return page, render.imported_runs_text(page)
@@ -600,10 +607,10 @@ class Tools:
     def get_source(
         self,
         capture: str,
-        function: Annotated[str | None, Field(description="'Net.forward' or 'file.py:LINE'")] = None,
+        function: Annotated[str | None, Field(description="any def ('Net.forward'), 'file.py:LINE'")] = None,
         against: Annotated[str | None, Field(description="a second capture: the diff")] = None,
         file: Annotated[str | None, Field(description="a whole file, e.g. 'main.py'")] = None,
-        context: ContextLines = 3,
+        context: ContextLines | None = None,
         offset: Offset = 0,
         full: Full = False,
     ) -> Annotated[CallToolResult, SourceDocument]:
@@ -618,7 +625,7 @@ class Tools:
             base, cand = self._capture(capture), self._capture(against)
             return self._source_diff(self.service.source_diff(base, cand, function=function, file=file), offset, full)
         cid = self.service.resolve(capture)[0]
-        found = self.service.source_document(cid, function, file=file, context=context)
+        found = self.service.source_document(cid, function, file=file, context=context, function_context=3)
         return self._source_page(found, offset, full)
 
     def _source_page(self, found: SourceResult, offset: int, full: bool) -> CallToolResult:

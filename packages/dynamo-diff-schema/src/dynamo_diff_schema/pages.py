@@ -23,7 +23,7 @@ from dynamo_diff_schema.capture import CompiledStatus, RunStatus, Validity
 from dynamo_diff_schema.comparison import Comparability, FunctionRow, RankView, Side, Totals
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Notice
-from dynamo_diff_schema.results import OUTLINE, CaptureRow
+from dynamo_diff_schema.results import OUTLINE, CaptureRow, FailedRun
 from dynamo_diff_schema.run_report import FunctionReport
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -71,6 +71,9 @@ class ImportPage(Model):
     total: int = Field(ge=0, description="Runs imported.")
     captures: list[ImportedRun] = Field(default_factory=list)
     captures_omitted: int = Field(0, ge=0, description="Runs left out to fit the response (see list_captures).")
+    failed: list[FailedRun] = Field(
+        default_factory=list, description="A folder of runs: the runs found that could not be imported, and why."
+    )
     run: RunStatus | None = Field(
         None, description="One run: how it ended; read it first (a run that did not finish has low counts)."
     )

@@ -12,6 +12,7 @@ from pydantic import Field
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.counts import Counts
+from dynamo_diff_schema.errors import ErrorCode
 from dynamo_diff_schema.evidence import Evidence, EvidenceEntry, GrepMatch
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -61,14 +62,25 @@ class ImportedCapture(Model):
     )
 
 
+class FailedRun(Model):
+    """A run of a folder of runs that could not be imported (the others were)."""
+
+    input: str = Field(description="The run's folder, as given plus the sub-folder.")
+    code: ErrorCode
+    message: str
+
+
 class ImportResult(Model):
-    """`dynamo-diff import`: one run, or each run of a folder whose sub-folders are runs (labelled by folder
-    name, a label another capture has left off)."""
+    """`dynamo-diff import`: one run, or each run of a folder whose sub-folders (or their sub-folders: two levels)
+    are runs (labelled by folder name, a label another capture has left off)."""
 
     kind: Literal["import_result"] = "import_result"
     schema_version: str = SCHEMA_VERSION
     folder_of_runs: bool = Field(False, description="The path was a folder of runs, each imported on its own.")
     captures: list[ImportedCapture] = Field(default_factory=list)
+    failed: list[FailedRun] = Field(
+        default_factory=list, description="A folder of runs: the runs found that could not be imported, and why."
+    )
 
 
 class CheckFinding(Model):
@@ -229,6 +241,13 @@ class SourceLocation(Model):
         "with its context lines)."
     )
     text_first_line: int = Field(1, ge=1, description="The file's line number of the first line of `text`.")
+    compiled: bool = Field(
+        True, description="False: a function defined in a captured file that this run did not compile (found by name)."
+    )
+    line: int | None = Field(None, description="Asked for as FILE:LINE: that line (shown with `context` lines around).")
+    name: str | None = Field(
+        None, description="The function's qualified name in the snapshot; for a line, the function holding it."
+    )
 
 
 class SourceResult(Model):

@@ -68,6 +68,7 @@ __all__ = [
 _NAMES_LISTED = 12
 # grep reads a record whole up to this many characters; a matching line is shown up to this many.
 _GREP_MAX_CHARS = 4_000_000
+LINE_CONTEXT = 10  # lines shown each side of a FILE:LINE asked for
 # The HTML report's compilation records (graphs, guards, generated code): the characters embedded of one record,
 # of all of them on one page, and the compilations per side whose records are looked up (changed functions first).
 REPORT_RECORD_CHARS = 12_000
@@ -172,8 +173,10 @@ class Service:
         executor: str = "local",
         progress: Progress | None = None,
     ) -> list[ImportResult]:
-        """A folder whose sub-folders are runs (bundles, trace folders, tlparse exports), imported one by one and
-        labelled by folder name (a label another capture has is left off). A folder that is itself a run, or a
+        """A folder whose sub-folders are runs (bundles, trace folders, tlparse exports), or whose sub-folders'
+        sub-folders are (`runs/a/bundle`, `runs/b/logs`: two levels), imported one by one and labelled by the
+        sub-folder's name (a label another capture has is left off); a run that fails is listed with its error and
+        the others are imported. A folder that is itself a run, or a
         file, is one import, with `label`, `manifest` and `force_label`; those name one run, so a folder of runs
         given them is refused (`invalid_argument`)."""
         return [result for _, result in self._import_runs(ref, label, manifest, force_label, executor, progress)[1]]
@@ -186,8 +189,8 @@ class Service:
         force_label: bool,
         executor: str,
         progress: Progress | None,
-    ) -> tuple[bool, list[tuple[str, ImportResult]]]:
-        """(whether it was a folder of runs, [(the path imported, its result)])."""
+    ) -> tuple[bool, list[tuple[str, ImportResult]], list[tuple[str, DynamoDiffError]]]:
+        """(whether it was a folder of runs, [(the path imported, its result)], [(a run's path, why it failed)])."""
         path = self._confine(ref)
         manifest_path = self._confine(manifest, what="manifest_path") if manifest is not None else None
         try:
@@ -199,7 +202,7 @@ class Service:
                 progress=progress,
                 executor=executor,  # type: ignore[arg-type]
             )
-            return False, [(ref, one)]
+            return False, [(ref, one)], []
         except DynamoDiffError as err:
             if err.code != ErrorCode.UNSUPPORTED_INPUT or not path.is_dir():
                 raise
@@ -211,20 +214,42 @@ class Service:
                     f"{' or '.join(given)}, each run labelled by its folder name",
                     path=ref,
                 ) from err
-            children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-            results = []
-            for child in children:
+            results: list[tuple[str, ImportResult]] = []
+            failed: list[tuple[str, DynamoDiffError]] = []
+
+            def attempt(run: Path, run_label: str, *, deeper: bool) -> bool:
+                """Import one folder as a run (False: it is not one, `deeper`: look one level below it)."""
+                given = str(Path(ref) / run.relative_to(path))
                 try:
-                    child_label = child.name if self.store.label_owner(child.name) is None else None
-                    imported = self.store.import_path(child, label=child_label, executor=executor)  # type: ignore[arg-type]
-                except DynamoDiffError as child_err:
-                    if child_err.code != ErrorCode.UNSUPPORTED_INPUT:
-                        raise
-                    continue
-                results.append((str(Path(ref) / child.name), imported))
-            if not results:
+                    real = self._confine(str(run))  # a link in the folder to a place outside the roots is refused
+                    free = run_label if self.store.label_owner(run_label) is None else None
+                    results.append((given, self.store.import_path(real, label=free, executor=executor)))  # type: ignore[arg-type]
+                except DynamoDiffError as run_err:
+                    if run_err.code != ErrorCode.UNSUPPORTED_INPUT:
+                        failed.append((given, run_err))
+                        return True
+                    if not deeper:
+                        return False
+                    # Its sub-folders may be the runs (`a/bundle`, `b/logs`): labelled by this folder's name, a
+                    # second run in it by both names.
+                    held = 0
+                    for grand in _folders(run):
+                        held += attempt(grand, run_label if not held else f"{run_label}-{grand.name}", deeper=False)
+                return True
+
+            for child in _folders(path):
+                attempt(child, child.name, deeper=True)
+            if not results and not failed:
                 raise
-            return True, results
+            if not results:
+                where, first = failed[0]
+                more = f" ({len(failed) - 1} more failed too)" if len(failed) > 1 else ""
+                raise DynamoDiffError(
+                    first.code,
+                    f"no run of the folder {ref} could be imported; {where}: {first.message}{more}",
+                    path=ref,
+                ) from first
+            return True, results, failed
 
     def import_document(
         self,
@@ -237,7 +262,7 @@ class Service:
         progress: Progress | None = None,
     ) -> ImportResultDocument:
         """Import one run, or each run of a folder of runs (see `import_runs`): the import_result document."""
-        folder, results = self._import_runs(ref, label, manifest, force_label, executor, progress)
+        folder, results, failed = self._import_runs(ref, label, manifest, force_label, executor, progress)
         return _schema.ImportResult(
             folder_of_runs=folder,
             captures=[
@@ -250,6 +275,7 @@ class Service:
                 )
                 for given, result in results
             ],
+            failed=[_schema.FailedRun(input=given, code=err.code, message=err.message) for given, err in failed],
         )
 
     def capture_list(self) -> CaptureList:
@@ -919,10 +945,18 @@ class Service:
         return grep_document(capture_id, whole, pattern, found, in_config=in_config)
 
     def source_document(
-        self, ref: str, function: str | None = None, *, file: str | None = None, context: int = 0
+        self,
+        ref: str,
+        function: str | None = None,
+        *,
+        file: str | None = None,
+        context: int | None = 0,
+        function_context: int = 0,
     ) -> SourceResult:
         """Every compiled function `function` names in a stored capture, with its captured lines (`context`: the
-        lines shown around each), or with `file` one whole captured file."""
+        lines shown around each; None: `function_context`, or LINE_CONTEXT around a FILE:LINE), else each function
+        or method of that name defined in a captured file (not compiled), or FILE:LINE's lines; with `file` one
+        whole captured file."""
         from dynamo_diff_service._source import find_file, missing_file
 
         if file is not None:
@@ -952,6 +986,8 @@ class Service:
         if function is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file")
         capture, locations = self.source(ref, function)
+        if context is None:
+            context = LINE_CONTEXT if any(loc.line is not None for loc in locations) else function_context
         return _schema.SourceResult(
             capture=capture.capture.id,
             function=function,
@@ -965,6 +1001,9 @@ class Service:
                     last_line=loc.last_line,
                     sha256=loc.sha256,
                     text=loc.text,
+                    compiled=loc.compiled,
+                    line=loc.line,
+                    name=loc.name,
                 )
                 for loc in locations
             ],
@@ -1102,6 +1141,14 @@ def source_map_of(pairs: dict[str, str] | None) -> UserMap | None:
 _LABEL_VARIANT = re.compile(
     r"[-_.]?(?:v?\d+|before|after|old|new|base|baseline|cand|candidate|cold|warm|a|b|ref|fix|fixed)$", re.IGNORECASE
 )
+
+
+def _folders(parent: Path) -> list[Path]:
+    """The sub-folders of a folder, by name, hidden ones passed over."""
+    try:
+        return sorted(p for p in parent.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return []
 
 
 def label_stem(label: str) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
 from dataclasses import dataclass
 
 from dynamo_diff_compare import user_sources
-from dynamo_diff_match import FunctionRef, SnapshotSet, function_span, locate, qualified_name
+from dynamo_diff_match import FunctionRef, SnapshotSet, SourceFunction, function_span, locate, qualified_name
 from dynamo_diff_schema import Capture, CodeLocation, DynamoDiffError, ErrorCode, Hint, HintAction, short_id
 from dynamo_diff_store import Store
 
@@ -25,6 +27,9 @@ class SourceLocation:
     last_line: int
     sha256: str  # of the whole snapshot text
     text: str  # the whole snapshot
+    compiled: bool = True  # False: defined in a captured file, not compiled in this run
+    line: int | None = None  # asked for as FILE:LINE
+    name: str | None = None  # its qualified name; for a line, the function holding it
 
     @property
     def lines(self) -> list[tuple[int, str]]:
@@ -60,10 +65,22 @@ def find_source(store: Store, capture: Capture, function: str) -> list[SourceLoc
     }
     locations = sorted(key for key, code in codes.items() if function in _names(code, snapshots))
     if not locations:
+        defined = _defined(snapshots, function, codes)
+        if defined:
+            return defined
         shown = short_id(capture.capture.id)
+        compiled_names = {
+            name for code in codes.values() for name in _names(code, snapshots) if name and ":" not in name
+        }
+        every = compiled_names | {
+            f.qualified_name for rel in snapshots.files for f in snapshots.functions(rel) if "<" not in f.qualified_name
+        }
+        near = _nearest(function, sorted(every))
         raise DynamoDiffError(
             ErrorCode.UNKNOWN_FUNCTION,
-            f"no compiled function {function!r} in capture {shown}",
+            f"no function {function!r} compiled or defined in the captured files of capture {shown}"
+            + (f"; nearest: {', '.join(near)}" if near else "")
+            + " (a name, Class.method, or FILE:LINE)",
             hint=Hint(action=HintAction.ANALYZE_CAPTURE, args={"capture": shown}),
         )
     found = []
@@ -86,6 +103,65 @@ def find_source(store: Store, capture: Capture, function: str) -> list[SourceLoc
             )
         )
     return found
+
+
+_FILE_LINE = re.compile(r"^(?P<file>.+\.py):(?P<line>\d+)$")
+
+
+def _defined(snapshots: SnapshotSet, function: str, codes: dict[tuple[str, int], CodeLocation]) -> list[SourceLocation]:
+    """A function or method defined in a captured file (`main`, `Trainer.fit`), or FILE:LINE (the lines around it,
+    the function holding it named), found in the snapshots' text (parsed, never run) when no compiled function
+    is called so."""
+    absolute = {rel: path for path, rel in snapshots.paths.items()}
+    compiled = {(snapshots.rel_path(file), line) for file, line in codes}
+
+    def location(
+        rel: str, first: int, last: int, name: str | None, is_compiled: bool, line: int | None = None
+    ) -> SourceLocation:
+        text = snapshots.files[rel]
+        return SourceLocation(
+            co_filename=absolute.get(rel, rel),
+            co_firstlineno=first,
+            snapshot=rel,
+            first_line=first,
+            last_line=last,
+            sha256=hashlib.sha256(text.encode()).hexdigest(),
+            text=text,
+            compiled=is_compiled,
+            line=line,
+            name=name,
+        )
+
+    def is_compiled(rel: str, f: SourceFunction) -> bool:
+        return (rel, f.first_line) in compiled or (rel, f.def_line) in compiled
+
+    m = _FILE_LINE.match(function)
+    if m is not None:
+        rel = find_file(snapshots.files, snapshots.paths, m["file"])
+        if rel is None:
+            return []
+        line = int(m["line"])
+        total = len(snapshots.lines(rel))
+        if not 1 <= line <= max(total, 1):
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"{function!r}: the captured {rel} has {total} lines")
+        holding = [f for f in snapshots.functions(rel) if f.kind != "class" and f.first_line <= line <= f.last_line]
+        inner = max(holding, key=lambda f: f.first_line, default=None)
+        name = inner.qualified_name if inner is not None else "module level"
+        return [location(rel, line, line, name, inner is not None and is_compiled(rel, inner), line)]
+    found = []
+    for rel in sorted(snapshots.files):
+        for f in snapshots.functions(rel):
+            if f.kind != "lambda" and function in (f.qualified_name, f.name):
+                found.append(location(rel, f.first_line, f.last_line, f.qualified_name, is_compiled(rel, f)))
+    return found
+
+
+def _nearest(wanted: str, names: list[str]) -> list[str]:
+    """The names most like `wanted` (close spellings, then names that hold it or its last part), at most 8."""
+    tail = wanted.rsplit(".", 1)[-1].lower()
+    close = difflib.get_close_matches(wanted, names, n=6, cutoff=0.5)
+    holding = [n for n in names if len(tail) >= 3 and tail in n.lower()]
+    return list(dict.fromkeys(close + holding))[:8]
 
 
 def find_file(files: dict[str, str], paths: dict[str, str], wanted: str) -> str | None:

@@ -1,0 +1,92 @@
+"""import_trace and `dynamo-diff import` of a folder of runs two levels deep (runs/a/bundle, runs/b/logs): each run
+imported on its own, labelled by its folder, listed with its id and path; a run that fails is listed with its error
+and the others are imported; a link out of the allowed root is refused for that run only."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dynamo_diff_cli.app import app
+from dynamo_diff_schema import ImportPage
+from typer.testing import CliRunner
+
+from .conftest import CAPTURES, Session, error_code, text_of
+
+BUNDLE = CAPTURES / "global_guard"
+(RAW_LOG,) = (BUNDLE / "raw").glob("*.log")
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> Path:
+    """root/runs: a/bundle (a copy of a fixture bundle), b/logs (its raw log alone), c/notes (no run), d/logs
+    (an empty log: torch wrote nothing)."""
+    runs = tmp_path / "root" / "runs"
+    shutil.copytree(BUNDLE, runs / "a" / "bundle")
+    (runs / "b" / "logs").mkdir(parents=True)
+    shutil.copy(RAW_LOG, runs / "b" / "logs" / RAW_LOG.name)
+    (runs / "c" / "notes").mkdir(parents=True)
+    (runs / "c" / "notes" / "readme.txt").write_text("not a run\n")
+    (runs / "d" / "logs").mkdir(parents=True)
+    (runs / "d" / "logs" / "dedicated_log_torch_trace_empty.log").write_text("")
+    return runs
+
+
+def test_a_folder_of_run_folders_imports_each_run(connect: Callable[..., Session], runs: Path) -> None:
+    s = connect(runs.parent)
+    result = s.call("import_trace", path="runs")
+    assert not result.is_error, text_of(result)
+    page = ImportPage.model_validate(result.structured_content)
+    assert page.folder_of_runs and page.total == 2
+    listed = [(r.capture.label, r.input, r.capture.input_kind) for r in page.captures]
+    assert listed == [("a", "runs/a/bundle", "bundle"), ("b", "runs/b/logs", "raw_directory")]
+    ((failed),) = page.failed
+    assert (failed.input, failed.code) == ("runs/d/logs", "no_trace")
+    text = text_of(result)
+    for run in page.captures:
+        assert f"{run.capture.id[:12]} {run.capture.label} (new, from {run.input})" in text
+    assert "runs/d/logs: error[no_trace]" in text and "runs/c" not in text
+    # Each is its own capture, found by its label; the bundle is the one its manifest describes.
+    manifest = json.loads((BUNDLE / "manifest.json").read_text())
+    assert "global_guard" in json.dumps(manifest)
+    assert 'compare_runs(baseline="a", candidate="b")' in text
+    assert not s.call("analyze_capture", capture="a").is_error
+    # The same folder again: the same captures, nothing new.
+    again = ImportPage.model_validate(s.call("import_trace", path="runs").structured_content)
+    assert [r.capture.id for r in again.captures] == [r.capture.id for r in page.captures]
+    assert not any(r.created for r in again.captures)
+
+
+def test_a_link_out_of_the_root_refuses_the_folder(connect: Callable[..., Session], runs: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    shutil.copytree(BUNDLE, outside / "bundle")
+    (runs / "e").symlink_to(outside / "bundle", target_is_directory=True)
+    s = connect(runs.parent)
+    assert error_code(s.call("import_trace", path="runs")) in {"unsafe_path", "path_not_allowed"}
+    assert error_code(s.call("import_trace", path="runs/e")) == "path_not_allowed"
+    assert "empty" in text_of(s.call("list_captures"))  # nothing was imported
+
+
+def test_a_folder_with_no_run_that_imports_says_why(connect: Callable[..., Session], runs: Path) -> None:
+    shutil.rmtree(runs / "a")
+    shutil.rmtree(runs / "b")
+    s = connect(runs.parent)
+    result = s.call("import_trace", path="runs")
+    assert error_code(result) == "no_trace" and "runs/d/logs" in text_of(result)
+
+
+def test_the_cli_imports_the_same_runs(runs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(runs.parent)
+    result = CliRunner().invoke(app, ["--store", str(tmp_path / "store"), "import", "runs", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["folder_of_runs"]
+    assert [(c["label"], c["input"]) for c in document["captures"]] == [("a", "runs/a/bundle"), ("b", "runs/b/logs")]
+    assert [(f["input"], f["code"]) for f in document["failed"]] == [("runs/d/logs", "no_trace")]
+    text = CliRunner().invoke(app, ["--store", str(tmp_path / "store"), "import", "runs"])
+    assert text.exit_code == 0
+    assert "already in the store (same bytes): runs/a/bundle as a ->" in text.stderr
+    assert "not imported: runs/d/logs: error[no_trace]" in text.stderr
