@@ -90,3 +90,24 @@ def test_the_cli_imports_the_same_runs(runs: Path, tmp_path: Path, monkeypatch: 
     assert text.exit_code == 0
     assert "already in the store (same bytes): runs/a/bundle as a ->" in text.stderr
     assert "not imported: runs/d/logs: error[no_trace]" in text.stderr
+
+
+def test_a_runs_own_folder_names_the_run_it_holds(connect: Callable[..., Session], runs: Path) -> None:
+    """runs/a holds one bundle, runs/b one trace folder: written as the run's folder, each is that run (labelled
+    by the folder, as a folder of runs labels it), in analyze_capture and in the CLI's analyze."""
+    s = connect(runs.parent)
+    for name in ("a", "b"):
+        text = text_of(s.call("analyze_capture", capture=f"runs/{name}"))
+        assert "apply (global_guard.py:16)" in text  # the workload's compiled function (its source)
+    listed = text_of(s.call("list_captures"))
+    assert " a " in f" {listed} " and " b " in f" {listed} "
+    assert error_code(s.call("analyze_capture", capture="runs")) == "unsupported_input"  # several runs: import them
+
+
+def test_the_cli_reads_a_runs_own_folder(runs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(runs.parent)
+    for name, holds in (("a", "bundle"), ("b", "logs")):
+        result = CliRunner().invoke(app, ["--store", str(tmp_path / "store"), "analyze", f"runs/{name}"])
+        assert result.exit_code == 0, result.output
+        assert f"runs/{name} holds one run, {holds}/: read that" in result.stderr
+        assert f"capture {result.stderr.split(' -> ')[-1].strip()[:12]}  ({name})" in result.stdout

@@ -415,7 +415,18 @@ class Service:
                 f"{ref} does not exist (it is written as a path, and no capture has it as its label)",
                 path=ref,
             )
-        result = self.store.import_path(path, label=label, progress=progress)
+        try:
+            result = self.store.import_path(path, label=label, progress=progress)
+        except DynamoDiffError as err:
+            # A run's own folder, holding its one bundle or trace folder (`runs/a` with `a/bundle`): that run,
+            # labelled by the folder's name as a folder of runs would label it.
+            inside = _folders(path) if err.code == ErrorCode.UNSUPPORTED_INPUT and path.is_dir() else []
+            if len(inside) != 1:
+                raise
+            (inner,) = inside
+            free = label or (path.name if self.store.label_owner(path.name) is None else None)
+            result = self.store.import_path(self._confine(str(inner)), label=free, progress=progress)
+            return result.summary.capture.id, result, [f"{ref} holds one run, {inner.name}/: read that"]
         return result.summary.capture.id, result, []
 
     def _existing(self, ref: str) -> Path | None:
