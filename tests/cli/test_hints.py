@@ -31,8 +31,8 @@ def test_an_unknown_function_names_the_analyze_command_of_its_capture(run) -> No
     code, _, err = run("source", capture, "no_such_function")
     assert code == 2
     assert err.strip() == (
-        f"error[unknown_function]: no compiled function 'no_such_function' in capture {capture} "
-        f"(see `dynamo-diff analyze {capture}`)"
+        f"error[unknown_function]: no function 'no_such_function' compiled or defined in the captured files of "
+        f"capture {capture} (a name, Class.method, or FILE:LINE) (see `dynamo-diff analyze {capture}`)"
     )
 
 
