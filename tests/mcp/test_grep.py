@@ -132,6 +132,23 @@ def test_grep_without_an_id_searches_every_record(session: Session) -> None:
     assert "tensor 'x' size mismatch at index 0. expected 2, actual 3" in text  # the record's own words
 
 
+def test_a_search_outline_keeps_the_records_it_shows(session: Session) -> None:
+    """The outline (the default structured content) lists only the records whose matches are shown; the text names
+    the others (recompile_limit: 4 records hold `size mismatch`, the raw bytes say; max_matches=1 shows one)."""
+    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
+        "id"
+    ]  # type: ignore[index]
+    index = session.call("get_evidence", capture=cid, full=True).structured_content["items"]  # type: ignore[index]
+    expected = _records_with("recompile_limit", index, "size mismatch")
+    result = session.call("get_evidence", capture=cid, grep="size mismatch", max_matches=1)
+    page = result.structured_content
+    assert page["records_matched"] == len(expected) == 4  # type: ignore[index]
+    (hit,) = page["records"]  # type: ignore[index]
+    assert hit["shown_matches"] == 1 and hit["evidence"]["id"] in expected
+    text = text_of(result)
+    assert all(ev in text for ev in expected)  # every record with a match is named in the text
+
+
 def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) -> None:
     cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
         "id"

@@ -187,6 +187,11 @@ _BLANK = frozenset(
         "FunctionSourceDiff.lines",
     }
 )
+# Lists an outline keeps only some items of (the text names the others): a capture-wide search's records past the
+# matches shown (each a whole evidence entry, dozens when a pattern matches a path every record holds).
+_SOME: dict[str, Callable[[Any], bool]] = {
+    "EvidenceSearch.records": lambda hit: bool(hit.shown_matches),
+}
 # Where an outline says it is one, naming the argument that gives the whole document.
 OUTLINE_NOTE = "full=true gives the whole document"
 
@@ -208,6 +213,8 @@ def _outlined(value: Any) -> Any:
             elif name == "next_calls":  # the calls a program can make as they are (a template is the text's)
                 if calls := [call for call in item if "<" not in call]:
                     out[name] = calls
+            elif (some := _SOME.get(f"{cls.__name__}.{name}")) is not None:
+                out[name] = _outlined([part for part in item if some(part)])
             elif written or (name in kept and item != field.get_default(call_default_factory=True)):
                 out[name] = _outlined(item)
         if "outline" in cls.model_fields:
