@@ -9,7 +9,7 @@ from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, print_document, stderr
 
 if TYPE_CHECKING:
-    from dynamo_diff_schema import GrepMatch, SourceDiff, SourceLocation
+    from dynamo_diff_schema import SourceDiff, SourceLocation
 
 
 @handles_errors
@@ -83,12 +83,9 @@ def evidence(
         for hit in search.records:
             if not hit.matches:
                 continue
-            e = hit.evidence
-            about = f" {e.function}" if e.function else ""
-            of = "" if hit.shown_matches == hit.total_matches else f", {hit.shown_matches} shown"
-            typer.echo(f"{e.id} {e.kind} {e.compile_id or '-'}{about}: {hit.total_matches} match(es){of}")
+            typer.echo(hit.heading())
             for m in hit.matches:
-                typer.echo(f"  {_grep_heading(m)}")
+                typer.echo(f"  {m.heading()}")
                 for text in m.lines:
                     typer.echo(f"    {text}")
         rest = [
@@ -132,7 +129,7 @@ def evidence(
             + (" (the embedded configuration searched too)" if found.in_config else "")
         )
         for m in found.matches:
-            typer.echo(_grep_heading(m))
+            typer.echo(m.heading())
             for text in m.lines:
                 typer.echo(f"  {text}")
         if found.total_matches > found.shown_matches:
@@ -164,14 +161,6 @@ def condensed_note(frames: int, config_chars: int, record_chars: int | None) -> 
         left.append(f"{config_chars} characters of embedded configuration left out")
     whole = f" of the record's {record_chars}" if record_chars is not None else ""
     return f"condensed: {', '.join(left)}; every character{whole}: --full (or --grep PATTERN)"
-
-
-def _grep_heading(m: "GrepMatch") -> str:
-    """`line 7:` (a window of a long line), or for a block with its context `lines 5-9 (match on 7, 8):`."""
-    if m.first_line is None:
-        return f"line {m.line}:"
-    shown = ", ".join(str(n) for n in m.matched_lines or [m.line])
-    return f"lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {shown}):"
 
 
 @handles_errors

@@ -449,11 +449,7 @@ def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
         f"sha256 verified; {page.total_matches} match(es) of {page.pattern!r} in {where} ({total_chars} characters)"
     ]
     for m in page.matches:
-        if m.first_line is None:
-            lines.append(f"line {m.line}:")
-        else:
-            on = ", ".join(str(n) for n in m.matched_lines or [m.line])
-            lines.append(f"lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {on}):")
+        lines.append(m.heading())
         lines += ["  " + " ".join(text.split()) for text in m.lines]
     if page.total_matches > page.shown_matches:
         lines.append(
@@ -476,16 +472,9 @@ def evidence_search_text(page: EvidenceSearch, filters: str = "") -> str:
     for hit in page.records:
         if not hit.matches:
             continue
-        ev = hit.evidence
-        about = f" {ev.function}" if ev.function else ""
-        of = "" if hit.shown_matches == hit.total_matches else f", {hit.shown_matches} shown"
-        lines.append(f"{ev.id} {ev.kind} {ev.compile_id or '-'}{about}: {hit.total_matches} match(es){of}")
+        lines.append(hit.heading())
         for m in hit.matches:
-            if m.first_line is None:
-                lines.append(f"  line {m.line}:")
-            else:
-                on = ", ".join(str(n) for n in m.matched_lines or [m.line])
-                lines.append(f"  lines {m.first_line}-{m.first_line + len(m.lines) - 1} (match on {on}):")
+            lines.append(f"  {m.heading()}")
             lines += ["    " + " ".join(text.split()) for text in m.lines]
     ref = short_id(page.capture)
     rest = [h for h in page.records if h.shown_matches < h.total_matches]

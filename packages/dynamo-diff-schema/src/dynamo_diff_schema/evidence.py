@@ -45,6 +45,13 @@ class GrepMatch(Model):
         default_factory=list, description="Every matching line of a merged block (empty: only `line`)."
     )
 
+    def heading(self) -> str:
+        """`line 7:` (a window of a long line), or for a block with its context `lines 5-9 (match on 7, 8):`."""
+        if self.first_line is None:
+            return f"line {self.line}:"
+        on = ", ".join(str(n) for n in self.matched_lines or [self.line])
+        return f"lines {self.first_line}-{self.first_line + len(self.lines) - 1} (match on {on}):"
+
 
 class Severity(StrEnum):
     INFO = "info"

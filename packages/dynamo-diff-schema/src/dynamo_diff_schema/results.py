@@ -199,6 +199,13 @@ class EvidenceHit(Model):
     shown_matches: int = Field(0, ge=0, description="Of them, those `matches` show.")
     matches: list[GrepMatch] = Field(default_factory=list, description="The ones shown (overlapping merged).")
 
+    def heading(self) -> str:
+        """`u1-e6 recompile_reasons 0/1 f: 2 match(es), 1 shown`: the record, what it is about, its matches."""
+        e = self.evidence
+        about = f" {e.function}" if e.function else ""
+        of = "" if self.shown_matches == self.total_matches else f", {self.shown_matches} shown"
+        return f"{e.id} {e.kind} {e.compile_id or '-'}{about}: {self.total_matches} match(es){of}"
+
 
 class EvidenceSearch(Model):
     """`dynamo-diff evidence ID --grep PATTERN` (no evidence id): the capture's records whose text matches, each
