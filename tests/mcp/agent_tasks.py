@@ -312,13 +312,6 @@ HELD_OUT: list[Task] = [
         "'[0/2] torch._dynamo hit config.recompile_limit (2)', steps 5-6 ran, exit 0",
         tags=["held_out"],
     ),
-]
-TASKS += HELD_OUT
-
-# Written the same way, not answered yet: the failed compilation's error site is torch's own frame
-# (torch/nn/modules/linear.py:134), not the user's line that torch's message names (`from user code:` score.py:48).
-# Kept out of TASKS until the output names it; tools/agent_suite.py does not run it.
-NOT_YET_ANSWERED: list[Task] = [
     Task(
         "crash_site",
         "In trial_nt_crash, at which line of the user's code did the failed compilation stop?",
@@ -329,6 +322,7 @@ NOT_YET_ANSWERED: list[Task] = [
         tags=["held_out"],
     ),
 ]
+TASKS += HELD_OUT
 
 
 def answered(task: Task, texts: list[str]) -> list[str]:

@@ -10,6 +10,36 @@
  */
 export type CompiledState = "compiled" | "nothing_compiled" | "no_graph";
 /**
+ * Stable error codes. Tools and tests match on these, never on the message text.
+ *
+ * This interface was referenced by `ImportPage`'s JSON-Schema
+ * via the `definition` "ErrorCode".
+ */
+export type ErrorCode =
+  | "malformed_input"
+  | "unreadable_input"
+  | "unsupported_input"
+  | "no_trace"
+  | "unsafe_path"
+  | "path_not_allowed"
+  | "resource_limit"
+  | "unknown_capture"
+  | "ambiguous_prefix"
+  | "label_taken"
+  | "same_capture"
+  | "name_too_long"
+  | "unknown_evidence"
+  | "unknown_function"
+  | "missing_snapshot"
+  | "corrupt_store"
+  | "invalid_argument"
+  | "invalid_document"
+  | "stale_manifest"
+  | "workload_failed"
+  | "io_error"
+  | "missing_extra"
+  | "executor_failed";
+/**
  * Every notice Dynamo Diff writes (docs/SEMANTICS.md, "Notices", says what each means and what to do).
  *
  * This interface was referenced by `ImportPage`'s JSON-Schema
@@ -111,6 +141,10 @@ export interface ImportPage {
    * One run: whether anything compiled (a run that compiled nothing has every count 0).
    */
   compiled?: CompiledStatus | null;
+  /**
+   * A folder of runs: the runs found that could not be imported, and why.
+   */
+  failed?: FailedRun[];
   /**
    * The path was a folder of runs, each imported on its own.
    */
@@ -304,6 +338,20 @@ export interface CompiledStatus {
    * How many times the observer saw torch.compile called (capture.manifest.observed.compile_calls has each call site); None: not observed (a bare trace, --no-observe, or no Python process seen).
    */
   torch_compile_calls?: number | null;
+}
+/**
+ * A run of a folder of runs that could not be imported (the others were).
+ *
+ * This interface was referenced by `ImportPage`'s JSON-Schema
+ * via the `definition` "FailedRun".
+ */
+export interface FailedRun {
+  code: ErrorCode;
+  /**
+   * The run's folder, as given plus the sub-folder.
+   */
+  input: string;
+  message: string;
 }
 /**
  * Something the reader wants the user to know: partial evidence, unknown kinds, damaged payloads.

@@ -132,6 +132,36 @@ export type SuggestionKind =
   | "call_compiled"
   | "suppressed_failure";
 /**
+ * Stable error codes. Tools and tests match on these, never on the message text.
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "ErrorCode".
+ */
+export type ErrorCode =
+  | "malformed_input"
+  | "unreadable_input"
+  | "unsupported_input"
+  | "no_trace"
+  | "unsafe_path"
+  | "path_not_allowed"
+  | "resource_limit"
+  | "unknown_capture"
+  | "ambiguous_prefix"
+  | "label_taken"
+  | "same_capture"
+  | "name_too_long"
+  | "unknown_evidence"
+  | "unknown_function"
+  | "missing_snapshot"
+  | "corrupt_store"
+  | "invalid_argument"
+  | "invalid_document"
+  | "stale_manifest"
+  | "workload_failed"
+  | "io_error"
+  | "missing_extra"
+  | "executor_failed";
+/**
  * This interface was referenced by `ImportResult`'s JSON-Schema
  * via the `definition` "ArtifactStructure".
  */
@@ -153,11 +183,15 @@ export type Severity1 = "info" | "warning" | "error";
 export type WorkloadCompletion1 = "declared_completed" | "declared_incomplete" | "unknown";
 
 /**
- * `dynamo-diff import`: one run, or each run of a folder whose sub-folders are runs (labelled by folder
- * name, a label another capture has left off).
+ * `dynamo-diff import`: one run, or each run of a folder whose sub-folders (or their sub-folders: two levels)
+ * are runs (labelled by folder name, a label another capture has left off).
  */
 export interface ImportResult {
   captures?: ImportedCapture[];
+  /**
+   * A folder of runs: the runs found that could not be imported, and why.
+   */
+  failed?: FailedRun[];
   /**
    * The path was a folder of runs, each imported on its own.
    */
@@ -1360,6 +1394,20 @@ export interface Suggestion {
    * The values seen, in the order the trace shows them (sizes, dtypes, ...).
    */
   values?: string[];
+}
+/**
+ * A run of a folder of runs that could not be imported (the others were).
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "FailedRun".
+ */
+export interface FailedRun {
+  code: ErrorCode;
+  /**
+   * The run's folder, as given plus the sub-folder.
+   */
+  input: string;
+  message: string;
 }
 /**
  * This interface was referenced by `ImportResult`'s JSON-Schema

@@ -40,8 +40,20 @@ export interface SourceResult {
 export interface SourceLocation {
   co_filename: string;
   co_firstlineno: number;
+  /**
+   * False: a function defined in a captured file that this run did not compile (found by name).
+   */
+  compiled?: boolean;
   first_line: number;
   last_line: number;
+  /**
+   * Asked for as FILE:LINE: that line (shown with `context` lines around).
+   */
+  line?: number | null;
+  /**
+   * The function's qualified name in the snapshot; for a line, the function holding it.
+   */
+  name?: string | null;
   /**
    * Of the whole snapshot text.
    */

@@ -166,7 +166,7 @@ describe("the CLI's own output, read by the extension", () => {
   it("reads the error document the CLI writes to stderr, with its hint", () => {
     const e = parseCliError(sample("error.json"), 2);
     assert.equal(e.code, "unknown_function");
-    assert.match(e.message, /^no compiled function 'nope' in capture [0-9a-f]{12}$/);
+    assert.match(e.message, /^no function 'nope' compiled or defined in the captured files of capture [0-9a-f]{12} \(a name, Class\.method, or FILE:LINE\)$/);
     assert.equal(e.hint?.action, "analyze_capture");
     assert.equal(e.display(), `[unknown_function] ${withHint(e.message, e.hint)}`);
   });

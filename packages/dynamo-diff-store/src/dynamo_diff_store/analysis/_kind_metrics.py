@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import CodeLocation, Failure, LimitEvent, Outcome
 
 from dynamo_diff_store.analysis._facts import Fact
@@ -24,6 +25,10 @@ _LIMIT = re.compile(
 # compilation_metrics fields that are phase durations (unit in the name); start/end stamps are not.
 _PHASE = re.compile(r"(?:_time_(?:s|us|ms)|_time|duration_us|_compile_time_us)$")
 _NOT_PHASE = re.compile(r"^(?:start_time|end_time|start_time_us|end_time_us)$|_time_saved_")
+
+# The frames torch lists under "from user code:" in a dynamo_error text, outermost first.
+_FROM_USER_CODE = "from user code:"
+_USER_FRAME = re.compile(r'File "([^"]+)", line (\d+), in ')
 
 _CONFIG_FIELDS = frozenset({"dynamo_config", "inductor_config"})
 # torch 2.13 writes some phase durations twice, in seconds and in microseconds (the _us ones are the newer names
@@ -113,6 +118,18 @@ DYNAMO_ERROR = RecordKind(
 )
 
 
+def _user_site(errors: list[tuple[str, str]]) -> tuple[str, int] | None:
+    """The innermost frame of the user's code (not torch, the standard library or an installed package) among
+    those torch lists under "from user code:" in the last dynamo_error that has them."""
+    for text, _ in reversed(errors):
+        at = text.rfind(_FROM_USER_CODE)
+        if at >= 0:
+            frames = [(path, int(n)) for path, n in _USER_FRAME.findall(text[at:]) if library_path(path) is None]
+            if frames:
+                return frames[-1]
+    return None
+
+
 def final_metrics(ident: Identity) -> tuple[dict[str, Any], str | None]:
     """The last compilation_metrics of a compilation (its final attempt's) and its evidence id."""
     return (ident.metrics[-1][1], ident.metrics[-1][2]) if ident.metrics else ({}, None)
@@ -141,6 +158,8 @@ def outcome(ident: Identity) -> tuple[Outcome, str, Failure | None, list[LimitEv
             reason = ident.errors[-1][0].splitlines()[-1] if ident.errors[-1][0] else None
         user_file = fields.get("fail_user_frame_filename")
         user_line = fields.get("fail_user_frame_lineno")
+        if isinstance(user_file, str) and library_path(user_file) is not None and (site := _user_site(ident.errors)):
+            user_file, user_line = site  # torch's innermost frame is its own (nn/modules/linear.py): the user's line
         failure = Failure(
             fail_type=fields.get("fail_type"),
             reason=str(reason) if reason is not None else None,
