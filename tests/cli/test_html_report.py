@@ -327,6 +327,15 @@ def lane_heading(dom: Node, side: str) -> str:
     return next(h for h in headings if h.strip().startswith(side))
 
 
+def _keep(path: Path, name: str | None = None) -> None:
+    """Copy a file into ARTIFACTS under its name, replacing what is there in one step (another process running the
+    same test, e.g. a second tox env, never sees a half-written or missing file)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    partial = ARTIFACTS / f".{name or path.name}.{os.getpid()}.partial"
+    shutil.copyfile(path, partial)
+    partial.replace(ARTIFACTS / (name or path.name))
+
+
 @pytest.mark.parametrize("name", SCREENSHOTS)
 def test_html_report_screenshots(run, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
     """Light and dark screenshots at 1400 px, kept in test-artifacts/html/ (dark: prefers-color-scheme: dark)."""
@@ -334,12 +343,12 @@ def test_html_report_screenshots(run, tmp_path: Path, name: str) -> None:  # typ
     report, _, _ = _report(run, tmp_path, name)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for scheme, flags in (("light", ()), ("dark", ("--blink-settings=preferredColorScheme=0",))):
-        shot = ARTIFACTS / f"{name}-{scheme}.png"
-        shot.unlink(missing_ok=True)
+        shot = tmp_path / f"{name}-{scheme}.png"  # taken here, then kept: tox envs running at once share ARTIFACTS
         done = headless(exe, tmp_path / f"profile-{scheme}", report, *flags, f"--screenshot={shot}")
         assert done.returncode == 0, done.stderr[-2000:]
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    shutil.copyfile(report, ARTIFACTS / f"{name}.html")
+        _keep(shot)
+    _keep(report, f"{name}.html")
 
 
 class Chromium:
@@ -576,7 +585,7 @@ def test_html_report_at_800_and_1400_px(run, tmp_path: Path, chromium_page: Chro
             "s.viewBox.baseVal.width)"
         )
         assert min(scales) * 12.5 >= 9, scales  # type: ignore[type-var,operator]
-        shot = ARTIFACTS / f"{name}-{width}.png"
-        shot.unlink(missing_ok=True)
+        shot = tmp_path / f"{name}-{width}.png"
         chromium_page.screenshot(shot, width)
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        _keep(shot)
