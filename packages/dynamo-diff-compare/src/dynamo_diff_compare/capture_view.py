@@ -29,7 +29,7 @@ from dynamo_diff_compare.call_sites import (
     guarded_name,
     same_call,
 )
-from dynamo_diff_compare.changes import gist
+from dynamo_diff_compare.changes import clipped, gist, headline
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
@@ -141,12 +141,8 @@ def header_lines(capture: Capture) -> list[str]:
 
 
 def _short(text: str, limit: int = 110) -> str:
-    """The first line of torch's text; a line that only introduces the next ("backend='x' raised:") with it."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    line = lines[0] if lines else ""
-    if line.endswith(":") and len(lines) > 1:
-        line = f"{line} {lines[1]}"
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    """torch's text by its headline (changes.headline), within `limit` characters."""
+    return clipped(headline(text), limit)
 
 
 def guard_text(text: str) -> str:

@@ -185,21 +185,30 @@ _GOT = re.compile(r"\bgot ([A-Z]\w*(?:Error|Exception)\(.*\))\s*$")
 _GOT_LIMIT = 400
 
 
-def gist(text: str, limit: int = 140) -> str:
-    """The telling line of torch's failure text: "backend='x' raised:" is followed by the actual error; a headline
-    whose explanation ends with the operator's own error ("RuntimeError when making fake tensor call" ... "got
-    RuntimeError('...')") gets that error after it."""
+def headline(text: str) -> str:
+    """The first line of torch's text; a line that only introduces the next ("backend='x' raised:") with it."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if not lines:
         return ""
-    head = lines[0]
-    if head.endswith(":") and len(lines) > 1:
-        head = f"{head} {lines[1]}"
-    else:
+    return f"{lines[0]} {lines[1]}" if lines[0].endswith(":") and len(lines) > 1 else lines[0]
+
+
+def clipped(text: str, limit: int) -> str:
+    """`text` as it is when it fits `limit` characters, else its first limit - 1 and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def gist(text: str, limit: int = 140) -> str:
+    """The telling line of torch's failure text (its `headline`); a headline whose explanation ends with the
+    operator's own error ("RuntimeError when making fake tensor call" ... "got RuntimeError('...')") gets that
+    error after it."""
+    head = headline(text)
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if lines and not (lines[0].endswith(":") and len(lines) > 1):
         got = next((m.group(1) for line in lines[1:4] if (m := _GOT.search(line))), None)
         if got is not None and len(got) <= _GOT_LIMIT:
             return f"{head[:limit]}: {got}"
-    return head if len(head) <= limit else head[: limit - 1] + "…"
+    return clipped(head, limit)
 
 
 def _decisions(counts: Counter[str]) -> str:

@@ -49,6 +49,7 @@ from dynamo_diff_compare.user_lines import (
     dynamic_text,
     guard_line,
     made_for_text,
+    shown_site,
     source_line,
     specialized_text,
 )
@@ -303,11 +304,12 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
         line = f"; its line: `{gb.code}`" if gb.code else ""
         parts.append(
-            f"graph break at {gb.site}: {break_title(gb.type, gb.operator, gb.gb_id)} (ev {gb.evidence_id}){line}{hint}"
+            f"graph break at {shown_site(gb.site)}: {break_title(gb.type, gb.operator, gb.gb_id)}"
+            f" (ev {gb.evidence_id}){line}{hint}"
         )
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
-        at = f" at {c.failure.site}" if c.failure.site else ""
+        at = f" at {shown_site(c.failure.site)}" if c.failure.site else ""
         parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev})")
         f = c.failure
         sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence)
@@ -415,7 +417,7 @@ def evidence_summaries(capture: Capture) -> dict[str, str]:
                 note(r.evidence_id, f"{c.compile_id} recompile [{r.category}]: {r.text.split('  #', 1)[0].strip()}")
             for gb in c.graph_breaks:
                 what = break_title(gb.gb_type or gb.key, gb.operator, gb.gb_id)
-                note(gb.evidence_id, f"{c.compile_id} graph break at {gb.site}: {what}")
+                note(gb.evidence_id, f"{c.compile_id} graph break at {shown_site(gb.site)}: {what}")
             if c.failure is not None:
                 for ev in c.failure.evidence_ids:
                     note(ev, f"{c.compile_id} {c.failure.fail_type} failure: {gist(c.failure.reason or '')}")

@@ -18,7 +18,7 @@ from dynamo_diff_schema.lists import joined
 from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
 from dynamo_diff_compare.changes import gist
-from dynamo_diff_compare.user_lines import Carried, carried, resumed
+from dynamo_diff_compare.user_lines import Carried, carried, resumed, shown_site
 
 # torch's page for a graph-break registry id, as torch 2.13 and 2.14 write it at the end of each break message.
 GB_PAGE = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -874,7 +874,7 @@ def compilation_suggestions(comp: Compilation, function: str | None = None) -> l
     text = failure.reason or ""
     lines = torch_hints(text)
     hints = [x.split(": ", 1)[1] for x in lines if x.startswith("Hint: ")]
-    site = f" at {failure.user_file}:{failure.user_line}" if failure.user_file else ""
+    site = f" at {shown_site(f'{failure.user_file}:{failure.user_line}')}" if failure.user_file else ""
     if failure.suppressed:
         change, knob = _from_hints(hints)
         out.append(

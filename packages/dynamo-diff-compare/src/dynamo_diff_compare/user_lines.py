@@ -17,6 +17,7 @@ import tokenize
 from dataclasses import dataclass
 
 from dynamo_diff_match.snapshots import SnapshotSet
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import GraphBreak, Specialization, SymbolicSize
 from dynamo_diff_schema.lists import head
 
@@ -40,6 +41,18 @@ class UserLine:
     def text(self) -> str:
         """'at global_guard.py:17: if MODE == "sin":' ('at global_guard.py:17' without the line's text)."""
         return f"at {self.site}: {self.code}" if self.code else f"at {self.site}"
+
+
+def shown_site(site: str | None) -> str | None:
+    """A recorded `file:line` as the texts print it: the user's file by its name (as the function labels print it),
+    a library's from its package on (`torch/nn/modules/linear.py:134`); the documents keep the recorded path."""
+    if not site:
+        return site
+    path, sep, line = site.rpartition(":")
+    if not sep or not line.isdigit():
+        path, line = site, ""
+    short = library_path(path) or _name(path)
+    return f"{short}:{line}" if line else short
 
 
 def _code(text: str) -> str | None:
