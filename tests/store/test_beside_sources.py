@@ -8,7 +8,6 @@ What the trace names is read from the raw log itself (its intern table), not thr
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -80,7 +79,7 @@ def test_nothing_is_read_outside_the_folder(tmp_path: Path) -> None:
     shutil.copyfile(SCRIPT, outside / "serve.py")
     run = tmp_path / "run"
     shutil.copytree(RAW, run / "logs")
-    os.symlink(outside / "serve.py", run / "serve.py")
+    (run / "serve.py").symlink_to(outside / "serve.py")
     store = Store(tmp_path / "store")
     linked = store.import_path(run / "logs", sources_from=run)
     assert linked.capture.capture.validity.sources_found_beside == []

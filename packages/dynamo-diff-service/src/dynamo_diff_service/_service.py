@@ -434,9 +434,7 @@ class Service:
                 raise
             (inner,) = inside
             free = label or (path.name if self.store.label_owner(path.name) is None else None)
-            result = self.store.import_path(
-                self._confine(str(inner)), label=free, progress=progress, sources_from=path
-            )
+            result = self.store.import_path(self._confine(str(inner)), label=free, progress=progress, sources_from=path)
             return result.summary.capture.id, result, [f"{ref} holds one run, {inner.name}/: read that"]
         return result.summary.capture.id, result, []
 

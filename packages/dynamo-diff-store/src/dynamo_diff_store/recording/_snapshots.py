@@ -22,7 +22,6 @@ from dynamo_diff_store.analysis import files_named, parse_torch_version
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import DEFAULT_EXCLUDES, FileReport, rank_from_name, read_raw_log
 
-
 # A file outside the project root is snapshotted under sources/_external/<tag>/, tag = start of its path's sha256.
 _TAG_CHARS = 12
 
