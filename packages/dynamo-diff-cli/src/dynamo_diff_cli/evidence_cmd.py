@@ -247,6 +247,8 @@ def source(
     if output_format == Format.JSON:
         print_document(found)
         return
+    if found.sources_note is not None:
+        stderr().print(found.sources_note)
     for loc in found.locations:
         text = loc.text.splitlines()
         if found.file is not None:

@@ -135,6 +135,7 @@ def header_lines(capture: Capture) -> list[str]:
         f"input: {info.input_kind}; torch {info.producer.torch or 'unknown'}; {ranks}; "
         f"imported {info.imported_at or '?'}",
         f"validity: trace {v.artifact_structure}, workload {v.workload_completion}, provenance {v.provenance}",
+        *([note] if (note := v.sources_note()) is not None else []),
         *setup_lines(capture),
     ]
     return lines

@@ -635,6 +635,8 @@ def source_text(page: SourceResult, total: int, offset: int, next_offset: int | 
     """Captured source: where each location is, then its lines numbered as in the file."""
     what = f"file {page.file}" if page.file is not None else f"{page.function} (context {page.context})"
     lines = [f"source of {what} in capture {short_id(page.capture)}, from its snapshot (not the working tree)"]
+    if page.sources_note is not None:
+        lines.append(page.sources_note)
     for loc in page.locations:
         text = loc.text.splitlines()
         lines.append(location_head(loc, whole_file=page.file is not None))

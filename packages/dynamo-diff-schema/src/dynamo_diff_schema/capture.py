@@ -12,7 +12,7 @@ from dynamo_diff_schema.compilation import CodeLocation, Compilation
 from dynamo_diff_schema.counts import Counts
 from dynamo_diff_schema.evidence import Evidence, Notice
 from dynamo_diff_schema.lists import head
-from dynamo_diff_schema.manifest import CompileCall, Manifest, Producer
+from dynamo_diff_schema.manifest import CompileCall, Manifest, Producer, SourceFile
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
@@ -50,6 +50,23 @@ class Validity(Model):
         Provenance.UNVERIFIED, description="'verified' when manifest hashes match the imported bytes."
     )
     reasons: list[str] = Field(default_factory=list)
+    sources_found_beside: list[SourceFile] = Field(
+        default_factory=list,
+        description="A bare log imported from a folder: the Python files of that folder whose path is the tail of a "
+        "file the trace names, kept as the capture's source snapshot (`path`: inside the folder; `snapshot`: inside "
+        "the capture). Found beside the log at import, not recorded when it ran: they may differ from what ran. "
+        "Empty for a bundle (its snapshots were taken when it ran) and for a log imported as a file.",
+    )
+
+    def sources_note(self) -> str | None:
+        """What views say of snapshots found beside a bare log at import (None when there are none)."""
+        n = len({f.snapshot for f in self.sources_found_beside})
+        if not n:
+            return None
+        return (
+            f"sources: {n} file{'s' if n != 1 else ''} found beside the log at import (not recorded with the run; "
+            f"{'they' if n != 1 else 'it'} may differ from what ran)"
+        )
 
 
 class RunState(StrEnum):

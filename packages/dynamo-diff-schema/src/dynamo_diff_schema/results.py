@@ -269,6 +269,11 @@ class SourceResult(Model):
     file: str | None = Field(None, description="The file as given, when the whole captured file was asked for.")
     context: int = Field(0, ge=0, description="Lines shown before and after each function (the whole file: not used).")
     locations: list[SourceLocation] = Field(default_factory=list)
+    sources_note: str | None = Field(
+        None,
+        description="Set when the snapshots were found beside a bare log at import, not recorded when it ran (they "
+        "may differ from what ran): says so and how many files.",
+    )
 
 
 class FunctionSourceDiff(Model):

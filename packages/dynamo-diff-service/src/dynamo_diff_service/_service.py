@@ -217,13 +217,17 @@ class Service:
             results: list[tuple[str, ImportResult]] = []
             failed: list[tuple[str, DynamoDiffError]] = []
 
-            def attempt(run: Path, run_label: str, *, deeper: bool) -> bool:
-                """Import one folder as a run (False: it is not one, `deeper`: look one level below it)."""
+            def attempt(run: Path, run_label: str, *, deeper: bool, sources_from: Path | None = None) -> bool:
+                """Import one folder as a run (False: it is not one, `deeper`: look one level below it). A bare log
+                is imported with the scripts its trace names that are in the run's own folder (`sources_from`: the
+                folder holding it, else the folder itself)."""
                 given = str(Path(ref) / run.relative_to(path))
                 try:
                     real = self._confine(str(run))  # a link in the folder to a place outside the roots is refused
                     free = run_label if self.store.label_owner(run_label) is None else None
-                    results.append((given, self.store.import_path(real, label=free, executor=executor)))  # type: ignore[arg-type]
+                    own = self._confine(str(sources_from)) if sources_from is not None else None
+                    imported = self.store.import_path(real, label=free, executor=executor, sources_from=own)  # type: ignore[arg-type]
+                    results.append((given, imported))
                 except DynamoDiffError as run_err:
                     if run_err.code != ErrorCode.UNSUPPORTED_INPUT:
                         failed.append((given, run_err))
@@ -234,7 +238,12 @@ class Service:
                     # second run in it by both names.
                     held = 0
                     for grand in _folders(run):
-                        held += attempt(grand, run_label if not held else f"{run_label}-{grand.name}", deeper=False)
+                        held += attempt(
+                            grand,
+                            run_label if not held else f"{run_label}-{grand.name}",
+                            deeper=False,
+                            sources_from=run,
+                        )
                 return True
 
             for child in _folders(path):
@@ -393,7 +402,7 @@ class Service:
                 notes = []
                 here = self._existing(ref)
                 # The same bytes as the capture (imported from this path): nothing is ambiguous.
-                if here is not None and not self.store.imported_from(capture_id, here):
+                if here is not None and not self._imported_from(capture_id, here):
                     notes.append(
                         f"{ref!r} is both a capture in the store ({short_id(capture_id)}) and a path here: using the "
                         f"capture; write ./{ref} to import the path instead"
@@ -425,9 +434,23 @@ class Service:
                 raise
             (inner,) = inside
             free = label or (path.name if self.store.label_owner(path.name) is None else None)
-            result = self.store.import_path(self._confine(str(inner)), label=free, progress=progress)
+            result = self.store.import_path(self._confine(str(inner)), label=free, progress=progress, sources_from=path)
             return result.summary.capture.id, result, [f"{ref} holds one run, {inner.name}/: read that"]
         return result.summary.capture.id, result, []
+
+    def _imported_from(self, capture_id: str, here: Path) -> bool:
+        """Whether the capture is what reading `here` gives (`resolve` reads a run's own folder as the one run
+        it holds, with the scripts beside it)."""
+        if self.store.imported_from(capture_id, here):
+            return True
+        inside = _folders(here) if here.is_dir() else []
+        if len(inside) != 1:
+            return False
+        try:
+            inner = self._confine(str(inside[0]))
+        except DynamoDiffError:
+            return False
+        return self.store.imported_from(capture_id, inner, sources_from=here)
 
     def _existing(self, ref: str) -> Path | None:
         """The path a reference names when it exists and may be read, else None."""
@@ -982,6 +1005,7 @@ class Service:
                 capture=capture.capture.id,
                 function="",
                 file=file,
+                sources_note=capture.capture.validity.sources_note(),
                 locations=[
                     _schema.SourceLocation(
                         co_filename=captured,
@@ -1003,6 +1027,7 @@ class Service:
             capture=capture.capture.id,
             function=function,
             context=context,
+            sources_note=capture.capture.validity.sources_note(),
             locations=[
                 _schema.SourceLocation(
                     co_filename=loc.co_filename,

@@ -21,6 +21,8 @@ class Limits:
     max_json_depth: int = 64
     max_records: int = 50_000_000
     max_files: int = 100_000
+    # A source file found beside a bare log at import (reading._beside): a larger one is not kept.
+    max_source_bytes: int = 16 * MiB
 
     def exceeded(self, name: str, value: int, *, file: str | None = None, line: int | None = None) -> DynamoDiffError:
         """The error for `value` going past the limit called `name` (a field of this class)."""

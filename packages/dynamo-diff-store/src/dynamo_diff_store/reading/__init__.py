@@ -5,6 +5,7 @@ Everything here turns bytes into `Record`s (one structured-trace record each, wi
 means for a compilation (that is `analysis`) or writes to the store (`storage`).
 """
 
+from dynamo_diff_store.reading._beside import DEFAULT_EXCLUDES, BesideFile, NamedFiles, find_beside, library_file
 from dynamo_diff_store.reading._filereport import FileReport, merge_reports, shift_lines
 from dynamo_diff_store.reading._inputs import InputLayout, TraceFile, discover, rank_from_name, read_records
 from dynamo_diff_store.reading._jsonload import (
@@ -35,13 +36,16 @@ from dynamo_diff_store.reading._tlparse_export import (
 )
 
 __all__ = [
+    "DEFAULT_EXCLUDES",
     "PACK_INDEX_SUFFIX",
     "PACK_SUFFIX",
+    "BesideFile",
     "CompileKey",
     "FileReport",
     "InputLayout",
     "JSONRejected",
     "JSONTooDeepError",
+    "NamedFiles",
     "PackedPayloads",
     "Record",
     "Span",
@@ -50,9 +54,11 @@ __all__ = [
     "confine",
     "cut_points",
     "discover",
+    "find_beside",
     "jsonl_boundaries",
     "jsonl_cuts",
     "judge",
+    "library_file",
     "loads_payload",
     "loads_strict",
     "manifest_bytes",

@@ -20,15 +20,7 @@ from dynamo_diff_schema.manifest import SourceFile
 
 from dynamo_diff_store.analysis import files_named, parse_torch_version
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.reading import FileReport, rank_from_name, read_raw_log
-
-# Files torch and Python ship are not the user's code. Globs match the absolute path torch wrote.
-DEFAULT_EXCLUDES = (
-    "*/site-packages/*",
-    "*/dist-packages/*",
-    "*/torch/*",
-    "*/lib/python3*/*",  # the standard library of a CPython installation or venv
-)
+from dynamo_diff_store.reading import DEFAULT_EXCLUDES, FileReport, rank_from_name, read_raw_log
 
 # A file outside the project root is snapshotted under sources/_external/<tag>/, tag = start of its path's sha256.
 _TAG_CHARS = 12

@@ -28,7 +28,7 @@ from dynamo_diff_schema.counts import Counts, sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
-from dynamo_diff_schema.manifest import Manifest, Producer
+from dynamo_diff_schema.manifest import Manifest, Producer, SourceFile
 
 from dynamo_diff_store.analysis import RankResult, TraceState, run_status
 from dynamo_diff_store.reading import InputLayout, judge
@@ -75,7 +75,10 @@ def assemble_capture(
     label: str | None,
     imported_at: str,
     reader_version: str,
+    beside_sources: Sequence[SourceFile] = (),
 ) -> AssembledCapture:
+    """`beside_sources`: the files found beside a bare log at import (its source snapshot, not recorded when it
+    ran)."""
     require_records(layout, results, manifest)
     ranks = sorted(results, key=lambda r: (r.rank is None, r.rank if r.rank is not None else 0, r.files))
     after: list[Notice] = []
@@ -127,6 +130,7 @@ def assemble_capture(
                 workload_completion=completion,
                 provenance=provenance,
                 reasons=reasons,
+                sources_found_beside=list(beside_sources),
             ),
             manifest=manifest,
             observed_config=observed_configs(ranks),

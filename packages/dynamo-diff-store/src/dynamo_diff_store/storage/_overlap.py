@@ -22,7 +22,7 @@ from dynamo_diff_store.analysis import RankResult, analyse_ranks, reads_in_range
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import InputLayout
 from dynamo_diff_store.storage._staged_copy import CopyCancelledError, StagedCopy
-from dynamo_diff_store.storage._staging import copy_input, plan_jobs
+from dynamo_diff_store.storage._staging import Beside, copy_input, plan_jobs
 
 Progress = Callable[[str, int, int], None]
 
@@ -46,6 +46,7 @@ def copy_while_reading(
     progress: Progress | None,
     workers: int | None,
     guest: bool = False,
+    beside: Beside | None = None,
 ) -> tuple[dict[str, str], list[RankResult]]:
     """copy_input and analyse_ranks of an input `overlaps` accepts, at once: (the copied files' hashes, the
     results). The copy's own error comes first, as when it ran before the reading."""
@@ -61,7 +62,9 @@ def copy_while_reading(
 
     def copy() -> None:
         try:
-            outcome["files"] = copy_input(layout, dest, limits, manifest=manifest, progress=report, staged=staged)
+            outcome["files"] = copy_input(
+                layout, dest, limits, manifest=manifest, progress=report, staged=staged, beside=beside
+            )
         except BaseException as exc:  # handed to the importing thread
             outcome["error"] = exc
             staged.end(exc)

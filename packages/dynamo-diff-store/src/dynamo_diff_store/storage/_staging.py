@@ -11,19 +11,24 @@ import os
 import re
 import stat
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
+from dynamo_diff_schema.manifest import SourceFile
 
 from dynamo_diff_store.analysis import RankJob
 from dynamo_diff_store.limits import Limits
 from dynamo_diff_store.reading import (
     PACK_INDEX_SUFFIX,
     PACK_SUFFIX,
+    BesideFile,
     InputLayout,
+    NamedFiles,
     TraceFile,
     confine,
+    find_beside,
     open_regular,
     read_regular,
 )
@@ -32,6 +37,41 @@ from dynamo_diff_store.storage._staged_copy import StagedCopy
 MANIFEST_NAME = "manifest.json"
 _CHUNK = 1 << 20
 _PAYLOAD_NAME = re.compile(rb'"payload_filename"\s*:\s*("(?:[^"\\]|\\.)*")')
+# Where the files found beside a bare log are kept inside a capture (as a bundle keeps its snapshots).
+BESIDE_PREFIX = "sources/"
+
+
+@dataclass
+class Beside:
+    """The folder a bare log was imported from, to look in for the scripts its trace names (reading._beside), and
+    what was found there (set by `copy_input`)."""
+
+    folder: Path
+    found: list[BesideFile] = field(default_factory=list)
+
+    def entries(self, files: dict[str, str]) -> list[SourceFile]:
+        """The capture's record of them: one per name the trace gives (a file two names end with is kept once)."""
+        return [
+            SourceFile(
+                path=f.rel,
+                captured_path=f.captured_path,
+                snapshot=BESIDE_PREFIX + f.rel,
+                sha256=files[BESIDE_PREFIX + f.rel],
+            )
+            for f in self.found
+        ]
+
+
+def beside_folder(layout: InputLayout, given: Path, sources_from: Path | None) -> Beside | None:
+    """Where to look for the scripts beside a bare log: `sources_from` (a run's own folder holding the log's
+    folder), else the folder given; None for a log given as a file, a tlparse export or a bundle (it has its own
+    snapshots), or when the log's folder is not inside `sources_from`."""
+    if layout.kind != "raw_directory":
+        return None
+    folder = Path(os.path.realpath(sources_from if sources_from is not None else given))
+    if not layout.root.is_relative_to(folder):
+        return None
+    return Beside(folder)
 
 
 class _Copier:
@@ -131,15 +171,20 @@ def copy_input(
     manifest: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     staged: StagedCopy | None = None,
+    beside: Beside | None = None,
 ) -> dict[str, str]:
     """Copy the trace files (for tlparse exports: raw.jsonl and a pack of the payload files it names), the
     manifest and source snapshots into `dest`. Returns relative path -> sha256 of every input file read.
-    `staged` is told how far each file's copy has got (when the copy runs beside the reading)."""
+    `staged` is told how far each file's copy has got (when the copy runs beside the reading). `beside`: the
+    Python files of that folder the trace names are copied too, under sources/ (`beside.found` says which)."""
     dest.mkdir(parents=True)
     copier = _Copier(dest, limits, progress, layout.total_bytes, staged)
+    named = NamedFiles() if beside is not None else None
     for trace in layout.files:
         if trace.format == "raw_log":
-            copier.copy(trace.path, trace.rel)
+            copier.copy(trace.path, trace.rel, on_chunk=None if named is None else named.feed)
+            if named is not None:
+                named.finish()
             continue
         names: list[bytes] = []
         tail = b""
@@ -160,6 +205,10 @@ def copy_input(
     if layout.sources_dir is not None:
         for source, rel in _walk_sources(layout.sources_dir, layout.root):
             copier.copy(source, rel)
+    if beside is not None and named is not None:
+        beside.found = find_beside(beside.folder, named.names, limits)
+        for found in beside.found:
+            copier.copy(found.path, BESIDE_PREFIX + found.rel)
     return copier.files
 
 

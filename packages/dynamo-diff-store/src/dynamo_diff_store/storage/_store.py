@@ -38,7 +38,7 @@ from dynamo_diff_schema.ids import short_id
 
 from dynamo_diff_store.analysis import READER_VERSION, Executor, RankResult, analyse_ranks, require_executor
 from dynamo_diff_store.limits import Limits
-from dynamo_diff_store.reading import InputLayout, discover, read_manifest
+from dynamo_diff_store.reading import BesideFile, InputLayout, NamedFiles, discover, find_beside, read_manifest
 from dynamo_diff_store.storage import _index as index
 from dynamo_diff_store.storage._assemble import assemble_capture, capture_counts, require_records
 from dynamo_diff_store.storage._capture_file import (
@@ -54,7 +54,16 @@ from dynamo_diff_store.storage._capture_file import (
     write_files_table,
 )
 from dynamo_diff_store.storage._overlap import copy_while_reading, overlaps
-from dynamo_diff_store.storage._staging import MANIFEST_NAME, copy_input, layout_notices, plan_jobs, source_rels
+from dynamo_diff_store.storage._staging import (
+    BESIDE_PREFIX,
+    MANIFEST_NAME,
+    Beside,
+    beside_folder,
+    copy_input,
+    layout_notices,
+    plan_jobs,
+    source_rels,
+)
 
 Progress = Callable[[str, int, int], None]
 
@@ -186,8 +195,14 @@ class Store:
         workers: int | None = None,
         force_label: bool = False,
         executor: Executor = "local",
+        sources_from: Path | None = None,
     ) -> ImportResult:
         """Import a trace file, trace directory, tlparse export or bundle. Idempotent by content.
+
+        A trace directory (a bare log) is imported with the Python files of the folder given (or of `sources_from`,
+        a run's own folder holding the trace directory) whose path is the tail of a file the trace names: its source
+        snapshot, found beside the log at import (`validity.sources_found_beside`; reading._beside). They are part
+        of what was imported, so of the capture id. Nothing outside that folder is read.
 
         A `label` another capture already has is refused (`label_taken`) unless `force_label`, which moves it
         to this capture. A bundle's own label that another capture has is not applied (a notice says so).
@@ -198,7 +213,9 @@ class Store:
         cluster at RAY_ADDRESS or a local instance started for the import; the store must then be on storage
         the cluster sees). Both give the same capture."""
         try:
-            return self._import(path, label, manifest, limits or Limits(), progress, workers, force_label, executor)
+            return self._import(
+                path, label, manifest, limits or Limits(), progress, workers, force_label, executor, sources_from
+            )
         except OSError as err:
             where = f" ({err.filename})" if err.filename else f" (store {self.path})"
             raise DynamoDiffError(
@@ -224,9 +241,11 @@ class Store:
         workers: int | None,
         force_label: bool = False,
         executor: Executor = "local",
+        sources_from: Path | None = None,
     ) -> ImportResult:
         require_executor(executor)
         layout = discover(Path(path), limits)
+        beside = beside_folder(layout, Path(path), sources_from)
         with self._index(create=True) as conn:
             assert conn is not None
             self._reconcile(conn)
@@ -246,9 +265,12 @@ class Store:
                         progress=progress,
                         workers=workers,
                         guest=self.guest,
+                        beside=beside,
                     )
                 else:
-                    copied = copy_input(layout, staging / "input", limits, manifest=manifest, progress=progress)
+                    copied = copy_input(
+                        layout, staging / "input", limits, manifest=manifest, progress=progress, beside=beside
+                    )
                 capture_id = make_capture_id(copied, reader=READER_VERSION)
                 if label is not None and not force_label:
                     # Another capture's label is refused; the same bytes imported again under their label are not.
@@ -297,6 +319,7 @@ class Store:
                     label=label,
                     imported_at=datetime.now(UTC).isoformat(timespec="seconds"),
                     reader_version=READER_VERSION,
+                    beside_sources=beside.entries(copied) if beside is not None else (),
                 )
                 # Durable against a crashed or killed process: the rename below is the commit point. The
                 # bytes themselves are not fsynced one by one (thousands of small payload files); a capture
@@ -325,11 +348,14 @@ class Store:
                 shutil.rmtree(staging, ignore_errors=True)
                 shutil.rmtree(work, ignore_errors=True)
 
-    def imported_from(self, capture_id: str, path: Path, *, max_bytes: int = 256 << 20) -> bool:
-        """Whether the capture holds exactly what importing `path` would read: every file its table of imported
-        hashes names is at `path` with that sha256, and every trace file, manifest and source snapshot `path`
-        holds is in the table. False when that cannot be told cheaply (traces over `max_bytes`, an unreadable
-        input, a capture without the table)."""
+    def imported_from(
+        self, capture_id: str, path: Path, *, max_bytes: int = 256 << 20, sources_from: Path | None = None
+    ) -> bool:
+        """Whether the capture holds exactly what importing `path` (with `sources_from`, as `import_path` takes it)
+        would read: every file its table of imported hashes names is at `path` (a script found beside a bare log:
+        in its folder) with that sha256, and every trace file, manifest and source snapshot `path` holds (and every
+        script the trace names beside it) is in the table. False when that cannot be told cheaply (traces over
+        `max_bytes`, an unreadable input, a capture without the table)."""
         table = read_files_table(self.capture_dir(capture_id) / FILES_NAME)
         if not isinstance(table, tuple):
             return False
@@ -343,11 +369,17 @@ class Store:
                 wanted.add(MANIFEST_NAME)
             if layout.sources_dir is not None:
                 wanted.update(source_rels(layout.sources_dir, layout.root))
-        except DynamoDiffError:
+            where = {rel: layout.root / rel for rel in imported}
+            beside = beside_folder(layout, Path(path), sources_from)
+            if beside is not None:
+                for found in _beside_of(layout, beside):
+                    wanted.add(BESIDE_PREFIX + found.rel)
+                    where[BESIDE_PREFIX + found.rel] = found.path
+        except (DynamoDiffError, OSError):
             return False
         if not wanted <= imported.keys():
             return False
-        return all(file_sha256(layout.root / rel) == sha for rel, sha in imported.items())
+        return all(file_sha256(where[rel]) == sha for rel, sha in imported.items())
 
     def read_path(
         self,
@@ -399,12 +431,22 @@ class Store:
     def _read(self, path: Path, label: str | None, limits: Limits, workers: int | None) -> Capture:
         layout = self._raw_layout(path, limits)
         files: dict[str, str] = {}
+        beside = beside_folder(layout, path, None)
+        named = NamedFiles()
         for trace in layout.files:
             digest = hashlib.sha256()
             with trace.path.open("rb") as handle:
                 while chunk := handle.read(1 << 20):
                     digest.update(chunk)
+                    if beside is not None:
+                        named.feed(chunk)
+            named.finish()
             files[trace.rel] = digest.hexdigest()
+        if beside is not None:
+            # The scripts an import of this folder would keep count in its id (read here, kept nowhere).
+            beside.found = find_beside(beside.folder, named.names, limits)
+            for found in beside.found:
+                files.setdefault(BESIDE_PREFIX + found.rel, file_sha256(found.path) or "")
         capture_id = make_capture_id(files, reader=READER_VERSION)
         work = Path(tempfile.mkdtemp(prefix=f"dynamo-diff-read-{os.getpid()}-"))
         try:
@@ -419,6 +461,7 @@ class Store:
                 label=label,
                 imported_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 reader_version=READER_VERSION,
+                beside_sources=beside.entries(files) if beside is not None else (),
             )
             return assembled.without_evidence()
         finally:
@@ -833,14 +876,17 @@ class Store:
         files: dict[str, str] = {}
         paths: dict[str, str] = {}
         manifest = capture.capture.manifest
-        if manifest is not None and manifest.sources.files:
-            for entry in manifest.sources.files:
+        # A bundle's snapshots as its manifest lists them, else the scripts found beside a bare log at import.
+        entries = manifest.sources.files if manifest is not None else []
+        entries = entries or capture.capture.validity.sources_found_beside
+        if entries:
+            for entry in entries:
                 data = self.input_file(capture_id, entry.snapshot).read_bytes()
                 if hashlib.sha256(data).hexdigest() != entry.sha256:
                     raise DynamoDiffError(
                         ErrorCode.CORRUPT_STORE,
                         f"snapshot {entry.snapshot} of capture "
-                        f"{short_id(capture_id)} does not match the sha256 its manifest records",
+                        f"{short_id(capture_id)} does not match the sha256 it was imported with",
                     )
                 files[entry.path] = data.decode("utf-8", errors="replace")
                 if entry.captured_path:
@@ -857,6 +903,19 @@ class Store:
             if fits:
                 paths[filename] = max(fits, key=len)
         return files, paths
+
+
+def _beside_of(layout: InputLayout, beside: Beside) -> list[BesideFile]:
+    """The scripts an import of `layout` would find in `beside.folder` (the trace files read for the names)."""
+    named = NamedFiles()
+    for trace in layout.files:
+        if trace.format != "raw_log":
+            continue
+        with trace.path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                named.feed(chunk)
+        named.finish()
+    return find_beside(beside.folder, named.names, Limits())
 
 
 def _label_owner(conn: sqlite3.Connection, label: str, other_than: str | None) -> str | None:
