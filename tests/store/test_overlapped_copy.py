@@ -186,7 +186,9 @@ def test_a_reading_that_fails_early_cancels_the_copy(tmp_path: Path, monkeypatch
     written: list[int] = []
 
     def slowly(self: StagedCopy, rel: str, total: int) -> None:
-        time.sleep(0.05)  # the whole copy would take more than a second
+        # the whole copy would take about 6 s: room for a reader's process to start on a loaded machine (at 0.05 s
+        # a MiB it went past half while two tox envs ran beside it)
+        time.sleep(0.25)
         wrote(self, rel, total)
         written.append(total)
 
