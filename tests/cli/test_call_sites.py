@@ -140,11 +140,14 @@ def _calls(name: str) -> list[int]:
     return [next(f["line"] for f in reversed(s[:-1]) if f["filename"] == s[-1]["filename"]) for s in _stacks(name)]
 
 
-def _numbered(name: str, file: str, first: int, last: int) -> list[str]:
-    """The snapshot's lines first..last as the text numbers them: 'N code', less the indentation they share (read
-    from the fixture's own source snapshot)."""
-    lines = _snapshot(name, file)[first - 1 : last]
+def _numbered(name: str, file: str, first: int, last: int, base_line: int | None = None) -> list[str]:
+    """The snapshot's lines first..last as the text numbers them: 'N code', less the indentation they share, or
+    that of line `base_line` (read from the fixture's own source snapshot)."""
+    every = _snapshot(name, file)
+    lines = every[first - 1 : last]
     base = min(len(s) - len(s.lstrip()) for s in lines if s.strip())
+    if base_line is not None:
+        base = len(every[base_line - 1]) - len(every[base_line - 1].lstrip())
     width = len(str(last))
     return [f"{n:>{width}} {s.rstrip()[base:]}" for n, s in zip(range(first, last + 1), lines, strict=True)]
 
@@ -228,7 +231,7 @@ def test_a_loop_in_an_outer_frame_and_a_loop_left_out_in_part(run: Run) -> None:
 def test_a_call_outside_any_loop_shows_its_functions_lines(run: Run) -> None:
     """grad_mode: body calls o.call four times in a row (no loop); the first compilation's call is at the first,
     the recompile's at the third (the raw trace's stacks). Each call path shows body's lines up to its call, at most
-    six: the def line, then `... (2 lines)` and the last ones when longer."""
+    six; the recompile's call, two lines further down, only its lines after those."""
     first, recompile = _calls("grad_mode")
     lines = _snapshot("grad_mode", "grad_mode.py")
     define = next(n for n, s in enumerate(lines, 1) if s.startswith("def body():"))
@@ -239,12 +242,11 @@ def test_a_call_outside_any_loop_shows_its_functions_lines(run: Run) -> None:
     assert _block(text, f"the code before grad_mode.py:{first}:") == [
         s.strip() for s in _numbered("grad_mode", "grad_mode.py", define, first)
     ]
-    kept = _numbered("grad_mode", "grad_mode.py", define, recompile)
-    assert _block(text, f"the code before grad_mode.py:{recompile}:") == [
-        kept[0].strip(),
-        "... (2 lines)",
-        *(s.strip() for s in kept[-5:]),
+    # the recompile's call, further down the same function: only the lines after those shown
+    assert _block(text, f"the same function, on to grad_mode.py:{recompile}:") == [
+        s.strip() for s in _numbered("grad_mode", "grad_mode.py", first + 1, recompile, define)
     ]
+    assert out.count("the code before") == 1
 
 
 def test_nothing_is_said_around_a_call_without_a_source_snapshot(run: Run, tmp_path: Path) -> None:

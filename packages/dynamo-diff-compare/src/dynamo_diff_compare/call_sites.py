@@ -405,15 +405,30 @@ def call_context(frames: list[CodeLine], sources: SnapshotSet | None) -> CallCon
     return CallContext(kind=kind, file=rel, frame=i, lines=_context_lines(lines, numbers))
 
 
-def context_text(ctx: CallContext, frames: list[CodeLine]) -> list[str]:
+def context_text(
+    ctx: CallContext, frames: list[CodeLine], shown: dict[tuple[str, int], int] | None = None
+) -> list[str]:
     """The lines that show a CallContext: a title naming the frame's line, then each line numbered, a
-    `... (N lines)` line where lines are left out."""
+    `... (N lines)` line where lines are left out. With `shown` (the contexts this text said: (file, first line) ->
+    the last line shown), a context said before says nothing, and a later call in the same loop or function only
+    its lines after those: `the same loop, on to model.py:44:`."""
     at = frames[ctx.frame] if ctx.frame < len(frames) else None
     where = f"{_name(ctx.file)}:{at.line}" if at is not None and at.line is not None else _name(ctx.file)
     title = f"the loop {where} runs in:" if ctx.kind == "loop" else f"the code before {where}:"
-    width = max(len(str(c.line)) for c in ctx.lines)
+    lines = list(ctx.lines)
+    if shown is not None and lines:
+        key, last = (ctx.file, lines[0].line), lines[-1].line
+        before = shown.get(key)
+        shown[key] = max(last, before or 0)
+        if before is not None:
+            if last <= before:
+                return []
+            title = f"the same {'loop' if ctx.kind == 'loop' else 'function'}, on to {where}:"
+            kept = [c for c in lines if c.line > before]
+            lines = [kept[0].model_copy(update={"skipped": 0}), *kept[1:]] if kept[0] is not lines[0] else kept
+    width = max(len(str(c.line)) for c in lines)
     out = [title]
-    for c in ctx.lines:
+    for c in lines:
         if c.skipped:
             out.append(f"  {'':>{width}} ... ({c.skipped} lines)")
         out.append(f"  {c.line:>{width}} {c.code}")

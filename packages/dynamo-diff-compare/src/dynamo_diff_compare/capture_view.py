@@ -496,7 +496,7 @@ def compilation_lines(
     compiled_autograd = [c.compile_id for c in rank.compilations if c.identity.compiled_autograd_id is not None]
     # The call path of each code object's last compilation: a compilation says its own when it differs.
     paths: dict[tuple[str | None, str | None, int | None], list[StackFrame]] = {}
-    contexts: set[tuple[str, int, int]] = set()  # the call contexts shown (file, first and last line)
+    contexts: dict[tuple[str, int], int] = {}  # the call contexts shown: (file, first line) -> last line
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
         for fact in compilation_facts(
@@ -509,12 +509,8 @@ def compilation_lines(
             path = call_path(comp.code.callers, sources)
             out.append(Line(called_from_text(path), indent=4))
             context = call_context(path, sources)
-            if (
-                context is not None
-                and (key := (context.file, context.lines[0].line, context.lines[-1].line)) not in contexts
-            ):
-                contexts.add(key)  # once: a later call path through the same loop says nothing new
-                title, *numbered = context_text(context, path)
+            if context is not None and (said := context_text(context, path, contexts)):
+                title, *numbered = said  # once: a later call path through the same loop says nothing new
                 out.append(Line(title, indent=6))
                 out += [Line(t, indent=6, keep=True) for t in numbered]
         paths[code] = comp.code.callers

@@ -289,21 +289,17 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
 
 
 def context_once(
-    context: CallContext | None, frames: list[CodeLine], shown: set[tuple[str, int, int]] | None, indent: str
+    context: CallContext | None, frames: list[CodeLine], shown: dict[tuple[str, int], int] | None, indent: str
 ) -> list[str]:
     """The lines of a call's context (`context_text`), each indented by `indent`; [] when there is none or `shown`
-    already holds it (a context is shown once per text: a later call path through the same loop says nothing new)."""
+    already holds it (a context is shown once per text: a later call path through the same loop says nothing new,
+    a later call further down the same loop only the lines after those shown)."""
     if context is None or not context.lines:
         return []
-    key = (context.file, context.lines[0].line, context.lines[-1].line)
-    if shown is not None:
-        if key in shown:
-            return []
-        shown.add(key)
-    return [indent + t for t in context_text(context, frames)]
+    return [indent + t for t in context_text(context, frames, shown)]
 
 
-def compilation_text(c: CompilationLine, function: str, shown: set[tuple[str, int, int]] | None = None) -> str | None:
+def compilation_text(c: CompilationLine, function: str, shown: dict[tuple[str, int], int] | None = None) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
     own), else None; under it, a line each: where a failing guard's global, attribute or key is set, whether the
     program went on after a failure (and on what evidence), the call path when it differs from its function's;
@@ -404,7 +400,7 @@ def run_report_text(report: RunReport) -> str:
         + (f" ({phases})" if phases else "")
     )
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
-    shown: set[tuple[str, int, int]] = set()  # the call contexts said: each once
+    shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for fn in report.functions:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")

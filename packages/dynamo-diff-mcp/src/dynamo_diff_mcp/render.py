@@ -514,7 +514,9 @@ def evidence_text(ex: EvidenceExcerpt) -> str:
     return head + "\n" + ex.text + tail
 
 
-def _context(context: CallContext | None, frames: list[CodeLine], shown: set[tuple[str, int, int]], indent: str) -> str:
+def _context(
+    context: CallContext | None, frames: list[CodeLine], shown: dict[tuple[str, int], int], indent: str
+) -> str:
     """The code around a call (`context_once`): its lines numbered, their indentation kept, each cut as `_line`
     cuts; '' when there is none or the text said it."""
     return "".join(f"\n{_cut(t)}" for t in context_once(context, frames, shown, indent))
@@ -527,7 +529,7 @@ def _cut(text: str) -> str:
     return _line(text)
 
 
-def _compilation_line(c: CompilationLine, function: str, shown: set[tuple[str, int, int]] | None = None) -> str:
+def _compilation_line(c: CompilationLine, function: str, shown: dict[tuple[str, int], int] | None = None) -> str:
     """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache) or how it ended, then
     its graph size, compile time and main records; the code around its own call path when `shown` has not had it."""
     said = compilation_text(c, function)
@@ -566,7 +568,7 @@ def run_page_text(page: RunReportPage) -> str:
         lines.append(f"functions {first}-{last} of {page.total_functions} (problems first):")
     else:
         lines.append("no functions")
-    shown: set[tuple[str, int, int]] = set()  # the call contexts said: each once
+    shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for entry in page.functions:  # every function of the page, every compilation of it (what fits is whole)
         r = entry.report
         headline = {k for k, _ in HEADLINE_COUNTS}
