@@ -69,7 +69,7 @@ TASKS: list[Task] = [
         [["analyze", _capture("backend_failure"), "--by-function", "--format", "json"]],
         [
             # The function `raised` (text: its line, then its compilation's; JSON: before the next function).
-            r"\] raised \((?:[^\n]*\n){1,4}[^\n]*the error reached the program"
+            r"\] raised \((?:[^\n]*\n){1,12}[^\n]*the error reached the program"
             r"|\"name\": ?\"raised\"(?:(?!\"name\")[\s\S])*\"then\": ?\"raised into the program\"",
             r"BackendCompilerFailed",
         ],
@@ -109,7 +109,7 @@ TASKS: list[Task] = [
         "In library_frames, which of the user's functions recompiled because of no_grad?",
         [("analyze_capture", {"capture": _capture("library_frames")})],
         [["analyze", _capture("library_frames"), "--by-function", "--format", "json"]],
-        [r"\] evaluate \((?:[^\n]*\n){1,4}[^\n]*recompiled \[grad_mode\]|\"name\": ?\"evaluate\"[\s\S]*grad_mode"],
+        [r"\] evaluate \((?:[^\n]*\n){1,12}[^\n]*recompiled \[grad_mode\]|\"name\": ?\"evaluate\"[\s\S]*grad_mode"],
         why="oracle: compilations_by_caller evaluate=1 (under torch.no_grad)",
     ),
     Task(
@@ -198,7 +198,7 @@ HELD_OUT: list[Task] = [
         [("analyze_capture", {"capture": _capture("global_guard")})],
         [["analyze", _capture("global_guard"), "--by-function", "--format", "json"]],
         [
-            r"\] cast \((?:[^\n]*\n){1,5}[^\n]*"
+            r"\] cast \((?:[^\n]*\n){1,14}[^\n]*"
             + re.escape(_guard("global_guard", "cast"))
             + r"|\"name\": ?\"cast\"[\s\S]*"
             + re.escape(_guard("global_guard", "cast"))

@@ -348,3 +348,26 @@ def test_which_call_compiled_and_where_the_guarded_global_is_set(session: Sessio
     assert fn["called_from"][0]["line"] == call["line"]
     (guard,) = [g for c in fn["compilations"] for g in c.get("recompile", [])]
     assert [f["line"] for f in guard["assigned_at"]] == [n for n, _ in sites]
+
+
+def test_the_loop_that_made_the_call_is_in_the_text_once_and_not_in_the_outline(session: Session) -> None:
+    """trial_mode_limit: main's loop over `schedule` calls `out = cmodel(x, mode=mode)` (the raw trace's
+    dynamo_start stacks: the innermost run_modes.py frame below forward); its three compilations share that call.
+    The lines expected are the fixture's source snapshot's, from `schedule = [` to the call."""
+    raw = "".join(p.read_text() for p in sorted((CAPTURES / "trial_mode_limit" / "raw").glob("*.log")))
+    stacks = [json.loads(s) for s in re.findall(r'"dynamo_start": \{"stack": (\[[^\]]*\])', raw)]
+    (call,) = {next(f["line"] for f in reversed(s[:-1]) if f["filename"] == s[-1]["filename"]) for s in stacks}
+    source = (CAPTURES / "trial_mode_limit" / "sources" / "run_modes.py").read_text().splitlines()
+    first = next(n for n, s in enumerate(source, 1) if s.strip().startswith("schedule = ["))
+    shown = source[first - 1 : call]
+    base = min(len(s) - len(s.lstrip()) for s in shown)
+    expected = "".join(f"\n      {n} {s[base:]}" for n, s in zip(range(first, call + 1), shown, strict=True))
+    result = session.call("analyze_capture", capture="captures/trial_mode_limit")
+    text = text_of(result)
+    assert f"\n    the loop run_modes.py:{call} runs in:{expected}\n" in text
+    assert text.count("runs in:") == 1
+    # the outline leaves source lines to the text; the whole document has them
+    assert "call_context" not in json.dumps(result.structured_content)
+    whole = session.call("analyze_capture", capture="captures/trial_mode_limit", full=True)
+    (fn,) = [f["report"] for f in whole.structured_content["functions"]]  # type: ignore[index]
+    assert [c["line"] for c in fn["call_context"]["lines"]] == list(range(first, call + 1))

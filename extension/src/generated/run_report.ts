@@ -94,6 +94,10 @@ export interface CompiledStatus {
  */
 export interface FunctionReport {
   /**
+   * The code around that call: the loop it runs in, else its function's lines before it (CallContext); None when the source snapshot does not hold it.
+   */
+  call_context?: CallContext | null;
+  /**
    * The call of the program that first compiled it (its first compilation's user frames below the compiled one on the dynamo_start stack, innermost first, at most 3, each with its line's text: the record's, else the source snapshot's). A later compilation from another call says its own (CompilationLine.called_from). [] when the stack is not recorded.
    */
   called_from?: CodeLine[];
@@ -146,6 +150,48 @@ export interface FunctionReport {
   suggestions?: Suggestion[];
 }
 /**
+ * The code around a call path's call, from the capture's source snapshot (parsed with ast, never run): the
+ * loop it runs in, else the function's lines before it.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "CallContext".
+ */
+export interface CallContext {
+  /**
+   * The source snapshot's path.
+   */
+  file: string;
+  /**
+   * Which frame of `called_from` it is around (0: the innermost).
+   */
+  frame: number;
+  /**
+   * 'loop': the innermost for/while loop of the frame's function whose body holds the call; 'function': no frame of the call path is in a loop, the lines of the innermost frame's function.
+   */
+  kind: "loop" | "function";
+  /**
+   * In file order: for a loop, the line that defines what a for loop iterates over when that is a one-line assignment before it (in the function or at module level), the loop's header, then its body's lines up to and including the call line (at most 10 with the header; when longer, the header and the last lines before the call, `skipped` saying how many were left out); for a function, its def line and its lines up to the call (at most 6).
+   */
+  lines: ContextLine[];
+}
+/**
+ * A line of the code around a call (CallContext).
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "ContextLine".
+ */
+export interface ContextLine {
+  /**
+   * The line as the source snapshot has it (its comment kept), less the indentation all the lines shown share.
+   */
+  code: string;
+  line: number;
+  /**
+   * Lines of the snapshot left out just before this one (blank lines not counted): the text says `... (N lines)` there.
+   */
+  skipped?: number;
+}
+/**
  * A line of the user's program: a frame of a call path, or a line that assigns a guarded name.
  *
  * This interface was referenced by `RunReport`'s JSON-Schema
@@ -175,6 +221,10 @@ export interface CompilationLine {
    * Cache decisions, e.g. 'fx_graph miss'.
    */
   cache?: string[];
+  /**
+   * The code around that call path's call (CallContext), with `called_from`; None when it says no call path, or the snapshot has no file or line of it.
+   */
+  call_context?: CallContext | null;
   /**
    * The call path that started it (the user's frames below the compiled one on its dynamo_start stack, innermost first, at most 3, each with its line's text: the record's, else the source snapshot's), only when it is another call than its function's `called_from` (e.g. a recompile from the eval loop; a resume function's stack that holds a frame more is the same call); [] when the same or not recorded.
    */

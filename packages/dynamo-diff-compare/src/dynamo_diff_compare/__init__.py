@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     )
     from dynamo_diff_compare.run_report_view import (
         compilation_text,
+        context_once,
         evidence_summaries,
         nonzero,
         report_counts,
@@ -137,6 +138,7 @@ _LAZY = {
     "row_code_changes": "source_change",
     "called_from_text": "call_sites",
     "compilation_text": "run_report_view",
+    "context_once": "run_report_view",
     "evidence_summaries": "run_report_view",
     "nonzero": "run_report_view",
     "report_counts": "run_report_view",
@@ -187,6 +189,7 @@ __all__ = [
     "compile_time_noise",
     "compile_time_text",
     "compiled_line",
+    "context_once",
     "count_pair",
     "difference_phrase",
     "effect_text",

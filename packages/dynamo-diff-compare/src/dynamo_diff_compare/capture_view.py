@@ -24,8 +24,10 @@ from dynamo_diff_compare.call_sites import (
     SITES_SHOWN,
     assigned_text,
     assignment_sites,
+    call_context,
     call_path,
     called_from_text,
+    context_text,
     guarded_name,
     same_call,
 )
@@ -491,6 +493,7 @@ def compilation_lines(
     compiled_autograd = [c.compile_id for c in rank.compilations if c.identity.compiled_autograd_id is not None]
     # The call path of each code object's last compilation: a compilation says its own when it differs.
     paths: dict[tuple[str | None, str | None, int | None], list[StackFrame]] = {}
+    contexts: dict[tuple[str, int], int] = {}  # the call contexts shown: (file, first line) -> last line
     for comp in rank.compilations:
         out.append(Line(f"{comp.compile_id} {function_label(comp, generated.get(comp.compile_id))}: {comp.outcome}"))
         for fact in compilation_facts(
@@ -500,7 +503,13 @@ def compilation_lines(
         code = (comp.code.co_filename, comp.code.co_name, comp.code.co_firstlineno)
         before = paths.get(code)
         if comp.code.callers and (before is None or not same_call(comp.code.callers, before)):
-            out.append(Line(called_from_text(call_path(comp.code.callers, sources)), indent=4))
+            path = call_path(comp.code.callers, sources)
+            out.append(Line(called_from_text(path), indent=4))
+            context = call_context(path, sources)
+            if context is not None and (said := context_text(context, path, contexts)):
+                title, *numbered = said  # once: a later call path through the same loop says nothing new
+                out.append(Line(title, indent=6))
+                out += [Line(t, indent=6, keep=True) for t in numbered]
         paths[code] = comp.code.callers
         out += [Line(suggestion_text(s), indent=6) for s in compilation_suggestions(comp)]
     return out

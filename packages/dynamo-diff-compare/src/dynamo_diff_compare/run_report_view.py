@@ -10,6 +10,7 @@ from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
     BreakLine,
+    CallContext,
     CodeLine,
     CompilationLine,
     FailureLine,
@@ -23,8 +24,10 @@ from dynamo_diff_compare.call_sites import (
     SITES_SHOWN,
     assigned_text,
     assignment_sites,
+    call_context,
     call_path,
     called_from_text,
+    context_text,
     guarded_name,
     same_call,
 )
@@ -120,6 +123,7 @@ def compilation_line(
         ],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         called_from=called_from or [],
+        call_context=call_context(called_from, sources) if called_from else None,
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
     )
@@ -203,7 +207,8 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 per_rank=per_rank,
                 compile_time_s=total.compile_time_s,
                 count_evidence=_count_evidence([c for _, _, c in comps]),
-                called_from=call_path(first, sources),
+                called_from=(path := call_path(first, sources)),
+                call_context=call_context(path, sources),
                 compilations=[
                     compilation_line(
                         c,
@@ -284,10 +289,22 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
     return -score, report.name
 
 
-def compilation_text(c: CompilationLine, function: str) -> str | None:
+def context_once(
+    context: CallContext | None, frames: list[CodeLine], shown: dict[tuple[str, int], int] | None, indent: str
+) -> list[str]:
+    """The lines of a call's context (`context_text`), each indented by `indent`; [] when there is none or `shown`
+    already holds it (a context is shown once per text: a later call path through the same loop says nothing new,
+    a later call further down the same loop only the lines after those shown)."""
+    if context is None or not context.lines:
+        return []
+    return [indent + t for t in context_text(context, frames, shown)]
+
+
+def compilation_text(c: CompilationLine, function: str, shown: dict[tuple[str, int], int] | None = None) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
     own), else None; under it, a line each: where a failing guard's global, attribute or key is set, whether the
-    program went on after a failure (and on what evidence), the call path when it differs from its function's."""
+    program went on after a failure (and on what evidence), the call path when it differs from its function's;
+    with `shown` (the contexts this text said), the code around that call when it is not in `shown`."""
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
@@ -340,6 +357,8 @@ def compilation_text(c: CompilationLine, function: str) -> str | None:
         below.append(sequel)
     if c.called_from:
         below.append(called_from_text(c.called_from))
+        if shown is not None:  # the code around it, once per text (the MCP text adds its own)
+            below += context_once(c.call_context, c.called_from, shown, "  ")
     if not parts and not below:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
@@ -383,15 +402,17 @@ def run_report_text(report: RunReport) -> str:
         + (f" ({phases})" if phases else "")
     )
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
+    shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for fn in report.functions:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         if fn.called_from:
             lines.append(f"  {called_from_text(fn.called_from)}")
+            lines += context_once(fn.call_context, fn.called_from, shown, "    ")
         lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
         for c in fn.compilations:
-            if (t := compilation_text(c, fn.name)) is not None:
+            if (t := compilation_text(c, fn.name, shown)) is not None:
                 lines.append(t)
                 lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
             else:

@@ -13,6 +13,7 @@ from dynamo_diff_compare import (
     compilation_text,
     compile_time_change,
     compiled_line,
+    context_once,
     count_pair,
     difference_phrase,
     effect_text,
@@ -29,7 +30,9 @@ from dynamo_diff_schema import (
     ALL_AREAS,
     COUNT_LABELS,
     HEADLINE_COUNTS,
+    CallContext,
     CapturePage,
+    CodeLine,
     ComparisonPage,
     CompilationLine,
     CompiledState,
@@ -511,9 +514,24 @@ def evidence_text(ex: EvidenceExcerpt) -> str:
     return head + "\n" + ex.text + tail
 
 
-def _compilation_line(c: CompilationLine, function: str) -> str:
+def _context(
+    context: CallContext | None, frames: list[CodeLine], shown: dict[tuple[str, int], int], indent: str
+) -> str:
+    """The code around a call (`context_once`): its lines numbered, their indentation kept, each cut as `_line`
+    cuts; '' when there is none or the text said it."""
+    return "".join(f"\n{_cut(t)}" for t in context_once(context, frames, shown, indent))
+
+
+def _cut(text: str) -> str:
+    """A line of code whole, its spaces kept; only one longer than LINE_CHARS ends early (`_line`)."""
+    if len(text) <= LINE_CHARS:
+        return text.rstrip()
+    return _line(text)
+
+
+def _compilation_line(c: CompilationLine, function: str, shown: dict[tuple[str, int], int] | None = None) -> str:
     """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache) or how it ended, then
-    its graph size, compile time and main records."""
+    its graph size, compile time and main records; the code around its own call path when `shown` has not had it."""
     said = compilation_text(c, function)
     below: list[str] = []  # where a guarded name is set, whether the program went on, the call path: a line each
     if said is not None and "\n" in said:
@@ -528,7 +546,8 @@ def _compilation_line(c: CompilationLine, function: str) -> str:
     if c.evidence_ids:
         facts.append("records " + ", ".join(c.evidence_ids))
     line = _line(said.strip() + (f" [{'; '.join(facts)}]" if facts else ""))
-    return "\n    ".join([line, *(_line(b.strip()) for b in below)])
+    context = _context(c.call_context, c.called_from, shown, "      ") if shown is not None and c.called_from else ""
+    return "\n    ".join([line, *(_line(b.strip()) for b in below)]) + context
 
 
 def run_page_text(page: RunReportPage) -> str:
@@ -549,6 +568,7 @@ def run_page_text(page: RunReportPage) -> str:
         lines.append(f"functions {first}-{last} of {page.total_functions} (problems first):")
     else:
         lines.append("no functions")
+    shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for entry in page.functions:  # every function of the page, every compilation of it (what fits is whole)
         r = entry.report
         headline = {k for k, _ in HEADLINE_COUNTS}
@@ -560,6 +580,7 @@ def run_page_text(page: RunReportPage) -> str:
         lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{time}{frames}{where}"))
         if r.called_from:
             lines.append("  " + _line(called_from_text(r.called_from)))
+            lines += _context(r.call_context, r.called_from, shown, "    ").split("\n")[1:]
         if r.count_evidence:
             lines.append(
                 "  "
@@ -570,7 +591,7 @@ def run_page_text(page: RunReportPage) -> str:
             )
         lines += ["  " + _line(suggestion_text(s)) for s in r.suggestions]
         for c in r.compilations:
-            lines.append("  " + _compilation_line(c, r.name))
+            lines.append("  " + _compilation_line(c, r.name, shown))
             lines += ["    " + _line(suggestion_text(s)) for s in c.suggestions]
         if entry.truncated:
             lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))

@@ -29,6 +29,41 @@ class CodeLine(Model):
     )
 
 
+class ContextLine(Model):
+    """A line of the code around a call (CallContext)."""
+
+    line: int
+    code: str = Field(
+        description="The line as the source snapshot has it (its comment kept), less the indentation all the "
+        "lines shown share."
+    )
+    skipped: int = Field(
+        0,
+        ge=0,
+        description="Lines of the snapshot left out just before this one (blank lines not counted): the text says "
+        "`... (N lines)` there.",
+    )
+
+
+class CallContext(Model):
+    """The code around a call path's call, from the capture's source snapshot (parsed with ast, never run): the
+    loop it runs in, else the function's lines before it."""
+
+    kind: Literal["loop", "function"] = Field(
+        description="'loop': the innermost for/while loop of the frame's function whose body holds the call; "
+        "'function': no frame of the call path is in a loop, the lines of the innermost frame's function."
+    )
+    file: str = Field(description="The source snapshot's path.")
+    frame: int = Field(ge=0, description="Which frame of `called_from` it is around (0: the innermost).")
+    lines: list[ContextLine] = Field(
+        description="In file order: for a loop, the line that defines what a for loop iterates over when that is "
+        "a one-line assignment before it (in the function or at module level), the loop's header, then its body's "
+        "lines up to and including the call line (at most 10 with the header; when longer, the header and the last "
+        "lines before the call, `skipped` saying how many were left out); for a function, its def line and its "
+        "lines up to the call (at most 6)."
+    )
+
+
 class GuardLine(Model):
     category: str
     text: str = Field(description="The failing guard as torch printed it (first line, without the user-code comment).")
@@ -153,6 +188,11 @@ class CompilationLine(Model):
         "only when it is another call than its function's `called_from` (e.g. a recompile from the eval loop; a "
         "resume function's stack that holds a frame more is the same call); [] when the same or not recorded.",
     )
+    call_context: CallContext | None = Field(
+        None,
+        description="The code around that call path's call (CallContext), with `called_from`; None when it says "
+        "no call path, or the snapshot has no file or line of it.",
+    )
     evidence_ids: list[str] = Field(
         default_factory=list, description="Its main records: dynamo_start, compilation_metrics (list more by id)."
     )
@@ -182,6 +222,11 @@ class FunctionReport(Model):
         "compiled one on the dynamo_start stack, innermost first, at most 3, each with its line's text: the "
         "record's, else the source snapshot's). A later compilation from another call says its own "
         "(CompilationLine.called_from). [] when the stack is not recorded.",
+    )
+    call_context: CallContext | None = Field(
+        None,
+        description="The code around that call: the loop it runs in, else its function's lines before it "
+        "(CallContext); None when the source snapshot does not hold it.",
     )
     counts: dict[str, int] = Field(description="Its non-zero counts (in a capture of several ranks, summed).")
     ranks_summed: int | None = Field(
