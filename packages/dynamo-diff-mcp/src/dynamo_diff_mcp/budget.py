@@ -7,8 +7,9 @@ helper: every paged tool shows as many items as fit, and says where to read on. 
 listing only the counts that say something (`listed`): every count defaults to 0, so the document still
 validates against its schema.
 
-By default the structured content is the document's outline (`outline`): its ids, counts, offsets and evidence
-ids, not a second copy of what the text says; a call with full=true gets the whole document (`tool_result`).
+By default the structured content is the document's outline (`outline`): its ids, run status, offsets and each
+item's identity and headline counts, not a second copy of what the text says; a call with full=true gets the whole
+document (`tool_result`).
 """
 
 from __future__ import annotations
@@ -257,8 +258,9 @@ def _outlined(value: Any) -> Any:
 
 def outline(model: BaseModel) -> dict[str, Any]:
     """The document's outline, a tool's default structured content: what a program navigates and computes by
-    (kind, ids and labels, torch version, how each run ended, headline counts, offsets and totals, next calls, each
-    item's identity, counts and evidence ids), without the prose and detail the result's text says (`_KEPT`);
+    (kind, ids and labels, capture and comparison ids short as the text writes them, how each run ended and whether
+    it compiled, offsets and totals, next calls, each item's identity and headline counts), without the prose and
+    detail the result's text says (`_KEPT`, `_BLANK`, `_SOME`, `_SHORT`);
     values at their default left out as `lean` does. It says it is an outline (`outline`: full=true gives the whole
     document) and validates against the document's schema."""
     document: dict[str, Any] = _outlined(model)
