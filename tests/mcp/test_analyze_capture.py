@@ -151,7 +151,7 @@ def test_the_rank_view_groups_every_rank(session: Session) -> None:
 def test_every_count_someone_acts_on_points_to_its_records(session: Session) -> None:
     """recompile_limit: the failed compilation, the limit hit and the two recompilations each name evidence, and
     each id opens (hash-checked) as the record kind that says so."""
-    page = session.call("analyze_capture", capture="captures/recompile_limit").structured_content
+    page = session.call("analyze_capture", capture="captures/recompile_limit", full=True).structured_content
     assert page is not None
     (fn,) = [f["report"] for f in page["functions"]]
     evidence = fn["count_evidence"]

@@ -21,7 +21,7 @@ def test_a_graph_break_excerpt_keeps_the_user_frame_and_collapses_torch(session:
     raw = log.read_bytes()[entry["offset"] : entry["offset"] + entry["length"]].decode()
     lines = (CAPTURES.parent / "workloads" / "graph_break.py").read_text().splitlines()
     item_line = next(i for i, line in enumerate(lines, 1) if "s.item() > 0" in line)
-    result = session.call("get_evidence", capture=cid, evidence_id=entry["id"])
+    result = session.call("get_evidence", capture=cid, evidence_id=entry["id"], full=True)
     text = text_of(result)
     assert f'graph_break.py", line {item_line}, in with_item' in text
     runs = sum(int(n) for n in re.findall(r"\.\.\. (\d+) frames in torch/_dynamo", text))

@@ -37,7 +37,7 @@ def runs(tmp_path: Path) -> Path:
 
 def test_a_folder_of_run_folders_imports_each_run(connect: Callable[..., Session], runs: Path) -> None:
     s = connect(runs.parent)
-    result = s.call("import_trace", path="runs")
+    result = s.call("import_trace", path="runs", full=True)
     assert not result.is_error, text_of(result)
     page = ImportPage.model_validate(result.structured_content)
     assert page.folder_of_runs and page.total == 2

@@ -39,7 +39,7 @@ def test_grep_reads_the_records_own_text_and_counts_the_configs(session: Session
     own = len(re.findall("suppress_errors", line, re.IGNORECASE)) - config
     assert own >= 1 and config >= 1  # the trace has both: torch's config_suppress_errors key and dynamo_config's
     cid, ev = _metrics_evidence(session)
-    result = session.call("get_evidence", capture=cid, evidence_id=ev, grep="suppress_errors")
+    result = session.call("get_evidence", capture=cid, evidence_id=ev, grep="suppress_errors", full=True)
     page = result.structured_content
     assert page["total_matches"] == own and page["config_matches"] == config  # type: ignore[index]
     assert "dynamo_config" not in json.dumps(page["matches"]).split("suppress_errors")[0]  # type: ignore[index]
@@ -168,7 +168,7 @@ def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session)
     config = _in_config(metrics, "suppress_errors")
     cid, _ = _metrics_evidence(session)
     page = session.call(
-        "get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics"
+        "get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics", full=True
     ).structured_content
     records = page["records_searched"]  # type: ignore[index]
     assert page["config_matches"] >= config and records >= 1  # type: ignore[index]

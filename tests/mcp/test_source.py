@@ -108,7 +108,7 @@ def test_get_source_errors_carry_codes(session: Session) -> None:
 def test_a_function_not_compiled_is_shown_from_the_captured_file(session: Session) -> None:
     main = WORKLOADS / "call_site_v2/main.py"
     first = line_of(main, "def main():")
-    result = session.call("get_source", capture=V2, function="main", context=0)
+    result = session.call("get_source", capture=V2, function="main", context=0, full=True)
     assert not result.is_error, text_of(result)
     text = text_of(result)
     assert "not compiled in this run" in text

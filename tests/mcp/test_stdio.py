@@ -62,7 +62,9 @@ def test_serve_mcp_uses_the_global_store(tmp_path: Path) -> None:
     async def session() -> None:
         async with Client(params) as client:
             await client.call_tool("import_trace", {"path": "captures/stable"})
-            listing = CapturePage.model_validate((await client.call_tool("list_captures", {})).structured_content)
+            listing = CapturePage.model_validate(
+                (await client.call_tool("list_captures", {"full": True})).structured_content
+            )
             assert listing.store == str(tmp_path / "s") and listing.total == 1
 
     anyio.run(session)

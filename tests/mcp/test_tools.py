@@ -41,7 +41,7 @@ def test_tools_are_listed_with_descriptions_and_the_listing_is_bounded(session: 
 
 
 def test_import_trace_returns_id_counts_notices_and_next_calls(session: Session) -> None:
-    result = session.call("import_trace", path=str(CAPTURES / "two_ranks"))
+    result = session.call("import_trace", path=str(CAPTURES / "two_ranks"), full=True)
     assert not result.is_error
     summary = ImportPage.model_validate(result.structured_content)
     (imported,) = summary.captures
@@ -71,7 +71,7 @@ def test_import_trace_returns_id_counts_notices_and_next_calls(session: Session)
 
 
 def test_import_trace_reads_a_raw_log_and_says_what_it_could_not_read(session: Session) -> None:
-    result = session.call("import_trace", path=str(CORPUS / "tlparse-tests/simple_corrupted_json.log"))
+    result = session.call("import_trace", path=str(CORPUS / "tlparse-tests/simple_corrupted_json.log"), full=True)
     summary = ImportPage.model_validate(result.structured_content)
     assert summary.captures[0].capture.input_kind == "raw_log"
     assert summary.notices and all(n.code for n in summary.notices)
@@ -214,7 +214,7 @@ def test_a_confounded_pair_says_how_many_keys_differ(session: Session) -> None:
 
 
 def test_compare_ranks_shows_the_first_divergence(session: Session) -> None:
-    result = session.call("compare_ranks", capture="captures/two_ranks")
+    result = session.call("compare_ranks", capture="captures/two_ranks", full=True)
     page = ComparisonPage.model_validate(result.structured_content)
     assert page.kind == "rank_view_page" and page.ranks is not None
     (divergence,) = page.ranks.divergences
@@ -339,7 +339,8 @@ def test_every_published_bound_is_the_one_a_call_is_checked_against(session: Ses
         schema = tool.input_schema
         given = {name: "nothing" for name in schema.get("required", [])}  # no such capture: found after the check
         for name, prop in schema["properties"].items():
-            low, high = prop.get("minimum"), prop.get("maximum")
+            # An offset's lower bound, 0, goes unpublished (what an offset is); the SDK checks it all the same.
+            low, high = prop.get("minimum", 0 if name == "offset" else None), prop.get("maximum")
             if low is None:
                 assert high is None, (tool.name, name)
                 continue
@@ -386,10 +387,10 @@ def test_run_status_comes_first_and_the_change_under_test_is_named(session: Sess
     listed = CapturePage.model_validate(session.call("list_captures", full=True).structured_content)
     assert sorted(c.run_state for c in listed.captures) == ["completed", "killed"]
     cold_warm = {"baseline": "captures/cache_cold", "candidate": "captures/cache_warm"}
-    page = ComparisonPage.model_validate(session.call("compare_runs", **cold_warm).structured_content)
+    page = ComparisonPage.model_validate(session.call("compare_runs", **cold_warm, full=True).structured_content)
     assert page.comparability.verdict == "confounded"
     assert [(d.key, d.affects) for d in page.comparability.differences] == [("cache_state", ["cache", "compile_time"])]
-    named = session.call("compare_runs", **cold_warm, change=["cache_state"])
+    named = session.call("compare_runs", **cold_warm, change=["cache_state"], full=True)
     page = ComparisonPage.model_validate(named.structured_content)
     assert page.comparability.verdict == "comparable"
     assert [d.key for d in page.comparability.intended] == ["cache_state"]

@@ -7,8 +7,9 @@ helper: every paged tool shows as many items as fit, and says where to read on. 
 listing only the counts that say something (`listed`): every count defaults to 0, so the document still
 validates against its schema.
 
-By default the structured content is the document's outline (`outline`): its ids, counts, offsets and evidence
-ids, not a second copy of what the text says; a call with full=true gets the whole document (`tool_result`).
+By default the structured content is the document's outline (`outline`): its ids, run status, offsets and each
+item's identity and headline counts, not a second copy of what the text says; a call with full=true gets the whole
+document (`tool_result`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from dynamo_diff_schema import (
     RankGroup,
     RankView,
     RowEntry,
+    Severity,
     Suggestion,
     SuggestionKind,
+    short_id,
 )
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
@@ -132,65 +135,86 @@ def lean(model: BaseModel) -> dict[str, Any]:
 # The counts an outline keeps: the headline ones, every row's columns (compilations, confirmed recompilations, graph
 # breaks, failures, limit hits, cache hits and misses), and which may be undercounted; the text says the others.
 _HEADLINE = frozenset(key for key, _ in HEADLINE_COUNTS)
-# What an outline keeps of each model besides its required fields: what a program navigates and computes by (ids
-# and labels, how a run ended, counts, offsets and totals, each item's identity and evidence ids, next calls). The
-# rest is prose or detail the result's text says: summaries, guard texts, source lines, notes, hints, reasons,
-# suggestions, values, times, a function's compilations and a row's changes (the text has a line for each, with its
-# evidence ids), the entries of the capture list and of the evidence index (all required fields, longer than their
-# line of text). A model not named keeps its required fields only.
+# What an outline keeps of each model besides its required fields: what a program navigates by (ids and labels,
+# how a run ended and whether it compiled, offsets and totals, each item's identity and headline counts, next
+# calls). The rest the result's text says: summaries, guard texts, source lines, notes, hints, reasons,
+# suggestions, values, times, torch versions, evidence ids (but an excerpt's or grep's own evidence), compile ids, a
+# function's compilations and a row's changes, comparability's differences, the entries of the capture list and of
+# the evidence index (all required fields, longer than their line of text). A model not named keeps its required
+# fields only.
 _KEPT: dict[str, frozenset[str]] = {
     name: frozenset(fields.split())
     for name, fields in {
         "CapturePage": "next_offset",
-        "ImportPage": "folder_of_runs captures captures_omitted failed run ranks ranks_omitted notices notices_omitted "
+        "ImportPage": "folder_of_runs captures captures_omitted failed ranks ranks_omitted notices notices_omitted "
         "next_calls",
-        "RunReportPage": "label torch compiled counts next_offset functions next_calls",
-        "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows rows_truncated "
-        "next_calls",
+        "RunReportPage": "label compiled counts next_offset functions next_calls",
+        "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows next_calls",
         "EvidenceIndex": "next_offset",
-        "EvidenceExcerpt": "next_offset condensed collapsed_frames config_chars record_chars",
-        "EvidenceGrep": "shown_matches in_config config_matches matches",
-        "EvidenceSearch": "in_config records_matched total_matches shown_matches config_matches records",
-        "EvidenceHit": "total_matches shown_matches matches",
-        "SourceResult": "file context locations",
+        "EvidenceExcerpt": "next_offset",
+        "EvidenceGrep": "shown_matches",
+        "EvidenceSearch": "records_matched total_matches shown_matches records",
+        "EvidenceHit": "shown_matches",
+        "SourceResult": "file locations",
         "SourceDiff": "function file functions",
-        "CaptureRow": "label torch_version",
-        "RunStatus": "exit_code signal trace_cut evidence_missing",
-        "CompiledStatus": "torch_compile_calls",
-        "Notice": "severity rank evidence_ids",
+        "CaptureRow": "label",
+        "RunStatus": "trace_cut evidence_missing",
+        "Notice": "rank",
         "Counts": " ".join(sorted(_HEADLINE | {"incomplete"})),
-        "FunctionReport": "file line count_evidence ranks_summed",
-        "Side": "label torch run compiled",
-        "Comparability": "differences intended assumed contradictions",
-        "Difference": "affects rank",
+        "FunctionReport": "file line",
+        "Side": "label run compiled",
         "RankView": "groups divergences",
         "RankGroup": "reference",
-        "RankDivergence": "compile_id evidence_ids",
-        "FunctionRow": "alternatives baseline candidate",
+        "RankDivergence": "compile_id",
+        "FunctionRow": "baseline candidate",
         "FunctionSide": "qualified_name file line rank",
         "Evidence": "rank compile_id",
-        "GrepMatch": "first_line matched_lines",
-        "SourceLocation": "text_first_line compiled line name",
-        "FunctionSourceDiff": "qualified_name role baseline candidate baseline_evidence candidate_evidence",
+        "SourceLocation": "line name",
+        "FunctionSourceDiff": "qualified_name role baseline candidate",
     }.items()
 }
-# Required prose, written empty in an outline ("" or []): the schema requires the field, the text says it.
+# Required prose and detail, written empty in an outline ("" or []): the schema requires the field, the text says it.
 _BLANK = frozenset(
     {
+        "CapturePage.store",
+        "CaptureRow.imported_at",
+        "CaptureRow.input_kind",
+        "CaptureRow.artifact_structure",
+        "ImportedRun.input",
+        "FailedRun.message",
         "RunStatus.summary",
         "CompiledStatus.summary",
         "Notice.message",
         "RankDivergence.reason",
         "EvidenceExcerpt.text",
         "GrepMatch.lines",
+        "SourceLocation.co_filename",
         "SourceLocation.text",
         "FunctionSourceDiff.lines",
     }
 )
+# Ids an outline writes short, as the text does (any tool takes a unique prefix; full=true has the whole id).
+_SHORT = frozenset(
+    {
+        "RunReportPage.capture",
+        "ComparisonPage.comparison_id",
+        "Side.id",
+        "EvidenceIndex.capture",
+        "EvidenceExcerpt.capture",
+        "EvidenceGrep.capture",
+        "EvidenceSearch.capture",
+        "SourceResult.capture",
+        "SourceDiff.baseline",
+        "SourceDiff.candidate",
+    }
+)
 # Lists an outline keeps only some items of (the text names the others): a capture-wide search's records past the
 # matches shown (each a whole evidence entry, dozens when a pattern matches a path every record holds).
+# A page's notices keep the warnings and errors (an informational notice, `raw_trace_preferred`, is the text's).
 _SOME: dict[str, Callable[[Any], bool]] = {
     "EvidenceSearch.records": lambda hit: bool(hit.shown_matches),
+    "ImportPage.notices": lambda notice: notice.severity != Severity.INFO,
+    "ComparisonPage.notices": lambda notice: notice.severity != Severity.INFO,
 }
 # Where an outline says it is one, naming the argument that gives the whole document.
 OUTLINE_NOTE = "full=true gives the whole document"
@@ -208,13 +232,16 @@ def _outlined(value: Any) -> Any:
             written = name in _ALWAYS or field.is_required()
             if f"{cls.__name__}.{name}" in _BLANK:
                 out[name] = [] if isinstance(item, list) else ""
+            elif f"{cls.__name__}.{name}" in _SHORT and isinstance(item, str):
+                out[name] = short_id(item)
             elif name == "counts" and isinstance(item, dict):  # a run report's, {count: n}: the headline ones
                 out[name] = {k: v for k, v in item.items() if k in _HEADLINE and v}
             elif name == "next_calls":  # the calls a program can make as they are (a template is the text's)
                 if calls := [call for call in item if "<" not in call]:
                     out[name] = calls
             elif (some := _SOME.get(f"{cls.__name__}.{name}")) is not None:
-                out[name] = _outlined([part for part in item if some(part)])
+                if (parts := [part for part in item if some(part)]) or written:
+                    out[name] = _outlined(parts)
             elif written or (name in kept and item != field.get_default(call_default_factory=True)):
                 out[name] = _outlined(item)
         if "outline" in cls.model_fields:
@@ -231,8 +258,9 @@ def _outlined(value: Any) -> Any:
 
 def outline(model: BaseModel) -> dict[str, Any]:
     """The document's outline, a tool's default structured content: what a program navigates and computes by
-    (kind, ids and labels, torch version, how each run ended, headline counts, offsets and totals, next calls, each
-    item's identity, counts and evidence ids), without the prose and detail the result's text says (`_KEPT`);
+    (kind, ids and labels, capture and comparison ids short as the text writes them, how each run ended and whether
+    it compiled, offsets and totals, next calls, each item's identity and headline counts), without the prose and
+    detail the result's text says (`_KEPT`, `_BLANK`, `_SOME`, `_SHORT`);
     values at their default left out as `lean` does. It says it is an outline (`outline`: full=true gives the whole
     document) and validates against the document's schema."""
     document: dict[str, Any] = _outlined(model)
