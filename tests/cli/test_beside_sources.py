@@ -51,6 +51,10 @@ def test_the_set_at_and_call_path_lines_name_the_scripts_lines(run: Run, tmp_pat
     folder = _run_folder(tmp_path)
     code, out, err = run("analyze", str(folder), "--by-function")
     assert code == 0, err
+    assert " ".join(out.split()).count(NOTE) == 1  # the lines below come from the script: said once, at the top
+    code, doc, err = run("analyze", str(folder), "--by-function", "--format", "json")
+    assert code == 0, err
+    assert json.loads(doc)["sources_note"] == NOTE
     assert f"ACT_STATS set at: serve.py:{_line_of('ACT_STATS = []')} ACT_STATS = []" in out
     assert f"called from: serve.py:{_line_of('logits = cmodel(x)')} logits = cmodel(x)" in out
     # The logs' folder alone holds no script: nothing to read the assignment from.

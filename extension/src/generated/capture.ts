@@ -566,6 +566,10 @@ export interface Validity {
   artifact_structure: ArtifactStructure;
   provenance?: Provenance;
   reasons?: string[];
+  /**
+   * A bare log imported from a folder: the Python files of that folder whose path is the tail of a file the trace names, kept as the capture's source snapshot (`path`: inside the folder; `snapshot`: inside the capture). Found beside the log at import, not recorded when it ran: they may differ from what ran. Empty for a bundle (its snapshots were taken when it ran) and for a log imported as a file.
+   */
+  sources_found_beside?: SourceFile[];
   workload_completion?: WorkloadCompletion;
 }
 /**

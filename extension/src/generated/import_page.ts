@@ -157,7 +157,7 @@ export interface ImportPage {
   notices?: Notice[];
   notices_omitted?: number;
   /**
-   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids (short ones, as the text writes them), run status, offsets and each item's identity and headline counts, without what the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
    */
   outline?: string | null;
   /**
@@ -555,5 +555,28 @@ export interface Validity {
   artifact_structure: ArtifactStructure;
   provenance?: Provenance;
   reasons?: string[];
+  /**
+   * A bare log imported from a folder: the Python files of that folder whose path is the tail of a file the trace names, kept as the capture's source snapshot (`path`: inside the folder; `snapshot`: inside the capture). Found beside the log at import, not recorded when it ran: they may differ from what ran. Empty for a bundle (its snapshots were taken when it ran) and for a log imported as a file.
+   */
+  sources_found_beside?: SourceFile[];
   workload_completion?: WorkloadCompletion;
+}
+/**
+ * This interface was referenced by `ImportPage`'s JSON-Schema
+ * via the `definition` "SourceFile".
+ */
+export interface SourceFile {
+  /**
+   * The absolute path the trace names.
+   */
+  captured_path?: string | null;
+  /**
+   * Path relative to the project root, as the trace's code locations map to it.
+   */
+  path: string;
+  sha256: string;
+  /**
+   * Path of the snapshot inside the bundle, e.g. 'sources/model.py'.
+   */
+  snapshot: string;
 }

@@ -61,6 +61,10 @@ export interface RunReport {
   run: RunStatus;
   schema_version?: string;
   /**
+   * Set when the source snapshots the lines shown come from were found beside a bare log at import, not recorded when it ran (they may differ from what ran): says so and how many files.
+   */
+  sources_note?: string | null;
+  /**
    * Next steps for the run as a whole (it compiled nothing).
    */
   suggestions?: Suggestion[];

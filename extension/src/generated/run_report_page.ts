@@ -64,11 +64,15 @@ export interface RunReportPage {
   next_offset?: number | null;
   offset: number;
   /**
-   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids (short ones, as the text writes them), run status, offsets and each item's identity and headline counts, without what the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
    */
   outline?: string | null;
   run: RunStatus;
   schema_version?: string;
+  /**
+   * Set when the source snapshots the lines shown come from were found beside a bare log at import, not recorded when it ran (they may differ from what ran): says so and how many files.
+   */
+  sources_note?: string | null;
   /**
    * Next steps for the run as a whole (first page only): it compiled nothing.
    */

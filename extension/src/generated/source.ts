@@ -26,10 +26,14 @@ export interface SourceResult {
   kind: "source";
   locations?: SourceLocation[];
   /**
-   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids, counts, offsets and evidence ids, without the prose the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
+   * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids (short ones, as the text writes them), run status, offsets and each item's identity and headline counts, without what the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
    */
   outline?: string | null;
   schema_version?: string;
+  /**
+   * Set when the snapshots were found beside a bare log at import, not recorded when it ran (they may differ from what ran): says so and how many files.
+   */
+  sources_note?: string | null;
 }
 /**
  * One compiled function's lines in the run's captured snapshot (never the working-tree file).

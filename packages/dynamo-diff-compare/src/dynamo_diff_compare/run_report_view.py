@@ -233,6 +233,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
         run=info.run,
         compiled=info.compiled,
         counts=nonzero(capture.counts),
+        sources_note=info.validity.sources_note(),
         compile_time_s=capture.counts.compile_time_s,
         phase_times_s=capture.counts.phase_times_s,
         functions=functions,
@@ -402,6 +403,8 @@ def run_report_text(report: RunReport) -> str:
         + (f" ({phases})" if phases else "")
     )
     lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
+    if report.sources_note is not None:
+        lines.append(report.sources_note)
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for fn in report.functions:
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""

@@ -558,6 +558,8 @@ def run_page_text(page: RunReportPage) -> str:
     lines += _facts(page.run.reasons, page.compiled)
     if page.counts is not None:
         lines.append(_line("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in page.counts.items())))
+    if page.sources_note is not None:
+        lines.append(_line(page.sources_note))
     lines += [_line(suggestion_text(s)) for s in page.suggestions]
     # One function whose compilations are paged (analyze_capture(function=...)): offset counts its compilations.
     by_compilation = bool(page.functions) and page.total_functions == 1 and (page.offset or page.next_offset)

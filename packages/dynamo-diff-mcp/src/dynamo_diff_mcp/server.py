@@ -810,6 +810,7 @@ def _run_page(report: RunReport, offset: int, **rest: Any) -> RunReportPage:
         run=report.run,
         compiled=report.compiled,
         counts=report.counts if offset == 0 else None,
+        sources_note=report.sources_note,
         suggestions=report.suggestions if offset == 0 else [],
         offset=offset,
         **rest,

@@ -118,6 +118,11 @@ class RunReportPage(Model):
         None, description="Whether anything compiled (a run that compiled nothing has every count 0)."
     )
     counts: dict[str, int] | None = Field(None, description="The run's non-zero counts (first page only).")
+    sources_note: str | None = Field(
+        None,
+        description="Set when the source snapshots the lines shown come from were found beside a bare log at "
+        "import, not recorded when it ran (they may differ from what ran): says so and how many files.",
+    )
     suggestions: list[Suggestion] = Field(
         default_factory=list, description="Next steps for the run as a whole (first page only): it compiled nothing."
     )

@@ -264,6 +264,11 @@ class RunReport(Model):
         None, description="Whether the run compiled anything; said first when it did not (None: not known)."
     )
     counts: dict[str, int] = Field(description="The capture's non-zero counts, summed over ranks.")
+    sources_note: str | None = Field(
+        None,
+        description="Set when the source snapshots the lines shown come from were found beside a bare log at "
+        "import, not recorded when it ran (they may differ from what ran): says so and how many files.",
+    )
     compile_time_s: float = Field(0.0, description="The run's compile time (entire_frame_compile_time_s summed).")
     phase_times_s: dict[str, float] = Field(
         default_factory=dict, description="That time split into phases (Counts.phase_times_s, COMPILE_PHASES)."
