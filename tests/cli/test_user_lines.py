@@ -116,8 +116,10 @@ def test_a_recompiled_graph_says_it_is_dynamic_and_in_what(run: Run) -> None:
 
 
 def test_by_function_lists_every_compilation(run: Run) -> None:
-    """graph_break: the resume functions compile with nothing to report (no guard, break or failure); the listing
-    still names each compilation the trace holds (a compilation left out without saying so reads as not there)."""
+    """graph_break: the resume functions compile with no failing guard, break or failure (each says only its guards
+    on its inputs, its frame's first compilation); the listing still names each compilation the trace holds (a
+    compilation left out without saying so reads as not there). ddp_ranks: rank 1's Net.forward guards its input
+    as rank 0's does (the same check_tensor in both ranks' trees), so it has nothing to report."""
     ids = re.findall(r'"compilation_metrics": \{"compile_id": "([^"]+)"', _raw("graph_break"))
     assert len(ids) == 4
     code, out, err = run("analyze", str(CAPTURES / "graph_break"), "--by-function")
@@ -125,7 +127,12 @@ def test_by_function_lists_every_compilation(run: Run) -> None:
     text = "\n".join(unwrapped(out))
     for cid in ids:
         assert re.search(rf"(?<![\d/]){re.escape(cid)} (\S+ )?(completed|no_graph_observed|failed)\b", text), cid
-    assert "other compilations, nothing to report: " in text
+    checks = set(re.findall(r"TENSOR_MATCH: check_tensor\(L\['x'\], .*?\)  #", _raw("ddp_ranks")))
+    assert len(checks) == 1  # the same guard on x in every tree that has one, on both ranks
+    code, out, err = run("analyze", str(CAPTURES / "ddp_ranks"), "--by-function")
+    assert code == 0, err
+    text = "\n".join(unwrapped(out))
+    assert "other compilations, nothing to report: rank 1 4/0 completed" in text
 
 
 def test_a_break_in_a_bare_trace_says_its_line_from_the_record(run: Run, tmp_path: Path) -> None:

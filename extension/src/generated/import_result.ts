@@ -1086,6 +1086,18 @@ export interface GuardSummary {
   };
   count: number;
   evidence_ids?: string[];
+  /**
+   * What this entry guards on the frame's tensor arguments (frame locals L['name'], not attributes or module parameters), read from its guard tree (dynamo_cpp_guards_str), never evaluated: each argument's TENSOR_MATCH as "L['x']: torch.float32, size=[None, 3], stride=[3, 1]" (None = symbolic; device only when the tree names one), at most 6, then the symbolic shape guards naming their sizes or strides, whole ("2 <= L['x'].size()[0]"), at most 8; each at most 200 characters. [] when the trace has no tree.
+   */
+  inputs?: string[];
+  /**
+   * The guard tree record `inputs` is read from.
+   */
+  inputs_evidence_id?: string | null;
+  /**
+   * Arguments and shape guards left out of `inputs`.
+   */
+  inputs_omitted?: number;
 }
 /**
  * Who a compilation is. `occurrence` separates ids that repeat after torch._dynamo.reset().

@@ -251,6 +251,18 @@ export interface CompilationLine {
   graph_breaks?: BreakLine[];
   graph_ops?: number | null;
   /**
+   * The guard tree record the list is read from.
+   */
+  guards_evidence_id?: string | null;
+  /**
+   * What this entry guards on the frame's tensor arguments, from its guard tree (the compilation's guards.inputs): each argument's dtype, size and stride (None = symbolic), then the symbolic shape guards on them, e.g. "L['x']: torch.float32, size=[None, 3], stride=[3, 1]", "2 <= L['x'].size()[0]"; [] when the trace has no guard tree.
+   */
+  guards_on_inputs?: string[];
+  /**
+   * Arguments and shape guards left out of the list.
+   */
+  guards_on_inputs_omitted?: number;
+  /**
    * The compiler limit it hit, if any.
    */
   limit?: string | null;

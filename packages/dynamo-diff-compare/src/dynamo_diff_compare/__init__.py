@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         source_lines,
     )
     from dynamo_diff_compare.run_report_view import (
+        InputsSaid,
         compilation_text,
         context_once,
         evidence_summaries,
@@ -137,6 +138,7 @@ _LAZY = {
     "source_lines": "render",
     "row_code_changes": "source_change",
     "called_from_text": "call_sites",
+    "InputsSaid": "run_report_view",
     "compilation_text": "run_report_view",
     "context_once": "run_report_view",
     "evidence_summaries": "run_report_view",
@@ -163,6 +165,7 @@ __all__ = [
     "Excerpt",
     "GateResult",
     "HintWords",
+    "InputsSaid",
     "RecordText",
     "ReportMaterial",
     "RunMaterial",

@@ -122,6 +122,9 @@ def compilation_line(
             for s in comp.specializations
         ],
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
+        guards_on_inputs=list(comp.guards.inputs) if comp.guards is not None else [],
+        guards_on_inputs_omitted=comp.guards.inputs_omitted if comp.guards is not None else 0,
+        guards_evidence_id=comp.guards.inputs_evidence_id if comp.guards is not None else None,
         called_from=called_from or [],
         call_context=call_context(called_from, sources) if called_from else None,
         evidence_ids=comp.evidence_ids[:2],
@@ -301,11 +304,50 @@ def context_once(
     return [indent + t for t in context_text(context, frames, shown)]
 
 
-def compilation_text(c: CompilationLine, function: str, shown: dict[tuple[str, int], int] | None = None) -> str | None:
+# A compilation's `guards on inputs:` line, at most this long (cut by whole items).
+INPUTS_LINE_CHARS = 240
+
+
+def inputs_text(items: list[str], omitted: int = 0, evidence_id: str | None = None) -> str:
+    """`guards on inputs: L['x']: torch.float32, size=[None, 3], stride=[3, 1]; 2 <= L['x'].size()[0]`, at most
+    INPUTS_LINE_CHARS (whole items; the rest counted, with the guard tree's evidence id)."""
+    head = "guards on inputs: "
+    shown: list[str] = []
+    for i, item in enumerate(items):
+        rest = len(items) - i - 1 + omitted
+        tail = f"; +{rest} more (ev {evidence_id})" if rest else ""
+        if shown and len(head + "; ".join([*shown, item]) + tail) > INPUTS_LINE_CHARS:
+            break
+        shown.append(item)
+    rest = len(items) - len(shown) + omitted
+    ev = f" (ev {evidence_id})" if evidence_id else ""
+    return head + "; ".join(shown) + (f"; +{rest} more{ev}" if rest else "")
+
+
+class InputsSaid:
+    """The `guards on inputs` each frame's last compilation said: a compilation whose guards on its inputs are
+    those of its frame's previous compilation (any rank's: another rank's same entry says nothing new) has no
+    line."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, list[str]] = {}
+
+    def new(self, c: CompilationLine) -> bool:
+        before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
+        return bool(c.guards_on_inputs) and c.guards_on_inputs != before
+
+
+def compilation_text(
+    c: CompilationLine,
+    function: str,
+    shown: dict[tuple[str, int], int] | None = None,
+    inputs: InputsSaid | None = None,
+) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
-    own), else None; under it, a line each: where a failing guard's global, attribute or key is set, whether the
-    program went on after a failure (and on what evidence), the call path when it differs from its function's;
-    with `shown` (the contexts this text said), the code around that call when it is not in `shown`."""
+    own, guards on its inputs not said by its frame's previous compilation), else None; under it, a line each: the
+    guards on its tensor arguments (with `inputs`: when new), where a failing guard's global, attribute or key is
+    set, whether the program went on after a failure (and on what evidence), the call path when it differs from its
+    function's; with `shown` (the contexts this text said), the code around that call when it is not in `shown`."""
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
@@ -360,6 +402,8 @@ def compilation_text(c: CompilationLine, function: str, shown: dict[tuple[str, i
         below.append(called_from_text(c.called_from))
         if shown is not None:  # the code around it, once per text (the MCP text adds its own)
             below += context_once(c.call_context, c.called_from, shown, "  ")
+    if inputs.new(c) if inputs is not None else bool(c.guards_on_inputs):  # last: the lines above keep their place
+        below.append(inputs_text(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id))
     if not parts and not below:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
@@ -407,6 +451,7 @@ def run_report_text(report: RunReport) -> str:
         lines.append(report.sources_note)
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for fn in report.functions:
+        inputs = InputsSaid()
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         if fn.called_from:
@@ -415,7 +460,7 @@ def run_report_text(report: RunReport) -> str:
         lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
         for c in fn.compilations:
-            if (t := compilation_text(c, fn.name, shown)) is not None:
+            if (t := compilation_text(c, fn.name, shown, inputs)) is not None:
                 lines.append(t)
                 lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
             else:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from dynamo_diff_compare import (
     COMPILED_WORDS,
+    InputsSaid,
     called_from_text,
     change_lines,
     coming_with,
@@ -529,10 +530,16 @@ def _cut(text: str) -> str:
     return _line(text)
 
 
-def _compilation_line(c: CompilationLine, function: str, shown: dict[tuple[str, int], int] | None = None) -> str:
-    """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache) or how it ended, then
-    its graph size, compile time and main records; the code around its own call path when `shown` has not had it."""
-    said = compilation_text(c, function)
+def _compilation_line(
+    c: CompilationLine,
+    function: str,
+    shown: dict[tuple[str, int], int] | None = None,
+    inputs: InputsSaid | None = None,
+) -> str:
+    """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache, the guards on its
+    inputs when `inputs` has not had them) or how it ended, then its graph size, compile time and main records; the
+    code around its own call path when `shown` has not had it."""
+    said = compilation_text(c, function, inputs=inputs)
     below: list[str] = []  # where a guarded name is set, whether the program went on, the call path: a line each
     if said is not None and "\n" in said:
         said, *below = said.split("\n")
@@ -592,8 +599,9 @@ def run_page_text(page: RunReportPage) -> str:
                 )
             )
         lines += ["  " + _line(suggestion_text(s)) for s in r.suggestions]
+        inputs = InputsSaid()
         for c in r.compilations:
-            lines.append("  " + _compilation_line(c, r.name, shown))
+            lines.append("  " + _compilation_line(c, r.name, shown, inputs))
             lines += ["    " + _line(suggestion_text(s)) for s in c.suggestions]
         if entry.truncated:
             lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))

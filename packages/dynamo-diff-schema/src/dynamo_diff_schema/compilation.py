@@ -297,6 +297,16 @@ class GuardSummary(Model):
     count: int = Field(ge=0)
     categories: dict[str, int] = Field(default_factory=dict)
     evidence_ids: list[str] = Field(default_factory=list)
+    inputs: list[str] = Field(
+        default_factory=list,
+        description="What this entry guards on the frame's tensor arguments (frame locals L['name'], not attributes "
+        "or module parameters), read from its guard tree (dynamo_cpp_guards_str), never evaluated: each argument's "
+        "TENSOR_MATCH as \"L['x']: torch.float32, size=[None, 3], stride=[3, 1]\" (None = symbolic; device only "
+        "when the tree names one), at most 6, then the symbolic shape guards naming their sizes or strides, whole "
+        "(\"2 <= L['x'].size()[0]\"), at most 8; each at most 200 characters. [] when the trace has no tree.",
+    )
+    inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of `inputs`.")
+    inputs_evidence_id: str | None = Field(None, description="The guard tree record `inputs` is read from.")
 
 
 class CacheEvent(Model):

@@ -181,6 +181,15 @@ class CompilationLine(Model):
         "fixed it; [] when none was.",
     )
     compile_time_s: float | None = None
+    guards_on_inputs: list[str] = Field(
+        default_factory=list,
+        description="What this entry guards on the frame's tensor arguments, from its guard tree (the "
+        "compilation's guards.inputs): each argument's dtype, size and stride (None = symbolic), then the symbolic "
+        'shape guards on them, e.g. "L[\'x\']: torch.float32, size=[None, 3], stride=[3, 1]", "2 <= '
+        "L['x'].size()[0]\"; [] when the trace has no guard tree.",
+    )
+    guards_on_inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of the list.")
+    guards_evidence_id: str | None = Field(None, description="The guard tree record the list is read from.")
     called_from: list[CodeLine] = Field(
         default_factory=list,
         description="The call path that started it (the user's frames below the compiled one on its dynamo_start "

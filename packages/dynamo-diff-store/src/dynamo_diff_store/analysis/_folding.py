@@ -58,6 +58,7 @@ class Identity:
     guard_categories: Counter[str] = field(default_factory=Counter)
     guard_local_types: dict[str, str] = field(default_factory=dict)  # the guard tree's class of self, fn, args[0]
     guard_leaves: tuple[GuardLeaf, ...] = ()  # the last guard tree's guards (see _kind_guards.GuardLeaf)
+    guard_leaves_evidence: str | None = None  # the guard tree record guard_leaves are from
     guard_evidence: list[str] = field(default_factory=list)
     start_top: tuple[str, StartStack] | None = None  # (the file it was read from, the stack)
     start_code: CodeLocation | None = None

@@ -369,3 +369,42 @@ def also_differs(
         shown = texts[: ALSO_DIFFERS_MAX - 1]
         texts = [*shown, (f"{len(items) - sum(n for _, n in shown)} more", 0)]
     return [t for t, _ in texts], len(items)
+
+
+# What a compiled entry guards on the frame's tensor arguments: each argument's TENSOR_MATCH leaf (dtype, size and
+# stride as the tree writes them, None = symbolic) and the shape-env guards on those arguments' sizes and strides
+# (the tree's top-level `+- LAMBDA_GUARD: 2 <= L['x'].size()[0]`, `L['x'].stride()[0] == L['x'].size()[1]`),
+# each whole. An argument is a frame local (`L['x']`, `L['___stack0']`), not an attribute (`L['self'].w`) or an item.
+INPUTS_MAX = 6
+INPUT_GUARDS_MAX = 8
+INPUT_CHARS = 200
+_ARGUMENT = re.compile(r"^L\['(\w+)'\]$")
+_ON_ARGUMENT = re.compile(r"(?<![\w.'\]])L\['(\w+)'\]\.(?:size|stride|storage_offset)\(\)")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= INPUT_CHARS else text[: INPUT_CHARS - 1] + "…"
+
+
+def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
+    """`["L['x']: torch.float32, size=[None, 3], stride=[3, 1]", "2 <= L['x'].size()[0]"]`: the arguments first
+    (at most INPUTS_MAX), then the shape guards naming them (at most INPUT_GUARDS_MAX), each at most INPUT_CHARS;
+    and how many were left out. Never evaluated."""
+    tensors: dict[str, str] = {}
+    for leaf in leaves:
+        if leaf.kind != "TENSOR_MATCH" or (m := _CHECK_TENSOR.search(leaf.text)) is None:
+            continue
+        if _ARGUMENT.match(m["src"]) and m["src"] not in tensors:
+            device = f", device={m['device']}" if m["device"] != "None" else ""
+            tensors[m["src"]] = f"{m['src']}: {m['dtype']}{device}, size={m['size']}, stride={m['stride']}"
+    names = {src[3:-2] for src in tensors}
+    shape = list(
+        dict.fromkeys(
+            leaf.text
+            for leaf in leaves
+            if leaf.kind != "TENSOR_MATCH" and any(n in names for n in _ON_ARGUMENT.findall(leaf.text))
+        )
+    )
+    args = list(tensors.values())
+    shown = [_cut(t) for t in args[:INPUTS_MAX]] + [_cut(t) for t in shape[:INPUT_GUARDS_MAX]]
+    return shown, max(0, len(args) - INPUTS_MAX) + max(0, len(shape) - INPUT_GUARDS_MAX)

@@ -16,6 +16,7 @@ from dynamo_diff_store.analysis._guards import (
     GuardLeaf,
     also_differs,
     categorize,
+    guards_on_inputs,
     made_for,
     split_reason_text,
     tree_leaves,
@@ -87,7 +88,8 @@ def reason_entries(payload: str) -> list[str]:
 
 
 def _fold_guards(folding: Folding, fact: Fact, ident: Identity) -> None:
-    ident.guard_evidence.append(folding.evidence(fact, fact.kind, ident))
+    ev = folding.evidence(fact, fact.kind, ident)
+    ident.guard_evidence.append(ev)
     # The C++ guard tree names every guard's kind; the JSON list is read only when there is no tree. The last
     # tree is the final attempt's.
     if fact.data is not None and (fact.kind == "dynamo_cpp_guards_str" or not ident.guard_categories):
@@ -96,6 +98,7 @@ def _fold_guards(folding: Folding, fact: Fact, ident: Identity) -> None:
             ident.guard_local_types = fact.data.local_types
         if fact.data.leaves:
             ident.guard_leaves = fact.data.leaves
+            ident.guard_leaves_evidence = ev
 
 
 def _fold_recompile_reasons(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -170,8 +173,12 @@ def guard_summary(ident: Identity, final: dict[str, Any], metrics_ev: str | None
     guard_count = final.get("guard_count")
     if not isinstance(guard_count, int) or guard_count < 0:
         return None
+    inputs, omitted = guards_on_inputs(ident.guard_leaves)
     return GuardSummary(
         count=guard_count,
         categories=dict(sorted(ident.guard_categories.items())),
         evidence_ids=[*([metrics_ev] if metrics_ev else []), *ident.guard_evidence],
+        inputs=inputs,
+        inputs_omitted=omitted,
+        inputs_evidence_id=ident.guard_leaves_evidence if inputs else None,
     )

@@ -1,0 +1,115 @@
+"""What each compiled entry guards on its frame's tensor arguments (GuardSummary.inputs): each argument's
+TENSOR_MATCH (dtype, size, stride; None = symbolic) and the shape-env guards naming its sizes or strides, read from
+the compilation's own guard tree (dynamo_cpp_guards_str). Expected values are the raw trace's guard tree text (each
+checked there), never the analyser's output."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from dynamo_diff_schema.compilation import GuardSummary
+from dynamo_diff_store import Store
+from dynamo_diff_store.analysis._guards import INPUT_GUARDS_MAX, INPUTS_MAX, guards_on_inputs, tree_leaves
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+
+
+def _tree(name: str, frame: int, compile_id: int) -> str:
+    """The raw guard tree torch wrote for `frame`/`compile_id` (the lines under its record, tab-indented)."""
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    head = re.compile(
+        rf'^\S+ [\d:.]+ \d+ \S+\] \{{"dynamo_cpp_guards_str": {{}}, "frame_id": {frame}, '
+        rf'"frame_compile_id": {compile_id}, .*$\n((?:\t.*\n)+)',
+        re.M,
+    )
+    (body,) = head.findall(raw.read_text(encoding="utf-8"))
+    return body
+
+
+def _inputs(store: Store, name: str) -> dict[str, tuple[list[str], int]]:
+    capture = store.import_path(CAPTURES / name).capture
+    return {
+        c.compile_id: (c.guards.inputs, c.guards.inputs_omitted)
+        for rank in capture.ranks
+        for c in rank.compilations
+        if c.guards is not None
+    }
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return Store(tmp_path_factory.mktemp("inputs") / "store")
+
+
+def test_first_entry_and_the_recompile_that_made_a_size_symbolic(store: Store) -> None:
+    # dynamic.py: auto(x) gets randn(4, 3), then randn(6, 3) (0/1 makes dim 0 symbolic); explicit(x) is marked
+    # dynamic in both dims (1/0: one entry, its sizes and its first stride symbolic).
+    raw = {cid: _tree("dynamic", *map(int, cid.split("/"))) for cid in ("0/0", "0/1", "1/0")}
+    assert "torch.float32, device=None, requires_grad=False, size=[4, 3], stride=[3, 1])" in raw["0/0"]
+    assert "LAMBDA_GUARD" not in raw["0/0"].split("top_saved_tensors_hooks", 1)[1]  # no shape guard on x
+    assert "size=[None, 3], stride=[3, 1])" in raw["0/1"] and "+- LAMBDA_GUARD: 2 <= L['x'].size()[0]  #" in raw["0/1"]
+    shape = ["L['x'].stride()[0] == L['x'].size()[1]", "2 <= L['x'].size()[0]", "2 <= L['x'].size()[1]"]
+    assert "size=[None, None], stride=[None, 1])" in raw["1/0"]
+    assert [g for g in shape if f"+- LAMBDA_GUARD: {g}  #" in raw["1/0"]] == shape  # in the tree's order
+    assert _inputs(store, "dynamic") == {
+        "0/0": (["L['x']: torch.float32, size=[4, 3], stride=[3, 1]"], 0),
+        "0/1": (["L['x']: torch.float32, size=[None, 3], stride=[3, 1]", "2 <= L['x'].size()[0]"], 0),
+        "1/0": (["L['x']: torch.float32, size=[None, None], stride=[None, 1]", *shape], 0),
+    }
+
+
+def test_a_stride_guard_names_the_symbolic_stride_and_parameters_are_no_arguments(store: Store) -> None:
+    # decoder.py: prefill(prompt) gets randn(1, 5, 4) then randn(1, 7, 4); Decoder.forward(tok) reads its
+    # Linear's parameters (their TENSOR_MATCH guards are under L['self']: not an argument of the frame).
+    t00, t01, t10 = _tree("rename_file_v1", 0, 0), _tree("rename_file_v1", 0, 1), _tree("rename_file_v1", 1, 0)
+    assert "check_tensor(L['prompt'], Tensor," in t00 and "size=[1, 5, 4], stride=[20, 4, 1])" in t00
+    assert "size=[1, None, 4], stride=[None, 4, 1])" in t01
+    assert "+- LAMBDA_GUARD: L['prompt'].stride()[0] == 4*L['prompt'].size()[1]  #" in t01
+    assert "+- LAMBDA_GUARD: 2 <= L['prompt'].size()[1]  #" in t01
+    assert "check_tensor(L['self']._modules['proj']._parameters['weight'], Parameter," in t10
+    assert "check_tensor(L['tok'], Tensor," in t10 and "size=[1, 1, 4], stride=[4, 4, 1])" in t10
+    got = _inputs(store, "rename_file_v1")
+    assert got["0/0"] == (["L['prompt']: torch.float32, size=[1, 5, 4], stride=[20, 4, 1]"], 0)
+    assert got["0/1"] == (
+        [
+            "L['prompt']: torch.float32, size=[1, None, 4], stride=[None, 4, 1]",
+            "L['prompt'].stride()[0] == 4*L['prompt'].size()[1]",
+            "2 <= L['prompt'].size()[1]",
+        ],
+        0,
+    )
+    assert got["1/0"] == (["L['tok']: torch.float32, size=[1, 1, 4], stride=[4, 4, 1]"], 0)
+
+
+def test_a_resume_function_guards_its_stack_slot(store: Store) -> None:
+    # stack_slots.py: tokens' graph breaks at line 25; its resume function gets the live tensor as ___stack0
+    # (3 kept tokens, then 4: 3/1 makes its size symbolic).
+    t30, t31 = _tree("stack_slots", 3, 0), _tree("stack_slots", 3, 1)
+    assert "check_tensor(L['___stack0'], Tensor," in t30 and "torch.int64, device=None" in t30
+    assert "size=[3], stride=[1])" in t30 and "size=[None], stride=[1])" in t31
+    assert "+- LAMBDA_GUARD: 2 <= L['___stack0'].size()[0]  #" in t31
+    got = _inputs(store, "stack_slots")
+    assert got["3/0"] == (["L['___stack0']: torch.int64, size=[3], stride=[1]"], 0)
+    assert got["3/1"] == (["L['___stack0']: torch.int64, size=[None], stride=[1]", "2 <= L['___stack0'].size()[0]"], 0)
+
+
+def test_at_most_six_arguments_and_eight_shape_guards() -> None:
+    # The bound, on a tree written the way torch 2.13 writes one (the lines of dynamic's 1/0, repeated per name).
+    one = _tree("dynamic", 1, 0)
+    (match,) = [line for line in one.splitlines() if "TENSOR_MATCH" in line]
+    names = [f"a{i}" for i in range(10)]
+    lines = [match.replace("L['x']", f"L['{n}']") for n in names]
+    lines += [f"\t+- LAMBDA_GUARD: 2 <= L['{n}'].size()[{d}]  # user code" for n in names[:6] for d in (0, 1)]
+    shown, omitted = guards_on_inputs(tree_leaves("\n".join(lines)))
+    assert len(shown) == INPUTS_MAX + INPUT_GUARDS_MAX == 14
+    assert shown[0] == "L['a0']: torch.float32, size=[None, None], stride=[None, 1]"
+    assert shown[INPUTS_MAX] == "2 <= L['a0'].size()[0]"
+    assert omitted == (10 - INPUTS_MAX) + (12 - INPUT_GUARDS_MAX)
+    assert all(len(s) <= 200 for s in shown)
+
+
+def test_a_capture_stored_before_the_field_reads_with_none() -> None:
+    old = GuardSummary.model_validate({"count": 3, "categories": {"TENSOR_MATCH": 1}, "evidence_ids": ["u1-e3"]})
+    assert old.inputs == [] and old.inputs_omitted == 0 and old.inputs_evidence_id is None
