@@ -48,6 +48,7 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
+from dynamo_diff_compare.started import started_frame, started_text
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
 from dynamo_diff_compare.user_lines import (
     also_differs_text,
@@ -256,6 +257,8 @@ def compilation_facts(
         bits.append(restarts_text(comp))
     if comp.reached is not None:
         bits.append(reached_text(comp.reached))
+    if (started := started_text(started_frame(comp.started_with))) is not None:
+        bits.append(started)
     return bits
 
 
