@@ -385,3 +385,9 @@ def test_each_compilation_says_the_step_it_started_at(session: Session) -> None:
     (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
     steps = {c["compile_id"]: c["started_with"]["values"][0] for c in fn["compilations"]}
     assert steps == {cid: {"name": "step", "value": e["step"]} for cid, e in expected.items()}
+
+
+def test_the_outline_leaves_the_start_values_to_the_text(session: Session) -> None:
+    result = session.call("analyze_capture", capture="captures/loop_steps")
+    assert "started_with" not in json.dumps(result.structured_content)
+    assert "when it started: step=" in text_of(result)
