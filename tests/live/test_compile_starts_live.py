@@ -14,7 +14,7 @@ from dynamo_diff_store import Store
 
 from .test_capture_live import ENTRY, REPO, run_capture
 
-MODULE_LEVEL = '''
+MODULE_LEVEL = """
 import json, os, sys
 import torch
 
@@ -41,7 +41,7 @@ for step in range(4):
     record["compiled_at_steps"].append({"step": step, "width": width, "compile_ids": seen[before:]})
 with open(os.environ["STEPS_RECORD"], "w") as out:
     json.dump(record, out)
-'''
+"""
 
 
 def test_each_compilation_says_the_step_of_the_loop_it_started_at(tmp_path: Path) -> None:

@@ -44,7 +44,8 @@ def test_the_reader_keeps_its_bounds(tmp_path: Path) -> None:
         "function": "main",
         "values": [["step", 1], ["name", "x" * 100], ["obj", {"a": 1}], *[[f"v{i}", i] for i in range(20)]],
     }
-    starts = [{"e": "compile_start", "compile_id": f"{i}/0", "frames": [frame] * 4} for i in range(site._MAX_STARTS + 5)]
+    frames = [frame] * 4
+    starts = [{"e": "compile_start", "compile_id": f"{i}/0", "frames": frames} for i in range(site._MAX_STARTS + 5)]
     _report(setup.out, [*starts, {"e": "exit", "argv": ["x.py"], "counts": [], "compile_starts_dropped": 3}])
     (process,) = _observe.collect(setup, 11).processes
     assert len(process.compile_starts) == site._MAX_STARTS and process.compile_starts_dropped == 3 + 5
@@ -65,8 +66,9 @@ def test_a_repeated_compile_id_after_a_reset_is_its_next_occurrence(tmp_path: Pa
     from dynamo_diff_store.storage._assemble import attach_compile_starts
 
     class Result:
-        rank = None
-        started_with: dict = {}  # type: ignore[type-arg]
+        def __init__(self) -> None:
+            self.rank = None
+            self.started_with: dict = {}  # type: ignore[type-arg]
 
     def start(cid: str, n: int) -> CompileStart:
         return CompileStart(compile_id=cid, frames=[FrameValues(file="t.py", values=[NamedValue(name="n", value=n)])])

@@ -41,6 +41,7 @@ from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.ranks import rank_ranges
 from dynamo_diff_compare.render import side_label
 from dynamo_diff_compare.run_report_view import folded_functions
+from dynamo_diff_compare.started import started_frame, started_text
 from dynamo_diff_compare.suggestions import (
     TorchSetup,
     compilation_suggestions,
@@ -48,7 +49,6 @@ from dynamo_diff_compare.suggestions import (
     run_suggestions,
     suggestion_text,
 )
-from dynamo_diff_compare.started import started_frame, started_text
 from dynamo_diff_compare.terminal_lines import Aligned, Line, Lines
 from dynamo_diff_compare.user_lines import (
     also_differs_text,

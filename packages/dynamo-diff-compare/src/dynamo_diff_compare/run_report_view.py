@@ -36,9 +36,9 @@ from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.observed import Observed, observed_functions
-from dynamo_diff_compare.started import started_frame, started_text
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
+from dynamo_diff_compare.started import started_frame, started_text
 from dynamo_diff_compare.suggestions import (
     TorchSetup,
     capture_suggestions,

@@ -144,7 +144,9 @@ def _frame(entry: Any) -> FrameValues | None:
         keep, value = _scalar(value)
         if keep and isinstance(name, str) and len(values) < MAX_VALUES:
             values.append(NamedValue(name=name[:MAX_VALUE_TEXT], value=value))
-    return FrameValues(file=entry["file"], line=_int(entry.get("line")), function=_str(entry.get("function")), values=values)
+    return FrameValues(
+        file=entry["file"], line=_int(entry.get("line")), function=_str(entry.get("function")), values=values
+    )
 
 
 def _compile_start(event: Mapping[str, Any]) -> CompileStart | None:

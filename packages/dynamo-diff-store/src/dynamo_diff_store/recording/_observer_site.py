@@ -281,9 +281,13 @@ def _install(out_dir):
         if known is not None:
             return known
         found = True
-        if name == __file__ or name.startswith("<") or os.sep + "torch" + os.sep in name:
-            found = False
-        elif "site-packages" in name or "dist-packages" in name:
+        if (
+            name == __file__
+            or name.startswith("<")
+            or os.sep + "torch" + os.sep in name
+            or "site-packages" in name
+            or "dist-packages" in name
+        ):
             found = False
         else:
             try:
@@ -296,14 +300,15 @@ def _install(out_dir):
         return found
 
     def scalar(value):
-        """(True, the value) for the plain types kept, by exact type (a subclass could run code); else (False, None)."""
+        """(True, the value) for the plain types kept, by exact type (a subclass could run code), a float only when
+        finite; else (False, None)."""
         kind = type(value)
         if value is None or kind is bool:
             return True, value
         if kind is int:
             return (True, value) if -(2**63) <= value < 2**63 else (False, None)
         if kind is float:
-            return (True, value) if value == value and value not in (float("inf"), float("-inf")) else (False, None)
+            return (True, value) if abs(value) < float("inf") else (False, None)  # nan and inf are not JSON
         if kind is str:
             return True, value if len(value) <= _VALUE_TEXT else value[: _VALUE_TEXT - 1] + "…"
         return False, None
