@@ -89,6 +89,8 @@ ALL = [
     ("cache_warm", "inductor_cache.py"),
     ("observed_on", "observed.py"),
     ("observed_off", "observed.py"),
+    # The observer's values of the user's loop at each compilation's start (a shape change at step 2).
+    ("loop_steps", "loop_steps.py"),
     # One recompilation per kind of guard (categories known by construction).
     ("guards", "guards.py"),
     # A graph with no ops that reaches the backend (completed, empty) beside frames with no graph.

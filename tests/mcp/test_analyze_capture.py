@@ -371,3 +371,23 @@ def test_the_loop_that_made_the_call_is_in_the_text_once_and_not_in_the_outline(
     whole = session.call("analyze_capture", capture="captures/trial_mode_limit", full=True)
     (fn,) = [f["report"] for f in whole.structured_content["functions"]]  # type: ignore[index]
     assert [c["line"] for c in fn["call_context"]["lines"]] == list(range(first, call + 1))
+
+
+def test_each_compilation_says_the_step_it_started_at(session: Session) -> None:
+    """loop_steps: the workload records which compile ids each step of its loop made (its backend's own record)."""
+    record = oracle("loop_steps")
+    expected = {cid: e for e in record["compiled_at_steps"] for cid in e["compile_ids"]}
+    result = session.call("analyze_capture", capture="captures/loop_steps", full=True)
+    text = text_of(result)
+    for cid, entry in expected.items():
+        after = text.split(f"{cid} completed", 1)[1]
+        assert f"when it started: step={entry['step']}, rows={entry['rows']}, probe={entry['probe']}" in after
+    (fn,) = [f["report"] for f in result.structured_content["functions"]]  # type: ignore[index]
+    steps = {c["compile_id"]: c["started_with"]["values"][0] for c in fn["compilations"]}
+    assert steps == {cid: {"name": "step", "value": e["step"]} for cid, e in expected.items()}
+
+
+def test_the_outline_leaves_the_start_values_to_the_text(session: Session) -> None:
+    result = session.call("analyze_capture", capture="captures/loop_steps")
+    assert "started_with" not in json.dumps(result.structured_content)
+    assert "when it started: step=" in text_of(result)

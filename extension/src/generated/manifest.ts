@@ -125,6 +125,14 @@ export interface CompileCall {
 export interface ObservedProcess {
   argv?: string[];
   /**
+   * The start of each Dynamo compilation, in order (observer 4 and later, torch with torch._dynamo.callback_handler; at most 2,000 a process).
+   */
+  compile_starts?: CompileStart[];
+  /**
+   * Compilation starts past that bound, not kept.
+   */
+  compile_starts_dropped?: number;
+  /**
    * Settings of those modules not at torch's default ('dynamo.<key>' / 'inductor.<key>' -> value), set in code or by an environment variable, as torch's config module tells; read at exit, or at the last torch.compile call of a process that did not exit. A key of a module read and not listed was at its default.
    */
   config_overrides?: {
@@ -157,6 +165,46 @@ export interface ObservedProcess {
    * torch.__version__ in that process, when it imported torch.
    */
   torch?: string | null;
+}
+/**
+ * What the observer saw when Dynamo started a compilation (torch's compile start callback).
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "CompileStart".
+ */
+export interface CompileStart {
+  /**
+   * torch's compile id as its callback gives it, e.g. '0/1' (no '#n').
+   */
+  compile_id: string;
+  /**
+   * The innermost 3 user frames of the stack, innermost first.
+   */
+  frames?: FrameValues[];
+}
+/**
+ * One user frame of the stack when a compilation started (not torch, the standard library, an installed
+ * package), with its small scalar locals as the observer read them.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "FrameValues".
+ */
+export interface FrameValues {
+  file: string;
+  function?: string | null;
+  line?: number | null;
+  /**
+   * Its locals of type bool, int, float, str (cut to 40 characters) or None, names not starting with '_', at most 8, in the frame's order (a function's first bound in co_varnames order; a module's last bound in the order they were bound); other values are never read.
+   */
+  values?: NamedValue[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "NamedValue".
+ */
+export interface NamedValue {
+  name: string;
+  value?: boolean | number | string | null;
 }
 /**
  * A random seed the program set (torch.manual_seed, random.seed, numpy.random.seed).

@@ -292,6 +292,10 @@ export interface CompilationLine {
    */
   specialized?: Specialization[];
   /**
+   * Only in a capture recorded by `dynamo-diff capture`: the innermost user frame with values of the compilation's `started_with` (the call site; its small scalar locals when Dynamo started it: the loop step, request, batch); None when not observed.
+   */
+  started_with?: FrameValues | null;
+  /**
    * Next steps for a cause that is this compilation's own (a graph break, a suppressed failure).
    */
   suggestions?: Suggestion[];
@@ -496,6 +500,30 @@ export interface Specialization {
    * The value it was fixed to.
    */
   value?: string | null;
+}
+/**
+ * One user frame of the stack when a compilation started (not torch, the standard library, an installed
+ * package), with its small scalar locals as the observer read them.
+ *
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "FrameValues".
+ */
+export interface FrameValues {
+  file: string;
+  function?: string | null;
+  line?: number | null;
+  /**
+   * Its locals of type bool, int, float, str (cut to 40 characters) or None, names not starting with '_', at most 8, in the frame's order (a function's first bound in co_varnames order; a module's last bound in the order they were bound); other values are never read.
+   */
+  values?: NamedValue[];
+}
+/**
+ * This interface was referenced by `RunReport`'s JSON-Schema
+ * via the `definition` "NamedValue".
+ */
+export interface NamedValue {
+  name: string;
+  value?: boolean | number | string | null;
 }
 /**
  * One next step, for one cause.

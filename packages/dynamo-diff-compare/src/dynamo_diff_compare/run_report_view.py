@@ -38,6 +38,7 @@ from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
+from dynamo_diff_compare.started import started_frame, started_text
 from dynamo_diff_compare.suggestions import (
     TorchSetup,
     capture_suggestions,
@@ -129,6 +130,7 @@ def compilation_line(
         call_context=call_context(called_from, sources) if called_from else None,
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
+        started_with=started_frame(comp.started_with),
     )
 
 
@@ -344,9 +346,10 @@ def compilation_text(
     inputs: InputsSaid | None = None,
 ) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
-    own, guards on its inputs not said by its frame's previous compilation), else None; under it, a line each: the
-    guards on its tensor arguments (with `inputs`: when new), where a failing guard's global, attribute or key is
-    set, whether the program went on after a failure (and on what evidence), the call path when it differs from its
+    own, guards on its inputs not said by its frame's previous compilation, the values its start was observed
+    with), else None; under it, a line each: the guards on its tensor arguments (with `inputs`: when new), where a
+    failing guard's global, attribute or key is set, whether the program went on after a failure (and on what
+    evidence), what the program was at when it started (`started.py`), the call path when it differs from its
     function's; with `shown` (the contexts this text said), the code around that call when it is not in `shown`."""
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
@@ -398,6 +401,8 @@ def compilation_text(
     )
     if sequel is not None:
         below.append(sequel)
+    if (started := started_text(c.started_with)) is not None:
+        below.append(started)
     if c.called_from:
         below.append(called_from_text(c.called_from))
         if shown is not None:  # the code around it, once per text (the MCP text adds its own)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from dynamo_diff_schema.base import Model
+from dynamo_diff_schema.manifest import FrameValues
 
 
 class Outcome(StrEnum):
@@ -355,6 +356,12 @@ class Compilation(Model):
         "while compiling, or the trace was cut): the last record it got to. None for every other compilation.",
     )
     evidence_ids: list[str] = Field(default_factory=list)
+    started_with: list[FrameValues] = Field(
+        default_factory=list,
+        description="Only in a capture recorded by `dynamo-diff capture` (observer 4+): the user's frames when "
+        "Dynamo started this compilation, innermost first (at most 3), with their small scalar locals (the loop "
+        "step, request, batch the program was at); [] when not observed.",
+    )
 
     @property
     def restart_count(self) -> int:

@@ -100,6 +100,38 @@ class SeedCall(Model):
     calls: int = Field(1, ge=1)
 
 
+Scalar = bool | int | float | str | None
+
+
+class NamedValue(Model):
+    name: str
+    value: Scalar = None
+
+
+class FrameValues(Model):
+    """One user frame of the stack when a compilation started (not torch, the standard library, an installed
+    package), with its small scalar locals as the observer read them."""
+
+    file: str
+    line: int | None = None
+    function: str | None = None
+    values: list[NamedValue] = Field(
+        default_factory=list,
+        description="Its locals of type bool, int, float, str (cut to 40 characters) or None, names not starting "
+        "with '_', at most 8, in the frame's order (a function's first bound in co_varnames order; a module's last "
+        "bound in the order they were bound); other values are never read.",
+    )
+
+
+class CompileStart(Model):
+    """What the observer saw when Dynamo started a compilation (torch's compile start callback)."""
+
+    compile_id: str = Field(description="torch's compile id as its callback gives it, e.g. '0/1' (no '#n').")
+    frames: list[FrameValues] = Field(
+        default_factory=list, description="The innermost 3 user frames of the stack, innermost first."
+    )
+
+
 class ObservedProcess(Model):
     """One Python process of the run (a multi-process job has several)."""
 
@@ -123,6 +155,12 @@ class ObservedProcess(Model):
         "set in code or by an environment variable, as torch's config module tells; read at exit, or at the last "
         "torch.compile call of a process that did not exit. A key of a module read and not listed was at its default.",
     )
+    compile_starts: list[CompileStart] = Field(
+        default_factory=list,
+        description="The start of each Dynamo compilation, in order (observer 4 and later, torch with "
+        "torch._dynamo.callback_handler; at most 2,000 a process).",
+    )
+    compile_starts_dropped: int = Field(0, ge=0, description="Compilation starts past that bound, not kept.")
 
 
 class Observations(Model):

@@ -11,6 +11,7 @@ from pydantic import Field
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
 from dynamo_diff_schema.compilation import LastRecord, Specialization, SymbolicSize
+from dynamo_diff_schema.manifest import FrameValues
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
 
@@ -208,6 +209,12 @@ class CompilationLine(Model):
     suggestions: list[Suggestion] = Field(
         default_factory=list,
         description="Next steps for a cause that is this compilation's own (a graph break, a suppressed failure).",
+    )
+    started_with: FrameValues | None = Field(
+        None,
+        description="Only in a capture recorded by `dynamo-diff capture`: the innermost user frame with values of "
+        "the compilation's `started_with` (the call site; its small scalar locals when Dynamo started it: the loop "
+        "step, request, batch); None when not observed.",
     )
 
 

@@ -69,6 +69,8 @@ class RankResult:
     unfinished_last: dict[str, str] = field(default_factory=dict)  # of those: the kind of the last record
     cut_files: list[tuple[str, int | None]] = field(default_factory=list)  # files that end mid-record, and where
     evidence_missing: bool = False  # payload files missing or records rejected
+    # compile id -> the observer's frames when it started (`Compilation.started_with`), set when assembling
+    started_with: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def summary_json(self) -> str:
         """The rank's summary as the JSON text of a schema Rank without its `compilations` key."""
@@ -90,7 +92,15 @@ class RankResult:
         """Each compilation as the JSON text of a schema Compilation, in order."""
         with Path(self.compilations_file).open(encoding="utf-8") as lines:
             for line in lines:
-                yield line.rstrip("\n")
+                text = line.rstrip("\n")
+                if self.started_with:
+                    frames = self.started_with.get(json.loads(text).get("compile_id"))
+                    if frames and text.endswith("}"):
+                        # `started_with` is the model's last field: spliced in where model_dump_json puts it.
+                        if text.endswith(',"started_with":[]}'):
+                            text = text[: -len(',"started_with":[]}')] + "}"
+                        text = text[:-1] + ',"started_with":' + json.dumps(frames, separators=(",", ":")) + "}"
+                yield text
 
     def iter_evidence_json(self) -> Iterator[str]:
         """Each evidence entry as the JSON text of a schema Evidence (with the rank), in order."""

@@ -16,7 +16,15 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from dynamo_diff_schema.manifest import CompileCall, Observations, ObservedProcess, SeedCall
+from dynamo_diff_schema.manifest import (
+    CompileCall,
+    CompileStart,
+    FrameValues,
+    NamedValue,
+    Observations,
+    ObservedProcess,
+    SeedCall,
+)
 
 from dynamo_diff_store.recording import _observer_site as observer_site
 
@@ -24,7 +32,12 @@ from dynamo_diff_store.recording import _observer_site as observer_site
 MAX_PROCESSES = 1024
 MAX_CALLS = 200
 MAX_LINE_BYTES = 64 * 1024
-MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_STARTS = observer_site._MAX_STARTS  # compile starts kept per process
+MAX_STARTS_TOTAL = 20_000  # and over all processes
+MAX_FRAMES = observer_site._START_FRAMES
+MAX_VALUES = observer_site._START_VALUES
+MAX_VALUE_TEXT = observer_site._VALUE_TEXT
 
 
 @dataclass(frozen=True)
@@ -110,6 +123,41 @@ def _seed(event: Mapping[str, Any], calls: int) -> SeedCall:
     )
 
 
+def _scalar(value: Any) -> tuple[bool, Any]:
+    if value is None or isinstance(value, bool | int | float):
+        return True, value
+    if isinstance(value, str):
+        return True, value if len(value) <= MAX_VALUE_TEXT else value[: MAX_VALUE_TEXT - 1] + "…"
+    return False, None
+
+
+def _frame(entry: Any) -> FrameValues | None:
+    if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+        return None
+    values: list[NamedValue] = []
+    raw = entry.get("values")
+    pairs = raw.items() if isinstance(raw, dict) else raw if isinstance(raw, list) else ()
+    for pair in pairs:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            continue
+        name, value = pair
+        keep, value = _scalar(value)
+        if keep and isinstance(name, str) and len(values) < MAX_VALUES:
+            values.append(NamedValue(name=name[:MAX_VALUE_TEXT], value=value))
+    return FrameValues(
+        file=entry["file"], line=_int(entry.get("line")), function=_str(entry.get("function")), values=values
+    )
+
+
+def _compile_start(event: Mapping[str, Any]) -> CompileStart | None:
+    compile_id = _str(event.get("compile_id"))
+    frames = event.get("frames")
+    if compile_id is None or not isinstance(frames, list):
+        return None
+    kept = [f for f in (_frame(entry) for entry in frames[:MAX_FRAMES]) if f is not None]
+    return CompileStart(compile_id=compile_id, frames=kept)
+
+
 def _key(event: Mapping[str, Any]) -> str:
     return json.dumps({k: v for k, v in event.items() if k != "e"}, sort_keys=True, default=repr)
 
@@ -121,6 +169,7 @@ def collect(setup: ObserverSetup, root_pid: int | None) -> Observations:
     compile_calls: dict[str, tuple[dict[str, Any], int]] = {}
     seeds: dict[str, tuple[dict[str, Any], int]] = {}
     truncated = False
+    starts_left = MAX_STARTS_TOTAL
     reports = sorted(setup.out.glob("*.jsonl")) if setup.out.is_dir() else []
     if len(reports) > MAX_PROCESSES:
         truncated = True
@@ -164,6 +213,19 @@ def collect(setup: ObserverSetup, root_pid: int | None) -> Observations:
                 table[key] = (event, n)
             else:
                 truncated = True
+        starts: list[CompileStart] = []
+        dropped = _int((exit_event or {}).get("compile_starts_dropped")) or 0
+        for event in events:
+            if event.get("e") != "compile_start":
+                continue
+            entry = _compile_start(event)
+            if entry is None:
+                continue
+            if len(starts) >= MAX_STARTS or starts_left <= 0:
+                dropped += 1
+                continue
+            starts.append(entry)
+            starts_left -= 1
         argv = (exit_event or start).get("argv")
         processes.append(
             ObservedProcess(
@@ -178,6 +240,8 @@ def collect(setup: ObserverSetup, root_pid: int | None) -> Observations:
                 devices=[str(d) for d in (exit_event or {}).get("devices") or [] if isinstance(d, str)],
                 config_read=[m for m in read if m in ("dynamo", "inductor")],
                 config_overrides={str(k): v for k, v in overrides.items() if isinstance(k, str)},
+                compile_starts=starts,
+                compile_starts_dropped=dropped,
             )
         )
     processes.sort(key=lambda p: (p.pid != root_pid, p.rank if p.rank is not None else -1, p.pid))

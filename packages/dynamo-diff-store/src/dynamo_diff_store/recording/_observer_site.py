@@ -5,6 +5,10 @@ It watches, without changing what the program does:
 - the random seeds the program sets (`torch.manual_seed`, `random.seed`);
 - the process: command line, working directory, RANK, torch's version, an uncaught exception, whether it ran its
   exit handlers, and the accelerators it initialised;
+- at the start of each Dynamo compilation (torch._dynamo.callback_handler's start callback, where torch has it):
+  its compile id and the innermost 3 user frames of the stack (file, line, function) with their small scalar
+  locals (bool, int, float, None, str cut to 40 characters; at most 8 a frame, none starting with `_`), at most
+  2,000 a process. No other value is read or turned into text (no repr), and no frame is kept;
 - which compiler settings (`torch._dynamo.config`, `torch._inductor.config`) are not at their default, set in code or
   by an environment variable, as torch's config modules tell (`_is_default`): at each `torch.compile` call and at
   exit. With it, a comparison knows what the user set from what came with a torch version.
@@ -28,10 +32,15 @@ library and nothing of dynamo-diff.
 import os
 import sys
 
-OBSERVER_VERSION = "3"
+OBSERVER_VERSION = "4"
 ENV_DIR = "DYNAMO_DIFF_OBSERVE"
 _MAX_KINDS = 200  # distinct compile calls / seeds kept per process
 _MAX_TEXT = 300
+_MAX_STARTS = 2000  # compile_start events written per process
+_MAX_START_BYTES = 2000000  # and their bytes (the reader reads a process's first 8 MB)
+_START_FRAMES = 3  # user frames a compile_start keeps
+_START_VALUES = 8  # values a frame keeps
+_VALUE_TEXT = 40  # characters a str value keeps
 
 
 def _install(out_dir):
@@ -42,7 +51,7 @@ def _install(out_dir):
     lock = threading.Lock()
     path = os.path.join(out_dir, "%d.jsonl" % os.getpid())
     counts = {}  # (event, key) -> count
-    state = {"exception": None, "config": None}
+    state = {"exception": None, "config": None, "starts": 0, "starts_dropped": 0, "start_bytes": 0}
 
     def write(event):
         try:
@@ -255,9 +264,142 @@ def _install(out_dir):
             if random_module is not None and getattr(random_module, "manual_seed", None) is original_seed:
                 random_module.manual_seed = manual_seed
 
+    import sysconfig
+
+    library_dirs = []
+    try:
+        paths = sysconfig.get_paths()
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            if paths.get(key):
+                library_dirs.append(os.path.join(os.path.realpath(paths[key]), ""))
+    except Exception:
+        pass
+    user_files = {}  # filename -> whether it is user code
+
+    def is_user_file(name):
+        known = user_files.get(name)
+        if known is not None:
+            return known
+        found = True
+        if (
+            name == __file__
+            or name.startswith("<")
+            or os.sep + "torch" + os.sep in name
+            or "site-packages" in name
+            or "dist-packages" in name
+        ):
+            found = False
+        else:
+            try:
+                real = os.path.realpath(name)
+                found = not any(real.startswith(d) for d in library_dirs)
+            except Exception:
+                pass
+        if len(user_files) < 10000:
+            user_files[name] = found
+        return found
+
+    def scalar(value):
+        """(True, the value) for the plain types kept, by exact type (a subclass could run code), a float only when
+        finite; else (False, None)."""
+        kind = type(value)
+        if value is None or kind is bool:
+            return True, value
+        if kind is int:
+            return (True, value) if -(2**63) <= value < 2**63 else (False, None)
+        if kind is float:
+            return (True, value) if abs(value) < float("inf") else (False, None)  # nan and inf are not JSON
+        if kind is str:
+            return True, value if len(value) <= _VALUE_TEXT else value[: _VALUE_TEXT - 1] + "…"
+        return False, None
+
+    def frame_values(frame):
+        """The frame's small scalar locals: in a function, the first bound in co_varnames order; in a module (its
+        locals are its globals), the last bound (a loop's variables are bound after the script's settings)."""
+        code = frame.f_code
+        local = frame.f_locals
+        module = code.co_name == "<module>"
+        names = list(local) if module else list(code.co_varnames) + list(code.co_cellvars)
+        found = []
+        for name in names:
+            if not isinstance(name, str) or name.startswith("_") or len(name) > _VALUE_TEXT or name not in local:
+                continue
+            keep, value = scalar(local[name])
+            if keep:
+                found.append((name, value))
+                if not module and len(found) >= _START_VALUES:
+                    break
+        return [[name, value] for name, value in found[-_START_VALUES:]]  # pairs: the order survives sort_keys
+
+    def on_compile_start(args):
+        try:
+            trigger = getattr(getattr(args, "callback_trigger", None), "name", None)
+            if trigger != "DYNAMO":
+                return
+            with lock:
+                if state["starts"] >= _MAX_STARTS:
+                    state["starts_dropped"] += 1
+                    return
+                state["starts"] += 1
+            compile_id = getattr(args, "compile_id", None)
+            frames = []
+            frame = sys._getframe(1)
+            try:
+                while frame is not None and len(frames) < _START_FRAMES:
+                    name = frame.f_code.co_filename
+                    if isinstance(name, str) and is_user_file(name):
+                        frames.append(
+                            {
+                                "file": name if len(name) <= _MAX_TEXT else name[-_MAX_TEXT:],
+                                "line": frame.f_lineno,
+                                "function": frame.f_code.co_name,
+                                "values": frame_values(frame),
+                            }
+                        )
+                    frame = frame.f_back
+            finally:
+                del frame
+            event = {"e": "compile_start", "compile_id": compile_id if isinstance(compile_id, str) else None}
+            event["frames"] = frames
+            size = len(json.dumps(event, sort_keys=True))
+            with lock:
+                state["start_bytes"] += size
+                if state["start_bytes"] > _MAX_START_BYTES:
+                    state["starts_dropped"] += 1
+                    state["starts"] -= 1
+                    return
+            write(event)
+        except Exception:
+            pass
+
+    def patch_dynamo(dynamo):
+        """Register the start callback; torch._dynamo.reset() clears the handler's callbacks, so its `clear`
+        (shadowed on that one object) registers it again."""
+        handler = getattr(dynamo, "callback_handler", None)
+        register = getattr(handler, "register_start_callback", None)
+        original_clear = getattr(handler, "clear", None)
+        if not callable(register) or not callable(original_clear):
+            return
+
+        def again():
+            try:
+                if on_compile_start not in getattr(handler, "start_callbacks", ()):
+                    register(on_compile_start)
+            except Exception:
+                pass
+
+        def clear(*args, **kwargs):
+            try:
+                return original_clear(*args, **kwargs)
+            finally:
+                again()
+
+        handler.clear = named_like(clear, original_clear)
+        again()
+
     # Run code right after a module is imported: the finder asks the other finders for the real spec and
     # shadows exec_module on that one loader object (the module's spec and loader stay torch's own).
-    after_import = {"torch": patch_torch}
+    after_import = {"torch": patch_torch, "torch._dynamo": patch_dynamo}
 
     class _AfterImport:
         def find_spec(self, name, path=None, target=None):
@@ -347,6 +489,8 @@ def _install(out_dir):
                 "argv": [text(a) for a in sys.argv],
                 "devices": devices(),
                 "counts": totals,
+                "compile_starts": state["starts"],
+                "compile_starts_dropped": state["starts_dropped"],
             }
         )
 

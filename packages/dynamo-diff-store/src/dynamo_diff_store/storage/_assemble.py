@@ -28,7 +28,7 @@ from dynamo_diff_schema.counts import Counts, sum_counts
 from dynamo_diff_schema.errors import DynamoDiffError, ErrorCode
 from dynamo_diff_schema.evidence import Notice, NoticeCode, Severity
 from dynamo_diff_schema.hints import Hint, HintAction
-from dynamo_diff_schema.manifest import Manifest, Producer, SourceFile
+from dynamo_diff_schema.manifest import Manifest, ObservedProcess, Producer, SourceFile
 
 from dynamo_diff_store.analysis import RankResult, TraceState, run_status
 from dynamo_diff_store.reading import InputLayout, judge
@@ -81,6 +81,7 @@ def assemble_capture(
     ran)."""
     require_records(layout, results, manifest)
     ranks = sorted(results, key=lambda r: (r.rank is None, r.rank if r.rank is not None else 0, r.files))
+    attach_compile_starts(ranks, manifest)
     after: list[Notice] = []
     provenance, completion, reasons = judge(manifest, files, bundle_prefix="", has_traces=bool(layout.files))
     # A compilation that started and never finished means the trace stops early, even at a record boundary.
@@ -142,6 +143,32 @@ def assemble_capture(
         ranks=[],
     )
     return AssembledCapture(head=head, ranks=ranks, notices_before=list(layout_notices), notices_after=after)
+
+
+def attach_compile_starts(ranks: Sequence[RankResult], manifest: Manifest | None) -> None:
+    """Give each rank the observer's compilation starts (`Compilation.started_with`) of the process with its rank:
+    torch's compile id, '#n' added for its n-th repeat (after torch._dynamo.reset(), as the reader numbers them).
+    A rank that more than one observed process with compilation starts claims gets none (which is whose is not
+    known)."""
+    observed = manifest.observed if manifest is not None else None
+    if observed is None:
+        return
+    by_rank: dict[int | None, list[ObservedProcess]] = {}
+    for process in observed.processes:
+        if process.compile_starts:
+            by_rank.setdefault(process.rank, []).append(process)
+    for result in ranks:
+        claimed = by_rank.get(result.rank, [])
+        if len(claimed) != 1:
+            continue
+        seen: Counter[str] = Counter()
+        found: dict[str, list[dict[str, Any]]] = {}
+        for start in claimed[0].compile_starts:
+            n = seen[start.compile_id]
+            seen[start.compile_id] += 1
+            key = start.compile_id if n == 0 else f"{start.compile_id}#{n}"
+            found.setdefault(key, [frame.model_dump(mode="json") for frame in start.frames])
+        result.started_with = found
 
 
 def require_records(layout: InputLayout, results: Sequence[RankResult], manifest: Manifest | None) -> None:

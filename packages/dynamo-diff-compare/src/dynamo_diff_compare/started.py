@@ -1,0 +1,37 @@
+"""What the program was at when a compilation started: the observer's values of the user's frames
+(`Compilation.started_with`, only in a capture recorded by `dynamo-diff capture`), said in one short line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dynamo_diff_schema.manifest import FrameValues, Scalar
+
+# The line's values part is cut after this many characters (a value each, whole).
+VALUES_CHARS = 100
+
+
+def started_frame(frames: Sequence[FrameValues]) -> FrameValues | None:
+    """The innermost user frame that has values (the call site, where a loop's variables are)."""
+    return next((f for f in frames if f.values), None)
+
+
+def _value(value: Scalar) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def started_text(frame: FrameValues | None) -> str | None:
+    """`when it started: step=2, probe=True (train.py:55 in main)`; None without values."""
+    if frame is None or not frame.values:
+        return None
+    said: list[str] = []
+    size = 0
+    for v in frame.values:
+        part = f"{v.name}={_value(v.value)}"
+        if said and size + len(part) > VALUES_CHARS:
+            said.append("…")
+            break
+        said.append(part)
+        size += len(part) + 2
+    where = f"{frame.file.rsplit('/', 1)[-1]}:{frame.line if frame.line is not None else '?'}"
+    return f"when it started: {', '.join(said)} ({where} in {frame.function or '?'})"
