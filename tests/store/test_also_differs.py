@@ -11,18 +11,9 @@ from pathlib import Path
 import pytest
 from dynamo_diff_store import Store
 
+from .guard_trees import raw_guard_tree
+
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
-
-
-def _tree(name: str, frame: int, compile_id: int) -> str:
-    (raw,) = (CAPTURES / name / "raw").glob("*.log")
-    head = re.compile(
-        rf'^\S+ [\d:.]+ \d+ \S+\] \{{"dynamo_cpp_guards_str": {{}}, "frame_id": {frame}, '
-        rf'"frame_compile_id": {compile_id}, .*$\n((?:\t.*\n)+)',
-        re.M,
-    )
-    (body,) = head.findall(raw.read_text(encoding="utf-8"))
-    return body
 
 
 def _tensor(tree: str, source: str, field: str) -> str:
@@ -57,7 +48,7 @@ BIAS = "L['self']._modules['linear']._parameters['bias']"
 
 def test_grad_mode_reported_and_the_parameters_requires_grad_also_changed(store: Store) -> None:
     # pair_grad_mode_before: 0/1 compiled under no_grad, 0/2 with the parameters frozen (requires_grad_(False)).
-    t0, t1, t2 = (_tree("pair_grad_mode_before", 0, i) for i in range(3))
+    t0, t1, t2 = (raw_guard_tree("pair_grad_mode_before", 0, i) for i in range(3))
     for src in (WEIGHT, BIAS):
         assert _tensor(t0, src, "requires_grad") == _tensor(t1, src, "requires_grad") == "True"
         assert _tensor(t2, src, "requires_grad") == "False"
@@ -73,7 +64,7 @@ def test_grad_mode_reported_and_the_parameters_requires_grad_also_changed(store:
 
 def test_a_value_guard_reported_and_the_tensor_also_changed(store: Store) -> None:
     # multiple_guards: call 2 changes x's size and dtype and n at once; torch reports "n == 2" only.
-    t0, t1, t2 = (_tree("multiple_guards", 0, i) for i in range(3))
+    t0, t1, t2 = (raw_guard_tree("multiple_guards", 0, i) for i in range(3))
     d0, d1, d2 = (_tensor(t, "L['x']", "dtype") for t in (t0, t1, t2))
     s0, s1, s2 = (_tensor(t, "L['x']", "size") for t in (t0, t1, t2))
     assert (d0, d1, d2, s0, s1, s2) == ("torch.float32", "torch.float64", "torch.float64", "[4]", "[6]", "[6]")
@@ -88,7 +79,7 @@ def test_a_value_guard_reported_and_the_tensor_also_changed(store: Store) -> Non
 
 def test_a_second_value_guard(store: Store) -> None:
     # scalar.py: calls (n, scale) = (2, 0.5), (3, 0.5), (3, 1.5); 0/2 fails 0/0 on n, and scale differs too.
-    trees = [_tree("scalar", 0, i) for i in range(3)]
+    trees = [raw_guard_tree("scalar", 0, i) for i in range(3)]
     scales = [re.findall(r"EQUALS_MATCH: (L\['scale'\] == [\d.]+)", t)[0] for t in trees]
     assert scales == ["L['scale'] == 0.5", "L['scale'] == 0.5", "L['scale'] == 1.5"]
     got = _also(store, "scalar")

@@ -5,7 +5,6 @@ checked there), never the analyser's output."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -13,19 +12,9 @@ from dynamo_diff_schema.compilation import GuardSummary
 from dynamo_diff_store import Store
 from dynamo_diff_store.analysis._guards import INPUT_GUARDS_MAX, INPUTS_MAX, guards_on_inputs, tree_leaves
 
+from .guard_trees import raw_guard_tree
+
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
-
-
-def _tree(name: str, frame: int, compile_id: int) -> str:
-    """The raw guard tree torch wrote for `frame`/`compile_id` (the lines under its record, tab-indented)."""
-    (raw,) = (CAPTURES / name / "raw").glob("*.log")
-    head = re.compile(
-        rf'^\S+ [\d:.]+ \d+ \S+\] \{{"dynamo_cpp_guards_str": {{}}, "frame_id": {frame}, '
-        rf'"frame_compile_id": {compile_id}, .*$\n((?:\t.*\n)+)',
-        re.M,
-    )
-    (body,) = head.findall(raw.read_text(encoding="utf-8"))
-    return body
 
 
 def _inputs(store: Store, name: str) -> dict[str, tuple[list[str], int]]:
@@ -46,7 +35,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 def test_first_entry_and_the_recompile_that_made_a_size_symbolic(store: Store) -> None:
     # dynamic.py: auto(x) gets randn(4, 3), then randn(6, 3) (0/1 makes dim 0 symbolic); explicit(x) is marked
     # dynamic in both dims (1/0: one entry, its sizes and its first stride symbolic).
-    raw = {cid: _tree("dynamic", *map(int, cid.split("/"))) for cid in ("0/0", "0/1", "1/0")}
+    raw = {cid: raw_guard_tree("dynamic", *map(int, cid.split("/"))) for cid in ("0/0", "0/1", "1/0")}
     assert "torch.float32, device=None, requires_grad=False, size=[4, 3], stride=[3, 1])" in raw["0/0"]
     assert "LAMBDA_GUARD" not in raw["0/0"].split("top_saved_tensors_hooks", 1)[1]  # no shape guard on x
     assert "size=[None, 3], stride=[3, 1])" in raw["0/1"] and "+- LAMBDA_GUARD: 2 <= L['x'].size()[0]  #" in raw["0/1"]
@@ -63,7 +52,11 @@ def test_first_entry_and_the_recompile_that_made_a_size_symbolic(store: Store) -
 def test_a_stride_guard_names_the_symbolic_stride_and_parameters_are_no_arguments(store: Store) -> None:
     # decoder.py: prefill(prompt) gets randn(1, 5, 4) then randn(1, 7, 4); Decoder.forward(tok) reads its
     # Linear's parameters (their TENSOR_MATCH guards are under L['self']: not an argument of the frame).
-    t00, t01, t10 = _tree("rename_file_v1", 0, 0), _tree("rename_file_v1", 0, 1), _tree("rename_file_v1", 1, 0)
+    t00, t01, t10 = (
+        raw_guard_tree("rename_file_v1", 0, 0),
+        raw_guard_tree("rename_file_v1", 0, 1),
+        raw_guard_tree("rename_file_v1", 1, 0),
+    )
     assert "check_tensor(L['prompt'], Tensor," in t00 and "size=[1, 5, 4], stride=[20, 4, 1])" in t00
     assert "size=[1, None, 4], stride=[None, 4, 1])" in t01
     assert "+- LAMBDA_GUARD: L['prompt'].stride()[0] == 4*L['prompt'].size()[1]  #" in t01
@@ -86,7 +79,7 @@ def test_a_stride_guard_names_the_symbolic_stride_and_parameters_are_no_argument
 def test_a_resume_function_guards_its_stack_slot(store: Store) -> None:
     # stack_slots.py: tokens' graph breaks at line 25; its resume function gets the live tensor as ___stack0
     # (3 kept tokens, then 4: 3/1 makes its size symbolic).
-    t30, t31 = _tree("stack_slots", 3, 0), _tree("stack_slots", 3, 1)
+    t30, t31 = raw_guard_tree("stack_slots", 3, 0), raw_guard_tree("stack_slots", 3, 1)
     assert "check_tensor(L['___stack0'], Tensor," in t30 and "torch.int64, device=None" in t30
     assert "size=[3], stride=[1])" in t30 and "size=[None], stride=[1])" in t31
     assert "+- LAMBDA_GUARD: 2 <= L['___stack0'].size()[0]  #" in t31
@@ -97,7 +90,7 @@ def test_a_resume_function_guards_its_stack_slot(store: Store) -> None:
 
 def test_at_most_six_arguments_and_eight_shape_guards() -> None:
     # The bound, on a tree written the way torch 2.13 writes one (the lines of dynamic's 1/0, repeated per name).
-    one = _tree("dynamic", 1, 0)
+    one = raw_guard_tree("dynamic", 1, 0)
     (match,) = [line for line in one.splitlines() if "TENSOR_MATCH" in line]
     names = [f"a{i}" for i in range(10)]
     lines = [match.replace("L['x']", f"L['{n}']") for n in names]

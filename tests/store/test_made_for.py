@@ -11,20 +11,9 @@ from pathlib import Path
 import pytest
 from dynamo_diff_store import Store
 
+from .guard_trees import raw_guard_tree
+
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
-
-
-def _tree(name: str, frame: int, compile_id: int) -> str:
-    """The raw guard tree torch wrote for `frame`/`compile_id` (the lines under its record, tab-indented)."""
-    (raw,) = (CAPTURES / name / "raw").glob("*.log")
-    text = raw.read_text(encoding="utf-8")
-    head = re.compile(
-        rf'^\S+ [\d:.]+ \d+ \S+\] \{{"dynamo_cpp_guards_str": {{}}, "frame_id": {frame}, '
-        rf'"frame_compile_id": {compile_id}, .*$\n((?:\t.*\n)+)',
-        re.M,
-    )
-    (body,) = head.findall(text)
-    return body
 
 
 def _made_for(store: Store, name: str) -> dict[str, list[list[str]]]:
@@ -44,8 +33,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 def test_a_global_value_and_a_dtype(store: Store) -> None:
     # global_guard.py: MODE is "sin", then "cos" (0/1 is made for it); cast gets float32, then float64 (1/1).
-    assert "EQUALS_MATCH: G['MODE'] == 'cos'" in _tree("global_guard", 0, 1)
-    assert "torch.float64, device=None, requires_grad=False, size=[5], stride=[1]" in _tree("global_guard", 1, 1)
+    assert "EQUALS_MATCH: G['MODE'] == 'cos'" in raw_guard_tree("global_guard", 0, 1)
+    assert "torch.float64, device=None, requires_grad=False, size=[5], stride=[1]" in raw_guard_tree(
+        "global_guard", 1, 1
+    )
     assert _made_for(store, "global_guard") == {
         "0/1": [["G['MODE'] == 'cos'"]],
         "1/1": [["L['x']: torch.float64, size=[5], stride=[1]"]],
@@ -67,10 +58,12 @@ def test_each_kind_of_guard(store: Store) -> None:
     }
     for cid, (made_for, raw) in expected.items():
         frame, compile_id = map(int, cid.split("/"))
-        assert raw in _tree("guards", frame, compile_id), cid
+        assert raw in raw_guard_tree("guards", frame, compile_id), cid
         assert got[cid] == [made_for], cid
     # torch.sin then torch.cos: a new object id, the one the new tree checks.
-    (fn_id,) = re.findall(r"ID_MATCH: (___check_obj_id\(L\['fn'\], \d+\), type=<class '\w+'>)", _tree("guards", 10, 1))
+    (fn_id,) = re.findall(
+        r"ID_MATCH: (___check_obj_id\(L\['fn'\], \d+\), type=<class '\w+'>)", raw_guard_tree("guards", 10, 1)
+    )
     assert got["10/1"] == [[fn_id]]
     # ones(4), ones(5) (the size made dynamic: None), then ones(1) (0 and 1 are specialized): 11/2 fails both.
     assert got["11/1"] == [["L['x']: torch.float32, size=[None], stride=[1]"]]
