@@ -76,6 +76,8 @@ ALL = [
     ("inductor_warm", "inductor_warm.py"),
     ("training", "training.py"),
     ("training_flip", "training_flip.py"),
+    # Checkpointed blocks around a custom autograd.Function: higher-order ops in the graph.
+    ("checkpoint_fn", "checkpoint_fn.py"),
     ("compiled_autograd", "compiled_autograd.py"),
     ("two_ranks", "two_ranks.py"),
     ("edit_v1", "edit_v1/model.py"),
@@ -232,6 +234,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "inductor_warm": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
     "training": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "inductor"},
     "training_flip": {**_EAGER, "calls": "5", "dynamic": "auto"},
+    "checkpoint_fn": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},
     "two_ranks": {**_EAGER, "calls": "3", "dynamic": "false"},
     "edit_v1": {**_EAGER, "calls": "4", "dynamic": "auto"},

@@ -32,7 +32,7 @@ MOST_LINES = {
     "compare-cache": 60,
     "compare-ranks": 45,
     "analyze-edit": 48,
-    "analyze-by-function": 46,
+    "analyze-by-function": 52,
     "demo": 80,
 }
 

@@ -198,7 +198,7 @@ HELD_OUT: list[Task] = [
         [("analyze_capture", {"capture": _capture("global_guard")})],
         [["analyze", _capture("global_guard"), "--by-function", "--format", "json"]],
         [
-            r"\] cast \((?:[^\n]*\n){1,14}[^\n]*"
+            r"\] cast \((?:[^\n]*\n){1,16}[^\n]*"
             + re.escape(_guard("global_guard", "cast"))
             + r"|\"name\": ?\"cast\"[\s\S]*"
             + re.escape(_guard("global_guard", "cast"))

@@ -249,6 +249,10 @@ export interface CompilationLine {
    */
   frame: string;
   graph_breaks?: BreakLine[];
+  /**
+   * What its graph holds, by op, most first: 'getitem 6', 'autograd_function_apply 3', 'linear 1' (the target's last name, `Tensor.` kept for a method, `module` a submodule call; a higher-order op such as `tag_activation_checkpoint` is one op, its body not counted), at most 8 (the capture's graph.op_histogram has every one); [] when it has no graph.
+   */
+  graph_op_kinds?: string[];
   graph_ops?: number | null;
   /**
    * The guard tree record the list is read from.

@@ -116,6 +116,7 @@ def compilation_line(
         reached=comp.reached,
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
+        graph_op_kinds=op_kinds(comp.graph.op_histogram) if comp.graph is not None else [],
         # On a recompilation (what made the graph dynamic is the question there); the capture keeps every one.
         dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None and reasons else [],
         specialized=[
@@ -326,6 +327,28 @@ def inputs_text(items: list[str], omitted: int = 0, evidence_id: str | None = No
     return head + "; ".join(shown) + (f"; +{rest} more{ev}" if rest else "")
 
 
+OP_KINDS = 8  # the op kinds a compilation line lists
+
+
+def op_kinds(histogram: dict[str, int]) -> list[str]:
+    """A graph's ops by kind, most first, named by the target's last name (`torch.nn.functional.linear` and
+    `torch._C._nn.linear` are both `linear`; `Tensor.sin` keeps `Tensor.`): at most OP_KINDS."""
+    merged: dict[str, int] = {}
+    for target, n in histogram.items():
+        name = target if target.startswith("Tensor.") else target.rsplit(".", 1)[-1]
+        merged[name] = merged.get(name, 0) + n
+    ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [f"{name} {n}" for name, n in ranked[:OP_KINDS]]
+
+
+def ops_text(c: CompilationLine) -> str:
+    """`graph: 16 ops: getitem 6, autograd_function_apply 3, ...` (the kinds not listed counted)."""
+    listed = sum(int(k.rsplit(" ", 1)[1]) for k in c.graph_op_kinds)
+    rest = (c.graph_ops or 0) - listed
+    more = f", {rest} more" if rest > 0 else ""
+    return f"graph: {c.graph_ops} ops: " + ", ".join(c.graph_op_kinds) + more
+
+
 class InputsSaid:
     """The `guards on inputs` each frame's last compilation said: a compilation whose guards on its inputs are
     those of its frame's previous compilation (any rank's: another rank's same entry says nothing new) has no
@@ -333,10 +356,16 @@ class InputsSaid:
 
     def __init__(self) -> None:
         self._last: dict[str, list[str]] = {}
+        self._ops: dict[str, list[str]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
         return bool(c.guards_on_inputs) and c.guards_on_inputs != before
+
+    def new_ops(self, c: CompilationLine) -> bool:
+        """Whether its graph's op kinds are not those its frame's previous compilation said."""
+        before, self._ops[c.frame] = self._ops.get(c.frame), c.graph_op_kinds
+        return bool(c.graph_op_kinds) and c.graph_op_kinds != before
 
 
 def compilation_text(
@@ -346,11 +375,12 @@ def compilation_text(
     inputs: InputsSaid | None = None,
 ) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
-    own, guards on its inputs not said by its frame's previous compilation, the values its start was observed
-    with), else None; under it, a line each: the guards on its tensor arguments (with `inputs`: when new), where a
-    failing guard's global, attribute or key is set, whether the program went on after a failure (and on what
-    evidence), what the program was at when it started (`started.py`), the call path when it differs from its
-    function's; with `shown` (the contexts this text said), the code around that call when it is not in `shown`."""
+    own, guards on its inputs or op kinds not said by its frame's previous compilation, the values its start was
+    observed with), else None; under it, a line each: where a failing guard's global, attribute or key is set,
+    whether the program went on after a failure (and on what evidence), what the program was at when it started
+    (`started.py`), the call path when it differs from its function's; with `shown` (the contexts this text said),
+    the code around that call when it is not in `shown`; last, the guards on its tensor arguments and its graph's op
+    kinds (with `inputs`: when new)."""
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
@@ -409,6 +439,8 @@ def compilation_text(
             below += context_once(c.call_context, c.called_from, shown, "  ")
     if inputs.new(c) if inputs is not None else bool(c.guards_on_inputs):  # last: the lines above keep their place
         below.append(inputs_text(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id))
+    if inputs.new_ops(c) if inputs is not None else bool(c.graph_op_kinds):
+        below.append(ops_text(c))
     if not parts and not below:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

@@ -537,7 +537,8 @@ def _compilation_line(
     inputs: InputsSaid | None = None,
 ) -> str:
     """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache, the guards on its
-    inputs when `inputs` has not had them) or how it ended, then its graph size, compile time and main records; the
+    inputs and its graph's op kinds when `inputs` has not had them) or how it ended, then its graph size (unless the
+    op kinds said it), compile time and main records; the
     code around its own call path when `shown` has not had it."""
     said = compilation_text(c, function, inputs=inputs)
     below: list[str] = []  # where a guarded name is set, whether the program went on, the call path: a line each
@@ -547,14 +548,20 @@ def _compilation_line(
         frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"
         rank = "" if c.rank is None else f"rank {c.rank} "
         said = f"{rank}{c.compile_id}{frame} {c.outcome}"
-    facts = [f"graph ops {c.graph_ops}"] if c.graph_ops is not None else []
+    ops_said = any(b.strip().startswith("graph: ") for b in below)  # `graph: 4 ops: ...` says the size
+    facts = [f"graph ops {c.graph_ops}"] if c.graph_ops is not None and not ops_said else []
     if c.compile_time_s is not None:
         facts.append(f"{c.compile_time_s:.3f} s")
     if c.evidence_ids:
         facts.append("records " + ", ".join(c.evidence_ids))
     line = _line(said.strip() + (f" [{'; '.join(facts)}]" if facts else ""))
+    rows = [line, *(_line(b.strip()) for b in below)]
     context = _context(c.call_context, c.called_from, shown, "      ") if shown is not None and c.called_from else ""
-    return "\n    ".join([line, *(_line(b.strip()) for b in below)]) + context
+    if not context:
+        return "\n    ".join(rows)
+    # The code around the call path goes right under its `called from:` line (the guards and ops lines follow).
+    at = next((i for i, r in enumerate(rows) if r.startswith("called from: ")), len(rows) - 1) + 1
+    return "\n    ".join(rows[:at]) + context + "".join(f"\n    {r}" for r in rows[at:])
 
 
 def run_page_text(page: RunReportPage) -> str:

@@ -170,6 +170,13 @@ class CompilationLine(Model):
     )
     cache: list[str] = Field(default_factory=list, description="Cache decisions, e.g. 'fx_graph miss'.")
     graph_ops: int | None = None
+    graph_op_kinds: list[str] = Field(
+        default_factory=list,
+        description="What its graph holds, by op, most first: 'getitem 6', 'autograd_function_apply 3', 'linear 1' "
+        "(the target's last name, `Tensor.` kept for a method, `module` a submodule call; a higher-order op such as "
+        "`tag_activation_checkpoint` is one op, its body not counted), at most 8 (the capture's graph.op_histogram "
+        "has every one); [] when it has no graph.",
+    )
     dynamic: list[SymbolicSize] = Field(
         default_factory=list,
         description="A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and "

@@ -1,0 +1,77 @@
+"""`analyze --by-function`: a line per compilation saying what its graph holds by op (`graph: 7 ops: getitem 3,
+...`), left out when its frame's previous compilation said the same; the run report JSON carries the list. Expected
+lines are built from the workload's own backend, which lists the targets of the graph it was handed (the oracle's
+`ops`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from .conftest import Run, unwrapped
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+
+
+def _oracle_graphs(name: str) -> dict[str, list[str]]:
+    oracle = json.loads((CAPTURES / name / "oracle.json").read_text(encoding="utf-8"))
+    return {g["compile_id"]: g["ops"] for g in oracle["backend_graphs"]}
+
+
+def _expected(ops: list[str]) -> str:
+    """Most first, ties by name (the documented order)."""
+    ranked = sorted(Counter(ops).items(), key=lambda kv: (-kv[1], kv[0]))
+    return f"graph: {len(ops)} ops: " + ", ".join(f"{name} {n}" for name, n in ranked)
+
+
+def _ops_lines(out: str) -> dict[str, str]:
+    got, cid = {}, None
+    for line in unwrapped(out):
+        s = line.strip()
+        if m := re.match(r"^(?:rank \d+ )?(\d+/\d+)\b", s):
+            cid = m[1]
+        elif s.startswith("graph: ") and cid is not None:
+            got[cid] = s
+    return got
+
+
+def test_checkpointed_blocks_and_a_custom_function_show_as_their_higher_order_ops(run: Run) -> None:
+    graphs = _oracle_graphs("checkpoint_fn")
+    assert set(graphs) == {"0/0"}
+    assert {"tag_activation_checkpoint", "autograd_function_apply", "linear"} <= set(graphs["0/0"])
+    code, out, err = run("analyze", str(CAPTURES / "checkpoint_fn"), "--by-function")
+    assert code == 0, err
+    assert _ops_lines(out) == {"0/0": _expected(graphs["0/0"])}
+    code, out, err = run("analyze", str(CAPTURES / "checkpoint_fn"), "--by-function", "--format", "json")
+    assert code == 0, err
+    (fn,) = json.loads(out)["functions"]
+    (comp,) = fn["compilations"]
+    assert comp["graph_ops"] == len(graphs["0/0"])
+    assert comp["graph_op_kinds"] == _expected(graphs["0/0"]).split(": ", 2)[2].split(", ")
+
+
+def _kinds(line: str) -> Counter[str]:
+    """A `graph:` line's op counts, a method's `Tensor.` left off (the oracle names a method's target alone)."""
+    _, _, listed = line.partition(" ops: ")
+    return Counter({name.removeprefix("Tensor."): int(n) for name, n in (k.rsplit(" ", 1) for k in listed.split(", "))})
+
+
+def test_a_recompilation_with_the_same_ops_says_nothing_new(run: Run) -> None:
+    # shape.py: three entries of one function, each graph the same five ops; dynamic.py: auto's two entries the
+    # same, and the other function's graph its own.
+    shape = _oracle_graphs("shape")
+    assert len(shape) == 3 and len({tuple(sorted(ops)) for ops in shape.values()}) == 1
+    code, out, err = run("analyze", str(CAPTURES / "shape"), "--by-function")
+    assert code == 0, err
+    got = _ops_lines(out)
+    assert list(got) == ["0/0"] and _kinds(got["0/0"]) == Counter(shape["0/0"])
+    assert got["0/0"].startswith(f"graph: {len(shape['0/0'])} ops: ")
+    dynamic = _oracle_graphs("dynamic")
+    assert sorted(dynamic["0/0"]) == sorted(dynamic["0/1"]) != sorted(dynamic["1/0"])
+    code, out, err = run("analyze", str(CAPTURES / "dynamic"), "--by-function")
+    assert code == 0, err
+    got = _ops_lines(out)
+    assert list(got) == ["0/0", "1/0"]
+    assert _kinds(got["0/0"]) == Counter(dynamic["0/0"]) and _kinds(got["1/0"]) == Counter(dynamic["1/0"])
