@@ -8,7 +8,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from .conftest import CAPTURES, Session, error_code, text_of
+from dynamo_diff_mcp.budget import RESPONSE_LIMIT
+
+from .conftest import CAPTURES, Session, error_code, size_of, text_of
 
 
 def oracle(name: str) -> dict:  # type: ignore[type-arg]
@@ -220,28 +222,30 @@ def test_the_cli_facts_reach_the_agent_text(session: Session) -> None:
     assert result.structured_content is not None
 
 
-def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -> None:
-    """ddp_ranks: DDP's forward has more compilations than one page holds; the cut says to ask for the function
-    alone, and that call's pages (offset counting its compilations, as each page's last line says) reach every one,
-    each a compilation the trace's compilation_metrics records on its rank."""
+def test_a_function_too_big_for_a_page_gets_one_to_itself(session: Session) -> None:
+    """ddp_ranks: DDP's forward has more compilations than an ordinary response holds (12,000 characters); the
+    default page holds it alone, every compilation whole (up to the paged bound), and names the call for the next
+    function. The function's own pages (offset counting its compilations, as each page's last line says) reach the
+    same compilations, each one the trace's compilation_metrics records on its rank."""
     raw = {
         int(m.group(1)): set(re.findall(r'"compilation_metrics": \{"compile_id": "([^"]+)"', p.read_text()))
         for p in sorted((CAPTURES / "ddp_ranks" / "raw").glob("*.log"))
         if (m := re.search(r"_rank_(\d+)_", p.name))
     }
     first = session.call("analyze_capture", capture="captures/ddp_ranks", full=True)
-    (entry,) = [f for f in first.structured_content["functions"] if f.get("truncated")]  # type: ignore[index]
+    assert size_of(first) > RESPONSE_LIMIT  # it would not have fitted an ordinary page
+    (entry,) = first.structured_content["functions"]  # type: ignore[index]
+    assert not entry.get("truncated")
     name = entry["report"]["name"]
-    (cut,) = [n for n in entry["truncated"] if 'the function alone pages on: analyze_capture(capture="' in n]
-    assert f'function="{name}")' in cut
-    shown, eventful = map(int, re.match(r"compilations: (\d+) of (\d+) shown", cut).groups())  # type: ignore[union-attr]
-    quiet = [int(m.group(1)) for n in entry["truncated"] if (m := re.match(r"compilations: (\d+) without", n))]
-    total = eventful + sum(quiet)  # (the ones without recompile, break or failure were left out first)
-    assert shown < total
+    whole = [(c.get("rank", 0), c["compile_id"]) for c in entry["report"]["compilations"]]
+    assert first.structured_content["next_offset"] == 1  # type: ignore[index]
+    assert 'more functions: analyze_capture(capture="' in text_of(first) and "offset=1)" in text_of(first)
     seen: list[tuple[int, str]] = []
     offset, calls = 0, 0
     while offset is not None:
-        page = session.call("analyze_capture", capture="captures/ddp_ranks", function=name, offset=offset, full=True)
+        page = session.call(
+            "analyze_capture", capture="captures/ddp_ranks", function=name, offset=offset, page_size=3, full=True
+        )
         calls += 1
         (fn,) = [f["report"] for f in page.structured_content["functions"]]  # type: ignore[index]
         seen += [(c.get("rank", 0), c["compile_id"]) for c in fn["compilations"]]
@@ -249,8 +253,8 @@ def test_a_function_page_reaches_the_compilations_a_page_cut(session: Session) -
         if offset is not None:
             assert 'more compilations: analyze_capture(capture="' in text_of(page)
             assert f'function="{name}", offset={offset})' in text_of(page)
-        assert calls <= total
-    assert len(seen) == len(set(seen)) == total
+        assert calls <= len(whole)
+    assert calls > 1 and seen == whole and len(set(seen)) == len(seen)
     assert all(cid in raw[rank] for rank, cid in seen)
 
 

@@ -1,7 +1,8 @@
 """The MCP server: the comparison model for coding agents, over stdio.
 
 Thin like the CLI: it confines paths, opens captures through the service, calls the compare package, pages and
-bounds the result. Every tool result is under RESPONSE_LIMIT characters; what does not fit is on a later page
+bounds the result. Every tool result is under RESPONSE_LIMIT characters (PAGED_RESPONSE_LIMIT for a page that names
+its page_size or holds one function's compilations); what does not fit is on a later page
 (`next_offset`) or cut with a note. A DynamoDiffError becomes a tool error `error[<code>]: <message>` with the
 error itself under `_meta["dynamo-diff/error"]`. The server reads traces only below the allowed roots, never
 runs a workload, and writes only its store.
@@ -351,6 +352,16 @@ class Tools:
         for i, fn in enumerate(report.functions[offset : offset + page_size]):
             cut, notes = budget.shrink_function(budget.listed_function(fn), share, short_id(report.capture))
             entries.append(FunctionEntry(index=offset + i, report=cut, truncated=notes))
+        limit = budget.page_limit(page_size, DEFAULT_PAGE_SIZE)
+        if entries and entries[0].truncated and limit == budget.BUDGET:
+            # The page's first function does not fit an ordinary response: it gets the page to itself, up to the
+            # paged bound (as analyze_capture(function=...) would give it), and the next page goes on from the
+            # function after it. One call answers a question about it.
+            first = report.functions[offset]
+            cut, notes = budget.shrink_function(
+                budget.listed_function(first), budget.PAGED_BUDGET - 3_000, short_id(report.capture)
+            )
+            entries, limit = [FunctionEntry(index=offset, report=cut, truncated=notes)], budget.PAGED_BUDGET
 
         def make(shown: Sequence[FunctionEntry], next_offset: int | None) -> tuple[RunReportPage, str]:
             calls = []
@@ -362,9 +373,7 @@ class Tools:
             )
             return page, render.run_page_text(page)
 
-        return budget.page(
-            entries, make, offset=offset, total=total, limit=budget.page_limit(page_size, DEFAULT_PAGE_SIZE), full=full
-        )
+        return budget.page(entries, make, offset=offset, total=total, limit=limit, full=full)
 
     # -- comparisons -----------------------------------------------------------------------------------
 
