@@ -121,7 +121,8 @@ def test_a_frame_torch_skipped_did_not_raise(load: Callable[..., Loaded]) -> Non
     (_, failure) = failures(loaded)["step"]
     assert (failure.fail_type, failure.then, failure.went_on) == ("Unsupported", "ran eagerly (frame skipped)", True)
     text = capture_markdown(*loaded)
-    assert "torch skipped the frame and ran the function without Dynamo (eagerly), so the error did not reach" in text
+    assert "torch skipped the function: this call and every later call of it run eagerly" in text
+    assert "so the compiler's error did not reach the program" in text
     assert "did not suppress" not in text and "went on anyway" not in text
 
 
@@ -138,3 +139,34 @@ def test_a_comparison_says_it_on_the_failure_change(load: Callable[..., Loaded])
         "program did not go on: the run exited with code 1 on an uncaught BackendCompilerFailed; no compilation "
         "started after it"
     )
+
+
+def test_what_runs_after_a_skipped_function_and_after_the_limit(load: Callable[..., Loaded]) -> None:
+    """after_skip: its backend wraps each graph and records each call of it (`graph_runs`): score's graph ran at
+    steps 0 and 1, never after its recompile failed at step 2 (steps 3 and 4 had its shape again); power's two
+    entries served steps 3 and 4 after the limit at step 2. The text says which rule each follows."""
+    o = oracle("after_skip")
+    graphs = {g["index"]: g["code"]["co_name"] for g in o["backend_graphs"]}
+    ran = {(graphs[r["graph"]], r["step"]) for r in o["graph_runs"]}
+    assert {s for f, s in ran if f == "score"} == {0, 1}
+    assert {3, 4} <= {s for f, s in ran if f == "power"}
+    assert o["exceptions"] == [{"type": "ValueError", "message": "expected 8 features, got 5"}]
+    loaded = load("after_skip")
+    found = failures(loaded)
+    score, power = found["score"][1], found["power"][1]
+    assert (score.then, power.then) == ("ran eagerly (frame skipped)", "ran eagerly (recompile limit)")
+    text = capture_markdown(*loaded)
+    assert "torch skipped the function: this call and every later call of it run eagerly, its compiled entries" in text
+    assert "(an exception the function raises itself, running eagerly, does)" in text
+    assert "the entries compiled before still serve the calls whose guards pass" in text
+
+
+def test_a_size_pinned_on_the_way_to_the_codes_own_raise_gets_no_size_suggestion(load: Callable[..., Loaded]) -> None:
+    """after_skip: score's width took 8 and 5; torch made it symbolic and the `raise` of the input check fixed it
+    to 5 (symbolic_shape_specialization in the trace). No operation needs one size: no mark_dynamic suggestion."""
+    raw = next((CAPTURES / "after_skip" / "raw").iterdir()).read_text()
+    assert '"symbolic_shape_specialization"' in raw and "raise ValueError(" in raw
+    report = run_report(*load("after_skip"))
+    (score,) = [fn for fn in report.functions if fn.name == "score"]
+    kinds = [s.kind for s in score.suggestions] + [s.kind for c in score.compilations for s in c.suggestions]
+    assert "mark_dynamic" not in kinds and "graph_break" in kinds

@@ -49,7 +49,7 @@ TASKS: list[Task] = [
         [
             r"\[shape\]|\"category\": ?\"shape\"",
             r"LIMIT|recompile_limit",
-            r"ran (the frame )?eagerly \(recompile limit\)",
+            r"ran (the frame |this call )?eagerly \(recompile limit\)",
         ],
         why=f"oracle: recompile_limit_hits={oracle('recompile_limit')['expect']['recompile_limit_hits']}, "
         "guard kinds size",
@@ -305,7 +305,7 @@ HELD_OUT: list[Task] = [
         [
             rf"currently {_expected('trial_mode_limit', 'recompile_limit')}\)",
             r"LIMIT|recompile_limit",
-            r"ran (the frame )?eagerly \(recompile limit\)",
+            r"ran (the frame |this call )?eagerly \(recompile limit\)",
             r"the program went on|\"went_on\": ?true",
         ],
         why="oracle (the run's stdout/stderr): recompile_limit=2, step 4 (calib) no new compile, "

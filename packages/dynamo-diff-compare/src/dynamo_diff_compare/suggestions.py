@@ -169,6 +169,33 @@ def _guard_parts(text: str) -> tuple[str, str | None]:
     return guard, source
 
 
+_GUARD_TYPE = re.compile(r"type=<class '(?:[\w.]*\.)?(?P<cls>\w+)'>")
+# `mode is Mode.TRAIN`: compared with a class's member by identity.
+_IS_MEMBER = re.compile(r"\bis\s+(?:not\s+)?[A-Z]\w*\.[A-Z_][A-Z0-9_]*\b")
+_ENUM_BASES = r"(?:enum\.)?(?:Enum|IntEnum|StrEnum|Flag|IntFlag|ReprEnum)"
+
+
+def _member(text: str, source: str | None, sources: SnapshotSet | None) -> bool:
+    """Whether an identity guard's object is an enum's member: its type a class the source snapshot derives from
+    Enum, or the guarded line compares it with a class's member (`mode is Mode.TRAIN`)."""
+    if source is not None and _IS_MEMBER.search(source):
+        return True
+    match = _GUARD_TYPE.search(text)
+    if match is None or sources is None:
+        return False
+    pattern = re.compile(rf"^\s*class\s+{re.escape(match['cls'])}\s*\([^)]*\b{_ENUM_BASES}\b", re.M)
+    return any(pattern.search(text_) for text_ in sources.files.values())
+
+
+def _guard_site(text: str) -> str | None:
+    """The `file.py:LINE` of the user line torch appends to a failing guard (`  # code  # file.py:35 in fn`)."""
+    pieces = text.split("\n", 1)[0].split("  #")
+    if len(pieces) < 3:
+        return None
+    match = re.match(r"\s*(?:.*[/\\])?([^/\\\s]+:\d+)\b", pieces[2])
+    return match.group(1) if match else None
+
+
 def _name(subject: str) -> str:
     """`L['x']` -> `x` (the local name torch's older guards wrap)."""
     match = re.fullmatch(r"L\['([^']+)'\](.*)", subject)
@@ -187,6 +214,7 @@ class _Seen:
     evidence_ids: list[str] = field(default_factory=list)
     facets: list[str] = field(default_factory=list)
     source: str | None = None
+    source_site: str | None = None  # where `source` is: the guard's `file.py:LINE` (torch's comment after it)
     control_flow: bool = False
     # torch made it symbolic and the code fixed it back to one value (symbolic_shape_specialization).
     pinned: Specialization | None = None
@@ -306,11 +334,14 @@ def function_suggestions(
                 elif _INT.match(value) or _FLOAT.match(value):
                     s = seen(SuggestionKind.DYNAMIC_SCALAR, subject)
                     s.facets.append("int" if _INT.match(value) else "float")
-                    s.source = s.source or source
+                    if s.source is None:
+                        s.source, s.source_site = source, _guard_site(reason.text)
                     s.control_flow = s.control_flow or source is None or bool(_CONTROL.search(source))
                     s.saw(comp, ev, value)
             elif category == GuardCategory.IDENTITY and (m := _OBJ_ID.match(guard)):
                 subject = _name(m["subject"].strip())
+                if _member(reason.text, source, sources):
+                    continue  # an enum's members (`mode is Mode.TRAIN`): long-lived objects that differ on purpose
                 if not subject.endswith(".__code__"):  # another code object is another function, not a new one
                     # An object id is an address in one process: ids are compared within a rank only.
                     seen(SuggestionKind.CREATE_ONCE, subject, rank=comp.identity.rank).saw(comp, ev, m["id"])
@@ -360,6 +391,10 @@ def _pins(
             if spec.value is not None and spec.value not in values:
                 values.append(spec.value)
     return pins
+
+
+# A line that raises or asserts (a check of the input, not an operation on it).
+_RAISES = re.compile(r"^\s*(raise|assert)\b")
 
 
 def _pinned_site(spec: Specialization) -> str:
@@ -426,6 +461,11 @@ def _named(seen: _Seen, setup: TorchSetup, function: str | None, base: dict[str,
         )
         if seen.pinned is not None:
             spec = seen.pinned
+            if spec.code is not None and _RAISES.match(spec.code):
+                # The size was pinned on the way to the code's own raise (an input check): no operation needs
+                # one size, and neither a mark nor another formulation is the change. The compilation's own
+                # failure and break say what happened.
+                return None
             return Suggestion(
                 kind=seen.kind,
                 subject=name,
@@ -539,8 +579,15 @@ def _slot(seen: _Seen, setup: TorchSetup, base: dict[str, Any]) -> Suggestion | 
     function, line, file = seen.slot_at
     where = f"{file}:{line}"
     live = (
-        f"live at line {line} of {function} ({where}{f': `{seen.source}`' if seen.source else ''}) when its graph "
-        f"broke there (Dynamo resumed after the break with it as an input; no variable of the code)"
+        f"live at line {line} of {function} ({where}) when its graph broke there (Dynamo resumed after the break "
+        "with it as an input; no variable of the code)"
+        + (
+            f", guarded where it is used ({seen.source_site or 'the line'}: `{seen.source}`)"
+            if seen.source and seen.source_site != where
+            else f" (`{seen.source}`)"
+            if seen.source
+            else ""
+        )
     )
     subject = f"the value at line {line} of {function}"
     if seen.kind == SuggestionKind.MARK_DYNAMIC and len(seen.values) > 1:
@@ -779,7 +826,8 @@ def _limit_suggestion(
         subject=name,
         values=[str(current)] if current is not None else [],
         cause=f"the recompile limit was hit at {_ids([c.compile_id for c in hits])} after {len(comps) - len(hits)} "
-        f"compilation(s); the function then ran without Dynamo" + (f"; behind it: {behind}" if behind else ""),
+        f"compilation(s); nothing more compiled for the function (its calls ran its earlier entries where their "
+        "guards passed, else eagerly)" + (f"; behind it: {behind}" if behind else ""),
         change=change,
         knob=f"torch._dynamo.config.{name}",
         cost="a higher limit allows more compilations, each with its compile time and a cached graph",

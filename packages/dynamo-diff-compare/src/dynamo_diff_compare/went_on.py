@@ -84,9 +84,15 @@ _THEN_WORDS = {
     "raised into the program": "the error reached the program (torch.compile did not suppress it)",
     "ran eagerly (suppress_errors)": "torch ran the frame eagerly (suppress_errors), so the error did not reach "
     "the program",
-    "ran eagerly (recompile limit)": "torch ran the frame eagerly (recompile limit)",
-    "ran eagerly (frame skipped)": "torch skipped the frame and ran the function without Dynamo (eagerly), so the "
-    "error did not reach the program (its graph-break record says it fell back to eager)",
+    # torch 2.13 runs a code object that hit the limit in run-only mode (convert_frame: FrameAction.RUN_ONLY):
+    # the entries it has still run when their guards pass; nothing compiles for it again.
+    "ran eagerly (recompile limit)": "torch ran this call eagerly (recompile limit) and compiles nothing more for "
+    "the function; the entries compiled before still serve the calls whose guards pass",
+    # A failed compilation's default frame strategy skips the code object for all later calls
+    # (torch/_dynamo/types.py ConvertFrameReturn: SKIP, applied to the code): its entries no longer run.
+    "ran eagerly (frame skipped)": "torch skipped the function: this call and every later call of it run eagerly, "
+    "its compiled entries unused (its graph-break record says it fell back to eager), so the compiler's error did "
+    "not reach the program (an exception the function raises itself, running eagerly, does)",
     "unknown": "whether the error reached the program is not in the trace",
 }
 
