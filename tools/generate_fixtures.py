@@ -76,6 +76,10 @@ ALL = [
     ("inductor_warm", "inductor_warm.py"),
     ("training", "training.py"),
     ("training_flip", "training_flip.py"),
+    # What runs after a failed compilation (the function skipped) and after the recompile limit (entries serve).
+    ("after_skip", "after_skip.py"),
+    # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
+    ("dynamic_norm", "dynamic_norm.py"),
     # Checkpointed blocks around a custom autograd.Function: higher-order ops in the graph.
     ("checkpoint_fn", "checkpoint_fn.py"),
     ("compiled_autograd", "compiled_autograd.py"),
@@ -235,6 +239,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "training": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "inductor"},
     "training_flip": {**_EAGER, "calls": "5", "dynamic": "auto"},
     "checkpoint_fn": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "after_skip": {**_EAGER, "calls": "10", "dynamic": "auto"},
+    "dynamic_norm": {**_EAGER, "calls": "6"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},
     "two_ranks": {**_EAGER, "calls": "3", "dynamic": "false"},
     "edit_v1": {**_EAGER, "calls": "4", "dynamic": "auto"},

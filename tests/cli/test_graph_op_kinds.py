@@ -75,3 +75,28 @@ def test_a_recompilation_with_the_same_ops_says_nothing_new(run: Run) -> None:
     got = _ops_lines(out)
     assert list(got) == ["0/0", "1/0"]
     assert _kinds(got["0/0"]) == Counter(dynamic["0/0"]) and _kinds(got["1/0"]) == Counter(dynamic["1/0"])
+
+
+def _aot_calls(name: str, kind: str) -> list[int]:
+    """Per record of `kind` in the raw trace, its `= torch.ops.` call lines (a grep, not the analyser's parser)."""
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    counts, inside = [], False
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        if f'{{"{kind}"' in line:
+            counts.append(0)
+            inside = True
+        elif inside and line.startswith("\t"):
+            counts[-1] += bool(re.search(r'^\t\s+\w+: "[^"]*" = torch\.ops\.', line))
+        else:
+            inside = False
+    return counts
+
+
+def test_the_ops_line_says_what_aotautograd_made_of_the_graph(run: Run) -> None:
+    # training.py: one Inductor compilation of an MLP trained on: AOTAutograd's forward and backward graphs.
+    (forward,), (backward,) = _aot_calls("training", "aot_forward_graph"), _aot_calls("training", "aot_backward_graph")
+    assert forward > 0 and backward > 0
+    code, out, err = run("analyze", str(CAPTURES / "training"), "--by-function")
+    assert code == 0, err
+    (line,) = _ops_lines(out).values()
+    assert line.endswith(f"; AOTAutograd: forward {forward} ops, backward {backward} ops")

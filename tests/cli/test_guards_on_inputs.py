@@ -49,16 +49,30 @@ def test_each_entry_says_its_guards_on_x_once(run: Run) -> None:
 
 
 def test_a_compilation_with_the_same_guards_on_its_inputs_says_nothing_new(run: Run) -> None:
-    # stack_slots.py: jitter's resume function gets the same randn(4) as ___stack0 twice (1/1 recompiled on a
-    # float, not on the tensor): one line, under 1/0.
+    # global_guard.py: apply gets the same randn(5) twice (0/1 recompiled on the global MODE, not on x): one
+    # line, under 0/0.
     for cid in (0, 1):
-        assert "check_tensor(L['___stack0'], Tensor," in _tree("stack_slots", 1, cid)
-        assert "torch.float32, device=None, requires_grad=False, size=[4], stride=[1])" in _tree("stack_slots", 1, cid)
+        assert "torch.float32, device=None, requires_grad=False, size=[5], stride=[1])" in _tree("global_guard", 0, cid)
+    code, out, err = run("analyze", str(CAPTURES / "global_guard"), "--function", "apply")
+    assert code == 0, err
+    assert _inputs_lines(out) == {"0/0": "guards on inputs: L['x']: torch.float32, size=[5], stride=[1]"}
+
+
+def test_a_resume_entry_says_the_values_it_carries(run: Run) -> None:
+    # stack_slots.py: jitter's resume function carries a tensor and two floats across the break (___stack0..2);
+    # 1/0 holds both floats as constants, 1/1 (recompiled on the second) only the first: the other is a symbol,
+    # whose implicit NaN guard says nothing.
+    assert "+- EQUALS_MATCH: L['___stack1'] == 1.0 " in _tree("stack_slots", 1, 0)
+    assert "+- EQUALS_MATCH: L['___stack2'] == 0.8444218515250481 " in _tree("stack_slots", 1, 0)
+    assert "+- EQUALS_MATCH: L['___stack1'] == 1.0 " in _tree("stack_slots", 1, 1)
+    assert "EQUALS_MATCH: L['___stack2']" not in _tree("stack_slots", 1, 1)
+    assert "+- LAMBDA_GUARD: not math.isnan(L['___stack2'])" in _tree("stack_slots", 1, 1)
     code, out, err = run("analyze", str(CAPTURES / "stack_slots"), "--by-function")
     assert code == 0, err
     got = _inputs_lines(out)
-    assert got["1/0"] == "guards on inputs: L['___stack0']: torch.float32, size=[4], stride=[1]"
-    assert "1/1" not in got
+    tensor = "guards on inputs: L['___stack0']: torch.float32, size=[4], stride=[1]"
+    assert got["1/0"] == f"{tensor}; L['___stack1'] == 1.0; L['___stack2'] == 0.8444218515250481"
+    assert got["1/1"] == f"{tensor}; L['___stack1'] == 1.0"
     assert got["3/1"] == (
         "guards on inputs: L['___stack0']: torch.int64, size=[None], stride=[1]; 2 <= L['___stack0'].size()[0]"
     )

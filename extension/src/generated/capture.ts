@@ -1201,7 +1201,7 @@ export interface Specialization {
    */
   evidence_id?: string | null;
   /**
-   * The user file of the line that fixed it (the record's user stack).
+   * The file of the line that fixed it: the innermost frame of the user's own code on the record's user stack (the innermost frame when none is the user's).
    */
   file?: string | null;
   /**
@@ -1224,6 +1224,10 @@ export interface Specialization {
    * The value it was fixed to.
    */
   value?: string | null;
+  /**
+   * The library frame under that line where torch fixed it ('normalization.py:228: return F.layer_norm('), when the user's line called into torch or a package; None when it is the line itself.
+   */
+  via?: string | null;
 }
 /**
  * What was observed. A key listed in `incomplete` may be an undercount (evidence was missing).

@@ -222,6 +222,12 @@ export interface CodeLine {
  */
 export interface CompilationLine {
   /**
+   * The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or 'inference'; {} when it made none (an eager backend) or the trace has none.
+   */
+  aot_ops?: {
+    [k: string]: number;
+  };
+  /**
    * Cache decisions, e.g. 'fx_graph miss'.
    */
   cache?: string[];
@@ -236,7 +242,7 @@ export interface CompilationLine {
   compile_id: string;
   compile_time_s?: number | null;
   /**
-   * A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's graph.symbolic_sizes has every one).
+   * Its graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch says it stands for: a recompilation's that made it dynamic, a first compilation's under dynamic=True or mark_dynamic; [] for a static graph.
    */
   dynamic?: SymbolicSize[];
   /**
@@ -481,7 +487,7 @@ export interface Specialization {
    */
   evidence_id?: string | null;
   /**
-   * The user file of the line that fixed it (the record's user stack).
+   * The file of the line that fixed it: the innermost frame of the user's own code on the record's user stack (the innermost frame when none is the user's).
    */
   file?: string | null;
   /**
@@ -504,6 +510,10 @@ export interface Specialization {
    * The value it was fixed to.
    */
   value?: string | null;
+  /**
+   * The library frame under that line where torch fixed it ('normalization.py:228: return F.layer_norm('), when the user's line called into torch or a package; None when it is the line itself.
+   */
+  via?: string | null;
 }
 /**
  * One user frame of the stack when a compilation started (not torch, the standard library, an installed

@@ -117,8 +117,10 @@ def compilation_line(
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         graph_op_kinds=op_kinds(comp.graph.op_histogram) if comp.graph is not None else [],
-        # On a recompilation (what made the graph dynamic is the question there); the capture keeps every one.
-        dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None and reasons else [],
+        aot_ops=aot_ops(comp),
+        # Every compilation whose graph is dynamic: a recompilation's (what made it dynamic is the question there)
+        # and a first one's (dynamic=True, mark_dynamic); a static graph has none.
+        dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None else [],
         specialized=[
             s if s.code or sources is None else s.model_copy(update={"code": source_line(sources, s.file, s.line)})
             for s in comp.specializations
@@ -332,21 +334,39 @@ OP_KINDS = 8  # the op kinds a compilation line lists
 
 def op_kinds(histogram: dict[str, int]) -> list[str]:
     """A graph's ops by kind, most first, named by the target's last name (`torch.nn.functional.linear` and
-    `torch._C._nn.linear` are both `linear`; `Tensor.sin` keeps `Tensor.`): at most OP_KINDS."""
+    `torch._C._nn.linear` are both `linear`; `Tensor.sin` keeps `Tensor.`; `torch.ops.aten.mm.default` is `mm`, its
+    overload left off): at most OP_KINDS."""
     merged: dict[str, int] = {}
     for target, n in histogram.items():
-        name = target if target.startswith("Tensor.") else target.rsplit(".", 1)[-1]
+        if target.startswith("torch.ops.") and target.count(".") >= 3:
+            name = target.split(".")[3]  # torch.ops.aten.mm.default: the op, not its overload
+        else:
+            name = target if target.startswith("Tensor.") else target.rsplit(".", 1)[-1]
         merged[name] = merged.get(name, 0) + n
     ranked = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
     return [f"{name} {n}" for name, n in ranked[:OP_KINDS]]
 
 
+def aot_ops(comp: Compilation) -> dict[str, int]:
+    """The op counts of AOTAutograd's graphs of a compilation, by graph (forward, backward, inference)."""
+    if comp.aot is None:
+        return {}
+    counts = {
+        "forward": comp.aot.forward_op_count,
+        "backward": comp.aot.backward_op_count,
+        "inference": comp.aot.inference_op_count,
+    }
+    return {k: v for k, v in counts.items() if v is not None}
+
+
 def ops_text(c: CompilationLine) -> str:
-    """`graph: 16 ops: getitem 6, autograd_function_apply 3, ...` (the kinds not listed counted)."""
+    """`graph: 16 ops: getitem 6, autograd_function_apply 3, ...` (the kinds not listed counted), then the ops of
+    AOTAutograd's graphs of it (`; AOTAutograd: forward 8 ops, backward 18 ops`)."""
     listed = sum(int(k.rsplit(" ", 1)[1]) for k in c.graph_op_kinds)
     rest = (c.graph_ops or 0) - listed
     more = f", {rest} more" if rest > 0 else ""
-    return f"graph: {c.graph_ops} ops: " + ", ".join(c.graph_op_kinds) + more
+    aot = ", ".join(f"{k} {n} ops" for k, n in c.aot_ops.items())
+    return f"graph: {c.graph_ops} ops: " + ", ".join(c.graph_op_kinds) + more + (f"; AOTAutograd: {aot}" if aot else "")
 
 
 class InputsSaid:
@@ -356,16 +376,18 @@ class InputsSaid:
 
     def __init__(self) -> None:
         self._last: dict[str, list[str]] = {}
-        self._ops: dict[str, list[str]] = {}
+        self._ops: dict[str, tuple[list[str], dict[str, int]]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
         return bool(c.guards_on_inputs) and c.guards_on_inputs != before
 
     def new_ops(self, c: CompilationLine) -> bool:
-        """Whether its graph's op kinds are not those its frame's previous compilation said."""
-        before, self._ops[c.frame] = self._ops.get(c.frame), c.graph_op_kinds
-        return bool(c.graph_op_kinds) and c.graph_op_kinds != before
+        """Whether its graph's op kinds, or the ops of AOTAutograd's graphs of it, are not those its frame's
+        previous compilation said."""
+        now = (c.graph_op_kinds, c.aot_ops)
+        before, self._ops[c.frame] = self._ops.get(c.frame), now
+        return bool(c.graph_op_kinds) and now != before
 
 
 def compilation_text(
@@ -416,7 +438,7 @@ def compilation_text(
     if c.cache:
         parts.append("cache " + ", ".join(c.cache))
     after_guards = 1 if c.recompile else 0
-    if c.dynamic and c.recompile:  # a recompilation that made the graph dynamic says in what, after its guards
+    if c.dynamic:  # a dynamic graph says in what (a recompilation's after its guards)
         parts.insert(after_guards, dynamic_text(c.dynamic))
         after_guards += 1
     if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)

@@ -153,7 +153,9 @@ def specialized_text(specs: list[Specialization], sources: SnapshotSet | None = 
         site = specialization_site(spec, sources)
         why = f" ({spec.reason})" if spec.reason else ""
         ev = f" (ev {spec.evidence_id})" if spec.evidence_id else ""
-        shown.append(f"{what}{fixed}{' ' + site if site else ''}{why}{ev}")
+        via_site, _, via_code = (spec.via or "").partition(": ")
+        via = f" (via {via_site}" + (f" `{via_code}`" if via_code else "") + ")" if spec.via else ""
+        shown.append(f"{what}{fixed}{' ' + site if site else ''}{via}{why}{ev}")
     more = f"; (+{rest} more)" if rest else ""
     return "specialized: " + "; ".join(shown) + more
 

@@ -624,15 +624,18 @@ def imported_runs_text(page: ImportPage) -> str:
     lines = [f"imported {page.total} runs:"]
     for r in page.captures:
         row = r.capture
+        # A trace that is not whole and several ranks said, the usual one of each left out (and when it was
+        # imported: now).
         counts = ", ".join(f"{COUNT_LABELS[k]} {v}" for k, v in nonzero(row.counts).items() if k in COUNT_LABELS)
         verb = "new" if r.created else "already stored"
+        ranks = f", ranks {row.rank_count}" if row.rank_count != 1 else ""
+        trace = f", trace {row.artifact_structure}" if row.artifact_structure != "complete" else ""
         lines.append(
             _line(
                 f"{short_id(row.id)} {row.label or '-'} ({verb}, from {r.input}): {row.run_state}, "
-                f"{row.compiled_state}, torch {row.torch_version or '?'}, {row.input_kind}, ranks {row.rank_count}, "
-                f"trace {row.artifact_structure}; {counts or 'no compilations'}"
+                f"{row.compiled_state}, torch {row.torch_version or '?'}, {row.input_kind}{ranks}{trace}; "
+                f"{counts or 'no compilations'}"
                 + (f", compile time {row.counts.compile_time_s:.2f} s" if row.counts.compile_time_s else "")
-                + f"; imported {row.imported_at}"
             )
         )
     if page.captures_omitted:

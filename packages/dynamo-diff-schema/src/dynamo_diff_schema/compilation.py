@@ -262,9 +262,18 @@ class Specialization(Model):
     source: str | None = Field(None, description="What it stands for, as torch wrote it (`L['pos']`).")
     value: str | None = Field(None, description="The value it was fixed to.")
     reason: str | None = Field(None, description="torch's reason, e.g. 'range_refined_to_singleton'.")
-    file: str | None = Field(None, description="The user file of the line that fixed it (the record's user stack).")
+    file: str | None = Field(
+        None,
+        description="The file of the line that fixed it: the innermost frame of the user's own code on the "
+        "record's user stack (the innermost frame when none is the user's).",
+    )
     line: int | None = Field(None, ge=0, description="That line's number.")
     code: str | None = Field(None, description="That line's text, as the record or the source snapshot gives it.")
+    via: str | None = Field(
+        None,
+        description="The library frame under that line where torch fixed it ('normalization.py:228: return "
+        "F.layer_norm('), when the user's line called into torch or a package; None when it is the line itself.",
+    )
     evidence_id: str | None = Field(None, description="The symbolic_shape_specialization record.")
 
 

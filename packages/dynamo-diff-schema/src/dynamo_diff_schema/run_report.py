@@ -177,11 +177,16 @@ class CompilationLine(Model):
         "`tag_activation_checkpoint` is one op, its body not counted), at most 8 (the capture's graph.op_histogram "
         "has every one); [] when it has no graph.",
     )
+    aot_ops: dict[str, int] = Field(
+        default_factory=dict,
+        description="The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or "
+        "'inference'; {} when it made none (an eager backend) or the trace has none.",
+    )
     dynamic: list[SymbolicSize] = Field(
         default_factory=list,
-        description="A recompilation's graph's symbolic sizes (it is dynamic in them), each with the input and "
-        "dimension torch says it stands for; [] for a static graph and for a first compilation (the capture's "
-        "graph.symbolic_sizes has every one).",
+        description="Its graph's symbolic sizes (it is dynamic in them), each with the input and dimension torch "
+        "says it stands for: a recompilation's that made it dynamic, a first compilation's under dynamic=True or "
+        "mark_dynamic; [] for a static graph.",
     )
     specialized: list[Specialization] = Field(
         default_factory=list,

@@ -374,12 +374,16 @@ def also_differs(
 # What a compiled entry guards on the frame's tensor arguments: each argument's TENSOR_MATCH leaf (dtype, size and
 # stride as the tree writes them, None = symbolic) and the shape-env guards on those arguments' sizes and strides
 # (the tree's top-level `+- LAMBDA_GUARD: 2 <= L['x'].size()[0]`, `L['x'].stride()[0] == L['x'].size()[1]`),
-# each whole. An argument is a frame local (`L['x']`, `L['___stack0']`), not an attribute (`L['self'].w`) or an item.
+# then the guards on a scalar argument's value (`L['___stack0'] > 0.0`, `L['n'] == 2`), each whole. An argument
+# is a frame local (`L['x']`, `L['___stack0']`), not an attribute (`L['self'].w`) or an item.
 INPUTS_MAX = 6
 INPUT_GUARDS_MAX = 8
 INPUT_CHARS = 200
 _ARGUMENT = re.compile(r"^L\['(\w+)'\]$")
 _ON_ARGUMENT = re.compile(r"(?<![\w.'\]])L\['(\w+)'\]\.(?:size|stride|storage_offset)\(\)")
+# A guard on a scalar argument's value (`L['___stack0'] > 0.0`, `L['n'] == 2`): the local itself, not its items.
+_ON_VALUE = re.compile(r"(?<![\w.'\]])L\['(\w+)'\](?![\w.\[])")
+_VALUE_KINDS = ("LAMBDA_GUARD", "EQUALS_MATCH")
 
 
 def _cut(text: str) -> str:
@@ -405,6 +409,19 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
             if leaf.kind != "TENSOR_MATCH" and any(n in names for n in _ON_ARGUMENT.findall(leaf.text))
         )
     )
+    # The values a scalar argument must have (torch's implicit NaN guard on a float input says nothing).
+    values = list(
+        dict.fromkeys(
+            leaf.text
+            for leaf in leaves
+            if leaf.kind in _VALUE_KINDS
+            and "math.isnan(" not in leaf.text
+            and (found := _ON_VALUE.findall(leaf.text))
+            and not any(n in names for n in found)
+            and leaf.text not in shape
+        )
+    )
+    shape += values
     args = list(tensors.values())
     shown = [_cut(t) for t in args[:INPUTS_MAX]] + [_cut(t) for t in shape[:INPUT_GUARDS_MAX]]
     return shown, max(0, len(args) - INPUTS_MAX) + max(0, len(shape) - INPUT_GUARDS_MAX)

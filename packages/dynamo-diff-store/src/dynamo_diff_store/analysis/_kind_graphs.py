@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome, Specialization, SymbolicSize
 
 from dynamo_diff_store.analysis._facts import Fact
@@ -74,7 +75,9 @@ def _text(value: Any, most: int) -> str | None:
 def _extract_specialization(rec: Record) -> tuple[Any, ...] | None:
     """`{"symbol": "s24", "sources": ["L['pos']"], "value": "1", "reason": "range_refined_to_singleton",
     "user_stack": [{"line": 31, "filename": 1, "loc": "self.cache[:, pos] = h[:, 0]"}]}`: the symbol, what it
-    stands for, the value it was fixed to, why, and the user line that fixed it (the user stack's last frame)."""
+    stands for, the value it was fixed to, why, and the frames of the user stack that fixed it (its last
+    _STACK_FRAMES, innermost last: Dynamo's user stack holds the library frames it inlined, `F.layer_norm`'s
+    among them, after the user's line that called them)."""
     body = rec.body if isinstance(rec.body, dict) else {}
     symbol = body.get("symbol")
     if not isinstance(symbol, str):
@@ -82,18 +85,24 @@ def _extract_specialization(rec: Record) -> tuple[Any, ...] | None:
     sources = body.get("sources")
     source = sources[0] if isinstance(sources, list) and sources else body.get("source")
     stack = body.get("user_stack")
-    top = stack[-1] if isinstance(stack, list) and stack and isinstance(stack[-1], dict) else {}
-    filename = top.get("filename")
-    line = top.get("line")
-    return (
-        symbol[:40],
-        _text(source, 200),
-        _text(body.get("value"), 40),
-        _text(body.get("reason"), 80),
-        filename if isinstance(filename, int | str) and not isinstance(filename, bool) else None,
-        line if type(line) is int and line >= 0 else None,
-        _text(top.get("loc"), 200),
+    frames = tuple(
+        _frame(f) for f in (stack[-_STACK_FRAMES:] if isinstance(stack, list) else []) if isinstance(f, dict)
     )
+    return (symbol[:40], _text(source, 200), _text(body.get("value"), 40), _text(body.get("reason"), 80), frames)
+
+
+def _frame(f: dict[str, Any]) -> tuple[int | str | None, int | None, str | None]:
+    """A user stack frame as (its file, interned or named; its line; its line's text)."""
+    name, line = f.get("filename"), f.get("line")
+    return (
+        name if isinstance(name, int | str) and not isinstance(name, bool) else None,
+        line if type(line) is int and line >= 0 else None,
+        _text(f.get("loc"), 200),
+    )
+
+
+# The user stack frames a specialization keeps (the user's line is rarely more than a few inlined frames out).
+_STACK_FRAMES = 6
 
 
 def _fold_specialization(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -103,11 +112,21 @@ def _fold_specialization(folding: Folding, fact: Fact, ident: Identity) -> None:
 
 
 def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]]) -> list[Specialization]:
-    """The compilation's specializations, their user files resolved through the intern table of the file each
-    record was read from."""
+    """The compilation's specializations, their files resolved through the intern table of the file each record
+    was read from: the line is the innermost frame of the user's own code (not torch, the standard library or an
+    installed package), the library frame under it, if any, `via`; the innermost frame when none is the user's."""
     out = []
-    for file, (symbol, source, value, reason, name, line, code), ev in ident.specialized:
-        filename = strings_for(file).get(name) if isinstance(name, int) else name
+    for file, (symbol, source, value, reason, frames), ev in ident.specialized:
+        names = strings_for(file)
+        resolved = [(names.get(n) if isinstance(n, int) else n, line, code) for n, line, code in frames]
+        users = [i for i, (name, _, _) in enumerate(resolved) if name and library_path(name) is None]
+        at = users[-1] if users else len(resolved) - 1
+        filename, line, code = resolved[at] if resolved else (None, None, None)
+        via = None
+        if resolved and at < len(resolved) - 1:
+            v_name, v_line, v_code = resolved[-1]
+            short = (library_path(v_name) or v_name or "?").rsplit("/", 1)[-1]
+            via = f"{short}:{v_line}" + (f": {v_code.strip()}" if v_code else "")
         out.append(
             Specialization(
                 symbol=symbol,
@@ -117,6 +136,7 @@ def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]
                 file=filename,
                 line=line,
                 code=code.strip() if code else None,
+                via=via,
                 evidence_id=ev,
             )
         )
