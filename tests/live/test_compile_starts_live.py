@@ -79,3 +79,47 @@ def test_a_module_level_loop_after_a_reset(tmp_path: Path) -> None:
         assert (values["step"], values["width"]) == (entry["step"], entry["width"])
         assert values["label"] == ("long" * 20)[:39] + "…"
         assert "record" not in values and "torch" not in values  # a dict, a module: never read
+
+
+AT_THE_LIMIT = """
+import json, os
+import torch
+
+torch._dynamo.config.recompile_limit = 2
+record = {"calls": []}
+
+
+def f(x, n):
+    for _ in range(n):
+        x = x * 2
+    return x
+
+
+cf = torch.compile(f, backend="eager")
+for step, n in enumerate((1, 2, 3, 1)):
+    record["calls"].append({"step": step, "n": n})
+    cf(torch.ones(3), n)
+with open(os.environ["STEPS_RECORD"], "w") as out:
+    json.dump(record, out)
+"""
+
+
+def test_a_compilation_refused_at_the_limit_says_its_step_too(tmp_path: Path) -> None:
+    # recompile_limit 2: n=1 and n=2 compile (0/0, 0/1); n=3 is refused at the limit (0/2, only its
+    # compilation_metrics); n=1 again runs its entry. The refused one never reaches torch's start callback.
+    script, record, store = tmp_path / "limit.py", tmp_path / "record.json", tmp_path / "store"
+    script.write_text(AT_THE_LIMIT)
+    env = {**os.environ, "DYNAMO_DIFF_STORE": str(store), "STEPS_RECORD": str(record)}
+    cmd = [ENTRY, "capture", "--out", str(tmp_path / "bundle"), "--", sys.executable, str(script)]
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    capture = Store(store).load(proc.stdout.strip().splitlines()[-1])
+    calls = json.loads(record.read_text())["calls"]
+    comps = {c.compile_id: c for r in capture.ranks for c in r.compilations}
+    (refused,) = [c for c in comps.values() if c.limit_events]
+    assert refused.compile_id == "0/2"
+    (frame,) = refused.started_with
+    values = {v.name: v.value for v in frame.values}
+    assert (values["step"], values["n"]) == (calls[2]["step"], calls[2]["n"]) == (2, 3)
+    steps = [{v.name: v.value for v in comps[cid].started_with[0].values}["step"] for cid in ("0/0", "0/1")]
+    assert steps == [0, 1]

@@ -5,8 +5,9 @@ It watches, without changing what the program does:
 - the random seeds the program sets (`torch.manual_seed`, `random.seed`);
 - the process: command line, working directory, RANK, torch's version, an uncaught exception, whether it ran its
   exit handlers, and the accelerators it initialised;
-- at the start of each Dynamo compilation (torch._dynamo.callback_handler's start callback, where torch has it):
-  its compile id and the innermost 3 user frames of the stack (file, line, function) with their small scalar
+- at the start of each Dynamo compilation (torch._dynamo.callback_handler's start callback, where torch has it; for
+  a compilation refused at the recompile limit, which never reaches it, where convert_frame is told the limit is
+  exceeded): its compile id and the innermost 3 user frames of the stack (file, line, function) with their small scalar
   locals (bool, int, float, None, str cut to 40 characters; at most 8 a frame, none starting with `_`), at most
   2,000 a process. No other value is read or turned into text (no repr), and no frame is kept;
 - which compiler settings (`torch._dynamo.config`, `torch._inductor.config`) are not at their default, set in code or
@@ -32,7 +33,7 @@ library and nothing of dynamo-diff.
 import os
 import sys
 
-OBSERVER_VERSION = "4"
+OBSERVER_VERSION = "5"
 ENV_DIR = "DYNAMO_DIFF_OBSERVE"
 _MAX_KINDS = 200  # distinct compile calls / seeds kept per process
 _MAX_TEXT = 300
@@ -336,14 +337,20 @@ def _install(out_dir):
             trigger = getattr(getattr(args, "callback_trigger", None), "name", None)
             if trigger != "DYNAMO":
                 return
+            record_start(getattr(args, "compile_id", None), 2)
+        except Exception:
+            pass
+
+    def record_start(compile_id, depth):
+        """A compile_start event: the compile id and the user frames above the caller `depth` frames up."""
+        try:
             with lock:
                 if state["starts"] >= _MAX_STARTS:
                     state["starts_dropped"] += 1
                     return
                 state["starts"] += 1
-            compile_id = getattr(args, "compile_id", None)
             frames = []
-            frame = sys._getframe(1)
+            frame = sys._getframe(depth)
             try:
                 while frame is not None and len(frames) < _START_FRAMES:
                     name = frame.f_code.co_filename
@@ -359,7 +366,9 @@ def _install(out_dir):
                     frame = frame.f_back
             finally:
                 del frame
-            event = {"e": "compile_start", "compile_id": compile_id if isinstance(compile_id, str) else None}
+            if compile_id is not None and not isinstance(compile_id, str):
+                compile_id = str(compile_id)  # torch's CompileId prints as '0/3'
+            event = {"e": "compile_start", "compile_id": compile_id}
             event["frames"] = frames
             size = len(json.dumps(event, sort_keys=True))
             with lock:
@@ -396,6 +405,26 @@ def _install(out_dir):
 
         handler.clear = named_like(clear, original_clear)
         again()
+        patch_limit(sys.modules.get("torch._dynamo.convert_frame"))
+
+    def patch_limit(convert_frame):
+        """A compilation refused at the recompile limit never reaches the start callback (torch checks the limit
+        first): its start is recorded where convert_frame asks whether the limit is exceeded and is told yes."""
+        for name in ("exceeds_recompile_limit", "exceeds_cache_size_limit"):
+            original = getattr(convert_frame, name, None)
+            if not callable(original) or getattr(original, "__wrapped__", None) is not None:
+                continue
+
+            def exceeds(*args, _original=original, **kwargs):
+                result = _original(*args, **kwargs)  # whatever its signature in this torch
+                try:
+                    if (result[0] if isinstance(result, tuple) and result else result) is True:
+                        record_start(args[1] if len(args) > 1 else kwargs.get("compile_id"), 2)
+                except Exception:
+                    pass
+                return result
+
+            setattr(convert_frame, name, named_like(exceeds, original))
 
     # Run code right after a module is imported: the finder asks the other finders for the real spec and
     # shadows exec_module on that one loader object (the module's spec and loader stay torch's own).
