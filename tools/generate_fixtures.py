@@ -80,6 +80,8 @@ ALL = [
     ("after_skip", "after_skip.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
+    # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
+    ("autocast_switch", "autocast_switch.py"),
     # Checkpointed blocks around a custom autograd.Function: higher-order ops in the graph.
     ("checkpoint_fn", "checkpoint_fn.py"),
     ("compiled_autograd", "compiled_autograd.py"),
@@ -241,6 +243,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "checkpoint_fn": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "after_skip": {**_EAGER, "calls": "10", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
+    "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},
     "two_ranks": {**_EAGER, "calls": "3", "dynamic": "false"},
     "edit_v1": {**_EAGER, "calls": "4", "dynamic": "auto"},

@@ -33,7 +33,8 @@ def _ops_lines(out: str) -> dict[str, str]:
         if m := re.match(r"^(?:rank \d+ )?(\d+/\d+)\b", s):
             cid = m[1]
         elif s.startswith("graph: ") and cid is not None:
-            got[cid] = s
+            assert re.search(r" \(ev u\d+-e\d+\)$", s), s  # the graph's own record
+            got[cid] = re.sub(r" \(ev u\d+-e\d+\)$", "", s)
     return got
 
 
@@ -100,3 +101,42 @@ def test_the_ops_line_says_what_aotautograd_made_of_the_graph(run: Run) -> None:
     assert code == 0, err
     (line,) = _ops_lines(out).values()
     assert line.endswith(f"; AOTAutograd: forward {forward} ops, backward {backward} ops")
+
+
+def _signatures(name: str) -> dict[str, str]:
+    """compile id -> the `def forward(self, ...)` line of its dynamo_output_graph record in the raw trace."""
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    got, cid = {}, None
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        if '{"dynamo_output_graph"' in line:
+            m = re.search(r'"frame_id": (\d+), "frame_compile_id": (\d+)', line)
+            cid = f"{m[1]}/{m[2]}" if m else None
+        elif cid and line.lstrip("\t").lstrip().startswith("def forward(self, "):
+            got[cid], cid = line.strip(), None
+    return got
+
+
+def test_a_graph_says_its_inputs_as_its_signature_prints_them(run: Run) -> None:
+    # dynamic.py: auto(x) gets randn(4, 3), then randn(6, 3): 0/1 takes the symbolic size as an input.
+    sig = _signatures("dynamic")
+    assert sig["0/0"] == 'def forward(self, L_x_: "f32[4, 3][3, 1]cpu"):'
+    assert re.fullmatch(r'def forward\(self, (s\d+): "Sym\(\1\)", L_x_: "f32\[\1, 3\]\[3, 1\]cpu"\):', sig["0/1"])
+    symbol = re.search(r"\((s\d+)", sig["0/1"])[1]  # type: ignore[index]
+    code, out, err = run("analyze", str(CAPTURES / "dynamic"), "--function", "auto")
+    assert code == 0, err
+    got, cid = {}, None
+    for line in unwrapped(out):
+        s = line.strip()
+        if m := re.match(r"^(\d+/\d+)\b", s):
+            cid = m[1]
+        elif s.startswith("graph inputs: ") and cid is not None:
+            got[cid] = s
+    # 0/0's inputs are static tensors, which its `guards on inputs:` line says: no line of their own.
+    assert got == {"0/1": f"graph inputs: {symbol}: Sym({symbol}); L_x_: f32[{symbol}, 3][3, 1]"}
+    code, out, err = run("analyze", str(CAPTURES / "dynamic"), "--function", "auto", "--format", "json")
+    assert code == 0, err
+    (fn,) = json.loads(out)["functions"]
+    assert [c["graph_inputs"] for c in fn["compilations"]] == [
+        ["L_x_: f32[4, 3][3, 1]"],
+        [f"{symbol}: Sym({symbol})", f"L_x_: f32[{symbol}, 3][3, 1]"],
+    ]

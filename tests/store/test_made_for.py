@@ -5,6 +5,7 @@ trace text of the new compilation's guard tree, never against the analyser."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -76,3 +77,20 @@ def test_two_entries_checked(store: Store) -> None:
         "0/1": [["L['n'] == 3"]],
         "0/2": [["L['n'] == 2"], ["L['x']: torch.float64, size=[6], stride=[1]"]],
     }
+
+
+def test_an_autocast_switch_is_made_for_the_new_entrys_autocast_flags(store: Store) -> None:
+    """autocast_switch: the model called plainly, then under CPU bfloat16 autocast. torch's reason names
+    `autocast(cpu)_enabled`, which is no key of its global state JSON (autocast's flags are a list per device type):
+    the new entry's list is said as its tree writes it."""
+    (raw,) = (CAPTURES / "autocast_switch" / "raw").glob("*.log")
+    trees = re.findall(r"GLOBAL_STATE: ___check_global_state\(\) against (\{.*\})", raw.read_text(encoding="utf-8"))
+    first, second = (json.loads(t)["autocast_state"]["enabled"] for t in trees)
+    assert not any(first) and second[0] is True
+    capture = store.import_path(CAPTURES / "autocast_switch").capture
+    (recompiled,) = [c for r in capture.ranks for c in r.compilations if c.recompile is not None]
+    assert recompiled.recompile is not None
+    (reason,) = recompiled.recompile.reasons
+    assert "GLOBAL_STATE changed: autocast(cpu)_enabled" in reason.text
+    flags = json.dumps(second, separators=(",", ":"))
+    assert reason.made_for == [f"GLOBAL_STATE autocast_state.enabled={flags}"]

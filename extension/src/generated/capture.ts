@@ -986,6 +986,18 @@ export interface GraphSummary {
    */
   empty?: boolean;
   evidence_ids?: string[];
+  /**
+   * The dynamo_output_graph record the graph is read from.
+   */
+  graph_evidence_id?: string | null;
+  /**
+   * The graph's inputs as its forward's signature prints them, the device left off: "L_x_: f32[16, 16][1, s89]" (sizes, then strides), "s89: Sym(s89)" (a symbolic size passed in), "L_scale_: f64[][]" (a Python float the graph takes as a 0-d tensor, not a constant); modules' parameters and buffers are not listed; at most 8.
+   */
+  inputs?: string[];
+  /**
+   * Inputs left out of `inputs` (parameters and buffers too).
+   */
+  inputs_omitted?: number;
   op_count?: number | null;
   op_histogram?: {
     [k: string]: number;

@@ -283,6 +283,18 @@ export interface CompilationLine {
   frame: string;
   graph_breaks?: BreakLine[];
   /**
+   * Its graph's dynamo_output_graph record.
+   */
+  graph_evidence_id?: string | null;
+  /**
+   * Its graph's inputs as the graph's signature prints them (the capture's graph.inputs): a float the graph takes as an input, not a constant, is one (`L_scale_: f64[][]`); [] when no graph.
+   */
+  graph_inputs?: string[];
+  /**
+   * Graph inputs left out (parameters and buffers too).
+   */
+  graph_inputs_omitted?: number;
+  /**
    * What its graph holds, by op, most first: 'getitem 6', 'autograd_function_apply 3', 'linear 1' (the target's last name, `Tensor.` kept for a method, `module` a submodule call; a higher-order op such as `tag_activation_checkpoint` is one op, its body not counted), at most 8 (the capture's graph.op_histogram has every one); [] when it has no graph.
    */
   graph_op_kinds?: string[];

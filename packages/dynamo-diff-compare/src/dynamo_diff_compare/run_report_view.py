@@ -3,6 +3,8 @@ count in the function they belong to)."""
 
 from __future__ import annotations
 
+import re
+
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.compilation import Compilation, GuardReason
@@ -118,6 +120,9 @@ def compilation_line(
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         graph_op_kinds=op_kinds(comp.graph.op_histogram) if comp.graph is not None else [],
         aot_ops=aot_ops(comp),
+        graph_inputs=list(comp.graph.inputs) if comp.graph is not None else [],
+        graph_inputs_omitted=comp.graph.inputs_omitted if comp.graph is not None else 0,
+        graph_evidence_id=comp.graph.graph_evidence_id if comp.graph is not None else None,
         # Every compilation whose graph is dynamic: a recompilation's (what made it dynamic is the question there)
         # and a first one's (dynamic=True, mark_dynamic); a static graph has none.
         dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None else [],
@@ -330,6 +335,7 @@ def inputs_text(items: list[str], omitted: int = 0, evidence_id: str | None = No
 
 
 OP_KINDS = 8  # the op kinds a compilation line lists
+GRAPH_INPUTS_LISTED = 8  # the graph inputs the capture lists (dynamo_diff_store's graph_inputs)
 
 
 def op_kinds(histogram: dict[str, int]) -> list[str]:
@@ -366,7 +372,23 @@ def ops_text(c: CompilationLine) -> str:
     rest = (c.graph_ops or 0) - listed
     more = f", {rest} more" if rest > 0 else ""
     aot = ", ".join(f"{k} {n} ops" for k, n in c.aot_ops.items())
-    return f"graph: {c.graph_ops} ops: " + ", ".join(c.graph_op_kinds) + more + (f"; AOTAutograd: {aot}" if aot else "")
+    ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
+    return (
+        f"graph: {c.graph_ops} ops: "
+        + ", ".join(c.graph_op_kinds)
+        + more
+        + (f"; AOTAutograd: {aot}" if aot else "")
+        + ev
+    )
+
+
+def graph_inputs_text(c: CompilationLine) -> str:
+    """`graph inputs: L_x_: f32[16, 16][1, s89]; s89: Sym(s89) (and 2 parameters or buffers)`: what is left out is
+    the modules' parameters and buffers when fewer than the most listed are, else those and the inputs past it."""
+    left = c.graph_inputs_omitted
+    full = len(c.graph_inputs) >= GRAPH_INPUTS_LISTED
+    more = (f" (and {left} more)" if full else f" (and {left} parameters or buffers)") if left else ""
+    return "graph inputs: " + "; ".join(c.graph_inputs) + more
 
 
 class InputsSaid:
@@ -377,6 +399,7 @@ class InputsSaid:
     def __init__(self) -> None:
         self._last: dict[str, list[str]] = {}
         self._ops: dict[str, tuple[list[str], dict[str, int]]] = {}
+        self._graph_inputs: dict[str, list[str]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
@@ -388,6 +411,21 @@ class InputsSaid:
         now = (c.graph_op_kinds, c.aot_ops)
         before, self._ops[c.frame] = self._ops.get(c.frame), now
         return bool(c.graph_op_kinds) and now != before
+
+    def new_graph_inputs(self, c: CompilationLine) -> bool:
+        """Whether its graph's inputs say something (`telling_inputs`) its frame's previous compilation did not."""
+        before, self._graph_inputs[c.frame] = self._graph_inputs.get(c.frame), c.graph_inputs
+        return telling_inputs(c) and c.graph_inputs != before
+
+
+# A graph input the guards on the frame's tensors do not say: a symbol passed in (`s89: Sym(s89)`), a symbolic size
+# or stride (`f32[s77, 3]`), a 0-d tensor (`f64[][]`: a Python float the graph reads at run time).
+_TELLING_INPUT = re.compile(r": (?:Sym\(|\w+\[[^:]*\b(?:s|u|zf?)\d+\b|\w+\[\]\[\]$)")
+
+
+def telling_inputs(c: CompilationLine) -> bool:
+    """Whether its graph's inputs say more than the static tensors `guards on inputs` lists."""
+    return any(_TELLING_INPUT.search(item) for item in c.graph_inputs)
 
 
 def compilation_text(
@@ -463,6 +501,8 @@ def compilation_text(
         below.append(inputs_text(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id))
     if inputs.new_ops(c) if inputs is not None else bool(c.graph_op_kinds):
         below.append(ops_text(c))
+    if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):
+        below.append(graph_inputs_text(c))
     if not parts and not below:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

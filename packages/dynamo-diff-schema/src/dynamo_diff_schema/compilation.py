@@ -281,6 +281,15 @@ class GraphSummary(Model):
     op_count: int | None = Field(None, ge=0)
     empty: bool = Field(False, description="The graph reached the backend with no ops (e.g. fullgraph, `return x`).")
     op_histogram: dict[str, int] = Field(default_factory=dict)
+    inputs: list[str] = Field(
+        default_factory=list,
+        description="The graph's inputs as its forward's signature prints them, the device left off: "
+        '"L_x_: f32[16, 16][1, s89]" (sizes, then strides), "s89: Sym(s89)" (a symbolic size passed in), '
+        '"L_scale_: f64[][]" (a Python float the graph takes as a 0-d tensor, not a constant); modules\' '
+        "parameters and buffers are not listed; at most 8.",
+    )
+    inputs_omitted: int = Field(0, ge=0, description="Inputs left out of `inputs` (parameters and buffers too).")
+    graph_evidence_id: str | None = Field(None, description="The dynamo_output_graph record the graph is read from.")
     symbolic_sizes: list[SymbolicSize] = Field(
         default_factory=list,
         description="The symbols in the sizes of the graph's values (dynamo_output_graph): the graph is dynamic in "

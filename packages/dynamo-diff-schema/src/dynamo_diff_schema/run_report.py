@@ -177,6 +177,13 @@ class CompilationLine(Model):
         "`tag_activation_checkpoint` is one op, its body not counted), at most 8 (the capture's graph.op_histogram "
         "has every one); [] when it has no graph.",
     )
+    graph_inputs: list[str] = Field(
+        default_factory=list,
+        description="Its graph's inputs as the graph's signature prints them (the capture's graph.inputs): a "
+        "float the graph takes as an input, not a constant, is one (`L_scale_: f64[][]`); [] when no graph.",
+    )
+    graph_inputs_omitted: int = Field(0, ge=0, description="Graph inputs left out (parameters and buffers too).")
+    graph_evidence_id: str | None = Field(None, description="Its graph's dynamo_output_graph record.")
     aot_ops: dict[str, int] = Field(
         default_factory=dict,
         description="The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or "

@@ -104,3 +104,39 @@ def _operator(expression: str) -> str | None:
         return "getitem"
     match = _INFIX.match(expression)
     return _BINARY[match.group(1)] if match else None
+
+
+# `L_x_: "f32[16, 16][1, s89]cpu"`, `s89: "Sym(s89)"`: a placeholder of forward's signature, its printed type.
+_PLACEHOLDER = re.compile(r'([A-Za-z_]\w*)\s*:\s*"([^"]*)"')
+_DEVICE = re.compile(r"^(?P<type>.*\])[a-z]+(?::\d+)?$")
+# A module's parameter or buffer lifted as an input (`L_self_modules_lin_parameters_weight_`).
+_MODULE_STATE = re.compile(r"_(?:parameters|buffers)_")
+GRAPH_INPUTS = 8
+
+
+def graph_inputs(graph_text: str) -> tuple[list[str], int]:
+    """The inputs of the graph's forward as its signature prints them (`L_x_: f32[16, 16][1, s89]`, `s89:
+    Sym(s89)`, `L_act_keywords_negative_slope_: f64[][]`: a Python float the graph takes as a 0-d tensor), the
+    device left off, in order, at most GRAPH_INPUTS; modules' parameters and buffers are not listed; and how many
+    inputs were left out."""
+    signature = []
+    inside = False
+    for line in graph_text.splitlines():
+        if not inside:
+            if _DEF_FORWARD.match(line):
+                inside = True
+                signature.append(line.split("def forward(", 1)[1])
+                if line.split("#", 1)[0].rstrip().endswith(":"):
+                    break
+            continue
+        signature.append(line.split("#", 1)[0])
+        if line.strip().startswith(")") or line.split("#", 1)[0].rstrip().endswith("):"):
+            break
+    found = _PLACEHOLDER.findall(" ".join(signature))
+    shown = []
+    for name, printed in found:
+        if _MODULE_STATE.search(name):
+            continue
+        m = _DEVICE.match(printed)
+        shown.append(f"{name}: {m['type'] if m else printed}")
+    return shown[:GRAPH_INPUTS], len(found) - len(shown[:GRAPH_INPUTS])

@@ -189,7 +189,16 @@ def _global_state(reason: str, leaves: tuple[GuardLeaf, ...]) -> list[str]:
     for leaf in leaves:
         if leaf.kind == "GLOBAL_STATE":
             found = [m for name in names if (m := re.search(rf'"{re.escape(name)}":(\w+|"[^"]*")', leaf.text))]
-            return [f"GLOBAL_STATE {m[0].replace(':', '=', 1)}".replace('"', "") for m in found]
+            said = [f"GLOBAL_STATE {m[0].replace(':', '=', 1)}".replace('"', "") for m in found]
+            # `autocast(cpu)_enabled` names no key of the JSON: torch keeps autocast's flags as lists, one entry
+            # per device type (`"autocast_state":{..., "enabled":[true,false,...]}`), said as the tree writes them.
+            if any(name.startswith("autocast") for name in names):
+                said += [
+                    f"GLOBAL_STATE autocast_state.{m[1]}={m[2]}"
+                    for m in re.finditer(r'"(enabled|dtype)":(\[[^\]]*\])', leaf.text)
+                    if any(name.endswith(f"_{m[1]}") for name in names)
+                ]
+            return said
     return []
 
 
