@@ -26,15 +26,24 @@ def _expected(ops: list[str]) -> str:
     return f"graph: {len(ops)} ops: " + ", ".join(f"{name} {n}" for name, n in ranked)
 
 
-def _ops_lines(out: str) -> dict[str, str]:
+def _lines_under(out: str, head: str) -> dict[str, str]:
+    """compile id -> the line under it that starts with `head` (its first line's compile id)."""
     got, cid = {}, None
     for line in unwrapped(out):
         s = line.strip()
         if m := re.match(r"^(?:rank \d+ )?(\d+/\d+)\b", s):
             cid = m[1]
-        elif s.startswith("graph: ") and cid is not None:
-            assert re.search(r" \(ev u\d+-e\d+\)$", s), s  # the graph's own record
-            got[cid] = re.sub(r" \(ev u\d+-e\d+\)$", "", s)
+        elif s.startswith(head) and cid is not None:
+            got[cid] = s
+    return got
+
+
+def _ops_lines(out: str) -> dict[str, str]:
+    """The `graph:` lines, each without the graph's record it ends with."""
+    got = _lines_under(out, "graph: ")
+    for cid, s in got.items():
+        assert re.search(r" \(ev u\d+-e\d+\)$", s), s  # the graph's own record
+        got[cid] = re.sub(r" \(ev u\d+-e\d+\)$", "", s)
     return got
 
 
@@ -124,13 +133,7 @@ def test_a_graph_says_its_inputs_as_its_signature_prints_them(run: Run) -> None:
     symbol = re.search(r"\((s\d+)", sig["0/1"])[1]  # type: ignore[index]
     code, out, err = run("analyze", str(CAPTURES / "dynamic"), "--function", "auto")
     assert code == 0, err
-    got, cid = {}, None
-    for line in unwrapped(out):
-        s = line.strip()
-        if m := re.match(r"^(\d+/\d+)\b", s):
-            cid = m[1]
-        elif s.startswith("graph inputs: ") and cid is not None:
-            got[cid] = s
+    got = _lines_under(out, "graph inputs: ")
     # 0/0's inputs are static tensors, which its `guards on inputs:` line says: no line of their own.
     assert got == {"0/1": f"graph inputs: {symbol}: Sym({symbol}); L_x_: f32[{symbol}, 3][3, 1]"}
     code, out, err = run("analyze", str(CAPTURES / "dynamic"), "--function", "auto", "--format", "json")

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from dynamo_diff_store import Store
 
@@ -59,15 +60,20 @@ def test_each_compilation_says_the_step_of_the_loop_it_started_at(tmp_path: Path
     assert next(c for c in rank.compilations if c.compile_id == changed).recompile is not None
 
 
-def test_a_module_level_loop_after_a_reset(tmp_path: Path) -> None:
-    script, record, store = tmp_path / "train.py", tmp_path / "record.json", tmp_path / "store"
-    script.write_text(MODULE_LEVEL)
+def _captured(tmp_path: Path, name: str, source: str) -> tuple[Path, Any, dict[str, Any]]:
+    """The script written, run under `dynamo-diff capture`: its path, its capture and the record it wrote."""
+    script, record, store = tmp_path / name, tmp_path / "record.json", tmp_path / "store"
+    script.write_text(source)
     env = {**os.environ, "DYNAMO_DIFF_STORE": str(store), "STEPS_RECORD": str(record)}
     cmd = [ENTRY, "capture", "--out", str(tmp_path / "bundle"), "--", sys.executable, str(script)]
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     capture = Store(store).load(proc.stdout.strip().splitlines()[-1])
-    said = json.loads(record.read_text())
+    return script, capture, json.loads(record.read_text())
+
+
+def test_a_module_level_loop_after_a_reset(tmp_path: Path) -> None:
+    script, capture, said = _captured(tmp_path, "train.py", MODULE_LEVEL)
     expected = {cid: e for e in said["compiled_at_steps"] for cid in e["compile_ids"]}
     assert len(expected) == 2
     comps = {c.compile_id: c for r in capture.ranks for c in r.compilations}
@@ -107,14 +113,8 @@ with open(os.environ["STEPS_RECORD"], "w") as out:
 def test_a_compilation_refused_at_the_limit_says_its_step_too(tmp_path: Path) -> None:
     # recompile_limit 2: n=1 and n=2 compile (0/0, 0/1); n=3 is refused at the limit (0/2, only its
     # compilation_metrics); n=1 again runs its entry. The refused one never reaches torch's start callback.
-    script, record, store = tmp_path / "limit.py", tmp_path / "record.json", tmp_path / "store"
-    script.write_text(AT_THE_LIMIT)
-    env = {**os.environ, "DYNAMO_DIFF_STORE": str(store), "STEPS_RECORD": str(record)}
-    cmd = [ENTRY, "capture", "--out", str(tmp_path / "bundle"), "--", sys.executable, str(script)]
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    capture = Store(store).load(proc.stdout.strip().splitlines()[-1])
-    calls = json.loads(record.read_text())["calls"]
+    _, capture, said = _captured(tmp_path, "limit.py", AT_THE_LIMIT)
+    calls = said["calls"]
     comps = {c.compile_id: c for r in capture.ranks for c in r.compilations}
     (refused,) = [c for c in comps.values() if c.limit_events]
     assert refused.compile_id == "0/2"
