@@ -111,3 +111,54 @@ def test_the_cli_reads_a_runs_own_folder(runs: Path, tmp_path: Path, monkeypatch
         assert result.exit_code == 0, result.output
         assert f"runs/{name} holds one run, {holds}/: read that" in result.stderr
         assert f"capture {result.stderr.split(' -> ')[-1].strip()[:12]}  ({name})" in result.stdout
+
+
+def _oracle_lines() -> list[str]:
+    """What the workload's own record says each function did: its compilations (counted by the backend) and the
+    guard torch said failed first, as the text should carry them."""
+    oracle = json.loads((BUNDLE / "oracle.json").read_text())
+    lines = [f"{name} " for name in oracle["expect"]["compilations_by_function"]]
+    lines += [
+        f"compilations {n}" for n in oracle["expect"]["compilations_by_function"].values()
+    ]  # each function's line
+    lines += [reasons[0].split(": ", 1)[1].split("  ")[0].strip() for reasons in oracle["guard_failures"].values()]
+    return lines
+
+
+def test_a_folder_of_runs_says_each_run_per_function(connect: Callable[..., Session], runs: Path) -> None:
+    """One import_trace call answers per run: each run's functions, their compilations and failing guards, under a
+    line naming the run's folder; the structured content stays the list of runs."""
+    s = connect(runs.parent)
+    text = text_of(s.call("import_trace", path="runs"))
+    a, b = text.split("\n== ")[1:3]
+    assert a.startswith(f"{a[:12]} a (new, from runs/a/bundle)") and b.startswith(f"{b[:12]} b (new, from runs/b/logs)")
+    for run in (a, b):
+        for line in _oracle_lines():
+            assert line in run, (line, run)
+    # The run's text is analyze_capture's (suggestions by kind only): the same failing guard, its evidence id.
+    single = text_of(s.call("analyze_capture", capture="a"))
+    guard_line = next(line for line in single.splitlines() if "recompiled" in line and "MODE" in line)
+    assert guard_line.split(" (ev ")[0].strip() in a.replace("\n      ", " ")
+
+
+def test_the_cli_analyzes_every_run_of_a_folder(runs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`analyze runs` (a folder of runs) and `analyze A B`: each run per function, one after the other, the run
+    that cannot be read said in its place; `-f json`: one run_report document per line."""
+    monkeypatch.chdir(runs.parent)
+    store = ["--store", str(tmp_path / "store")]
+    result = CliRunner().invoke(app, [*store, "analyze", "runs"])
+    assert result.exit_code == 0, result.output
+    a, b, d = result.stdout.split("\n== ")
+    assert a.startswith("== capture ") and " (a) torch " in a and " (b) torch " in b
+    for run in (a, b):
+        for line in _oracle_lines():
+            assert line in run.replace("\n      ", " "), (line, run)
+    assert d.startswith("runs/d/logs: not read: error[no_trace]")
+    named = CliRunner().invoke(app, [*store, "analyze", "a", "runs/b/logs"])
+    assert named.exit_code == 0, named.output
+    assert named.stdout.count("\n== ") == 1 and " (a) torch " in named.stdout and " (b) torch " in named.stdout
+    lines = CliRunner().invoke(app, [*store, "analyze", "runs", "-f", "json"])
+    assert lines.exit_code == 0, lines.output
+    documents = [json.loads(line) for line in lines.stdout.splitlines()]
+    assert [(d["kind"], d["label"]) for d in documents] == [("run_report", "a"), ("run_report", "b")]
+    assert "runs/d/logs: not read: error[no_trace]" in lines.stderr

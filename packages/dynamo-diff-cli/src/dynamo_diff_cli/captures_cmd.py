@@ -1,5 +1,6 @@
 """Commands over captures: import, analyze, list, show, rm."""
 
+import json
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -184,17 +185,21 @@ def _print_folder(result: "ImportResult") -> None:
         err.print(f"{said}: {run.input}{label} -> {short_id(run.id)} ({run.summary.capture.run.summary})")
     for failed in result.failed:
         err.print(f"not imported: {failed.input}: error[{failed.code}] {failed.message}")
-    err.print(f"{len(result.captures)} run(s) in the folder; see each with `dynamo-diff analyze ID`")
+    err.print(
+        f"{len(result.captures)} run(s) in the folder; see one with `dynamo-diff analyze ID`, all of them per "
+        "function with `dynamo-diff analyze FOLDER`"
+    )
 
 
 @handles_errors
 def analyze(
     ctx: typer.Context,
-    ref: Annotated[
-        str,
+    refs: Annotated[
+        list[str],
         typer.Argument(
-            metavar="ID|PREFIX|PATH",
-            help="A capture id, unique prefix or label, or a path to import first.",
+            metavar="REF...",
+            help="A capture id, unique prefix or label, or a path to import first; several, or a folder of runs: "
+            "each run per function, one after the other.",
             show_default=False,
         ),
     ],
@@ -212,19 +217,69 @@ def analyze(
     ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
 ) -> None:
-    """Show what one capture says: counts per rank, every compilation with its evidence, notices."""
+    """Show what one capture says: counts per rank, every compilation with its evidence, notices. Several runs
+    (or a folder of runs): each per function (JSON: one run_report document per line)."""
     from dynamo_diff_compare import run_report_text
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
 
     service = service_of(ctx)
-    capture = open_capture(service, ref)
-    if not by_function and function is None:
-        _print_capture(capture, output_format, service, verbose=verbose)
-        return
-    report = service.report(capture, function=function)
+    if len(refs) == 1:
+        try:
+            capture = open_capture(service, refs[0])
+        except DynamoDiffError as err:
+            if err.code != ErrorCode.UNSUPPORTED_INPUT or not Path(refs[0]).is_dir():
+                raise
+        else:
+            if not by_function and function is None:
+                _print_capture(capture, output_format, service, verbose=verbose)
+                return
+            report = service.report(capture, function=function)
+            if output_format == Format.JSON:
+                print_document(report)
+                return
+            print_text(run_report_text(report))
+            return
+    _analyze_runs(service, refs, output_format, function)
+
+
+def _analyze_runs(service: "Service", refs: list[str], output_format: Format, function: str | None) -> None:
+    """Each run the references name (a folder of runs: each of its runs), per function, one after the other; a run
+    that cannot be read, or lacks `function`, says why in its place and the others are shown."""
+    from dynamo_diff_compare import run_report_text
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode, short_id
+
+    from dynamo_diff_cli.output import json_document
+
+    runs: list[tuple[str, str]] = []
+    failed: list[tuple[str, DynamoDiffError]] = []
+    progress = ImportProgress()
+    try:
+        for ref in refs:
+            found, refused = service.resolve_runs(ref, progress=progress)
+            runs += found
+            failed += refused
+    finally:
+        progress.close()
+    texts: list[str] = []
+    for given, capture_id in runs:
+        capture = service.load(capture_id)
+        try:
+            report = service.report(capture, function=function)
+        except DynamoDiffError as err:
+            if err.code != ErrorCode.UNKNOWN_FUNCTION:
+                raise
+            texts.append(f"== {given}: capture {short_id(capture_id)}: {err.message}")
+            continue
+        if output_format == Format.JSON:
+            typer.echo(json.dumps(json_document(report), ensure_ascii=False))
+            continue
+        texts.append("== " + run_report_text(report, brief=True))
+    texts += [f"== {given}: not read: error[{err.code}] {err.message}" for given, err in failed]
     if output_format == Format.JSON:
-        print_document(report)
+        for text in texts:
+            stderr().print(text, soft_wrap=True)
         return
-    print_text(run_report_text(report))
+    print_text("\n\n".join(texts))
 
 
 @handles_errors

@@ -20,6 +20,7 @@ from dynamo_diff_schema.run_report import (
     GuardLine,
     RunReport,
 )
+from dynamo_diff_schema.suggestions import SuggestionKind
 
 from dynamo_diff_compare.break_words import actionable_hint, break_title, reached_text, restart_words
 from dynamo_diff_compare.call_sites import (
@@ -47,6 +48,7 @@ from dynamo_diff_compare.suggestions import (
     compilation_suggestions,
     function_suggestions,
     run_suggestions,
+    suggestion_brief,
     suggestion_text,
 )
 from dynamo_diff_compare.user_lines import (
@@ -423,6 +425,10 @@ class InputsSaid:
 _TELLING_INPUT = re.compile(r": (?:Sym\(|\w+\[[^:]*\b(?:s|u|zf?)\d+\b|\w+\[\]\[\]$)")
 
 
+# A compile id's attempt: the 1 of `0/1`, `!0/1/0`'s frame attempt, `0/1#2`.
+_ATTEMPT = re.compile(r"^!?\d+/(\d+)")
+
+
 def telling_inputs(c: CompilationLine) -> bool:
     """Whether its graph's inputs say more than the static tensors `guards on inputs` lists."""
     return any(_TELLING_INPUT.search(item) for item in c.graph_inputs)
@@ -465,7 +471,8 @@ def compilation_text(
         at = f" at {shown_site(c.failure.site)}" if c.failure.site else ""
         parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev})")
         f = c.failure
-        sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence)
+        earlier = bool((m := _ATTEMPT.search(c.compile_id)) and int(m.group(1)) > 0)
+        sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence, earlier=earlier)
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if c.restarts:
@@ -534,18 +541,23 @@ def report_label(fn: FunctionReport) -> str:
     return f"{fn.name} ({(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'})"
 
 
-def run_report_text(report: RunReport) -> str:
-    """The report as plain lines (the CLI's text; the MCP server renders its pages the same way)."""
+def run_report_text(report: RunReport, *, brief: bool = False) -> str:
+    """The report as plain lines (the CLI's text; the MCP server renders its pages the same way). `brief` (one of
+    several runs read together): a function's suggestions by kind, and the run's own counts left to its functions'
+    lines."""
     lines = [f"capture {short_id(report.capture)} ({report.label or '-'}) torch {report.torch or '?'}"]
     if (loud := compiled_line(report.compiled)) is not None:
         lines.insert(0, loud)
     unfinished = "+?" if report.counts.get("unknown_outcomes") else ""
     phases = phase_times_text(report.phase_times_s)
-    lines.append(
-        f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s{unfinished}"
-        + (f" ({phases})" if phases else "")
+    run = f"run: {report.run.summary}; compile time {report.compile_time_s:.2f} s{unfinished}" + (
+        f" ({phases})" if phases else ""
     )
-    lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
+    if brief and report.functions:  # one line: each function's line says its counts
+        lines[-1] += f"; {run}"
+    else:
+        lines.append(run)
+        lines.append("counts: " + ", ".join(f"{COUNT_LABELS.get(k, k)} {v}" for k, v in report.counts.items()))
     if report.sources_note is not None:
         lines.append(report.sources_note)
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
@@ -556,18 +568,35 @@ def run_report_text(report: RunReport) -> str:
         if fn.called_from:
             lines.append(f"  {called_from_text(fn.called_from)}")
             lines += context_once(fn.call_context, fn.called_from, shown, "    ")
-        lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
+        if brief:
+            lines += _suggested(fn)
+        else:
+            lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
         for c in fn.compilations:
             if (t := compilation_text(c, fn.name, shown, inputs)) is not None:
                 lines.append(t)
-                lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
+                if not brief:
+                    lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
             else:
                 quiet.append(quiet_compilation(c, fn.name))
         if quiet:
             lines.append("  other compilations, nothing to report: " + ", ".join(quiet))
-    lines += [suggestion_text(s) for s in report.suggestions]
+    lines += [suggestion_brief(s) if brief else suggestion_text(s) for s in report.suggestions]
     return "\n".join(lines)
+
+
+def _suggested(fn: FunctionReport) -> list[str]:
+    """The kinds of a function's suggestions, on one line, and where to read them (a graph break's hint is on the
+    break's own line)."""
+    kinds = [
+        s.kind
+        for s in [*fn.suggestions, *(s for c in fn.compilations for s in c.suggestions)]
+        if s.kind != SuggestionKind.GRAPH_BREAK
+    ]
+    if not kinds:
+        return []
+    return [f"  suggestions: {', '.join(dict.fromkeys(kinds))} (the change and its cost: --function {fn.name})"]
 
 
 def evidence_summaries(capture: Capture) -> dict[str, str]:

@@ -97,9 +97,17 @@ _THEN_WORDS = {
 }
 
 
-def after_failure_text(then: str, went_on: bool | None, basis: str | None, evidence_id: str | None = None) -> str:
+# A raised error leaves the code object as it was (convert_frame re-raises; it returns no SKIP): the entries compiled
+# for it before still run when their guards pass, and a call whose guards all fail compiles again.
+_ENTRIES_SERVE = " (the entries compiled before it still serve the calls whose guards pass)"
+
+
+def after_failure_text(
+    then: str, went_on: bool | None, basis: str | None, evidence_id: str | None = None, *, earlier: bool = False
+) -> str:
     """'the error reached the program (torch.compile did not suppress it); the program went on anyway:
-    compilation 1/0 (second) started after it (ev u1-e6)'; without a basis, what torch did only."""
+    compilation 1/0 (second) started after it (ev u1-e6)'; without a basis, what torch did only. `earlier`: the
+    frame had entries before the failed one (a raised error leaves them serving)."""
     did = _THEN_WORDS.get(then, then)
     if basis is None:
         return did
@@ -108,6 +116,8 @@ def after_failure_text(then: str, went_on: bool | None, basis: str | None, evide
         went = "whether the program went on is not known"
     elif went_on:
         went = "the program went on anyway" if then == "raised into the program" else "the program went on"
+        if then == "raised into the program" and earlier:
+            went += _ENTRIES_SERVE
     else:
         went = "the program did not go on"
     return f"{did}; {went}: {basis}{ev}"

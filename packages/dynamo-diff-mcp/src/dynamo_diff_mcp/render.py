@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dynamo_diff_compare import (
@@ -620,9 +621,17 @@ def run_page_text(page: RunReportPage) -> str:
     return "\n".join(lines)
 
 
-def imported_runs_text(page: ImportPage) -> str:
-    lines = [f"imported {page.total} runs:"]
-    for r in page.captures:
+def imported_runs_text(page: ImportPage, reports: Sequence[str] = ()) -> str:
+    """A folder of runs imported: each run's report (`reports`, the first runs' in order), then one line for each
+    run without one, the runs that failed, and what to call next."""
+    lines = [f"imported {page.total} runs" + (":" if not reports else "; each per function, problems first:")]
+    for r, text in zip(page.captures, reports, strict=False):
+        verb = "new" if r.created else "already stored"
+        lines.append(f"== {short_id(r.capture.id)} {r.capture.label or '-'} ({verb}, from {r.input})\n{text}")
+    rest = page.captures[len(reports) :]
+    if reports and rest:
+        lines.append(f"{len(rest)} more runs (each whole: analyze_capture(capture=LABEL)):")
+    for r in rest:
         row = r.capture
         # A trace that is not whole and several ranks said, the usual one of each left out (and when it was
         # imported: now).

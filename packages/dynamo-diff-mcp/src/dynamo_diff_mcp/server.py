@@ -18,7 +18,7 @@ from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args
 
-from dynamo_diff_compare import changed_first, piece_line
+from dynamo_diff_compare import changed_first, piece_line, run_report_text
 from dynamo_diff_schema import (
     Capture,
     CapturePage,
@@ -59,9 +59,10 @@ from dynamo_diff_mcp.roots import AllowedRoots
 
 ERROR_META = "dynamo-diff/error"
 INSTRUCTIONS = (
-    "Dynamo Diff compares recorded torch.compile runs per source function, each number with its trace evidence "
-    "(phase times are compile times). A capture: an id, unique prefix, label or path under an allowed root "
-    "(imported first). Read each run's status (an unfinished run has low counts), then comparability: "
+    "Dynamo Diff compares recorded torch.compile runs per source function, each number with its trace evidence. "
+    "A capture: an id, unique prefix, label or path under an allowed root "
+    "(imported first); import_trace of a folder of runs says each. Read each run's status (an unfinished run "
+    "has low counts), then comparability: "
     "'confounded': the runs differ in more than your change (name it: change=['torch_version']). Paged: "
     "offset=next_offset until null; page_size=N: N whole items. The text says all; structured content is an "
     "outline (full=true: the whole document). Compile ids: '0/1' is frame 0's second compilation, '!0/1/0' "
@@ -245,7 +246,7 @@ class Tools:
         full: Full = False,
     ) -> Annotated[CallToolResult, ImportPage]:
         """Import a run: a TORCH_TRACE dir, log, tlparse output or bundle (relative to the first allowed root);
-        a folder of runs (2 deep) imports each."""
+        a folder of runs (2 deep): each, said as analyze_capture says it."""
         document = self.service.import_document(path, label=label, manifest=manifest_path)
         rows = {r.id: r for r in self.service.capture_list().captures}  # the rows `list_captures` shows
         runs = [ImportedRun(capture=rows[c.id], created=c.created, input=c.input) for c in document.captures]
@@ -282,25 +283,29 @@ class Tools:
         return budget.page(all_ranks, make, full=full)
 
     def _imported_runs(self, runs: list[ImportedRun], full: bool, failed: Sequence[FailedRun]) -> CallToolResult:
-        """Several runs imported from one folder: one line each (label, id, path), the runs that failed with their
-        errors, and how to compare them."""
+        """Several runs imported from one folder: each run per function as analyze_capture says it (suggestions by
+        kind), as many whole runs as fit a paged response, the others one line each (label, id, path); the runs
+        that failed with their errors."""
         names = [r.capture.label or short_id(r.capture.id) for r in runs]
-        calls = [f'analyze_capture(capture="{name}")' for name in names[:2]]
+        reports: list[str] = []
+        for run in runs:
+            report = self.service.report(self.service.load(run.capture.id))
+            reports.append(run_report_text(report, brief=True))
+        calls = [f'analyze_capture(capture="{name}")' for name in names[:1]]
         if len(runs) >= 2:
             calls.insert(0, f'compare_runs(baseline="{names[0]}", candidate="{names[1]}")')
+        page = ImportPage(
+            folder_of_runs=True,
+            total=len(runs),
+            captures=runs,
+            failed=[f.model_copy(update={"message": _short(f.message, 300)}) for f in failed[:20]],
+            next_calls=calls,
+        )
 
-        def make(shown: Sequence[ImportedRun], _: int | None) -> tuple[ImportPage, str]:
-            page = ImportPage(
-                folder_of_runs=True,
-                total=len(runs),
-                captures=list(shown),
-                captures_omitted=len(runs) - len(shown),
-                failed=[f.model_copy(update={"message": _short(f.message, 300)}) for f in failed[:20]],
-                next_calls=calls,
-            )
-            return page, render.imported_runs_text(page)
+        def build(k: int) -> CallToolResult:
+            return budget.tool_result(page, render.imported_runs_text(page, reports[:k]), full=full)
 
-        return budget.page(runs, make, full=full)
+        return budget.largest_fitting(build, len(runs), limit=budget.PAGED_BUDGET)[1]
 
     # -- list_captures ---------------------------------------------------------------------------------
 
@@ -391,7 +396,7 @@ class Tools:
         change: list[str] | None = None,
         full: Full = False,
     ) -> Annotated[CallToolResult, ComparisonPage]:
-        """Two runs per source function: comparability, then rows, changed first: count changes, recompile
+        """Two runs per source function: comparability, then rows, changed first: counts, recompile
         reasons, breaks, failures, cache."""
         user_map = source_map_of(source_map)
         base = self._capture(baseline)
@@ -620,9 +625,9 @@ class Tools:
         offset: Offset = 0,
         full: Full = False,
     ) -> Annotated[CallToolResult, SourceDocument]:
-        """Code as it ran (snapshot): a function (any def or 'file.py:LINE') with context, or a file; against
-        another capture: the diff of the function (even renamed), its callers (a mark_dynamic at a call site) and
-        callees, or of the file."""
+        """Code as it ran: a function (any def or 'file.py:LINE') with context, or a file; against another
+        capture: its diff (even renamed) with its callers (a mark_dynamic at a call site) and callees, or the
+        file's."""
         if function is None and file is None and against is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file (and `against` for a diff)")
         if function is not None and file is not None:

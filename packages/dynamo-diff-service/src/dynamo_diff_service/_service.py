@@ -438,6 +438,22 @@ class Service:
             return result.summary.capture.id, result, [f"{ref} holds one run, {inner.name}/: read that"]
         return result.summary.capture.id, result, []
 
+    def resolve_runs(
+        self, ref: str, *, progress: Progress | None = None
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, DynamoDiffError]]]:
+        """Each run a reference names, as (the reference or path it was read from, its capture id): the one
+        capture `resolve` gives, or, for a folder of runs, each of its runs (imported first, labelled by folder
+        name, as `import_runs` does), with the runs that could not be read and why."""
+        try:
+            capture_id, _, _ = self.resolve(ref, progress=progress)
+            return [(ref, capture_id)], []
+        except DynamoDiffError as err:
+            here = self._existing(ref) if err.code == ErrorCode.UNSUPPORTED_INPUT else None
+            if here is None or not here.is_dir():
+                raise
+        _, results, failed = self._import_runs(ref, None, None, False, "local", progress)
+        return [(given, result.summary.capture.id) for given, result in results], failed
+
     def _imported_from(self, capture_id: str, here: Path) -> bool:
         """Whether the capture is what reading `here` gives (`resolve` reads a run's own folder as the one run
         it holds, with the scripts beside it)."""
