@@ -78,6 +78,8 @@ ALL = [
     ("training_flip", "training_flip.py"),
     # What runs after a failed compilation (the function skipped) and after the recompile limit (entries serve).
     ("after_skip", "after_skip.py"),
+    # A compilation that fails with an error raised into the program: the entries before it keep serving.
+    ("after_raise", "after_raise.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -242,6 +244,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "training_flip": {**_EAGER, "calls": "5", "dynamic": "auto"},
     "checkpoint_fn": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "after_skip": {**_EAGER, "calls": "10", "dynamic": "auto"},
+    "after_raise": {**_EAGER, "calls": "7", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dynamo_diff_compare import capture_markdown, compare_captures, run_report, user_sources
+from dynamo_diff_compare import capture_markdown, compare_captures, run_report, run_report_text, user_sources
 from dynamo_diff_compare.run_report_view import compilation_text
 from dynamo_diff_schema import validate
 from dynamo_diff_schema.run_report import FailureLine
@@ -170,3 +170,20 @@ def test_a_size_pinned_on_the_way_to_the_codes_own_raise_gets_no_size_suggestion
     (score,) = [fn for fn in report.functions if fn.name == "score"]
     kinds = [s.kind for s in score.suggestions] + [s.kind for c in score.compilations for s in c.suggestions]
     assert "mark_dynamic" not in kinds and "graph_break" in kinds
+
+
+def test_a_raised_failure_leaves_the_earlier_entries_serving(load: Callable[..., Loaded]) -> None:
+    """after_raise: its backend records each call of each graph (`graph_runs`): after top's third compilation
+    failed at step 4 (TorchRuntimeError, caught by the loop), the K=5 entry ran at step 5 and the K=3 entry at
+    step 6. Unlike a skipped function, the text says the earlier entries keep serving."""
+    o = oracle("after_raise")
+    ran = {r["step"]: r["graph"] for r in o["graph_runs"]}
+    assert (ran[5], ran[6]) == (ran[2], ran[0]) and 4 not in ran
+    assert [e["type"] for e in o["exceptions"]] == ["TorchRuntimeError"]
+    loaded = load("after_raise")
+    (failed,) = [f for _, f in failures(loaded).values()]
+    assert failed.then == "raised into the program" and failed.went_on is True
+    text = run_report_text(run_report(*loaded))
+    said = " ".join(text.split())
+    assert "the program went on anyway (the entries compiled before it still serve the calls whose guards pass)" in said
+    assert "torch skipped the function" not in said

@@ -73,7 +73,9 @@ def test_a_stride_guard_names_the_symbolic_stride_and_parameters_are_no_argument
         ],
         0,
     )
-    assert got["1/0"] == (["L['tok']: torch.float32, size=[1, 1, 4], stride=[4, 4, 1]"], 0)
+    # What an argument holds: the module attribute the resumed code read (`self.pos`), its value guard.
+    assert "+- EQUALS_MATCH: L['self'].pos == 0" in t10
+    assert got["1/0"] == (["L['tok']: torch.float32, size=[1, 1, 4], stride=[4, 4, 1]", "L['self'].pos == 0"], 0)
 
 
 def test_a_resume_function_guards_its_stack_slot(store: Store) -> None:
@@ -106,3 +108,27 @@ def test_at_most_six_arguments_and_eight_shape_guards() -> None:
 def test_a_capture_stored_before_the_field_reads_with_none() -> None:
     old = GuardSummary.model_validate({"count": 3, "categories": {"TENSOR_MATCH": 1}, "evidence_ids": ["u1-e3"]})
     assert old.inputs == [] and old.inputs_omitted == 0 and old.inputs_evidence_id is None
+
+
+def test_what_the_arguments_hold_is_guarded_by_value(store: Store) -> None:
+    """training_flip: model.eval() flips the modules' `training`; each entry's own guard tree says the flags it was
+    compiled for (TRUE_MATCH / FALSE_MATCH on `L['self']._modules[...].training`), and its inputs list them, a
+    module's mode first. A dynamic float guarded by its type alone reads `L['scale']: float`."""
+    first, second = raw_guard_tree("training_flip", 0, 0), raw_guard_tree("training_flip", 0, 1)
+    for name in ("drop", "norm"):
+        assert f"+- TRUE_MATCH: L['self']._modules['{name}'].training == True" in first
+        assert f"+- FALSE_MATCH: L['self']._modules['{name}'].training == False" in second
+    got = _inputs(store, "training_flip")
+    for cid, flag in (("0/0", True), ("0/1", False)):
+        listed = [i for i in got[cid][0] if i.endswith(".training == True") or i.endswith(".training == False")]
+        assert sorted(listed) == [f"L['self']._modules['{n}'].training == {flag}" for n in ("drop", "norm")]
+    ids = [(0, 0), (1, 0), (1, 1)]
+    trees = {f"{f}/{a}": raw_guard_tree("pair_dynamic_scalar_after", f, a) for f, a in ids}
+    typed = [
+        cid
+        for cid, tree in trees.items()
+        if "TYPE_MATCH: ___check_type_id(L['scale'], " in tree and "L['scale'] ==" not in tree
+    ]
+    assert typed, "an entry guards scale by its type alone"
+    scalar = _inputs(store, "pair_dynamic_scalar_after")
+    assert all("L['scale']: float" in scalar[cid][0] for cid in typed)

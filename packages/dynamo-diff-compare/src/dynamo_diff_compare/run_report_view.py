@@ -316,19 +316,46 @@ def context_once(
     return [indent + t for t in context_text(context, frames, shown)]
 
 
-# A compilation's `guards on inputs:` line, at most this long (cut by whole items).
+# A compilation's `guards on inputs:` line, and its `guards on values:` line, at most this long (cut by whole items).
 INPUTS_LINE_CHARS = 240
+VALUES_LINE_CHARS = 320
 
 
-def inputs_text(items: list[str], omitted: int = 0, evidence_id: str | None = None) -> str:
+# A guard on what an argument holds (`L['self'].cfg.top_k == 3`, `len(L['history']) == 3`) or a scalar argument
+# guarded by its type alone (`L['margin']: int`): the `guards on values:` line.
+_ON_ATTRIBUTE = re.compile(
+    r"^(?!.*\.(?:size|stride|storage_offset)\(\))(?:(?:len\()?L\['\w+'\][.\[)]|L\['\w+'\]: (?:int|float|bool|str)$)"
+)
+
+
+def guard_lines(items: list[str], omitted: int = 0, evidence_id: str | None = None) -> list[str]:
+    """The `guards on inputs:` line (the arguments' tensors, their shapes, a scalar's value) and the `guards on
+    values:` line (what the arguments hold), each cut by whole items; the items left out counted on the last."""
+    args = [i for i in items if not _ON_ATTRIBUTE.match(i)]
+    values = [i for i in items if _ON_ATTRIBUTE.match(i)]
+    lines = []
+    if args:
+        lines.append(inputs_text(args, 0 if values else omitted, evidence_id))
+    if values:
+        lines.append(inputs_text(values, omitted, evidence_id, head="guards on values: ", width=VALUES_LINE_CHARS))
+    return lines
+
+
+def inputs_text(
+    items: list[str],
+    omitted: int = 0,
+    evidence_id: str | None = None,
+    *,
+    head: str = "guards on inputs: ",
+    width: int = INPUTS_LINE_CHARS,
+) -> str:
     """`guards on inputs: L['x']: torch.float32, size=[None, 3], stride=[3, 1]; 2 <= L['x'].size()[0]`, at most
     INPUTS_LINE_CHARS (whole items; the rest counted, with the guard tree's evidence id)."""
-    head = "guards on inputs: "
     shown: list[str] = []
     for i, item in enumerate(items):
         rest = len(items) - i - 1 + omitted
         tail = f"; +{rest} more (ev {evidence_id})" if rest else ""
-        if shown and len(head + "; ".join([*shown, item]) + tail) > INPUTS_LINE_CHARS:
+        if shown and len(head + "; ".join([*shown, item]) + tail) > width:
             break
         shown.append(item)
     rest = len(items) - len(shown) + omitted
@@ -404,8 +431,12 @@ class InputsSaid:
         self._graph_inputs: dict[str, list[str]] = {}
 
     def new(self, c: CompilationLine) -> bool:
+        return self.changed(c) is not None
+
+    def changed(self, c: CompilationLine) -> list[str] | None:
+        """The guards on inputs its frame's previous compilation said ([] for none) when its own differ, else None."""
         before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
-        return bool(c.guards_on_inputs) and c.guards_on_inputs != before
+        return (before or []) if c.guards_on_inputs and c.guards_on_inputs != before else None
 
     def new_ops(self, c: CompilationLine) -> bool:
         """Whether its graph's op kinds, or the ops of AOTAutograd's graphs of it, are not those its frame's
@@ -504,8 +535,14 @@ def compilation_text(
         below.append(called_from_text(c.called_from))
         if shown is not None:  # the code around it, once per text (the MCP text adds its own)
             below += context_once(c.call_context, c.called_from, shown, "  ")
-    if inputs.new(c) if inputs is not None else bool(c.guards_on_inputs):  # last: the lines above keep their place
-        below.append(inputs_text(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id))
+    before = inputs.changed(c) if inputs is not None else ([] if c.guards_on_inputs else None)
+    if before is not None:  # last: the lines above keep their place; a line the frame said last time is not repeated
+        said = guard_lines(before, 0, c.guards_evidence_id)
+        below += [
+            line
+            for line in guard_lines(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id)
+            if line not in said
+        ]
     if inputs.new_ops(c) if inputs is not None else bool(c.graph_op_kinds):
         below.append(ops_text(c))
     if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):

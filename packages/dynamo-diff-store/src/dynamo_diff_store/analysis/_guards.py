@@ -431,6 +431,49 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
         )
     )
     shape += values
+    attrs = _guards_on_attributes(leaves, names, set(shape))
     args = list(tensors.values())
-    shown = [_cut(t) for t in args[:INPUTS_MAX]] + [_cut(t) for t in shape[:INPUT_GUARDS_MAX]]
-    return shown, max(0, len(args) - INPUTS_MAX) + max(0, len(shape) - INPUT_GUARDS_MAX)
+    shown = (
+        [_cut(t) for t in args[:INPUTS_MAX]]
+        + [_cut(t) for t in shape[:INPUT_GUARDS_MAX]]
+        + [_cut(t) for t in attrs[:ATTRIBUTE_GUARDS_MAX]]
+    )
+    omitted = (
+        max(0, len(args) - INPUTS_MAX)
+        + max(0, len(shape) - INPUT_GUARDS_MAX)
+        + max(0, len(attrs) - ATTRIBUTE_GUARDS_MAX)
+    )
+    return shown, omitted
+
+
+# The values an entry requires of what its arguments hold (`L['self'].cfg.top_k == 3`,
+# `L['teacher']._modules['drop'].training == False`, `len(L['history']) == 3`), and a scalar argument guarded by its
+# type alone (`L['margin']: int`: a dynamic int). Parameters and buffers, torch's own marks (`hasattr(...)`) and
+# objects' ids are left out: they say nothing a user set.
+ATTRIBUTE_GUARDS_MAX = 8
+_ATTRIBUTE_KINDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "LENGTH_CHECK", "DICT_LENGTH")
+_STEP = r"(?:\.\w+|\[(?:'[^'\n]*'|-?\d+)\])"
+_ON_LOCAL_PATH = re.compile(rf"^(?:len\(L\['\w+'\]{_STEP}*\)|L\['\w+'\]{_STEP}+) (?:==|!=|<=|>=|<|>) ")
+_SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(int|float|bool|str)'>$")
+
+
+def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said: set[str]) -> list[str]:
+    out: list[str] = []
+    for leaf in leaves:
+        text = leaf.text
+        if (
+            leaf.kind in _ATTRIBUTE_KINDS
+            and _ON_LOCAL_PATH.match(text)
+            and "._parameters[" not in text
+            and "._buffers[" not in text
+            and text not in said
+        ):
+            out.append(text)
+    # A module's mode and a container's length first (what a user flips or grows), then the other values.
+    out.sort(key=lambda t: (not t.endswith((".training == True", ".training == False")), not t.startswith("len(")))
+    valued = {n for t in [*said, *out] for n in _ON_VALUE.findall(t)}
+    for leaf in leaves:
+        # A scalar argument guarded by its type alone (no guard on its value).
+        if leaf.kind == "TYPE_MATCH" and (m := _SCALAR_TYPE.match(leaf.text)) and m[1] not in tensors | valued:
+            out.append(f"L['{m[1]}']: {m[2]}")
+    return list(dict.fromkeys(out))
