@@ -176,3 +176,30 @@ def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session)
         "get_evidence", capture=cid, grep="suppress_errors", kind="compilation_metrics", in_config=True
     ).structured_content
     assert asked["total_matches"] == page["total_matches"] + page["config_matches"]  # type: ignore[index]
+
+
+def test_a_long_line_among_short_ones_is_shown_once(session: Session) -> None:
+    """A guard tree (dynamo_cpp_guards_str): its TENSOR_MATCH lines are longer than a short line, the lines around
+    them short. A pattern on a module's path matches both kinds: every line is shown at most once, in one block
+    with its neighbours, a long one as the text around its matches; every match of the record is counted."""
+    cid = session.call("import_trace", path="captures/training_flip").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
+    index = session.call("get_evidence", capture=cid, kind="dynamo_cpp_guards_str", full=True).structured_content
+    ev = index["items"][0]["id"]  # type: ignore[index]
+    (log,) = (CAPTURES / "training_flip" / "raw").glob("*.log")
+    raw = log.read_text()
+    start = raw.index('{"dynamo_cpp_guards_str"')
+    after = raw[raw.index("\n", start) + 1 :].split("\n")
+    tree = [x[1:] for x in after[: next(i for i, x in enumerate(after) if not x.startswith("\t"))]]
+    pattern = r"_modules\['norm'\]"
+    matching = [x for x in tree if re.search(pattern, x)]
+    assert any(len(x) > 300 for x in matching) and any(len(x) <= 300 for x in matching)
+    page = session.call("get_evidence", capture=cid, evidence_id=ev, grep=pattern, max_matches=200, full=True)
+    blocks = page.structured_content["matches"]  # type: ignore[index]
+    shown: list[int] = []
+    for b in blocks:
+        first = b.get("first_line", b["line"])
+        shown += range(first, first + len(b["lines"]))
+    assert len(shown) == len(set(shown))  # no line twice
+    assert page.structured_content["total_matches"] == len(matching)  # type: ignore[index]
+    text = text_of(page)
+    assert text.count("TYPE_MATCH: ___check_type_id(L['self']._modules['norm'], ") == 1

@@ -57,56 +57,65 @@ def _inside(spans: list[tuple[int, int]], start: int) -> bool:
 def grep_text(text: str, regex: re.Pattern[str], *, context: int, max_matches: int, in_config: bool) -> Found:
     found = Found()
     lines = text.splitlines()
-    blocks: list[tuple[int, int, list[int]]] = []  # short lines: (first line shown, last line shown, matching lines)
+    # (first line shown, last line shown, matching lines); a long matching line is shown as its windows (`shown`),
+    # in the same block as the short lines around it, so that no line is shown twice.
+    blocks: list[tuple[int, int, list[int]]] = []
+    shown: dict[int, str] = {}
     for n, line in enumerate(lines):
         hits = list(regex.finditer(line))
         if not hits:
             continue
-        if len(line) <= LINE_CHARS:
+        if len(line) > LINE_CHARS:
+            spans = config_spans(line)
+            kept = []
+            for m in hits:
+                if _inside(spans, m.start()):
+                    found.config_matches += 1
+                    if in_config:
+                        kept.append(m)
+                else:
+                    kept.append(m)
+            if not kept:
+                continue
+            found.total += len(kept)
+            if found.shown >= max_matches:
+                continue
+            kept = kept[: max_matches - found.shown]
+            found.shown += len(kept)
+            shown[n] = _windows(line, kept)
+            near = 0  # a long line's own windows are its context
+        else:
             found.total += 1
             if found.shown >= max_matches:
                 continue
             found.shown += 1
-            first, last = max(n - context, 0), min(n + context, len(lines) - 1)
-            if blocks and first <= blocks[-1][1] + 1:  # overlaps or touches the block before: one block
-                blocks[-1] = (blocks[-1][0], last, [*blocks[-1][2], n])
-            else:
-                _flush(blocks, lines, found)
-                blocks.append((first, last, [n]))
-            continue
-        _flush(blocks, lines, found)
-        spans = config_spans(line)
-        windows: list[list[int]] = []  # [start, end, matches]
-        for m in hits:
-            if _inside(spans, m.start()):
-                found.config_matches += 1
-                if not in_config:
-                    continue
-            found.total += 1
-            if found.shown >= max_matches:
-                continue
-            found.shown += 1
-            start, end = max(m.start() - WINDOW, 0), min(m.end() + WINDOW, len(line))
-            if windows and start <= windows[-1][1]:
-                windows[-1][1] = max(windows[-1][1], end)
-                windows[-1][2] += 1
-            else:
-                windows.append([start, end, 1])
-        for start, end, _ in windows:
-            snippet = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
-            found.matches.append(GrepMatch(line=n + 1, lines=[snippet]))
-    _flush(blocks, lines, found)
-    return found
-
-
-def _flush(blocks: list[tuple[int, int, list[int]]], lines: list[str], found: Found) -> None:
+            near = context
+        first, last = max(n - near, 0), min(n + near, len(lines) - 1)
+        if blocks and first <= blocks[-1][1] + 1:  # overlaps or touches the block before: one block
+            blocks[-1] = (blocks[-1][0], max(last, blocks[-1][1]), [*blocks[-1][2], n])
+        else:
+            blocks.append((first, last, [n]))
     for first, last, matched in blocks:
         found.matches.append(
             GrepMatch(
                 line=matched[0] + 1,
                 first_line=first + 1,
                 matched_lines=[m + 1 for m in matched] if len(matched) > 1 else [],
-                lines=[text[:LINE_CHARS] for text in lines[first : last + 1]],
+                lines=[shown.get(i, lines[i][:LINE_CHARS]) for i in range(first, last + 1)],
             )
         )
-    blocks.clear()
+    return found
+
+
+def _windows(line: str, hits: list[re.Match[str]]) -> str:
+    """A long line shown as the text around its matches (WINDOW characters each side), overlapping windows merged,
+    each gap and cut end marked `…`."""
+    windows: list[list[int]] = []
+    for m in hits:
+        start, end = max(m.start() - WINDOW, 0), min(m.end() + WINDOW, len(line))
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], end)
+        else:
+            windows.append([start, end])
+    parts = [line[a:b] for a, b in windows]
+    return ("…" if windows[0][0] else "") + "…".join(parts) + ("…" if windows[-1][1] < len(line) else "")
