@@ -132,3 +132,15 @@ def test_what_the_arguments_hold_is_guarded_by_value(store: Store) -> None:
     assert typed, "an entry guards scale by its type alone"
     scalar = _inputs(store, "pair_dynamic_scalar_after")
     assert all("L['scale']: float" in scalar[cid][0] for cid in typed)
+
+
+def test_an_object_argument_guarded_by_its_class_alone(store: Store) -> None:
+    """compiled_autograd: `step(model, x)` is compiled with the module as an argument; the entry's guard tree checks
+    `model`'s class (TYPE_MATCH) and never which object it is (no ID_MATCH on it): another instance of the class
+    passes, and the inputs say so."""
+    tree = raw_guard_tree("compiled_autograd", 0, 0)
+    assert "+- TYPE_MATCH: ___check_type_id(L['model'], " in tree and "type=<class '__main__.Net'>" in tree
+    assert "___check_obj_id(L['model']," not in tree
+    got = _inputs(store, "compiled_autograd")
+    assert "L['model']: Net (its class, not the object)" in got["0/0"][0]
+    assert not any(i.startswith("L['self']:") for items, _ in got.values() for i in items)

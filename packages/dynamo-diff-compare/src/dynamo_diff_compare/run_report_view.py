@@ -324,7 +324,8 @@ VALUES_LINE_CHARS = 320
 # A guard on what an argument holds (`L['self'].cfg.top_k == 3`, `len(L['history']) == 3`) or a scalar argument
 # guarded by its type alone (`L['margin']: int`): the `guards on values:` line.
 _ON_ATTRIBUTE = re.compile(
-    r"^(?!.*\.(?:size|stride|storage_offset)\(\))(?:(?:len\()?L\['\w+'\][.\[)]|L\['\w+'\]: (?:int|float|bool|str)$)"
+    r"^(?!.*\.(?:size|stride|storage_offset)\(\))"
+    r"(?:(?:len\()?L\['\w+'\][.\[)]|L\['\w+'\]: (?:int|float|bool|str)$|L\['\w+'\]: \w+ \(its class, not the object\)$)"
 )
 
 

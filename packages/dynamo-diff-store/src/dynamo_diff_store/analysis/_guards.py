@@ -448,12 +448,14 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
 
 # The values an entry requires of what its arguments hold (`L['self'].cfg.top_k == 3`,
 # `L['teacher']._modules['drop'].training == False`, `len(L['history']) == 3`), and a scalar argument guarded by its
-# type alone (`L['margin']: int`: a dynamic int). Parameters and buffers, torch's own marks (`hasattr(...)`) and
+# type alone (`L['margin']: int`: a dynamic int), and an object argument guarded by its class alone
+# (`L['model']: MLP (its class, not the object)`). Parameters and buffers, torch's own marks (`hasattr(...)`) and
 # objects' ids are left out: they say nothing a user set.
 ATTRIBUTE_GUARDS_MAX = 8
 _ATTRIBUTE_KINDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "LENGTH_CHECK", "DICT_LENGTH")
 _STEP = r"(?:\.\w+|\[(?:'[^'\n]*'|-?\d+)\])"
 _ON_LOCAL_PATH = re.compile(rf"^(?:len\(L\['\w+'\]{_STEP}*\)|L\['\w+'\]{_STEP}+) (?:==|!=|<=|>=|<|>) ")
+_OBJECT_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(\w+(?:\.\w+)+)'>$")
 _SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(int|float|bool|str)'>$")
 
 
@@ -476,4 +478,13 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
         # A scalar argument guarded by its type alone (no guard on its value).
         if leaf.kind == "TYPE_MATCH" and (m := _SCALAR_TYPE.match(leaf.text)) and m[1] not in tensors | valued:
             out.append(f"L['{m[1]}']: {m[2]}")
+        # An object argument (not `self`) guarded by its class, not by which object it is (no ID_MATCH on it):
+        # another instance of the class passes.
+        elif (
+            leaf.kind == "TYPE_MATCH"
+            and (m := _OBJECT_TYPE.match(leaf.text))
+            and m[1] not in tensors | valued | {"self"}
+            and not any(o.kind == "ID_MATCH" and f"(L['{m[1]}'], " in o.text for o in leaves)
+        ):
+            out.append(f"L['{m[1]}']: {m[2].rsplit('.', 1)[-1]} (its class, not the object)")
     return list(dict.fromkeys(out))
