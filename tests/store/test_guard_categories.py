@@ -19,6 +19,9 @@ from dynamo_diff_store.analysis import categorize
         ("0/1: len(kwargs) == 7", "value"),
         ("0/0: kwargs['cache'].layers[0].is_initialized == False", "value"),
         ("0/0: Ne(L['x'].size()[0], 1)", "symbol"),
+        # A symbolic float's range (float_attribute: the branch `if self.temperature > 0.5` taken at 0/1).
+        ("0/1: self.temperature > 0.5  # if self.temperature > 0.5:  # float_attribute.py:30 in forward", "value"),
+        ("0/0: 2 <= L['x'].size()[0]", "symbol"),
         ("0/0: something torch has not said before", "other"),
     ],
 )

@@ -5,6 +5,7 @@ checked there), never the analyser's output."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,41 @@ def test_an_object_argument_guarded_by_its_class_alone(store: Store) -> None:
     got = _inputs(store, "compiled_autograd")
     assert "L['model']: Net (its class, not the object)" in got["0/0"][0]
     assert not any(i.startswith("L['self']:") for items, _ in got.values() for i in items)
+
+
+def test_a_float_attribute_made_symbolic_is_guarded_by_its_range(store: Store) -> None:
+    """float_attribute: `self.temperature` decays every step and forward branches on `> 0.5`. The first entry holds
+    it as a constant (EQUALS_MATCH); the recompilations read it at run time, each guarded by the branch it took (the
+    tree's top-level LAMBDA_GUARDs on the attribute path), at the steps the workload recorded; torch's implicit NaN
+    guard on a float input says nothing a user set and is left out."""
+    oracle = json.loads((CAPTURES / "float_attribute" / "oracle.json").read_text(encoding="utf-8"))
+    assert oracle["compile_steps"] == [0, 1, 7]
+    trees = {f"0/{i}": raw_guard_tree("float_attribute", 0, i) for i in range(3)}
+    assert "+- EQUALS_MATCH: L['self'].temperature == 1.0" in trees["0/0"]
+    assert "+- LAMBDA_GUARD: L['self'].temperature > 0.5  #" in trees["0/1"]
+    assert "+- LAMBDA_GUARD: L['self'].temperature <= 0.5  #" in trees["0/2"]
+    assert "+- LAMBDA_GUARD: not math.isnan(L['self'].temperature)" in trees["0/2"]
+    got = _inputs(store, "float_attribute")
+    values = {cid: [i for i in items if "temperature" in i] for cid, (items, _) in got.items()}
+    assert values == {
+        "0/0": ["L['self'].temperature == 1.0"],
+        "0/1": ["L['self'].temperature > 0.5"],
+        "0/2": ["L['self'].temperature <= 0.5"],
+    }
+
+
+def test_an_attribute_scalar_guarded_by_its_type_alone() -> None:
+    # A float attribute read at run time whose value no guard compares (the tree torch 2.13 wrote for
+    # `self.lin(x) / self.temperature` after it changed: its type, and the implicit NaN guard).
+    tree = "\n".join(
+        [
+            "\t| | | +- GuardManager: source=L['self'].temperature, accessed_by=DictGetItemGuardAccessor('t')",
+            "\t| | | | +- TYPE_MATCH: ___check_type_id(L['self'].temperature, 140487998919168), type=<class 'float'>"
+            "  # return self.lin(x) / self.temperature  # sf.py:6 in forward (HINT: type float)",
+            "\t+- LAMBDA_GUARD: not math.isnan(L['self'].temperature)  # implicit guard for float input",
+            "\t| | | +- TYPE_MATCH: ___check_type_id(L['self'].temperature_scale, 1404879), type=<class 'float'>  # x",
+            "\t| | | +- EQUALS_MATCH: L['self'].temperature_scale == 2.0  # x",
+        ]
+    )
+    shown, omitted = guards_on_inputs(tree_leaves(tree))
+    assert shown == ["L['self'].temperature_scale == 2.0", "L['self'].temperature: float"] and omitted == 0

@@ -63,6 +63,9 @@ _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
         ),
     ),
     (GuardCategory.VALUE, re.compile(r"==|!=|EQUALS_MATCH|CONSTANT_MATCH|value mismatch|\bnot\b.*\bin\b", re.I)),
+    # A range on a value read at run time (a symbolic float or int: `self.temperature > 0.5`, `n <= 4`); sizes
+    # were matched above.
+    (GuardCategory.VALUE, re.compile(r"^[\w.'\[\]]+ (?:<|>|<=|>=) -?\d+(?:\.\d+)?(?:e[-+]?\d+)?$", re.I)),
 )
 
 # "0/1: ..." prefix naming the cache entry whose guard failed.
@@ -447,16 +450,18 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
 
 
 # The values an entry requires of what its arguments hold (`L['self'].cfg.top_k == 3`,
-# `L['teacher']._modules['drop'].training == False`, `len(L['history']) == 3`), and a scalar argument guarded by its
-# type alone (`L['margin']: int`: a dynamic int), and an object argument guarded by its class alone
-# (`L['model']: MLP (its class, not the object)`). Parameters and buffers, torch's own marks (`hasattr(...)`) and
-# objects' ids are left out: they say nothing a user set.
+# `L['teacher']._modules['drop'].training == False`, `len(L['history']) == 3`, a symbolic float attribute's range
+# `L['self'].temperature >= 0.0`), and a scalar guarded by its type alone (`L['margin']: int`: a dynamic int;
+# `L['self'].temperature: float`: an attribute read at run time), and an object argument guarded by its class alone
+# (`L['model']: MLP (its class, not the object)`). Parameters and buffers, torch's own marks (`hasattr(...)`, the
+# implicit `not math.isnan(...)` on a float input) and objects' ids are left out: they say nothing a user set.
 ATTRIBUTE_GUARDS_MAX = 8
-_ATTRIBUTE_KINDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "LENGTH_CHECK", "DICT_LENGTH")
+_ATTRIBUTE_KINDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "LENGTH_CHECK", "DICT_LENGTH", "LAMBDA_GUARD")
 _STEP = r"(?:\.\w+|\[(?:'[^'\n]*'|-?\d+)\])"
 _ON_LOCAL_PATH = re.compile(rf"^(?:len\(L\['\w+'\]{_STEP}*\)|L\['\w+'\]{_STEP}+) (?:==|!=|<=|>=|<|>) ")
 _OBJECT_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(\w+(?:\.\w+)+)'>$")
 _SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(int|float|bool|str)'>$")
+_PATH_SCALAR_TYPE = re.compile(rf"^___check_type_id\((L\['\w+'\]{_STEP}+), \d+\), type=<class '(int|float|bool|str)'>$")
 
 
 def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said: set[str]) -> list[str]:
@@ -468,6 +473,7 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
             and _ON_LOCAL_PATH.match(text)
             and "._parameters[" not in text
             and "._buffers[" not in text
+            and "math.isnan(" not in text
             and text not in said
         ):
             out.append(text)
@@ -478,6 +484,16 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
         # A scalar argument guarded by its type alone (no guard on its value).
         if leaf.kind == "TYPE_MATCH" and (m := _SCALAR_TYPE.match(leaf.text)) and m[1] not in tensors | valued:
             out.append(f"L['{m[1]}']: {m[2]}")
+        # A scalar an argument holds guarded by its type alone (`L['self'].temperature: float`): no guard compares
+        # its value (a range guard on it, `L['self'].temperature >= 0.0`, is listed above and says more).
+        elif (
+            leaf.kind == "TYPE_MATCH"
+            and (m := _PATH_SCALAR_TYPE.match(leaf.text))
+            and "._parameters[" not in m[1]
+            and "._buffers[" not in m[1]
+            and not any(_compares(t, m[1]) for t in [*said, *out])
+        ):
+            out.append(f"{m[1]}: {m[2]}")
         # An object argument (not `self`) guarded by its class, not by which object it is (no ID_MATCH on it):
         # another instance of the class passes.
         elif (
@@ -488,3 +504,14 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
         ):
             out.append(f"L['{m[1]}']: {m[2].rsplit('.', 1)[-1]} (its class, not the object)")
     return list(dict.fromkeys(out))
+
+
+def _compares(text: str, path: str) -> bool:
+    """Whether a guard's text reads the value at `path` itself (`L['self'].t >= 0.0`), not something below it."""
+    at = text.find(path)
+    while at >= 0:
+        after = text[at + len(path) : at + len(path) + 1]
+        if not after or not (after.isalnum() or after in "_.["):
+            return True
+        at = text.find(path, at + 1)
+    return False
