@@ -80,6 +80,10 @@ ALL = [
     ("after_skip", "after_skip.py"),
     # A compilation that fails with an error raised into the program: the entries before it keep serving.
     ("after_raise", "after_raise.py"),
+    # A float attribute made a symbolic float by its recompilation, its entries guarded on its range.
+    ("float_attribute", "float_attribute.py"),
+    # A graph break inside a for loop (random.random()): torch skips the whole frame.
+    ("loop_skip", "loop_skip.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -245,6 +249,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "checkpoint_fn": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "after_skip": {**_EAGER, "calls": "10", "dynamic": "auto"},
     "after_raise": {**_EAGER, "calls": "7", "dynamic": "auto"},
+    "float_attribute": {**_EAGER, "calls": "8", "dynamic": "auto"},
+    "loop_skip": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

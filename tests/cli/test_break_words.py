@@ -283,3 +283,26 @@ def test_a_failure_line_says_what_the_backend_raised(run: Run) -> None:
     assert intro.endswith("raised:") and error.startswith("RuntimeError: ")
     code, out, _ = run("analyze", str(CAPTURES / "after_failure"))
     assert code == 0 and f"failure BackendCompilerFailed: {intro} {error}" in flat(out)
+
+
+def test_a_break_inside_a_loop_says_torch_skipped_the_frame_and_what_to_move(run: Run) -> None:
+    """loop_skip: `random.random()` in a for loop of forward. torch 2.8+ writes the break it hit while handling it
+    (`graph break in loop`) after the first break's own text; the break keeps its own explanation and hints, the
+    failure says why the frame was skipped, and the suggestion says to move the call out of the loop. The workload
+    recorded that torch skipped the frame (`loop_break`) and that its backend never ran."""
+    o = json.loads((CAPTURES / "loop_skip/oracle.json").read_text(encoding="utf-8"))
+    assert o["loop_break"] is True and o["backend_invocations"] == 0 and o["calls"] == 6
+    (record,) = break_records("loop_skip")
+    first, second = record.split("*** While handling this graph break, another graph break occurred: ***")
+    (qualname,) = re.findall(r"qualname: ([\w.]+),", first)
+    (loop_explanation,) = field(second, "  Explanation: ")
+    (gb,) = breaks_of(json_of(run, "analyze", str(CAPTURES / "loop_skip")))
+    assert gb["operator"] == qualname == "Random.random"
+    assert gb["hints"] == field(first, "  Hint: ")  # the first break's hints only, not the loop break's
+    assert gb["explanation"] == field(first, "  Explanation: ")[0]
+    code, out, err = run("analyze", str(CAPTURES / "loop_skip"), "--by-function")
+    assert code == 0, err
+    text = flat(out)
+    assert f"while handling it: graph break in loop: {loop_explanation}" in text
+    assert f"suggestion (graph_break): move `{qualname}` out of the for/while loop" in text
+    assert "this call and every later call of it run eagerly" in text

@@ -50,6 +50,29 @@ def break_summary(
     return f"{title}; torch's hint: {hint}" if hint else title
 
 
+# torch 2.8+ appends to a break's text the break it hit while handling it (a break inside a for/while loop is "graph
+# break in loop": torch skips the whole frame), with that break's own explanation.
+_CHAINED = re.compile(
+    r"\*\*\* While handling this graph break, another graph break occurred: \*\*\*\s*\n\s*(?P<title>[^\n]+)"
+    r"(?:\n\s*Explanation: (?P<explanation>[^\n]+))?"
+)
+
+
+def chained_break(text: str) -> str | None:
+    """`graph break in loop: torch.compile detected a graph break in a for/while loop. Skipping the frame ...`: the
+    second break torch hit while handling the first, with its explanation; None when the text has none."""
+    m = _CHAINED.search(text)
+    if m is None:
+        return None
+    title = m["title"].strip()
+    return f"{title}: {m['explanation'].strip()}" if m["explanation"] else title
+
+
+def loop_break(text: str) -> bool:
+    """Whether the second break is torch's break inside a for/while loop (it skips the whole frame)."""
+    return (found := chained_break(text)) is not None and found.startswith("graph break in loop")
+
+
 def restart_words(restart: Restart) -> str:
     """What restarted the analysis, in a few words: after its graph break, the exception torch named, else the
     reason's first line."""

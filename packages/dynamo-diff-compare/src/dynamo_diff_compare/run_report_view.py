@@ -22,7 +22,13 @@ from dynamo_diff_schema.run_report import (
 )
 from dynamo_diff_schema.suggestions import SuggestionKind
 
-from dynamo_diff_compare.break_words import actionable_hint, break_title, reached_text, restart_words
+from dynamo_diff_compare.break_words import (
+    actionable_hint,
+    break_title,
+    chained_break,
+    reached_text,
+    restart_words,
+)
 from dynamo_diff_compare.call_sites import (
     SITES_SHOWN,
     assigned_text,
@@ -67,6 +73,14 @@ from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 _COMPILE_TIME = "entire_frame_compile_time_s"
 
 
+def failure_message(reason: str) -> str:
+    """The telling line of a failure's text (`gist`), and the break torch hit while handling it when there is one
+    (`...; while handling it: graph break in loop: torch.compile detected a graph break in a for/while loop. ...`):
+    why torch skipped the frame."""
+    then = chained_break(reason)
+    return gist(reason) + (f"; while handling it: {then}" if then else "")
+
+
 def nonzero(counts: Counts) -> dict[str, int]:
     return {key: value for key, value in counts.values().items() if value}
 
@@ -85,7 +99,7 @@ def compilation_line(
         sequel = sequels.of(comp) if sequels is not None else None
         failure = FailureLine(
             fail_type=comp.failure.fail_type,
-            message=gist(comp.failure.reason or ""),
+            message=failure_message(comp.failure.reason or ""),
             site=f"{comp.failure.user_file}:{comp.failure.user_line}" if comp.failure.user_file else None,
             then=then_text(comp),
             went_on=sequel.went_on if sequel is not None else None,

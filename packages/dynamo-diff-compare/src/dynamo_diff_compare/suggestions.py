@@ -17,6 +17,7 @@ from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardCategor
 from dynamo_diff_schema.lists import joined
 from dynamo_diff_schema.suggestions import Suggestion, SuggestionKind
 
+from dynamo_diff_compare.break_words import loop_break
 from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.user_lines import Carried, carried, resumed, shown_site
 
@@ -890,6 +891,8 @@ def compilation_suggestions(comp: Compilation, function: str | None = None) -> l
     compilation already names (fullgraph)."""
     out: list[Suggestion] = []
     done: set[tuple[str, str | None]] = set()
+    # A break inside a for/while loop makes torch skip the whole function (torch 2.8+: "graph break in loop").
+    in_loop = comp.failure is not None and loop_break(comp.failure.reason or "")
     for gb in comp.graph_breaks:
         if (gb.key, gb.site) in done:
             continue
@@ -898,6 +901,13 @@ def compilation_suggestions(comp: Compilation, function: str | None = None) -> l
         if gb.gb_id is None and not hints:
             continue  # nothing beyond the break's type to go on
         change, knob = _from_hints(hints)
+        if in_loop:
+            what_call = f"`{operator}`" if operator else "what breaks the graph"
+            change = (
+                f"move {what_call} out of the for/while loop or out of the compiled function: a graph break inside "
+                "a loop makes torch skip the whole function, which then runs eagerly at every call"
+                + (f"; torch's hint: {change}" if change else "")
+            )
         what = gb.gb_type or gb.reason.split("\n", 1)[0]
         op = f" ({operator})" if operator else ""
         page = getattr(gb, "url", None) or (GB_PAGE.format(gb.gb_id) if gb.gb_id else None)

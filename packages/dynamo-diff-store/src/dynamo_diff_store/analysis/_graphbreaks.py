@@ -47,7 +47,12 @@ _OPERATOR = (
     re.compile(r"tracing `(?P<name>[^`(]+)\(\)`"),
     re.compile(r"^Called `(?P<name>[^`(]+)\(\)`"),
     re.compile(r"^builtin (?P<name>[A-Za-z_][\w.]*) \["),
+    # A builtin Dynamo cannot trace (`random.random()`): "trace the builtin `<unknown module>.Random.random.`".
+    re.compile(r"trace the builtin `(?:<unknown module>\.)?(?P<name>[\w.]+?)\.?`"),
 )
+# torch 2.8+ appends a second break it hit while handling the first (a break inside a for/while loop: "graph break
+# in loop", which skips the frame); the first break's own explanation and hints are those before it.
+CHAINED_BREAK = "*** While handling this graph break, another graph break occurred: ***"
 
 
 def parse_graph_break(text: str, evidence_id: str | None) -> GraphBreak:
@@ -86,11 +91,16 @@ def parse_graph_break(text: str, evidence_id: str | None) -> GraphBreak:
 
 
 def _torch_part(lines: list[str]) -> list[str]:
-    """The record's lines up to the user traceback (or torch's own traceback, whichever comes first)."""
+    """The record's lines up to the user traceback, torch's own traceback or a second break torch hit while handling
+    this one, whichever comes first."""
     out = []
     for line in lines:
         stripped = line.strip()
-        if stripped == "User code traceback:" or stripped.startswith("Traceback (most recent call last)"):
+        if (
+            stripped == "User code traceback:"
+            or stripped.startswith("Traceback (most recent call last)")
+            or stripped == CHAINED_BREAK
+        ):
             break
         out.append(line)
     return out
