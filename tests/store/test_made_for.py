@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from dynamo_diff_store import Store
+from dynamo_diff_store.analysis import _guards
 
 from .guard_trees import raw_guard_tree
 
@@ -94,3 +95,16 @@ def test_an_autocast_switch_is_made_for_the_new_entrys_autocast_flags(store: Sto
     assert "GLOBAL_STATE changed: autocast(cpu)_enabled" in reason.text
     flags = json.dumps(second, separators=(",", ":"))
     assert reason.made_for == [f"GLOBAL_STATE autocast_state.enabled={flags}"]
+
+
+def test_a_guard_the_tree_holds_twice_is_said_once() -> None:
+    # A float a resume function reads made symbolic and fixed again (torch 2.13: `remove_tensorify_specialized_
+    # graphargs` writes the same LAMBDA_GUARD twice at the top of the new entry's tree).
+    tree = "\n".join(
+        [
+            "\t+- LAMBDA_GUARD: L['start'] == 1064.096936651  # (_dynamo/output_graph.py:3375 in remove_tensorify)",
+            "\t+- LAMBDA_GUARD: L['start'] == 1064.096936651  # (_dynamo/output_graph.py:3375 in remove_tensorify)",
+        ]
+    )
+    reason = "2/0: start == 1063.288274652  # self.ms = (time.perf_counter() - start) * 1000  # probe.py:23 in f"
+    assert _guards.made_for(reason, "value", _guards.tree_leaves(tree)) == ["L['start'] == 1064.096936651"]

@@ -229,7 +229,9 @@ def made_for(reason: str, category: GuardCategory | str, leaves: tuple[GuardLeaf
     on_source = [leaf for leaf in leaves if leaf.source == source]
     if tensor is None:
         shape = _skeleton(body, source)
-        same = [leaf.text for leaf in on_source if _skeleton(leaf.text, source) == shape]
+        # A guard the tree holds twice (a float's value guard under its local's manager and again at the top
+        # level) is said once.
+        same = list(dict.fromkeys(leaf.text for leaf in on_source if _skeleton(leaf.text, source) == shape))
         if same:
             return same[:_MADE_FOR_MAX]
     tensors = [m for leaf in on_source if leaf.kind == "TENSOR_MATCH" and (m := _CHECK_TENSOR.search(leaf.text))]
