@@ -5,6 +5,7 @@ n = 6 hits the limit) and its raw guard trees, never from the analyser."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -56,3 +57,25 @@ def test_at_most_four_texts_a_side_then_how_many_more_and_where() -> None:
         "(baseline: 3 more texts, 7 in all from 9 failing guard(s) of this kind: the baseline run's analysis "
         "lists every one per compilation; the change's JSON examples hold 6)",
     ]
+
+
+def test_the_same_guard_failed_by_each_older_entry_is_said_once_with_each_entrys_value(run: Run) -> None:
+    """torch names one failing guard per older entry: pair_recompile_limit_before's fifth compilation (n = 6, the
+    limit) names all four. The text says the guard once and each other entry's own value (from the workload's own
+    record of torch's guard failures); the JSON keeps all four."""
+    oracle = json.loads((CAPTURES / "pair_recompile_limit_before" / "oracle.json").read_text(encoding="utf-8"))
+    failures = [f.split("#", 1)[0].strip() for f in oracle["guard_failures"]["step"] if f[:1].isdigit()]
+    last = failures[-4:]
+    assert last == ["0/3: n == 5", "0/2: n == 4", "0/1: n == 3", "0/0: n == 2"]
+    path = str(CAPTURES / "pair_recompile_limit_before")
+    code, out, err = run("analyze", path, "--by-function")
+    assert code == 0, err
+    (line,) = [s.strip() for s in out.splitlines() if s.strip().startswith("0/4 failed:")]
+    others = ", ".join(f"{f.split(':')[0]} ({f.rsplit(' ', 1)[1]})" for f in last[1:])
+    assert line.startswith(
+        f"0/4 failed: recompiled [value] {last[0]} at model.py:10: return x * n + 1; the same guard failed on {others}"
+    )
+    assert others == "0/2 (4), 0/1 (3), 0/0 (2)"
+    code, out, _ = run("analyze", path, "--by-function", "--format", "json")
+    (comp,) = [c for fn in json.loads(out)["functions"] for c in fn["compilations"] if c["compile_id"] == "0/4"]
+    assert [g["text"] for g in comp["recompile"]] == last

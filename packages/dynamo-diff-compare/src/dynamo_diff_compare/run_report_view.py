@@ -44,6 +44,7 @@ from dynamo_diff_compare.changes import gist
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
+from dynamo_diff_compare.guard_groups import grouped_guards
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
@@ -177,6 +178,17 @@ def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: 
         also_differs_from=r.also_differs_from,
         also_differs=r.also_differs[:6],
         also_differs_count=r.also_differs_count,
+    )
+
+
+def reason_text(r: GuardLine) -> str:
+    """`[value] 0/0: G['MODE'] == 'sin' at global_guard.py:17: if MODE == "sin": (made for: ...) (also differs ...)`."""
+    also = also_differs_text(r.also_differs_from, r.also_differs)
+    return (
+        f"[{r.category}] {r.text}"
+        + (f" {guard_at(r)}" if r.site else "")
+        + made_for_text(r.made_for)
+        + (f" ({also})" if also else "")
     )
 
 
@@ -496,13 +508,7 @@ def compilation_text(
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
-        guards = "; ".join(
-            f"[{r.category}] {r.text}"
-            + (f" {guard_at(r)}" if r.site else "")
-            + made_for_text(r.made_for)
-            + (f" ({also})" if (also := also_differs_text(r.also_differs_from, r.also_differs)) else "")
-            for r in c.recompile
-        )
+        guards = "; ".join(grouped_guards(c.recompile, reason_text))
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
         parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
     for gb in c.graph_breaks:
