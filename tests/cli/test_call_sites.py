@@ -283,3 +283,24 @@ def test_a_guard_on_a_modules_training_flag_says_where_training_is_switched(run:
     (guard,) = [g for f in json.loads(out)["functions"] for c in f["compilations"] for g in c["recompile"]]
     assert guard["guarded"] == "training"
     assert [(f["line"], f["code"]) for f in guard["assigned_at"]] == sites
+
+
+def test_a_guard_on_a_bare_locals_attribute_says_where_the_attribute_is_set(run: Run) -> None:
+    """float_attribute: torch 2.13 names the failing guard with the local bare (`self.temperature == 1.0`, the
+    workload's own record of torch's guard failures), not as `L['self'].temperature`. The snapshot's assignments of
+    `temperature`: in `__init__` and in the loop."""
+    oracle = json.loads((CAPTURES / "float_attribute" / "oracle.json").read_text(encoding="utf-8"))
+    assert oracle["guard_failures"]["forward"][0].startswith("0/0: self.temperature == 1.0")
+    lines = _snapshot("float_attribute", "float_attribute.py")
+    sites = [(n, s.strip()) for n, s in enumerate(lines, 1) if re.match(r"\s*\w+\.temperature = ", s)]
+    assert [n for n, _ in sites] == [26, 41]
+    set_at = "temperature set at: " + "; ".join(f"float_attribute.py:{n} {code}" for n, code in sites)
+    for view in ([], ["--by-function"]):
+        code_, out, err = run("analyze", str(CAPTURES / "float_attribute"), *view)
+        assert code_ == 0, err
+        assert set_at in [s.strip() for s in out.splitlines()]
+    code_, out, err = run("analyze", str(CAPTURES / "float_attribute"), "--by-function", "--format", "json")
+    assert code_ == 0, err
+    guards = [g for f in json.loads(out)["functions"] for c in f["compilations"] for g in c["recompile"]]
+    assert {g["guarded"] for g in guards} == {"temperature"}
+    assert all([(f["line"], f["code"]) for f in g["assigned_at"]] == sites for g in guards)

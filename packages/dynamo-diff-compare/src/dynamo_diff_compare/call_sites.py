@@ -37,6 +37,10 @@ FUNCTION_LINES = 6
 # `G['MODE']`, `L['self'].top_k`, `L['cfg']['mode']`, `L['self']._modules['head']`: a guard's source and its accessors.
 _SOURCE = re.compile(r"\b(?P<base>[GL])\['(?P<name>[^'\]]+)'\](?P<rest>(?:\.\w+|\[[^\]]*\]|\(\))*)")
 _ACCESSOR = re.compile(r"\.(?P<attr>\w+)|\[(?P<key>[^\]]*)\]|(?P<call>\(\))")
+# torch 2.13 writes a failing guard on what a frame local holds with the local bare: `0/0: policy.mix_channels ==
+# False`, `self.temperature == 1.0`, `cfg['mode'] == 'a'` (its guard tree writes `L['policy'].mix_channels`).
+_ENTRY_PREFIX = re.compile(r"^\[?!?\d+(?:/\d+)+\]?:\s*")
+_BARE_SOURCE = re.compile(r"^(?:not\s+)?(?P<name>[A-Za-z_]\w*)(?P<rest>(?:\.\w+|\[[^\]]*\])+)(?=\s|$)")
 # The dicts through which torch's guards reach a module's submodules, parameters and buffers (set as attributes).
 _MODULE_DICTS = {"_modules", "_parameters", "_buffers"}
 # A guard on a module's training flag as torch 2.13 writes its reason: `self._modules['drop'].training == True`
@@ -105,7 +109,7 @@ def guarded_name(guard: str) -> Guarded | None:
     first = guard.strip().split("\n", 1)[0].split("  #", 1)[0]
     if _TRAINING.search(first):
         return Guarded("attribute", "training")
-    m = _SOURCE.search(first)
+    m = _SOURCE.search(first) or _BARE_SOURCE.match(_ENTRY_PREFIX.sub("", first, count=1))
     if m is None or m["name"].startswith("__"):  # `G['__import_torch']`: a module torch's guards import
         return None
     accessors = list(_ACCESSOR.finditer(m["rest"]))
