@@ -27,8 +27,9 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # after_skip, dynamic_norm and autocast_switch (higher-order ops; what runs after a failure and after the limit; a
 # first dynamic compilation pinned inside torch; a GLOBAL_STATE guard on autocast) 1.04 MB, to 28.83 MB; after_raise
 # (the entries that serve after a raised failure) 0.2 MB, to 29.04 MB; float_attribute (a float attribute made a
-# symbolic float, its entries guarded on its range) 0.25 MB, to 29.29 MB.
-MAX_RETAINED_BYTES = 29_500_000
+# symbolic float, its entries guarded on its range) 0.25 MB, to 29.29 MB; loop_skip and inductor_freezing (a break
+# in a loop; the weights freezing folds into Inductor's code) 0.29 MB, to 29.58 MB.
+MAX_RETAINED_BYTES = 29_750_000
 
 
 @pytest.fixture(scope="module")

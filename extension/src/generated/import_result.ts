@@ -899,6 +899,10 @@ export interface Compilation {
   graph_breaks?: GraphBreak[];
   guards?: GuardSummary | null;
   identity: CompileIdentity;
+  /**
+   * What Inductor generated, per graph in the order written: the forward's (or the inference graph's), then the backward's when it compiled.
+   */
+  inductor_code?: InductorCode[];
   limit_events?: LimitEvent[];
   outcome: Outcome;
   /**
@@ -1178,6 +1182,41 @@ export interface CompileIdentity {
    */
   occurrence?: number;
   rank?: number | null;
+}
+/**
+ * What Inductor generated for one graph of the compilation (an `inductor_output_code` record: the Python module
+ * it wrote), read from the module's text and never run.
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "InductorCode".
+ */
+export interface InductorCode {
+  /**
+   * The inductor_output_code record.
+   */
+  evidence_id?: string | null;
+  /**
+   * The calls of `call` to library kernels (`extern_kernels.addmm`: 'addmm'), torch ops (`torch.ops.mkl._mkl_linear.default`: 'mkl._mkl_linear') and ATen fallbacks (`aten.sort.default`: 'sort'), with how many times it makes each; at most 12.
+   */
+  extern_calls?: {
+    [k: string]: number;
+  };
+  /**
+   * Module-level constants `_frozen_param*` (inductor.freezing: the weights folded into the code, no longer read from the module at each call).
+   */
+  frozen_params?: number;
+  /**
+   * The arguments its `call` takes (the names it unpacks from `args`); None when not found.
+   */
+  inputs?: number | null;
+  /**
+   * The kernels it defines (cpp_fused_*, triton_*), in its order, at most 12.
+   */
+  kernels?: string[];
+  /**
+   * Every kernel it defines.
+   */
+  kernels_total?: number;
 }
 /**
  * This interface was referenced by `ImportResult`'s JSON-Schema

@@ -312,6 +312,10 @@ export interface CompilationLine {
    */
   guards_on_inputs_omitted?: number;
   /**
+   * What Inductor generated for its graphs (the forward's or inference graph's, then the backward's): what `call` takes, the frozen weights, the kernels and the library kernels it calls; [] for another backend.
+   */
+  inductor_code?: InductorCode[];
+  /**
    * The compiler limit it hit, if any.
    */
   limit?: string | null;
@@ -441,6 +445,41 @@ export interface BreakLine {
    * The page of the graph-break type that torch's record links.
    */
   url?: string | null;
+}
+/**
+ * What Inductor generated for one graph of the compilation (an `inductor_output_code` record: the Python module
+ * it wrote), read from the module's text and never run.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "InductorCode".
+ */
+export interface InductorCode {
+  /**
+   * The inductor_output_code record.
+   */
+  evidence_id?: string | null;
+  /**
+   * The calls of `call` to library kernels (`extern_kernels.addmm`: 'addmm'), torch ops (`torch.ops.mkl._mkl_linear.default`: 'mkl._mkl_linear') and ATen fallbacks (`aten.sort.default`: 'sort'), with how many times it makes each; at most 12.
+   */
+  extern_calls?: {
+    [k: string]: number;
+  };
+  /**
+   * Module-level constants `_frozen_param*` (inductor.freezing: the weights folded into the code, no longer read from the module at each call).
+   */
+  frozen_params?: number;
+  /**
+   * The arguments its `call` takes (the names it unpacks from `args`); None when not found.
+   */
+  inputs?: number | null;
+  /**
+   * The kernels it defines (cpp_fused_*, triton_*), in its order, at most 12.
+   */
+  kernels?: string[];
+  /**
+   * Every kernel it defines.
+   */
+  kernels_total?: number;
 }
 /**
  * How far a compilation that never finished (no compilation_metrics) got: the last record torch wrote for

@@ -7,7 +7,7 @@ import re
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.compilation import Compilation, GuardReason
+from dynamo_diff_schema.compilation import Compilation, GuardReason, InductorCode
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -45,6 +45,7 @@ from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.guard_groups import grouped_guards
+from dynamo_diff_compare.inductor_code_view import inductor_code_text
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
@@ -137,6 +138,7 @@ def compilation_line(
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         graph_op_kinds=op_kinds(comp.graph.op_histogram) if comp.graph is not None else [],
         aot_ops=aot_ops(comp),
+        inductor_code=list(comp.inductor_code),
         graph_inputs=list(comp.graph.inputs) if comp.graph is not None else [],
         graph_inputs_omitted=comp.graph.inputs_omitted if comp.graph is not None else 0,
         graph_evidence_id=comp.graph.graph_evidence_id if comp.graph is not None else None,
@@ -456,6 +458,7 @@ class InputsSaid:
         self._last: dict[str, list[str]] = {}
         self._ops: dict[str, tuple[list[str], dict[str, int]]] = {}
         self._graph_inputs: dict[str, list[str]] = {}
+        self._inductor: dict[str, list[InductorCode]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -471,6 +474,13 @@ class InputsSaid:
         now = (c.graph_op_kinds, c.aot_ops)
         before, self._ops[c.frame] = self._ops.get(c.frame), now
         return bool(c.graph_op_kinds) and now != before
+
+    def new_inductor_code(self, c: CompilationLine) -> bool:
+        """Whether what Inductor generated for it differs from its frame's previous compilation's (in what it takes,
+        folds in, defines and calls; not in its evidence)."""
+        now = [code.model_copy(update={"evidence_id": None}) for code in c.inductor_code]
+        before, self._inductor[c.frame] = self._inductor.get(c.frame), now
+        return bool(now) and now != before
 
     def new_graph_inputs(self, c: CompilationLine) -> bool:
         """Whether its graph's inputs say something (`telling_inputs`) its frame's previous compilation did not."""
@@ -568,6 +578,8 @@ def compilation_text(
         below.append(ops_text(c))
     if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):
         below.append(graph_inputs_text(c))
+    if inputs.new_inductor_code(c) if inputs is not None else bool(c.inductor_code):
+        below.append(inductor_code_text(c.inductor_code, list(c.aot_ops)))
     if not parts and not below:
         return None
     frame = "" if c.frame == function.rsplit(".", 1)[-1] else f" {c.frame}"

@@ -312,6 +312,34 @@ class AotSummary(Model):
     evidence_ids: list[str] = Field(default_factory=list)
 
 
+class InductorCode(Model):
+    """What Inductor generated for one graph of the compilation (an `inductor_output_code` record: the Python module
+    it wrote), read from the module's text and never run."""
+
+    inputs: int | None = Field(
+        None,
+        ge=0,
+        description="The arguments its `call` takes (the names it unpacks from `args`); None when not found.",
+    )
+    frozen_params: int = Field(
+        0,
+        ge=0,
+        description="Module-level constants `_frozen_param*` (inductor.freezing: the weights folded into the code, no "
+        "longer read from the module at each call).",
+    )
+    kernels: list[str] = Field(
+        default_factory=list, description="The kernels it defines (cpp_fused_*, triton_*), in its order, at most 12."
+    )
+    kernels_total: int = Field(0, ge=0, description="Every kernel it defines.")
+    extern_calls: dict[str, int] = Field(
+        default_factory=dict,
+        description="The calls of `call` to library kernels (`extern_kernels.addmm`: 'addmm'), torch ops "
+        "(`torch.ops.mkl._mkl_linear.default`: 'mkl._mkl_linear') and ATen fallbacks (`aten.sort.default`: "
+        "'sort'), with how many times it makes each; at most 12.",
+    )
+    evidence_id: str | None = Field(None, description="The inductor_output_code record.")
+
+
 class GuardSummary(Model):
     count: int = Field(ge=0)
     categories: dict[str, int] = Field(default_factory=dict)
@@ -350,6 +378,11 @@ class Compilation(Model):
     limit_events: list[LimitEvent] = Field(default_factory=list)
     graph: GraphSummary | None = None
     aot: AotSummary | None = None
+    inductor_code: list[InductorCode] = Field(
+        default_factory=list,
+        description="What Inductor generated, per graph in the order written: the forward's (or the inference "
+        "graph's), then the backward's when it compiled.",
+    )
     specializations: list[Specialization] = Field(
         default_factory=list,
         description="Symbols torch made and fixed back to one value while tracing (symbolic_shape_specialization), "

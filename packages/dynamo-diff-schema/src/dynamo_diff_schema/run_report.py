@@ -10,7 +10,7 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
-from dynamo_diff_schema.compilation import LastRecord, Specialization, SymbolicSize
+from dynamo_diff_schema.compilation import InductorCode, LastRecord, Specialization, SymbolicSize
 from dynamo_diff_schema.manifest import FrameValues
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -188,6 +188,12 @@ class CompilationLine(Model):
         default_factory=dict,
         description="The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or "
         "'inference'; {} when it made none (an eager backend) or the trace has none.",
+    )
+    inductor_code: list[InductorCode] = Field(
+        default_factory=list,
+        description="What Inductor generated for its graphs (the forward's or inference graph's, then the "
+        "backward's): what `call` takes, the frozen weights, the kernels and the library kernels it calls; [] for "
+        "another backend.",
     )
     dynamic: list[SymbolicSize] = Field(
         default_factory=list,

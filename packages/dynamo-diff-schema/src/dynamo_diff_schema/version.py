@@ -4,5 +4,5 @@
 fields are added. Major 1 was the manifest of the 0.1 tool; readers translate it (see the store).
 """
 
-SCHEMA_VERSION = "2.8"
+SCHEMA_VERSION = "2.9"
 SCHEMA_MAJOR = 2

@@ -39,6 +39,7 @@ from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
 from dynamo_diff_store.analysis._folding import Identity, RunFacts, UserCall
 from dynamo_diff_store.analysis._kind_graphs import aot_summary, graph_summary, specializations
 from dynamo_diff_store.analysis._kind_guards import EarlierLeaves, guard_summary, recompile
+from dynamo_diff_store.analysis._kind_inductor import inductor_code
 from dynamo_diff_store.analysis._kind_metrics import final_metrics, metrics_code, outcome, phase_times, start_time
 from dynamo_diff_store.analysis._kinds import KIND_OF, NOT_INDEXED, extract, kind_key
 from dynamo_diff_store.analysis._spill import SpillList
@@ -327,6 +328,7 @@ class Classifier:
             limit_events=limits,
             graph=graph_summary(ident, final, metrics_ev, ended),
             aot=aot_summary(ident),
+            inductor_code=inductor_code(ident),
             specializations=specialized,
             guards=guard_summary(ident, final, metrics_ev),
             phase_times=phases,

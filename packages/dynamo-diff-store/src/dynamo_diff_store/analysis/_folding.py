@@ -14,7 +14,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from dynamo_diff_schema.compilation import CacheEvent, CodeLocation, GraphBreak, GuardReason, StackFrame
+from dynamo_diff_schema.compilation import (
+    CacheEvent,
+    CodeLocation,
+    GraphBreak,
+    GuardReason,
+    InductorCode,
+    StackFrame,
+)
 
 from dynamo_diff_store.analysis._facts import CompileKeyTuple, Fact, StartStack
 from dynamo_diff_store.analysis._guards import GuardLeaf
@@ -49,6 +56,7 @@ class Identity:
     graph_record: str | None = None  # that graph's dynamo_output_graph record (its evidence id)
     created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
+    inductor_code: list[tuple[int, InductorCode]] = field(default_factory=list)  # (attempt, what it says)
     # symbolic_shape_specialization: (the file it was read from, (symbol, source, value, reason, user file or its
     # intern index, line, line text), evidence id); the user file is resolved when the rank ends.
     specialized: list[tuple[str, tuple[Any, ...], str]] = field(default_factory=list)

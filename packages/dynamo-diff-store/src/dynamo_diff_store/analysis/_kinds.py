@@ -32,6 +32,7 @@ from dynamo_diff_store.analysis._kind_graphs import (
     SYMBOLIC_SHAPE_SPECIALIZATION,
 )
 from dynamo_diff_store.analysis._kind_guards import DYNAMO_CPP_GUARDS_STR, DYNAMO_GUARDS, RECOMPILE_REASONS
+from dynamo_diff_store.analysis._kind_inductor import INDUCTOR_OUTPUT_CODE
 from dynamo_diff_store.analysis._kind_metrics import (
     BWD_COMPILATION_METRICS,
     COMPILATION_METRICS,
@@ -54,6 +55,7 @@ RECORD_KINDS: tuple[RecordKind, ...] = (
     AOT_FORWARD_GRAPH,
     AOT_BACKWARD_GRAPH,
     AOT_INFERENCE_GRAPH,
+    INDUCTOR_OUTPUT_CODE,
     DYNAMO_CPP_GUARDS_STR,
     DYNAMO_GUARDS,
     RECOMPILE_REASONS,

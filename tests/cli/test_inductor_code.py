@@ -1,0 +1,118 @@
+"""What Inductor generated for a compilation (its `inductor_output_code` modules): what `call` takes, the weights
+freezing folded in, the kernels and the library kernels it calls. Expected values are read by the test from the
+raw trace with Python's own parser (`ast`), never from the analyser; the workloads' oracles say what ran."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import Run, unwrapped
+from .test_break_words import flat, log_of, records
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+
+
+def _dotted(node: ast.expr) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def modules(name: str) -> list[dict[str, Any]]:
+    """Each generated module of the capture, read with `ast`: the names `call` unpacks from `args`, the module-level
+    `_frozen_param*` names, the kernels assigned from `async_compile`, the library calls of `call`."""
+    out = []
+    for meta, payload in records(log_of(name)):
+        if "inductor_output_code" not in meta:
+            continue
+        tree = ast.parse(payload)
+        frozen = [
+            t.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for t in node.targets
+            if isinstance(t, ast.Name) and t.id.startswith("_frozen_param")
+        ]
+        kernels = [
+            node.targets[0].id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and _dotted(node.value.func).startswith("async_compile.")
+            and isinstance(node.targets[0], ast.Name)
+        ]
+        (call,) = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "call"]
+        (unpack,) = [
+            n for n in call.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == "args"
+        ]
+        target = unpack.targets[0]
+        inputs = len(target.elts) if isinstance(target, ast.Tuple) else 1
+        calls: dict[str, int] = {}
+        for n in ast.walk(call):
+            if isinstance(n, ast.Call):
+                d = _dotted(n.func)
+                if d.startswith("extern_kernels."):
+                    key = d.split(".", 1)[1]
+                elif d.startswith("torch.ops."):
+                    ns, op = d.split(".")[2:4]
+                    key = op if ns == "aten" else f"{ns}.{op}"
+                else:
+                    continue
+                calls[key] = calls.get(key, 0) + 1
+        out.append({"inputs": inputs, "frozen": frozen, "kernels": kernels, "calls": calls})
+    return out
+
+
+def _compilations(run: Run, name: str) -> list[dict[str, Any]]:
+    code, out, err = run("analyze", str(CAPTURES / name), "--by-function", "--format", "json")
+    assert code == 0, err
+    return [c for fn in json.loads(out)["functions"] for c in fn["compilations"]]
+
+
+def test_freezing_folds_the_weights_into_the_code_and_call_takes_the_input_alone(run: Run) -> None:
+    oracle = json.loads((CAPTURES / "inductor_freezing/oracle.json").read_text(encoding="utf-8"))
+    # One graph, compiled once; the load at step 2 compiled nothing, and the compiled scores drifted from eager.
+    assert oracle["backend_invocations"] == 1 and oracle["stale_after_load"] is True
+    (module,) = modules("inductor_freezing")
+    assert module["inputs"] == 1 and len(module["frozen"]) == 7  # Head's 6 parameters (two prepacked for mkl)
+    (comp,) = _compilations(run, "inductor_freezing")
+    (code,) = comp["inductor_code"]
+    assert code["inputs"] == module["inputs"]
+    assert code["frozen_params"] == len(module["frozen"])
+    assert code["kernels"] == module["kernels"] and code["kernels_total"] == len(module["kernels"])
+    assert code["extern_calls"] == module["calls"] == {"mkl._mkl_linear": 2}
+    _, out, _ = run("analyze", str(CAPTURES / "inductor_freezing"), "--by-function")
+    (line,) = [s for s in unwrapped(out) if s.strip().startswith("inductor code:")]
+    assert flat(line).startswith(
+        f"inductor code: call takes 1 input; 7 frozen params (weights folded into the code, not read at each call); "
+        f"2 kernels: {', '.join(module['kernels'])}; calls mkl._mkl_linear 2 (ev "
+    )
+
+
+def test_a_training_graph_says_the_forwards_and_the_backwards_code(run: Run) -> None:
+    """training: one compilation of MLP.forward under Inductor; its forward module is written when it compiles, its
+    backward's at the first .backward(): both belong to the compilation, in that order."""
+    forward, backward = modules("training")
+    (comp,) = _compilations(run, "training")
+    assert [(c["inputs"], c["kernels"], c["extern_calls"]) for c in comp["inductor_code"]] == [
+        (m["inputs"], m["kernels"], m["calls"]) for m in (forward, backward)
+    ]
+    assert all(c["frozen_params"] == 0 for c in comp["inductor_code"])
+    _, out, _ = run("analyze", str(CAPTURES / "training"), "--by-function")
+    (line,) = [flat(s) for s in unwrapped(out) if s.strip().startswith("inductor code:")]
+    assert line.startswith(f"inductor code: forward: call takes {forward['inputs']} inputs; ")
+    assert f" | backward: call takes {backward['inputs']} inputs; " in line
+
+
+def test_an_eager_backend_writes_no_generated_code(run: Run) -> None:
+    assert not modules("float_attribute")
+    assert all(c["inductor_code"] == [] for c in _compilations(run, "float_attribute"))
+    _, out, _ = run("analyze", str(CAPTURES / "float_attribute"), "--by-function")
+    assert "inductor code:" not in out
