@@ -86,6 +86,8 @@ ALL = [
     ("loop_skip", "loop_skip.py"),
     # A head served under no_grad with inductor.freezing: the weights folded into the generated code.
     ("inductor_freezing", "inductor_freezing.py"),
+    # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
+    ("error_on_recompile", "error_on_recompile.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -254,6 +256,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "float_attribute": {**_EAGER, "calls": "8", "dynamic": "auto"},
     "loop_skip": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "inductor_freezing": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
+    "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

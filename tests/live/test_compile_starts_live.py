@@ -123,3 +123,40 @@ def test_a_compilation_refused_at_the_limit_says_its_step_too(tmp_path: Path) ->
     assert (values["step"], values["n"]) == (calls[2]["step"], calls[2]["n"]) == (2, 3)
     steps = [{v.name: v.value for v in comps[cid].started_with[0].values}["step"] for cid in ("0/0", "0/1")]
     assert steps == [0, 1]
+
+
+ON_RECOMPILE_ERROR = """
+import json, os
+import torch
+
+torch._dynamo.config.error_on_recompile = True
+record = {"errors": []}
+
+
+def f(x, k):
+    return x * k
+
+
+cf = torch.compile(f, backend="eager")
+for step, k in enumerate((2, 2, 3, 2)):
+    try:
+        cf(torch.ones(3), k)
+    except Exception as err:  # torch._dynamo.exc.RecompileError
+        record["errors"].append({"step": step, "k": k, "type": type(err).__name__})
+with open(os.environ["STEPS_RECORD"], "w") as out:
+    json.dump(record, out)
+"""
+
+
+def test_a_compilation_refused_by_error_on_recompile_says_its_step_too(tmp_path: Path) -> None:
+    # error_on_recompile: k=2 compiles (0/0); k=3 fails its guard and torch raises RecompileError while it reads the
+    # recompile reasons, before its start callback; the program catches it.
+    _, capture, said = _captured(tmp_path, "on_recompile.py", ON_RECOMPILE_ERROR)
+    (error,) = said["errors"]
+    assert error["type"] == "RecompileError"
+    comps = {c.compile_id: c for r in capture.ranks for c in r.compilations}
+    (failed,) = [c for c in comps.values() if c.failure is not None]
+    assert failed.compile_id == "0/1" and failed.failure.fail_type == "RecompileError"
+    (frame,) = failed.started_with
+    values = {v.name: v.value for v in frame.values}
+    assert (values["step"], values["k"]) == (error["step"], error["k"]) == (2, 3)

@@ -68,6 +68,7 @@ from dynamo_diff_compare.user_lines import (
     shown_site,
     source_line,
     specialized_text,
+    triggering_guards,
 )
 from dynamo_diff_compare.went_on import Sequels, after_failure_text, then_text
 
@@ -78,9 +79,13 @@ _COMPILE_TIME = "entire_frame_compile_time_s"
 def failure_message(reason: str) -> str:
     """The telling line of a failure's text (`gist`), and the break torch hit while handling it when there is one
     (`...; while handling it: graph break in loop: torch.compile detected a graph break in a for/while loop. ...`):
-    why torch skipped the frame."""
+    why torch skipped the frame; a RecompileError's failing guards (`; triggered by 0/0: self.pool == 0 at ...`)."""
     then = chained_break(reason)
-    return gist(reason) + (f"; while handling it: {then}" if then else "")
+    guards = triggering_guards(reason)
+    said = gist(reason)
+    if guards:  # `Recompiling function forward in /path/model.py:17`: the file's name is enough
+        said = re.sub(r" in \S*/([^/\s]+:\d+)$", r" in \1", said) + "; triggered by " + "; ".join(guards)
+    return said + (f"; while handling it: {then}" if then else "")
 
 
 def nonzero(counts: Counts) -> dict[str, int]:

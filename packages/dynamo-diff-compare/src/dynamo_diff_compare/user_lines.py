@@ -79,6 +79,29 @@ def guard_line(text: str) -> UserLine | None:
     return UserLine(_name(m["file"]), int(m["line"]), _code(m["code"]))
 
 
+# A compilation torch refused with RecompileError (`torch._dynamo.config.error_on_recompile`): its reason names the
+# failing guards, one per line (`    - 0/0: self.pool == 0    # if self.pool == 0:  # model.py:19 in forward (HINT:
+# ...)`); the trace has no recompile_reasons record for it.
+_TRIGGERED = "triggered by the following guard failure(s):"
+_TRIGGER = re.compile(r"^\s*- (?P<guard>\[?!?\d+(?:/\d+)+\]?: .*)$")
+
+
+def triggering_guards(reason: str) -> list[str]:
+    """`0/0: self.pool == 0 at model.py:19: if self.pool == 0:`: each guard failure a RecompileError's reason
+    names, with the user line torch attributes it to; [] for any other reason."""
+    if _TRIGGERED not in reason:
+        return []
+    out = []
+    for line in reason.split(_TRIGGERED, 1)[1].splitlines():
+        m = _TRIGGER.match(line)
+        if m is None:
+            continue
+        at = guard_line(m["guard"])
+        guard = m["guard"].split("  #", 1)[0].strip()
+        out.append(guard + (f" at {at.site}: {at.code}" if at is not None and at.code else ""))
+    return out
+
+
 def made_for_text(made_for: list[str]) -> str:
     """' (made for: G['MODE'] == 'cos')': what the new cache entry was made for, from its own guard tree ('' when
     the reader found nothing there)."""

@@ -33,7 +33,7 @@ library and nothing of dynamo-diff.
 import os
 import sys
 
-OBSERVER_VERSION = "5"
+OBSERVER_VERSION = "6"
 ENV_DIR = "DYNAMO_DIFF_OBSERVE"
 _MAX_KINDS = 200  # distinct compile calls / seeds kept per process
 _MAX_TEXT = 300
@@ -425,6 +425,24 @@ def _install(out_dir):
                 return result
 
             setattr(convert_frame, name, named_like(exceeds, original))
+        # Nor does one refused by `error_on_recompile`: torch raises RecompileError while it reads the recompile
+        # reasons, inside the compilation's context (its compile id is the context's).
+        original = getattr(convert_frame, "get_and_maybe_log_recompilation_reasons", None)
+        if callable(original) and getattr(original, "__wrapped__", None) is None:
+
+            def reasons(*args, _original=original, **kwargs):
+                try:
+                    return _original(*args, **kwargs)
+                except Exception as err:
+                    if type(err).__name__ == "RecompileError":
+                        try:  # torch._guards is loaded: torch is compiling
+                            context = sys.modules["torch._guards"].CompileContext
+                            record_start(context.current_compile_id(), 2)
+                        except Exception:
+                            pass
+                    raise
+
+            convert_frame.get_and_maybe_log_recompilation_reasons = named_like(reasons, original)
 
     # Run code right after a module is imported: the finder asks the other finders for the real spec and
     # shadows exec_module on that one loader object (the module's spec and loader stay torch's own).
