@@ -395,3 +395,22 @@ def test_the_outline_leaves_the_start_values_to_the_text(session: Session) -> No
     result = session.call("analyze_capture", capture="captures/loop_steps")
     assert "started_with" not in json.dumps(result.structured_content)
     assert "when it started: step=" in text_of(result)
+
+
+def test_source_true_gives_the_runs_scripts_in_the_same_call(session: Session) -> None:
+    """The run's scripts after its report, each whole and numbered as the bundle's snapshot holds it; the
+    structured content stays the page's outline (the scripts are text)."""
+    plain = text_of(session.call("analyze_capture", capture="captures/loop_skip"))
+    result = session.call("analyze_capture", capture="captures/loop_skip", source=True)
+    text = text_of(result)
+    assert text.startswith(plain)
+    (snapshot,) = (CAPTURES / "loop_skip" / "sources").rglob("loop_skip.py")
+    lines = snapshot.read_text(encoding="utf-8").splitlines()
+    width = len(str(len(lines)))
+    rel = snapshot.relative_to(CAPTURES / "loop_skip" / "sources")
+    numbered = "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
+    assert f"-- {rel} ({len(lines)} lines)\n{numbered}" in text
+    assert "scripts of this run" not in json.dumps(result.structured_content)
+    # A function's own page has them too.
+    function = session.call("analyze_capture", capture="captures/loop_skip", function="forward", source=True)
+    assert f"-- {rel} ({len(lines)} lines)" in text_of(function)

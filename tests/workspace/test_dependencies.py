@@ -144,6 +144,7 @@ CLI_RENDERERS = {
     "comparison_text",
     "compiled_line",
     "run_report_text",
+    "scripts_text",
     "terminal_text",
     "with_hint",
 }

@@ -30,6 +30,7 @@ Questions -> commands (REF: a capture's id, prefix, label, or a path;
  record a run: capture [--label L] -- python train.py; or import PATH
  why did it recompile, break or fail; did the program go on?
    analyze REF --by-function [--function NAME]   (without: in trace order)
+   add --source: the run's own scripts after its report, in the same call
    analyze runs/   (every run of a folder, or A B C: each per function)
    e.g. analyze run1 --function Net.forward -f json
  what changed between two runs, per function; between the ranks of one?

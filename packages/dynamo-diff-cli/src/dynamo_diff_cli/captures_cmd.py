@@ -13,7 +13,7 @@ from dynamo_diff_cli.output import Format, ImportProgress, print_document, print
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
-    from dynamo_diff_schema import Capture, CaptureRow, ImportResult
+    from dynamo_diff_schema import Capture, CaptureRow, ImportResult, RunReport
     from dynamo_diff_service import Service
     from rich.table import Table
 
@@ -216,12 +216,25 @@ def analyze(
         str | None, typer.Option("--function", metavar="NAME", help="Only this function (implies --by-function).")
     ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
+    source: Annotated[
+        bool,
+        typer.Option(
+            "--source",
+            help="After each run's report, its own scripts (the captured files its functions and call paths are "
+            "in), whole and numbered, up to 16,000 characters a run (implies --by-function; text only).",
+        ),
+    ] = False,
 ) -> None:
     """Show what one capture says: counts per rank, every compilation with its evidence, notices. Several runs
     (or a folder of runs): each per function (JSON: one run_report document per line)."""
     from dynamo_diff_compare import run_report_text
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
 
+    if source and output_format != Format.TEXT:
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT,
+            "--source adds the scripts to the text view; a file as JSON: `dynamo-diff source REF --file PATH -f json`",
+        )
     service = service_of(ctx)
     if len(refs) == 1:
         try:
@@ -230,19 +243,30 @@ def analyze(
             if err.code != ErrorCode.UNSUPPORTED_INPUT or not Path(refs[0]).is_dir():
                 raise
         else:
-            if not by_function and function is None:
+            if not by_function and function is None and not source:
                 _print_capture(capture, output_format, service, verbose=verbose)
                 return
             report = service.report(capture, function=function)
             if output_format == Format.JSON:
                 print_document(report)
                 return
-            print_text(run_report_text(report))
+            print_text(run_report_text(report) + (_scripts(service, capture, report) if source else ""))
             return
-    _analyze_runs(service, refs, output_format, function)
+    _analyze_runs(service, refs, output_format, function, source=source)
 
 
-def _analyze_runs(service: "Service", refs: list[str], output_format: Format, function: str | None) -> None:
+def _scripts(service: "Service", capture: "Capture", report: "RunReport") -> str:
+    """The run's scripts after its report (`analyze --source`)."""
+    from dynamo_diff_compare import scripts_text
+    from dynamo_diff_schema import short_id
+
+    scripts = service.scripts(capture, report)
+    return "\n\n" + scripts_text(scripts, f"see `dynamo-diff source {short_id(report.capture)} --file {{file}}`")
+
+
+def _analyze_runs(
+    service: "Service", refs: list[str], output_format: Format, function: str | None, *, source: bool = False
+) -> None:
     """Each run the references name (a folder of runs: each of its runs), per function, one after the other; a run
     that cannot be read, or lacks `function`, says why in its place and the others are shown."""
     from dynamo_diff_compare import run_report_text
@@ -273,7 +297,9 @@ def _analyze_runs(service: "Service", refs: list[str], output_format: Format, fu
         if output_format == Format.JSON:
             typer.echo(json.dumps(json_document(report), ensure_ascii=False))
             continue
-        texts.append("== " + run_report_text(report, brief=True))
+        texts.append(
+            "== " + run_report_text(report, brief=True) + (_scripts(service, capture, report) if source else "")
+        )
     texts += [f"== {given}: not read: error[{err.code}] {err.message}" for given, err in failed]
     if output_format == Format.JSON:
         for text in texts:

@@ -45,6 +45,7 @@ HELP = """
   record a run: capture [--label L] -- python train.py; or import PATH
   why did it recompile, break or fail; did the program go on?
     analyze REF --by-function [--function NAME]   (without: in trace order)
+    add --source: the run's own scripts after its report, in the same call
     analyze runs/   (every run of a folder, or A B C: each per function)
     e.g. analyze run1 --function Net.forward -f json
   what changed between two runs, per function; between the ranks of one?
@@ -107,6 +108,7 @@ HELP_COLOUR = (
     "  record a run: capture [\u001b[1;36m-\u001b[0m\u001b[1;36m-label\u001b[0m L] -- python train.py; or import PATH\n"
     "  why did it recompile, break or fail; did the program go on?\n"
     "    analyze REF \u001b[1;36m-\u001b[0m\u001b[1;36m-by\u001b[0m\u001b[1;36m-function\u001b[0m [\u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME]   (without: in trace order)\n"
+    "    add \u001b[1;36m-\u001b[0m\u001b[1;36m-source\u001b[0m: the run's own scripts after its report, in the same call\n"
     "    analyze runs/   (every run of a folder, or A B C: each per function)\n"
     "    e.g. analyze run1 \u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m Net.forward \u001b[1;32m-f\u001b[0m json\n"
     "  what changed between two runs, per function; between the ranks of one?\n"

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         run_report_text,
         with_suggestions,
     )
+    from dynamo_diff_compare.scripts_view import Script, run_scripts, scripts_text
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
     from dynamo_diff_compare.source_change import row_code_changes
     from dynamo_diff_compare.suggestions import suggestion_brief, suggestion_text
@@ -148,6 +149,9 @@ _LAZY = {
     "run_report": "run_report_view",
     "run_report_text": "run_report_view",
     "with_suggestions": "run_report_view",
+    "Script": "scripts_view",
+    "run_scripts": "scripts_view",
+    "scripts_text": "scripts_view",
     "suggestion_brief": "suggestions",
     "suggestion_text": "suggestions",
 }
@@ -169,6 +173,7 @@ __all__ = [
     "RecordText",
     "ReportMaterial",
     "RunMaterial",
+    "Script",
     "SummaryRow",
     "__version__",
     "called_from_text",
@@ -210,6 +215,8 @@ __all__ = [
     "row_name",
     "run_report",
     "run_report_text",
+    "run_scripts",
+    "scripts_text",
     "side_label",
     "snapshot_json",
     "snapshot_of",

@@ -18,7 +18,7 @@ from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args
 
-from dynamo_diff_compare import changed_first, piece_line, run_report_text
+from dynamo_diff_compare import changed_first, piece_line, run_report_text, scripts_text
 from dynamo_diff_schema import (
     Capture,
     CapturePage,
@@ -182,10 +182,11 @@ def compact(schema: dict[str, Any], *, published: bool = True) -> dict[str, Any]
 
 
 def _function_pages(
-    report: RunReport, function: str, offset: int, page_size: int, full: bool = False
+    report: RunReport, function: str, offset: int, page_size: int, full: bool = False, scripts: str = ""
 ) -> CallToolResult:
     """analyze_capture(function=...): the function's compilations (whole ones, in order) up to the paged bound
-    (PAGED_BUDGET); `offset` pages on past it, so the ones a page cannot hold are reached by the call it names."""
+    (PAGED_BUDGET); `offset` pages on past it, so the ones a page cannot hold are reached by the call it names;
+    `scripts` (source=true) after the page's text."""
     fn = budget.listed_function(report.functions[0])
     total = len(fn.compilations)
     if offset > total:
@@ -212,7 +213,7 @@ def _function_pages(
             functions=[FunctionEntry(index=0, report=cut, truncated=notes)],
             next_calls=calls,
         )
-        return budget.tool_result(page, render.run_page_text(page), full=full)
+        return budget.tool_result(page, render.run_page_text(page) + scripts, full=full)
 
     # A question about one function is answered in one call: its page has the larger bound (PAGED_BUDGET) whatever
     # the page_size, so every compilation of an ordinary function fits; `offset` pages on only past that.
@@ -339,14 +340,19 @@ class Tools:
         function: str | None = None,
         offset: Offset = 0,
         page_size: PageSize = DEFAULT_PAGE_SIZE,
+        source: bool = False,
         full: Full = False,
     ) -> Annotated[CallToolResult, RunReportPage]:
         """One run, problems first: per function its compilations' failing guards, breaks, failures (did the
-        program go on), limits, evidence ids."""
+        program go on), limits, evidence ids; source=true adds its scripts."""
         cap = self._capture(capture)
         report = self.service.report(cap, function=function)
+        scripts = ""
+        if source and offset == 0:
+            read = 'get_source(capture="' + short_id(report.capture) + '", file="{file}")'
+            scripts = "\n\n" + scripts_text(self.service.scripts(cap, report), read)
         if function is not None and len(report.functions) == 1:
-            return _function_pages(report, function, offset, page_size, full)
+            return _function_pages(report, function, offset, page_size, full, scripts)
         total = len(report.functions)
         if offset > total:
             raise DynamoDiffError(
@@ -376,8 +382,10 @@ class Tools:
             page = _run_page(
                 report, offset, total_functions=total, next_offset=next_offset, functions=list(shown), next_calls=calls
             )
-            return page, render.run_page_text(page)
+            return page, render.run_page_text(page) + scripts
 
+        # The scripts come on top of an ordinary page: the bound is the paged one.
+        limit = max(limit, budget.PAGED_BUDGET) if scripts else limit
         return budget.page(entries, make, offset=offset, total=total, limit=limit, full=full)
 
     # -- comparisons -----------------------------------------------------------------------------------
@@ -413,8 +421,8 @@ class Tools:
         page_size: PageSize = DEFAULT_PAGE_SIZE,
         full: Full = False,
     ) -> Annotated[CallToolResult, ComparisonPage]:
-        """One run's ranks grouped by behaviour, where each first diverges; rows: the reference (first of ranks) vs
-        the first divergent rank."""
+        """One run's ranks grouped by behaviour, where each first diverges; rows: ranks[0] vs the first divergent
+        rank."""
         cap = self._capture(capture)
         comparison = self.service.compare_ranks(cap, ranks)
         return self._page(comparison, offset, page_size, "compare_ranks", full)
@@ -626,8 +634,7 @@ class Tools:
         full: Full = False,
     ) -> Annotated[CallToolResult, SourceDocument]:
         """Code as it ran: a function (any def or 'file.py:LINE') with context, or a file; against another
-        capture: its diff (even renamed) with its callers (a mark_dynamic at a call site) and callees, or the
-        file's."""
+        capture: its diff (even renamed) with its callers and callees, or the file's."""
         if function is None and file is None and against is None:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "give a function or a file (and `against` for a diff)")
         if function is not None and file is not None:

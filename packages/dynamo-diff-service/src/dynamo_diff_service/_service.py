@@ -539,6 +539,11 @@ class Service:
     def sources(self, capture: Capture) -> SnapshotSet:
         return _compare.user_sources(*self.store.source_files(capture))
 
+    def scripts(self, capture: Capture, report: RunReport) -> list[_compare.Script]:
+        """The run's own scripts for its report (`analyze --source`, MCP `analyze_capture(source=true)`): the
+        captured files its functions and call paths are in, as many whole as fit the bound, the others named."""
+        return _compare.run_scripts(report, self.sources(capture))
+
     def _sides(self, comparison: Comparison, captures: tuple[Capture, Capture] | None) -> tuple[Capture, Capture]:
         """The comparison's two captures: those given (already loaded by the caller) when they are its sides, else
         read from the store."""
