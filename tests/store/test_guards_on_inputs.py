@@ -6,6 +6,7 @@ checked there), never the analyser's output."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,37 @@ def test_an_attribute_scalar_guarded_by_its_type_alone() -> None:
     )
     shown, omitted = guards_on_inputs(tree_leaves(tree))
     assert shown == ["L['self'].temperature_scale == 2.0", "L['self'].temperature: float"] and omitted == 0
+
+
+def _global_state(tree: str) -> dict[str, object]:
+    """The settings the tree's ___check_global_state compares against (its JSON)."""
+    (state,) = re.findall(r"GLOBAL_STATE: ___check_global_state\(\) against (\{.*\})", tree)
+    loaded: dict[str, object] = json.loads(state)
+    return loaded
+
+
+def test_an_entry_made_under_no_grad_says_so_and_a_tensor_that_requires_grad_says_it(store: Store) -> None:
+    """grad_mode: f(x, w) called under no_grad (0/0), then with grad enabled (0/1); w requires grad. The grad mode a
+    tree guards is in its global state JSON; requires_grad in each TENSOR_MATCH."""
+    trees = {cid: raw_guard_tree("grad_mode", 0, int(cid[-1])) for cid in ("0/0", "0/1")}
+    assert [_global_state(trees[c])["grad_mode"] for c in ("0/0", "0/1")] == [False, True]
+    assert "check_tensor(L['w'], Tensor, " in trees["0/0"] and ", requires_grad=True, size=[4, 4]" in trees["0/0"]
+    got = {cid: items for cid, (items, _) in _inputs(store, "grad_mode").items()}
+    assert "GLOBAL_STATE grad_mode=false" in got["0/0"]
+    assert not any(i.startswith("GLOBAL_STATE") for i in got["0/1"])  # grad enabled: torch's default, not said
+    (w,) = [i for i in got["0/0"] if i.startswith("L['w']:")]
+    assert w == "L['w']: torch.float32, requires_grad=True, size=[4, 4], stride=[4, 1]"
+    (x,) = [i for i in got["0/0"] if i.startswith("L['x']:")]
+    assert "requires_grad" not in x
+
+
+def test_a_bool_argument_s_value_is_a_guard_on_an_input(store: Store) -> None:
+    """guards: bool_value(x, flag) compiled with flag=True, then False (the workload's own record of torch's guard
+    failure: `8/0: flag == True`)."""
+    oracle = json.loads((CAPTURES / "guards" / "oracle.json").read_text(encoding="utf-8"))
+    (failure,) = oracle["guard_failures"]["bool_value"]
+    assert failure.startswith("8/0: flag == True")
+    assert "TRUE_MATCH: L['flag'] == True" in raw_guard_tree("guards", 8, 0)
+    assert "FALSE_MATCH: L['flag'] == False" in raw_guard_tree("guards", 8, 1)
+    got = {cid: items for cid, (items, _) in _inputs(store, "guards").items()}
+    assert "L['flag'] == True" in got["8/0"] and "L['flag'] == False" in got["8/1"]

@@ -354,11 +354,13 @@ INPUTS_LINE_CHARS = 240
 VALUES_LINE_CHARS = 320
 
 
-# A guard on what an argument holds (`L['self'].cfg.top_k == 3`, `len(L['history']) == 3`) or a scalar argument
-# guarded by its type alone (`L['margin']: int`): the `guards on values:` line.
+# A guard on what an argument holds (`L['self'].cfg.top_k == 3`, `len(L['history']) == 3`), a scalar argument
+# guarded by its type alone (`L['margin']: int`) or a global setting not at its default (`GLOBAL_STATE
+# grad_mode=false`): the `guards on values:` line.
 _ON_ATTRIBUTE = re.compile(
     r"^(?!.*\.(?:size|stride|storage_offset)\(\))"
-    r"(?:(?:len\()?L\['\w+'\][.\[)]|L\['\w+'\]: (?:int|float|bool|str)$|L\['\w+'\]: \w+ \(its class, not the object\)$)"
+    r"(?:(?:len\()?L\['\w+'\][.\[)]|L\['\w+'\]: (?:int|float|bool|str)$|L\['\w+'\]: \w+ \(its class, not the object\)$"
+    r"|GLOBAL_STATE )"
 )
 
 

@@ -397,7 +397,18 @@ _ARGUMENT = re.compile(r"^L\['(\w+)'\]$")
 _ON_ARGUMENT = re.compile(r"(?<![\w.'\]])L\['(\w+)'\]\.(?:size|stride|storage_offset)\(\)")
 # A guard on a scalar argument's value (`L['___stack0'] > 0.0`, `L['n'] == 2`): the local itself, not its items.
 _ON_VALUE = re.compile(r"(?<![\w.'\]])L\['(\w+)'\](?![\w.\[])")
-_VALUE_KINDS = ("LAMBDA_GUARD", "EQUALS_MATCH")
+_VALUE_KINDS = ("LAMBDA_GUARD", "EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH")
+# The settings of ___check_global_state whose value torch starts a program with: a guard on another value (an entry
+# compiled under no_grad, deterministic algorithms on) is said. autocast's are said by its recompiles' `made for`;
+# thread counts and the float matmul precisions vary by machine and are not said.
+_STATE_DEFAULTS = {
+    "grad_mode": "true",
+    "deterministic_algorithms": "false",
+    "torch_function": "true",
+    "torch_function_all_disabled": "false",
+}
+# ___check_global_state's `default_dtype` is a ScalarType code.
+_DTYPE_CODES = {"5": "torch.float16", "6": "torch.float32", "7": "torch.float64", "15": "torch.bfloat16"}
 
 
 def _cut(text: str) -> str:
@@ -414,7 +425,8 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
             continue
         if _ARGUMENT.match(m["src"]) and m["src"] not in tensors:
             device = f", device={m['device']}" if m["device"] != "None" else ""
-            tensors[m["src"]] = f"{m['src']}: {m['dtype']}{device}, size={m['size']}, stride={m['stride']}"
+            grad = ", requires_grad=True" if m["rg"] == "True" else ""
+            tensors[m["src"]] = f"{m['src']}: {m['dtype']}{device}{grad}, size={m['size']}, stride={m['stride']}"
     names = {src[3:-2] for src in tensors}
     shape = list(
         dict.fromkeys(
@@ -436,7 +448,7 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
         )
     )
     shape += values
-    attrs = _guards_on_attributes(leaves, names, set(shape))
+    attrs = _global_state_set(leaves) + _guards_on_attributes(leaves, names, set(shape))
     args = list(tensors.values())
     shown = (
         [_cut(t) for t in args[:INPUTS_MAX]]
@@ -464,6 +476,23 @@ _ON_LOCAL_PATH = re.compile(rf"^(?:len\(L\['\w+'\]{_STEP}*\)|L\['\w+'\]{_STEP}+)
 _OBJECT_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(\w+(?:\.\w+)+)'>$")
 _SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(int|float|bool|str)'>$")
 _PATH_SCALAR_TYPE = re.compile(rf"^___check_type_id\((L\['\w+'\]{_STEP}+), \d+\), type=<class '(int|float|bool|str)'>$")
+
+
+def _global_state_set(leaves: tuple[GuardLeaf, ...]) -> list[str]:
+    """`GLOBAL_STATE grad_mode=false`: each setting of the entry's global state guard that is not the value torch
+    starts a program with (an entry compiled under no_grad serves only calls under no_grad)."""
+    for leaf in leaves:
+        if leaf.kind != "GLOBAL_STATE":
+            continue
+        said = dict(_STATE_ITEM.findall(leaf.text))
+        out = [
+            f"GLOBAL_STATE {k}={said[k]}" for k, default in _STATE_DEFAULTS.items() if said.get(k, default) != default
+        ]
+        dtype = said.get("default_dtype")
+        if dtype is not None and dtype != "6":
+            out.append(f"GLOBAL_STATE default_dtype={_DTYPE_CODES.get(dtype, dtype)}")
+        return out
+    return []
 
 
 def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said: set[str]) -> list[str]:
