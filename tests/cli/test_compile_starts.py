@@ -60,3 +60,22 @@ def test_a_capture_without_the_observers_values_says_nothing(run: Run) -> None:
         code, out, err = run("analyze", str(CAPTURES / name), "--by-function")
         assert code == 0, err
         assert "when it started" not in out
+
+
+def test_a_start_inside_a_function_without_a_loop_counter_adds_the_outer_loops_values() -> None:
+    """The frames the observer recorded for a resume function of `__torch_function__` (trial replay_audit, torch
+    2.13): its innermost frame holds only `kwargs=None`; the module's loop `it=2` is said after it. A frame with an
+    int of its own (a loop's step) is enough on its own."""
+    from dynamo_diff_compare.started import started_frame, started_outer, started_text
+    from dynamo_diff_schema.manifest import FrameValues, NamedValue
+
+    frames = [
+        FrameValues(file="/r/audit.py", line=13, function="__torch_function__", values=[NamedValue(name="kwargs")]),
+        FrameValues(file="/r/audit.py", line=25, function="forward", values=[]),
+        FrameValues(file="/r/audit.py", line=41, function="<module>", values=[NamedValue(name="it", value=2)]),
+    ]
+    assert started_text(started_frame(frames), started_outer(frames)) == (
+        "when it started: kwargs=None (audit.py:13 in __torch_function__) <- it=2 (audit.py:41 in <module>)"
+    )
+    counted = [FrameValues(file="/r/t.py", line=5, function="body", values=[NamedValue(name="step", value=3)])]
+    assert started_outer(counted + frames[2:]) is None

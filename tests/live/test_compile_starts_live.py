@@ -160,3 +160,43 @@ def test_a_compilation_refused_by_error_on_recompile_says_its_step_too(tmp_path:
     (frame,) = failed.started_with
     values = {v.name: v.value for v in frame.values}
     assert (values["step"], values["k"]) == (error["step"], error["k"]) == (2, 3)
+
+
+NESTED_RESUMES = """
+import json, os
+import torch
+
+record = {"frames": []}
+
+
+def f(x):
+    x = x + 1
+    print("a")
+    x = x * 2
+    print("b")
+    x = x - 1
+    print("c")
+    return x.sum()
+
+
+cf = torch.compile(f, backend="eager")
+for step in range(3):
+    cf(torch.ones(step + 1))
+    record["frames"].append(step)
+with open(os.environ["STEPS_RECORD"], "w") as out:
+    json.dump(record, out)
+"""
+
+
+def test_a_resume_function_deep_in_a_chain_of_breaks_says_the_loops_step(tmp_path: Path) -> None:
+    # Three prints: f breaks, its resume function breaks, and so on; each resume function runs inside the one
+    # before it. The last one's start sees three of them above it: they are not the program's frames, and the
+    # module's loop (step) is still recorded.
+    _, capture, said = _captured(tmp_path, "resumes.py", NESTED_RESUMES)
+    assert said["frames"] == [0, 1, 2]
+    comps = [c for r in capture.ranks for c in r.compilations]
+    last = [c for c in comps if c.compile_id == "3/0"]
+    assert last and last[0].code.co_name.startswith("torch_dynamo_resume_in_f_at_")
+    frames = last[0].started_with
+    assert [f.function for f in frames] == ["f", "<module>"]
+    assert {v.name: v.value for v in frames[-1].values}["step"] == 0

@@ -318,6 +318,10 @@ export interface CompilationLine {
    */
   specialized?: Specialization[];
   /**
+   * The outermost user frame the observer recorded with values, when it is not `started_with` (a training loop's step when the compilation started inside the functions it calls).
+   */
+  started_outer?: FrameValues | null;
+  /**
    * Only in a capture recorded by `dynamo-diff capture`: the innermost user frame with values of the compilation's `started_with` (the call site; its small scalar locals when Dynamo started it: the loop step, request, batch); None when not observed.
    */
   started_with?: FrameValues | null;

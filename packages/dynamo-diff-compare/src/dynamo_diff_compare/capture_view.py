@@ -41,7 +41,7 @@ from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.ranks import rank_ranges
 from dynamo_diff_compare.render import side_label
 from dynamo_diff_compare.run_report_view import folded_functions
-from dynamo_diff_compare.started import started_frame, started_text
+from dynamo_diff_compare.started import started_frame, started_outer, started_text
 from dynamo_diff_compare.suggestions import (
     TorchSetup,
     compilation_suggestions,
@@ -257,7 +257,7 @@ def compilation_facts(
         bits.append(restarts_text(comp))
     if comp.reached is not None:
         bits.append(reached_text(comp.reached))
-    if (started := started_text(started_frame(comp.started_with))) is not None:
+    if (started := started_text(started_frame(comp.started_with), started_outer(comp.started_with))) is not None:
         bits.append(started)
     return bits
 

@@ -49,7 +49,7 @@ from dynamo_diff_compare.inductor_code_view import inductor_code_text
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
-from dynamo_diff_compare.started import started_frame, started_text
+from dynamo_diff_compare.started import started_frame, started_outer, started_text
 from dynamo_diff_compare.suggestions import (
     TorchSetup,
     capture_suggestions,
@@ -163,6 +163,7 @@ def compilation_line(
         evidence_ids=comp.evidence_ids[:2],
         suggestions=compilation_suggestions(comp, function),
         started_with=started_frame(comp.started_with),
+        started_outer=started_outer(comp.started_with),
     )
 
 
@@ -567,7 +568,7 @@ def compilation_text(
     )
     if sequel is not None:
         below.append(sequel)
-    if (started := started_text(c.started_with)) is not None:
+    if (started := started_text(c.started_with, c.started_outer)) is not None:
         below.append(started)
     if c.called_from:
         below.append(called_from_text(c.called_from))

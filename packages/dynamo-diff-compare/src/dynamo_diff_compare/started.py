@@ -16,14 +16,29 @@ def started_frame(frames: Sequence[FrameValues]) -> FrameValues | None:
     return next((f for f in frames if f.values), None)
 
 
+def started_outer(frames: Sequence[FrameValues]) -> FrameValues | None:
+    """The outermost user frame that has values, when the innermost one holds no int (no loop counter: a
+    `__torch_function__`'s `kwargs=None`) and it is another frame: the loop that made the call, a few calls out."""
+    inner = started_frame(frames)
+    if inner is None or any(type(v.value) is int for v in inner.values):
+        return None
+    outer = next((f for f in reversed(frames) if f.values), None)
+    return outer if outer is not None and outer is not inner else None
+
+
 def _value(value: Scalar) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def started_text(frame: FrameValues | None) -> str | None:
-    """`when it started: step=2, probe=True (train.py:55 in main)`; None without values."""
+def started_text(frame: FrameValues | None, outer: FrameValues | None = None) -> str | None:
+    """`when it started: step=2, probe=True (train.py:55 in main)`, then the outermost frame's values when given
+    (`<- epoch=3, it=2 (train.py:80 in <module>)`); None without values."""
     if frame is None or not frame.values:
         return None
+    return "when it started: " + _said(frame) + (f" <- {_said(outer)}" if outer is not None and outer.values else "")
+
+
+def _said(frame: FrameValues) -> str:
     said: list[str] = []
     size = 0
     for v in frame.values:
@@ -34,4 +49,4 @@ def started_text(frame: FrameValues | None) -> str | None:
         said.append(part)
         size += len(part) + 2
     where = f"{frame.file.rsplit('/', 1)[-1]}:{frame.line if frame.line is not None else '?'}"
-    return f"when it started: {', '.join(said)} ({where} in {frame.function or '?'})"
+    return f"{', '.join(said)} ({where} in {frame.function or '?'})"

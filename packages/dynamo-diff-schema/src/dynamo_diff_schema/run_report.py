@@ -241,6 +241,11 @@ class CompilationLine(Model):
         "the compilation's `started_with` (the call site; its small scalar locals when Dynamo started it: the loop "
         "step, request, batch); None when not observed.",
     )
+    started_outer: FrameValues | None = Field(
+        None,
+        description="The outermost user frame the observer recorded with values, when it is not `started_with` (a "
+        "training loop's step when the compilation started inside the functions it calls).",
+    )
 
 
 class FunctionReport(Model):

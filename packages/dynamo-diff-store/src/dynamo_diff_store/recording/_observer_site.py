@@ -39,7 +39,7 @@ _MAX_KINDS = 200  # distinct compile calls / seeds kept per process
 _MAX_TEXT = 300
 _MAX_STARTS = 2000  # compile_start events written per process
 _MAX_START_BYTES = 2000000  # and their bytes (the reader reads a process's first 8 MB)
-_START_FRAMES = 3  # user frames a compile_start keeps
+_START_FRAMES = 4  # user frames a compile_start keeps
 _START_VALUES = 8  # values a frame keeps
 _VALUE_TEXT = 40  # characters a str value keeps
 
@@ -354,7 +354,10 @@ def _install(out_dir):
             try:
                 while frame is not None and len(frames) < _START_FRAMES:
                     name = frame.f_code.co_filename
-                    if isinstance(name, str) and is_user_file(name):
+                    # A resume function Dynamo made after a graph break runs inside the frame it resumes (and
+                    # those of the breaks after it inside it): that frame is on the stack too (observer 6).
+                    resumed = frame.f_code.co_name.startswith("torch_dynamo_resume_in_")
+                    if isinstance(name, str) and is_user_file(name) and not resumed:
                         frames.append(
                             {
                                 "file": name if len(name) <= _MAX_TEXT else name[-_MAX_TEXT:],
