@@ -926,6 +926,10 @@ export interface Compilation {
   recompile?: RecompileEvidence | null;
   restarts?: Restart[];
   /**
+   * The objects its compiled code changes outside the graph (replayed after it), in torch's order, at most 8.
+   */
+  side_effects?: SideEffect[];
+  /**
    * Symbols torch made and fixed back to one value while tracing (symbolic_shape_specialization), in record order, one per symbol.
    */
   specializations?: Specialization[];
@@ -1305,6 +1309,40 @@ export interface Restart {
    * The restart reason as torch's compilation_metrics lists it, verbatim.
    */
   reason: string;
+}
+/**
+ * A Python object the compiled code changes outside its graph (a `dynamo_side_effects` record: torch replays
+ * the change after the graph runs): what it is, how torch names it, and the user's line that changed it.
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "SideEffect".
+ */
+export interface SideEffect {
+  /**
+   * That line's text, as torch printed it.
+   */
+  code?: string | null;
+  /**
+   * The dynamo_side_effects record.
+   */
+  evidence_id?: string | null;
+  /**
+   * The user's file of the innermost user frame that changed it.
+   */
+  file?: string | null;
+  line?: number | null;
+  /**
+   * Distinct user lines that changed it.
+   */
+  sites?: number;
+  /**
+   * How torch names it: "L['self'].debug", "G['STATS']"; None when it has none.
+   */
+  source?: string | null;
+  /**
+   * The object's type as torch names it ('dict', 'list', 'Decoder').
+   */
+  type: string;
 }
 /**
  * A symbol torch made and then fixed to one value while tracing this compilation (its

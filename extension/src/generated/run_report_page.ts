@@ -341,6 +341,10 @@ export interface CompilationLine {
    */
   restarts?: number;
   /**
+   * The objects its code changes outside the graph, which torch replays after the graph runs.
+   */
+  side_effects?: SideEffect[];
+  /**
    * Symbols torch made and fixed back to one value while tracing, each with the user line that fixed it; [] when none was.
    */
   specialized?: Specialization[];
@@ -550,6 +554,40 @@ export interface GuardLine {
    * The failing guard as torch printed it (first line, without the user-code comment).
    */
   text: string;
+}
+/**
+ * A Python object the compiled code changes outside its graph (a `dynamo_side_effects` record: torch replays
+ * the change after the graph runs): what it is, how torch names it, and the user's line that changed it.
+ *
+ * This interface was referenced by `RunReportPage`'s JSON-Schema
+ * via the `definition` "SideEffect".
+ */
+export interface SideEffect {
+  /**
+   * That line's text, as torch printed it.
+   */
+  code?: string | null;
+  /**
+   * The dynamo_side_effects record.
+   */
+  evidence_id?: string | null;
+  /**
+   * The user's file of the innermost user frame that changed it.
+   */
+  file?: string | null;
+  line?: number | null;
+  /**
+   * Distinct user lines that changed it.
+   */
+  sites?: number;
+  /**
+   * How torch names it: "L['self'].debug", "G['STATS']"; None when it has none.
+   */
+  source?: string | null;
+  /**
+   * The object's type as torch names it ('dict', 'list', 'Decoder').
+   */
+  type: string;
 }
 /**
  * A symbol torch made and then fixed to one value while tracing this compilation (its

@@ -7,7 +7,7 @@ import re
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.compilation import Compilation, GuardReason, InductorCode
+from dynamo_diff_schema.compilation import Compilation, GuardReason, InductorCode, SideEffect
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -49,6 +49,7 @@ from dynamo_diff_compare.inductor_code_view import inductor_code_text
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
+from dynamo_diff_compare.side_effects_view import side_effects_text
 from dynamo_diff_compare.started import started_frame, started_outer, started_text
 from dynamo_diff_compare.suggestions import (
     TorchSetup,
@@ -144,6 +145,7 @@ def compilation_line(
         graph_op_kinds=op_kinds(comp.graph.op_histogram) if comp.graph is not None else [],
         aot_ops=aot_ops(comp),
         inductor_code=list(comp.inductor_code),
+        side_effects=list(comp.side_effects),
         graph_inputs=list(comp.graph.inputs) if comp.graph is not None else [],
         graph_inputs_omitted=comp.graph.inputs_omitted if comp.graph is not None else 0,
         graph_evidence_id=comp.graph.graph_evidence_id if comp.graph is not None else None,
@@ -467,6 +469,7 @@ class InputsSaid:
         self._ops: dict[str, tuple[list[str], dict[str, int]]] = {}
         self._graph_inputs: dict[str, list[str]] = {}
         self._inductor: dict[str, list[InductorCode]] = {}
+        self._side_effects: dict[str, list[SideEffect]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -488,6 +491,13 @@ class InputsSaid:
         folds in, defines and calls; not in its evidence)."""
         now = [code.model_copy(update={"evidence_id": None}) for code in c.inductor_code]
         before, self._inductor[c.frame] = self._inductor.get(c.frame), now
+        return bool(now) and now != before
+
+    def new_side_effects(self, c: CompilationLine) -> bool:
+        """Whether the objects its code changes outside the graph are not those its frame's previous compilation
+        changed (what they are and where; not their evidence)."""
+        now = [e.model_copy(update={"evidence_id": None}) for e in c.side_effects]
+        before, self._side_effects[c.frame] = self._side_effects.get(c.frame), now
         return bool(now) and now != before
 
     def new_graph_inputs(self, c: CompilationLine) -> bool:
@@ -586,6 +596,8 @@ def compilation_text(
         below.append(ops_text(c))
     if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):
         below.append(graph_inputs_text(c))
+    if inputs.new_side_effects(c) if inputs is not None else bool(c.side_effects):
+        below.append(side_effects_text(c.side_effects))
     if inputs.new_inductor_code(c) if inputs is not None else bool(c.inductor_code):
         below.append(inductor_code_text(c.inductor_code, list(c.aot_ops)))
     if not parts and not below:

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         Outcome,
         RecompileEvidence,
         Restart,
+        SideEffect,
         StackFrame,
     )
     from dynamo_diff_schema.counts import (
@@ -224,6 +225,7 @@ _LAZY = {
     "Outcome": "compilation",
     "RecompileEvidence": "compilation",
     "Restart": "compilation",
+    "SideEffect": "compilation",
     "StackFrame": "compilation",
     "COMPILE_PHASES": "counts",
     "COUNT_KEYS": "counts",
@@ -435,6 +437,7 @@ __all__ = [
     "SeedCall",
     "Severity",
     "Side",
+    "SideEffect",
     "SnapshotBreak",
     "SnapshotChange",
     "SnapshotFunction",

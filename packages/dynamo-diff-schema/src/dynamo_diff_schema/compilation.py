@@ -340,6 +340,21 @@ class InductorCode(Model):
     evidence_id: str | None = Field(None, description="The inductor_output_code record.")
 
 
+class SideEffect(Model):
+    """A Python object the compiled code changes outside its graph (a `dynamo_side_effects` record: torch replays
+    the change after the graph runs): what it is, how torch names it, and the user's line that changed it."""
+
+    type: str = Field(description="The object's type as torch names it ('dict', 'list', 'Decoder').")
+    source: str | None = Field(
+        None, description="How torch names it: \"L['self'].debug\", \"G['STATS']\"; None when it has none."
+    )
+    file: str | None = Field(None, description="The user's file of the innermost user frame that changed it.")
+    line: int | None = None
+    code: str | None = Field(None, description="That line's text, as torch printed it.")
+    sites: int = Field(0, ge=0, description="Distinct user lines that changed it.")
+    evidence_id: str | None = Field(None, description="The dynamo_side_effects record.")
+
+
 class GuardSummary(Model):
     count: int = Field(ge=0)
     categories: dict[str, int] = Field(default_factory=dict)
@@ -382,6 +397,11 @@ class Compilation(Model):
         default_factory=list,
         description="What Inductor generated, per graph in the order written: the forward's (or the inference "
         "graph's), then the backward's when it compiled.",
+    )
+    side_effects: list[SideEffect] = Field(
+        default_factory=list,
+        description="The objects its compiled code changes outside the graph (replayed after it), in torch's "
+        "order, at most 8.",
     )
     specializations: list[Specialization] = Field(
         default_factory=list,

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.capture import CompiledStatus, RunStatus
-from dynamo_diff_schema.compilation import InductorCode, LastRecord, Specialization, SymbolicSize
+from dynamo_diff_schema.compilation import InductorCode, LastRecord, SideEffect, Specialization, SymbolicSize
 from dynamo_diff_schema.manifest import FrameValues
 from dynamo_diff_schema.suggestions import Suggestion
 from dynamo_diff_schema.version import SCHEMA_VERSION
@@ -194,6 +194,10 @@ class CompilationLine(Model):
         description="What Inductor generated for its graphs (the forward's or inference graph's, then the "
         "backward's): what `call` takes, the frozen weights, the kernels and the library kernels it calls; [] for "
         "another backend.",
+    )
+    side_effects: list[SideEffect] = Field(
+        default_factory=list,
+        description="The objects its code changes outside the graph, which torch replays after the graph runs.",
     )
     dynamic: list[SymbolicSize] = Field(
         default_factory=list,

@@ -329,6 +329,7 @@ class Classifier:
             graph=graph_summary(ident, final, metrics_ev, ended),
             aot=aot_summary(ident),
             inductor_code=inductor_code(ident),
+            side_effects=ident.side_effects,
             specializations=specialized,
             guards=guard_summary(ident, final, metrics_ev),
             phase_times=phases,

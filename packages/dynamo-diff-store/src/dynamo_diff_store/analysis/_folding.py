@@ -20,6 +20,7 @@ from dynamo_diff_schema.compilation import (
     GraphBreak,
     GuardReason,
     InductorCode,
+    SideEffect,
     StackFrame,
 )
 
@@ -57,6 +58,7 @@ class Identity:
     created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
     inductor_code: list[tuple[int, InductorCode]] = field(default_factory=list)  # (attempt, what it says)
+    side_effects: list[SideEffect] = field(default_factory=list)  # dynamo_side_effects, in record order
     # symbolic_shape_specialization: (the file it was read from, (symbol, source, value, reason, user file or its
     # intern index, line, line text), evidence id); the user file is resolved when the rank ends.
     specialized: list[tuple[str, tuple[Any, ...], str]] = field(default_factory=list)

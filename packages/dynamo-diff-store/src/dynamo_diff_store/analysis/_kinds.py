@@ -40,6 +40,7 @@ from dynamo_diff_store.analysis._kind_metrics import (
     DYNAMO_ERROR,
 )
 from dynamo_diff_store.analysis._kind_run import DESCRIBE_TENSOR, TORCH_VERSION
+from dynamo_diff_store.analysis._kind_side_effects import DYNAMO_SIDE_EFFECTS
 from dynamo_diff_store.analysis._kind_start import DYNAMO_START
 from dynamo_diff_store.reading import Record
 
@@ -60,6 +61,7 @@ RECORD_KINDS: tuple[RecordKind, ...] = (
     DYNAMO_GUARDS,
     RECOMPILE_REASONS,
     GRAPH_BREAK_REASON,
+    DYNAMO_SIDE_EFFECTS,
     FX_GRAPH_CACHE_HIT,
     FX_GRAPH_CACHE_MISS,
     FX_GRAPH_CACHE_BYPASS,
