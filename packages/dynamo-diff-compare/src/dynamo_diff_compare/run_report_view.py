@@ -470,6 +470,7 @@ class InputsSaid:
         self._graph_inputs: dict[str, list[str]] = {}
         self._inductor: dict[str, list[InductorCode]] = {}
         self._side_effects: dict[str, list[SideEffect]] = {}
+        self._sites: dict[str, set[str]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -492,6 +493,15 @@ class InputsSaid:
         now = [code.model_copy(update={"evidence_id": None}) for code in c.inductor_code]
         before, self._inductor[c.frame] = self._inductor.get(c.frame), now
         return bool(now) and now != before
+
+    def new_sites(self, c: CompilationLine, text: str) -> bool:
+        """Whether this `NAME set at: ...` line was not said for its frame yet (each recompile on the same name
+        names the same sites)."""
+        said = self._sites.setdefault(c.frame, set())
+        if text in said:
+            return False
+        said.add(text)
+        return True
 
     def new_side_effects(self, c: CompilationLine) -> bool:
         """Whether the objects its code changes outside the graph are not those its frame's previous compilation
@@ -569,13 +579,15 @@ def compilation_text(
     if c.specialized:  # what the code pinned back to one value, after the guards (the recompile's cause)
         parts.insert(after_guards, specialized_text(c.specialized))
     # Lines of their own under it: where each guarded name is set, what happened after a failure, its call path.
-    below = list(  # each older entry's guard on the same name: its sites once
-        dict.fromkeys(
+    below = [  # each older entry's guard on the same name: its sites once (once a frame, with `inputs`)
+        text
+        for text in dict.fromkeys(
             assigned_text(r.guarded, r.assigned_at, r.assigned_total)
             for r in c.recompile
             if r.guarded and r.assigned_at
         )
-    )
+        if inputs is None or inputs.new_sites(c, text)
+    ]
     if sequel is not None:
         below.append(sequel)
     if (started := started_text(c.started_with, c.started_outer)) is not None:

@@ -48,8 +48,8 @@ RESPONSE_LIMIT = 12_000
 # What the server fills, leaving room for the JSON-RPC envelope around the result.
 BUDGET = 11_000
 # ... unless the call names its page_size: then the page holds that many whole rows or functions up to this bound.
-PAGED_RESPONSE_LIMIT = 32_000
-PAGED_BUDGET = 31_000
+PAGED_RESPONSE_LIMIT = 30_000
+PAGED_BUDGET = 29_000
 
 # Parts of a comparison page other than rows; generous for real captures, hard caps for odd ones.
 COMPARABILITY_CHARS = 2_400
