@@ -88,6 +88,8 @@ ALL = [
     ("inductor_freezing", "inductor_freezing.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
     ("error_on_recompile", "error_on_recompile.py"),
+    # The same tensor passed as both arguments: the no-aliasing guard fails, an entry for the aliased pair.
+    ("aliased_inputs", "aliased_inputs.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -257,6 +259,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "loop_skip": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "inductor_freezing": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},
+    "aliased_inputs": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

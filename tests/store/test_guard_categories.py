@@ -22,6 +22,8 @@ from dynamo_diff_store.analysis import categorize
         # A symbolic float's range (float_attribute: the branch `if self.temperature > 0.5` taken at 0/1).
         ("0/1: self.temperature > 0.5  # if self.temperature > 0.5:  # float_attribute.py:30 in forward", "value"),
         ("0/0: 2 <= L['x'].size()[0]", "symbol"),
+        # aliased_inputs: step(g, g) after step(g, d).
+        ('0/0: Duplicate tensors found: ["acc", "delta"]', "aliasing"),
         ("0/0: something torch has not said before", "other"),
     ],
 )

@@ -218,3 +218,19 @@ def test_a_bool_argument_s_value_is_a_guard_on_an_input(store: Store) -> None:
     assert "FALSE_MATCH: L['flag'] == False" in raw_guard_tree("guards", 8, 1)
     got = {cid: items for cid, (items, _) in _inputs(store, "guards").items()}
     assert "L['flag'] == True" in got["8/0"] and "L['flag'] == False" in got["8/1"]
+
+
+def test_an_entry_made_for_two_arguments_that_are_one_tensor(store: Store) -> None:
+    """aliased_inputs: step(g, d) twice, then step(g, g): torch's guard failure (the workload's own record) says
+    the arguments alias; the new entry's tree requires them to be the same tensor, and says so on its inputs and as
+    what the recompile was made for."""
+    oracle = json.loads((CAPTURES / "aliased_inputs" / "oracle.json").read_text(encoding="utf-8"))
+    assert oracle["guard_failures"]["step"] == ['0/0: Duplicate tensors found: ["acc", "delta"]']
+    assert "NO_TENSOR_ALIASING: check_no_aliasing(L['acc'], L['delta'])" in raw_guard_tree("aliased_inputs", 0, 0)
+    assert "LAMBDA_GUARD: L['acc'] is L['delta']" in raw_guard_tree("aliased_inputs", 0, 1)
+    got = {cid: items for cid, (items, _) in _inputs(store, "aliased_inputs").items()}
+    assert "L['acc'] is L['delta']" in got["0/1"] and not any(" is " in i for i in got["0/0"])
+    capture = store.import_path(CAPTURES / "aliased_inputs").capture
+    (recompiled,) = [c for r in capture.ranks for c in r.compilations if c.recompile is not None]
+    (reason,) = recompiled.recompile.reasons
+    assert (reason.category, reason.made_for) == ("aliasing", ["L['acc'] is L['delta']"])

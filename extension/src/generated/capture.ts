@@ -109,6 +109,7 @@ export type GuardCategory =
   | "device"
   | "value"
   | "identity"
+  | "aliasing"
   | "type"
   | "requires_grad"
   | "grad_mode"

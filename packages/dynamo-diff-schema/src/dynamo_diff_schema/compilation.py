@@ -28,6 +28,7 @@ class GuardCategory(StrEnum):
     DEVICE = "device"
     VALUE = "value"
     IDENTITY = "identity"
+    ALIASING = "aliasing"
     TYPE = "type"
     REQUIRES_GRAD = "requires_grad"
     GRAD_MODE = "grad_mode"

@@ -31,6 +31,8 @@ _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    # Two tensor arguments that alias where the entry had them apart.
+    (GuardCategory.ALIASING, re.compile(r"Duplicate tensors found|check_no_aliasing", re.I)),
     (GuardCategory.STRIDE, re.compile(r"stride mismatch|\.stride\(\)", re.I)),
     (GuardCategory.DTYPE, re.compile(r"dtype mismatch|\.dtype\b", re.I)),
     (GuardCategory.DEVICE, re.compile(r"device (?:index )?mismatch|\.device\b", re.I)),
@@ -213,6 +215,8 @@ def made_for(reason: str, category: GuardCategory | str, leaves: tuple[GuardLeaf
         return []
     if body.startswith("GLOBAL_STATE changed:"):
         return _global_state(body, leaves)
+    if body.startswith("Duplicate tensors found:"):  # the new entry was made for them aliased
+        return [leaf.text for leaf in leaves if leaf.kind == "LAMBDA_GUARD" and _SAME_TENSOR.match(leaf.text)]
     tensor = _TENSOR_NAME.match(body)
     if tensor is not None:
         source = bare(tensor[1])
@@ -398,6 +402,7 @@ _ON_ARGUMENT = re.compile(r"(?<![\w.'\]])L\['(\w+)'\]\.(?:size|stride|storage_of
 # A guard on a scalar argument's value (`L['___stack0'] > 0.0`, `L['n'] == 2`): the local itself, not its items.
 _ON_VALUE = re.compile(r"(?<![\w.'\]])L\['(\w+)'\](?![\w.\[])")
 _VALUE_KINDS = ("LAMBDA_GUARD", "EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH")
+_SAME_TENSOR = re.compile(r"^L\['\w+'\] is L\['\w+'\]$")
 # The settings of ___check_global_state whose value torch starts a program with: a guard on another value (an entry
 # compiled under no_grad, deterministic algorithms on) is said. autocast's are said by its recompiles' `made for`;
 # thread counts and the float matmul precisions vary by machine and are not said.
@@ -448,6 +453,9 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
         )
     )
     shape += values
+    # Tensor arguments that must be the same tensor (`L['acc'] is L['delta']`: an entry made for an aliased pair);
+    # torch's guard that two arguments do not alias is on any two tensor arguments and says nothing a user set.
+    shape += [leaf.text for leaf in leaves if leaf.kind == "LAMBDA_GUARD" and _SAME_TENSOR.match(leaf.text)]
     attrs = _global_state_set(leaves) + _guards_on_attributes(leaves, names, set(shape))
     args = list(tensors.values())
     shown = (
