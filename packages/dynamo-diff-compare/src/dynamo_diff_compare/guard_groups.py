@@ -11,6 +11,7 @@ from dynamo_diff_schema.run_report import GuardLine
 
 # `0/6: G['_updates'] == 6`: the older entry's id, then the guard.
 _ENTRY = re.compile(r"^(\[?!?\d+(?:/\d+)+\]?): ")
+_OBJECT_ID = re.compile(r"^\d{9,}$")
 _LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|-?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b|\b(?:True|False|None)\b")
 
 
@@ -30,7 +31,8 @@ def _own_values(g: GuardLine, first: GuardLine) -> str:
     assert entry is not None and head is not None  # both have a shape
     mine = _LITERAL.findall(g.text[entry.end() :])
     theirs = _LITERAL.findall(first.text[head.end() :])
-    differ = [m for m, t in zip(mine, theirs, strict=True) if m != t]
+    # An object's id (`___check_obj_id(act, 140315090860240)`) says nothing to a reader: the entry alone.
+    differ = [m for m, t in zip(mine, theirs, strict=True) if m != t and not _OBJECT_ID.match(m)]
     return f"{entry[1]} ({', '.join(differ)})" if differ else entry[1]
 
 
