@@ -145,7 +145,7 @@ def test_the_tool_listing_and_instructions_are_at_most_4500_characters(session: 
     input schemas (no output schema: the SDK checks every result against the tool's document model); what every
     tool shares (`full`, paging, how a capture is named) is said once, in the instructions."""
     listing = session.list_tools()
-    assert listing_chars(listing, INSTRUCTIONS) <= 4_500
+    assert listing_chars(listing, INSTRUCTIONS) <= 4_500, listing_chars(listing, INSTRUCTIONS)
     assert "full=true" in INSTRUCTIONS and "offset=next_offset" in INSTRUCTIONS
     for tool in listing.tools:
         assert "full" in tool.input_schema["properties"], tool.name

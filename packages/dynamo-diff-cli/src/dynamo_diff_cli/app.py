@@ -28,6 +28,7 @@ GUIDE = """\
 Questions -> commands (REF: a capture's id, prefix, label, or a path;
 -f json on each: a document, its fields: schema --kind KIND):
  record a run: capture [--label L] -- python train.py; or import PATH
+   (a trace holds what torch.compile did, not what the program printed)
  why did it recompile, break or fail; did the program go on?
    analyze REF --by-function [--function NAME]   (without: in trace order)
    add --source: the run's own scripts after its report, in the same call

@@ -43,6 +43,7 @@ HELP = """
  Questions -> commands (REF: a capture's id, prefix, label, or a path;
  -f json on each: a document, its fields: schema --kind KIND):
   record a run: capture [--label L] -- python train.py; or import PATH
+    (a trace holds what torch.compile did, not what the program printed)
   why did it recompile, break or fail; did the program go on?
     analyze REF --by-function [--function NAME]   (without: in trace order)
     add --source: the run's own scripts after its report, in the same call
@@ -106,6 +107,7 @@ HELP_COLOUR = (
     " Questions -> commands (REF: a capture's id, prefix, label, or a path;\n"
     " \u001b[1;32m-f\u001b[0m json on each: a document, its fields: schema \u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m KIND):\n"
     "  record a run: capture [\u001b[1;36m-\u001b[0m\u001b[1;36m-label\u001b[0m L] -- python train.py; or import PATH\n"
+    "    (a trace holds what torch.compile did, not what the program printed)\n"
     "  why did it recompile, break or fail; did the program go on?\n"
     "    analyze REF \u001b[1;36m-\u001b[0m\u001b[1;36m-by\u001b[0m\u001b[1;36m-function\u001b[0m [\u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME]   (without: in trace order)\n"
     "    add \u001b[1;36m-\u001b[0m\u001b[1;36m-source\u001b[0m: the run's own scripts after its report, in the same call\n"

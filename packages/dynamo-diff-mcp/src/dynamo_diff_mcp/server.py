@@ -59,14 +59,14 @@ from dynamo_diff_mcp.roots import AllowedRoots
 
 ERROR_META = "dynamo-diff/error"
 INSTRUCTIONS = (
-    "Dynamo Diff compares recorded torch.compile runs per source function, each number with its trace evidence. "
+    "Dynamo Diff compares recorded torch.compile runs per source function. "
     "A capture: an id, unique prefix, label or path under an allowed root "
-    "(imported first); import_trace of a folder of runs says each. Read each run's status (an unfinished run "
-    "has low counts), then comparability: "
+    "(imported first); import_trace of a folder of runs says each. Read each run's status, then "
+    "comparability: "
     "'confounded': the runs differ in more than your change (name it: change=['torch_version']). Paged: "
     "offset=next_offset until null; page_size=N: N whole items. The text says all; structured content is an "
     "outline (full=true: the whole document). Compile ids: '0/1' is frame 0's second compilation, '!0/1/0' "
-    "compiled autograd, '0/0#1' after torch._dynamo.reset()."
+    "compiled autograd, '0/0#1' after torch._dynamo.reset(). A trace has no program output (prints, logs)."
 )
 
 READ_ONLY = ToolAnnotations(read_only_hint=True)
