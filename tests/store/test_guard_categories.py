@@ -24,6 +24,8 @@ from dynamo_diff_store.analysis import categorize
         ("0/0: 2 <= L['x'].size()[0]", "symbol"),
         # aliased_inputs: step(g, g) after step(g, d).
         ('0/0: Duplicate tensors found: ["acc", "delta"]', "aliasing"),
+        # trial_hook_after: a global list a forward hook appends to, empty at the first entry.
+        ("0/0: not G['ACT_STATS']  # ACT_STATS.append(x)  # serve.py:51 in record_dead_fraction", "value"),
         ("0/0: something torch has not said before", "other"),
     ],
 )

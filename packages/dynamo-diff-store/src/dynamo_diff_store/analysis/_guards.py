@@ -68,6 +68,8 @@ _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
     # A range on a value read at run time (a symbolic float or int: `self.temperature > 0.5`, `n <= 4`); sizes
     # were matched above.
     (GuardCategory.VALUE, re.compile(r"^[\w.'\[\]]+ (?:<|>|<=|>=) -?\d+(?:\.\d+)?(?:e[-+]?\d+)?$", re.I)),
+    # An empty container or a false value the entry required (`not self.taps`, `not G['ACT_STATS']`).
+    (GuardCategory.VALUE, re.compile(r"^not [\w.'\[\]]+$")),
 )
 
 # "0/1: ..." prefix naming the cache entry whose guard failed.
