@@ -306,3 +306,26 @@ def test_a_break_inside_a_loop_says_torch_skipped_the_frame_and_what_to_move(run
     assert f"while handling it: graph break in loop: {loop_explanation}" in text
     assert f"suggestion (graph_break): move `{qualname}` out of the for/while loop" in text
     assert "this call and every later call of it run eagerly" in text
+
+
+def test_a_break_in_library_code_names_the_users_line_that_called_into_it(run: Run) -> None:
+    """ddp_ranks: DDP's forward breaks inside torch (`torch/nn/parallel/distributed.py`); the record's user traceback
+    runs from the workload's own line into it. The break line names that line: the traceback's innermost frame in
+    the workload's file (read here from the raw records)."""
+    log = sorted((CAPTURES / "ddp_ranks" / "raw").glob("*.log"))[0]
+    (payload,) = [
+        p
+        for m, p in records(log)
+        if m.get("artifact", {}).get("name") == "dynamo_graph_break_reason" and "distributed.py" in p.splitlines()[0]
+    ][:1]
+    frames = re.findall(r'File "([^"]+)", line (\d+), in \S+\n\s+([^\n]+)', payload.split("User code traceback:")[1])
+    mine = [(f, n, code) for f, n, code in frames if f.endswith("ddp_ranks.py")]
+    _, line, code = mine[-1]
+    assert not frames[-1][0].endswith("ddp_ranks.py")  # the innermost frame is torch's
+    document = json_of(run, "analyze", str(CAPTURES / "ddp_ranks"), "--by-function")
+    shown = [gb for fn in document["functions"] for c in fn["compilations"] for gb in c["graph_breaks"]]
+    in_ddp = [gb for gb in shown if "torch/nn/parallel/distributed.py:" in (gb["site"] or "")]
+    assert in_ddp and all(gb["from_user"] == f"ddp_ranks.py:{line}: {code.strip()}" for gb in in_ddp)
+    assert all(gb["from_user"] is None for gb in shown if "/ddp_ranks.py:" in (gb["site"] or ""))
+    _, out, _ = run("analyze", str(CAPTURES / "ddp_ranks"), "--by-function")
+    assert f"(from ddp_ranks.py:{line}: " in flat(out)

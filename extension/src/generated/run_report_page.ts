@@ -430,6 +430,10 @@ export interface BreakLine {
   code?: string | null;
   evidence_id?: string | null;
   /**
+   * A break inside library code (torch, an installed package): the user's own line that called into it, the innermost frame of the break's user traceback in the user's files ('policy.py:19: dist = Normal(mu, std)'); None when the break is in the user's code or the traceback names no user line.
+   */
+  from_user?: string | null;
+  /**
    * torch's graph-break registry id, e.g. 'gb0059'.
    */
   gb_id?: string | null;

@@ -7,7 +7,8 @@ import re
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
-from dynamo_diff_schema.compilation import Compilation, GuardReason, InductorCode, SideEffect
+from dynamo_diff_schema.code_paths import library_path
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardReason, InductorCode, SideEffect
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -131,6 +132,7 @@ def compilation_line(
                 url=gb.url,
                 site=gb.site,
                 code=break_code(sources, gb),
+                from_user=from_user(gb),
                 evidence_id=gb.evidence_id,
             )
             for gb in comp.graph_breaks
@@ -167,6 +169,19 @@ def compilation_line(
         started_with=started_frame(comp.started_with),
         started_outer=started_outer(comp.started_with),
     )
+
+
+def from_user(gb: GraphBreak) -> str | None:
+    """`policy.py:19: dist = Normal(mu, std)`: for a break in library code, the innermost frame of its user traceback
+    in the user's own files (the line that called into the library); None otherwise."""
+    if gb.user_file is None or library_path(gb.user_file) is None:
+        return None
+    mine = [f for f in gb.user_stack if library_path(f.filename) is None]
+    if not mine:
+        return None
+    last = mine[-1]
+    at = f"{last.filename.rsplit('/', 1)[-1]}:{last.line if last.line is not None else '?'}"
+    return f"{at}: {last.code}" if last.code else at
 
 
 def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: str | None = None) -> GuardLine:
@@ -552,8 +567,9 @@ def compilation_text(
     for gb in c.graph_breaks:
         hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
         line = f"; its line: `{gb.code}`" if gb.code else ""
+        called = f" (from {gb.from_user})" if gb.from_user else ""
         parts.append(
-            f"graph break at {shown_site(gb.site)}: {break_title(gb.type, gb.operator, gb.gb_id)}"
+            f"graph break at {shown_site(gb.site)}{called}: {break_title(gb.type, gb.operator, gb.gb_id)}"
             f" (ev {gb.evidence_id}){line}{hint}"
         )
     if c.failure is not None:

@@ -120,6 +120,12 @@ class BreakLine(Model):
         description="The text of that line (stripped): the capture's source snapshot's, else the one torch's break "
         "record gives in its user traceback (a bare trace); None when neither has it.",
     )
+    from_user: str | None = Field(
+        None,
+        description="A break inside library code (torch, an installed package): the user's own line that called into "
+        "it, the innermost frame of the break's user traceback in the user's files ('policy.py:19: dist = "
+        "Normal(mu, std)'); None when the break is in the user's code or the traceback names no user line.",
+    )
     evidence_id: str | None = None
 
 
