@@ -75,6 +75,9 @@ def connect(tmp_path: Path) -> Iterator[Callable[..., Session]]:
                 # And an analyze_capture page whose first function did not fit an ordinary one: it holds that one.
                 functions = (result.structured_content or {}).get("functions")
                 paged = paged or (tool == "analyze_capture" and isinstance(functions, list) and len(functions) == 1)
+                # A folder of runs said run by run, and a run's report with its scripts (source=true), are paged too.
+                paged = paged or bool((result.structured_content or {}).get("folder_of_runs"))
+                paged = paged or (tool == "analyze_capture" and arguments.get("source") is True)
                 limit = PAGED_RESPONSE_LIMIT if paged else RESPONSE_LIMIT
                 assert size_of(result) < limit, (tool, size_of(result))
                 return result

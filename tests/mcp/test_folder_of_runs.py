@@ -162,3 +162,41 @@ def test_the_cli_analyzes_every_run_of_a_folder(runs: Path, tmp_path: Path, monk
     documents = [json.loads(line) for line in lines.stdout.splitlines()]
     assert [(d["kind"], d["label"]) for d in documents] == [("run_report", "a"), ("run_report", "b")]
     assert "runs/d/logs: not read: error[no_trace]" in lines.stderr
+
+
+def test_a_folder_of_runs_pages_on_with_each_runs_scripts(connect: Callable[..., Session], tmp_path: Path) -> None:
+    """Ten fixture bundles in one folder, read with source=true: each page says whole runs with their scripts
+    (numbered as the bundles' snapshots hold them), as many as fit one response; offset=next_offset pages on until
+    every run was said once, and a later page lists only its own runs."""
+    names = [
+        "after_raise", "after_skip", "aliased_inputs", "autocast_switch", "checkpoint_fn",
+        "dynamic_norm", "error_on_recompile", "float_attribute", "inductor_freezing", "loop_skip",
+    ]  # fmt: skip
+    runs = tmp_path / "root" / "runs"
+    for name in names:
+        shutil.copytree(CAPTURES / name, runs / name)
+    s = connect(runs.parent)
+    said: list[str] = []
+    offset: int | None = 0
+    pages = 0
+    while offset is not None:
+        result = s.call("import_trace", path="runs", source=True, offset=offset, full=True)
+        assert not result.is_error, text_of(result)
+        page = ImportPage.model_validate(result.structured_content)
+        text = text_of(result)
+        assert len(text) < 30_000
+        whole = [r.capture.label for r in page.captures if f"== {r.capture.id[:12]} {r.capture.label} (" in text]
+        if offset:
+            assert [r.capture.label for r in page.captures] == whole  # only its own runs
+        for label in whole:
+            assert label is not None
+            (script,) = (CAPTURES / label / "sources").rglob(f"{label}.py")
+            lines = script.read_text(encoding="utf-8").splitlines()
+            width = len(str(len(lines)))
+            assert f"-- {script.relative_to(CAPTURES / label / 'sources')} ({len(lines)} lines)\n" in text
+            assert "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1)) in text
+        said += whole
+        offset, pages = page.next_offset, pages + 1
+        if offset is not None:
+            assert f'import_trace(path="runs", offset={offset}, source=true)' in text
+    assert sorted(said) == sorted(names) and len(said) == len(names) and pages >= 2

@@ -355,7 +355,12 @@ def test_every_published_bound_is_the_one_a_call_is_checked_against(session: Ses
                 assert not text_of(result).startswith(f"error[invalid_argument]: {name} must be"), text_of(result)
             checked.append((tool.name, name))
     assert sorted(checked) == sorted(
-        [("list_captures", "offset"), ("get_evidence", "offset"), ("get_evidence", "max_chars")]
+        [
+            ("import_trace", "offset"),
+            ("list_captures", "offset"),
+            ("get_evidence", "offset"),
+            ("get_evidence", "max_chars"),
+        ]
         + [("get_source", "context"), ("get_source", "offset")]
         + [("get_evidence", "max_matches")]
         + [(t, p) for t in ("analyze_capture", "compare_runs", "compare_ranks") for p in ("offset", "page_size")]

@@ -132,6 +132,9 @@ export type WorkloadCompletion1 = "declared_completed" | "declared_incomplete" |
  * whether it compiled, its validity, its ranks' counts and its notices. A folder of runs: one row per run.
  */
 export interface ImportPage {
+  /**
+   * The runs: every run on a folder's first page, only the page's own on a later one (offset > 0).
+   */
   captures?: ImportedRun[];
   /**
    * Runs left out to fit the response (see list_captures).
@@ -154,8 +157,16 @@ export interface ImportPage {
    * Calls that usually come next (MCP tool calls).
    */
   next_calls?: string[];
+  /**
+   * A folder of runs: the offset of the next run to say whole; None when the page reaches the end.
+   */
+  next_offset?: number | null;
   notices?: Notice[];
   notices_omitted?: number;
+  /**
+   * A folder of runs: the first run said whole on this page.
+   */
+  offset?: number;
   /**
    * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids (short ones, as the text writes them), run status, offsets and each item's identity and headline counts, without what the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).
    */

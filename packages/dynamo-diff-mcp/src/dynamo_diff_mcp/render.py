@@ -625,12 +625,15 @@ def imported_runs_text(page: ImportPage, reports: Sequence[str] = ()) -> str:
     """A folder of runs imported: each run's report (`reports`, the first runs' in order), then one line for each
     run without one, the runs that failed, and what to call next."""
     lines = [f"imported {page.total} runs" + (":" if not reports else "; each per function, problems first:")]
-    for r, text in zip(page.captures, reports, strict=False):
+    start = page.offset if len(page.captures) == page.total else 0  # a later page lists only its own runs
+    said = page.captures[start : start + len(reports)]
+    for r, text in zip(said, reports, strict=False):
         verb = "new" if r.created else "already stored"
         lines.append(f"== {short_id(r.capture.id)} {r.capture.label or '-'} ({verb}, from {r.input})\n{text}")
-    rest = page.captures[len(reports) :]
+    rest = [r for r in page.captures if r not in said]
     if reports and rest:
-        lines.append(f"{len(rest)} more runs (each whole: analyze_capture(capture=LABEL)):")
+        where = f"the next page: {page.next_calls[0]}" if page.next_offset is not None else "earlier pages"
+        lines.append(f"{len(rest)} more runs (each whole: {where}, or analyze_capture(capture=LABEL)):")
     for r in rest:
         row = r.capture
         # A trace that is not whole and several ranks said, the usual one of each left out (and when it was

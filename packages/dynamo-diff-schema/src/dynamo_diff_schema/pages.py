@@ -69,8 +69,16 @@ class ImportPage(Model):
     outline: str | None = Field(None, description=OUTLINE)
     folder_of_runs: bool = Field(False, description="The path was a folder of runs, each imported on its own.")
     total: int = Field(ge=0, description="Runs imported.")
-    captures: list[ImportedRun] = Field(default_factory=list)
+    captures: list[ImportedRun] = Field(
+        default_factory=list,
+        description="The runs: every run on a folder's first page, only the page's own on a later one (offset > 0).",
+    )
     captures_omitted: int = Field(0, ge=0, description="Runs left out to fit the response (see list_captures).")
+    offset: int = Field(0, ge=0, description="A folder of runs: the first run said whole on this page.")
+    next_offset: int | None = Field(
+        None,
+        description="A folder of runs: the offset of the next run to say whole; None when the page reaches the end.",
+    )
     failed: list[FailedRun] = Field(
         default_factory=list, description="A folder of runs: the runs found that could not be imported, and why."
     )
