@@ -48,3 +48,18 @@ def test_a_backward_no_call_reached() -> None:
         "backward graph traced (aot_backward_graph); not compiled in this run (no bwd_compilation_metrics: no "
         ".backward() reached it)"
     )
+
+
+def _by_function_aot(run: Run, name: str) -> list[str]:
+    code, out, err = run("analyze", str(CAPTURES / name), "--by-function")
+    assert code == 0, err
+    return [s.strip() for s in unwrapped(out) if "AOTAutograd:" in s]
+
+
+def test_the_ops_line_says_whether_each_backward_compiled(run: Run) -> None:
+    """training compiled its backward (bwd_compilation_metrics); compiled_autograd's backward graph was traced by
+    AOTAutograd but went through Compiled Autograd, so AOTAutograd never compiled it in this run."""
+    (line,) = _by_function_aot(run, "training")
+    assert re.search(r"AOTAutograd: forward \d+ ops, backward \d+ ops \(compiled\)", line), line
+    lines = _by_function_aot(run, "compiled_autograd")
+    assert any(re.search(r"backward \d+ ops \(not compiled in this run\)", s) for s in lines), lines

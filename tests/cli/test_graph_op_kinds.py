@@ -109,7 +109,7 @@ def test_the_ops_line_says_what_aotautograd_made_of_the_graph(run: Run) -> None:
     code, out, err = run("analyze", str(CAPTURES / "training"), "--by-function")
     assert code == 0, err
     (line,) = _ops_lines(out).values()
-    assert line.endswith(f"; AOTAutograd: forward {forward} ops, backward {backward} ops")
+    assert line.endswith(f"; AOTAutograd: forward {forward} ops, backward {backward} ops (compiled)")
 
 
 def _signatures(name: str) -> dict[str, str]:
@@ -143,3 +143,17 @@ def test_a_graph_says_its_inputs_as_its_signature_prints_them(run: Run) -> None:
         ["L_x_: f32[4, 3][3, 1]"],
         [f"{symbol}: Sym({symbol})", f"L_x_: f32[{symbol}, 3][3, 1]"],
     ]
+
+
+def test_a_graph_that_returns_more_than_its_result_says_what_it_returns(run: Run) -> None:
+    """after_raise: `top` returns topk's values summed and its indices; the graph's `return (sum_1, idx)` and each
+    value's annotation are read here from the raw dynamo_output_graph record."""
+    raw = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "after_raise" / "raw").glob("*.log"))
+    (graph,) = re.findall(r'"dynamo_output_graph".*\n((?:\t.*\n)+)', raw)[:1]
+    names = re.findall(r"return \(([^)]*)\)", graph)[-1].replace(" ", "").split(",")
+    assert names == ["sum_1", "idx"]
+    kinds = [re.search(rf'\b{n}: "(\w+\[[^\]]*\])', graph)[1] for n in names]  # type: ignore[index]
+    code, out, err = run("analyze", str(CAPTURES / "after_raise"), "--by-function")
+    assert code == 0, err
+    said = f"graph outputs: {names[0]}: {kinds[0]}; {names[1]}: {kinds[1]}"
+    assert said in [s.strip() for s in out.splitlines()], out

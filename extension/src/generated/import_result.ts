@@ -1084,6 +1084,10 @@ export interface GraphSummary {
     [k: string]: number;
   };
   /**
+   * What the graph returns, in order, each as its value's annotation prints it, sizes only and the device left off: "linear: f32[4, 10]", "attn_output_weights: f32[4, 12, 12]"; at most 8.
+   */
+  outputs?: string[];
+  /**
    * The symbols in the sizes of the graph's values (dynamo_output_graph): the graph is dynamic in them; [] for a graph of static sizes, or when the record prints no sizes.
    */
   symbolic_sizes?: SymbolicSize[];

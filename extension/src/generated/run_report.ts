@@ -228,6 +228,10 @@ export interface CompilationLine {
     [k: string]: number;
   };
   /**
+   * Whether AOTAutograd's backward graph of it compiled in this run (bwd_compilation_metrics, at the first .backward() that reached it); None when it has no backward graph.
+   */
+  backward_compiled?: boolean | null;
+  /**
    * Cache decisions, e.g. 'fx_graph miss'.
    */
   cache?: string[];
@@ -272,6 +276,10 @@ export interface CompilationLine {
    */
   graph_op_kinds?: string[];
   graph_ops?: number | null;
+  /**
+   * What its graph returns, in order (`linear: f32[4, 10]`; GraphSummary.outputs); [] when the trace has no graph of it.
+   */
+  graph_outputs?: string[];
   /**
    * The guard tree record the list is read from.
    */

@@ -151,6 +151,10 @@ def compilation_line(
         graph_inputs=list(comp.graph.inputs) if comp.graph is not None else [],
         graph_inputs_omitted=comp.graph.inputs_omitted if comp.graph is not None else 0,
         graph_evidence_id=comp.graph.graph_evidence_id if comp.graph is not None else None,
+        graph_outputs=list(comp.graph.outputs) if comp.graph is not None else [],
+        backward_compiled=(
+            comp.aot.backward_compiled if comp.aot is not None and comp.aot.backward_op_count is not None else None
+        ),
         # Every compilation whose graph is dynamic: a recompilation's (what made it dynamic is the question there)
         # and a first one's (dynamic=True, mark_dynamic); a static graph has none.
         dynamic=list(comp.graph.symbolic_sizes) if comp.graph is not None else [],
@@ -454,7 +458,10 @@ def ops_text(c: CompilationLine) -> str:
     listed = sum(int(k.rsplit(" ", 1)[1]) for k in c.graph_op_kinds)
     rest = (c.graph_ops or 0) - listed
     more = f", {rest} more" if rest > 0 else ""
-    aot = ", ".join(f"{k} {n} ops" for k, n in c.aot_ops.items())
+    compiled = {True: " (compiled)", False: " (not compiled in this run)", None: ""}
+    aot = ", ".join(
+        f"{k} {n} ops" + (compiled[c.backward_compiled] if k == "backward" else "") for k, n in c.aot_ops.items()
+    )
     ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
     return (
         f"graph: {c.graph_ops} ops: "
@@ -481,11 +488,12 @@ class InputsSaid:
 
     def __init__(self) -> None:
         self._last: dict[str, list[str]] = {}
-        self._ops: dict[str, tuple[list[str], dict[str, int]]] = {}
+        self._ops: dict[str, tuple[list[str], dict[str, int], bool | None]] = {}
         self._graph_inputs: dict[str, list[str]] = {}
         self._inductor: dict[str, list[InductorCode]] = {}
         self._side_effects: dict[str, list[SideEffect]] = {}
         self._sites: dict[str, set[str]] = {}
+        self._graph_outputs: dict[str, list[str]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -498,7 +506,7 @@ class InputsSaid:
     def new_ops(self, c: CompilationLine) -> bool:
         """Whether its graph's op kinds, or the ops of AOTAutograd's graphs of it, are not those its frame's
         previous compilation said."""
-        now = (c.graph_op_kinds, c.aot_ops)
+        now = (c.graph_op_kinds, c.aot_ops, c.backward_compiled)
         before, self._ops[c.frame] = self._ops.get(c.frame), now
         return bool(c.graph_op_kinds) and now != before
 
@@ -517,6 +525,12 @@ class InputsSaid:
             return False
         said.add(text)
         return True
+
+    def new_graph_outputs(self, c: CompilationLine) -> bool:
+        """Whether its graph returns more than one value (what it returns beside the result: a side effect's value,
+        a second output) and says what its frame's previous compilation did not."""
+        before, self._graph_outputs[c.frame] = self._graph_outputs.get(c.frame), c.graph_outputs
+        return len(c.graph_outputs) > 1 and c.graph_outputs != before
 
     def new_side_effects(self, c: CompilationLine) -> bool:
         """Whether the objects its code changes outside the graph are not those its frame's previous compilation
@@ -624,6 +638,8 @@ def compilation_text(
         below.append(ops_text(c))
     if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):
         below.append(graph_inputs_text(c))
+    if inputs.new_graph_outputs(c) if inputs is not None else len(c.graph_outputs) > 1:
+        below.append("graph outputs: " + "; ".join(c.graph_outputs))
     if inputs.new_side_effects(c) if inputs is not None else bool(c.side_effects):
         below.append(side_effects_text(c.side_effects))
     if inputs.new_inductor_code(c) if inputs is not None else bool(c.inductor_code):

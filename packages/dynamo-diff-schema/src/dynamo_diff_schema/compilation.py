@@ -290,6 +290,11 @@ class GraphSummary(Model):
         "parameters and buffers are not listed; at most 8.",
     )
     inputs_omitted: int = Field(0, ge=0, description="Inputs left out of `inputs` (parameters and buffers too).")
+    outputs: list[str] = Field(
+        default_factory=list,
+        description="What the graph returns, in order, each as its value's annotation prints it, sizes only and the "
+        'device left off: "linear: f32[4, 10]", "attn_output_weights: f32[4, 12, 12]"; at most 8.',
+    )
     graph_evidence_id: str | None = Field(None, description="The dynamo_output_graph record the graph is read from.")
     symbolic_sizes: list[SymbolicSize] = Field(
         default_factory=list,

@@ -190,6 +190,16 @@ class CompilationLine(Model):
     )
     graph_inputs_omitted: int = Field(0, ge=0, description="Graph inputs left out (parameters and buffers too).")
     graph_evidence_id: str | None = Field(None, description="Its graph's dynamo_output_graph record.")
+    graph_outputs: list[str] = Field(
+        default_factory=list,
+        description="What its graph returns, in order (`linear: f32[4, 10]`; GraphSummary.outputs); [] when the "
+        "trace has no graph of it.",
+    )
+    backward_compiled: bool | None = Field(
+        None,
+        description="Whether AOTAutograd's backward graph of it compiled in this run (bwd_compilation_metrics, at the "
+        "first .backward() that reached it); None when it has no backward graph.",
+    )
     aot_ops: dict[str, int] = Field(
         default_factory=dict,
         description="The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or "

@@ -119,20 +119,7 @@ def graph_inputs(graph_text: str) -> tuple[list[str], int]:
     Sym(s89)`, `L_act_keywords_negative_slope_: f64[][]`: a Python float the graph takes as a 0-d tensor), the
     device left off, in order, at most GRAPH_INPUTS; modules' parameters and buffers are not listed; and how many
     inputs were left out."""
-    signature = []
-    inside = False
-    for line in graph_text.splitlines():
-        if not inside:
-            if _DEF_FORWARD.match(line):
-                inside = True
-                signature.append(line.split("def forward(", 1)[1])
-                if line.split("#", 1)[0].rstrip().endswith(":"):
-                    break
-            continue
-        signature.append(line.split("#", 1)[0])
-        if line.strip().startswith(")") or line.split("#", 1)[0].rstrip().endswith("):"):
-            break
-    found = _PLACEHOLDER.findall(" ".join(signature))
+    found = _PLACEHOLDER.findall(" ".join(_signature(graph_text.splitlines())))
     shown = []
     for name, printed in found:
         if _MODULE_STATE.search(name):
@@ -140,3 +127,50 @@ def graph_inputs(graph_text: str) -> tuple[list[str], int]:
         m = _DEVICE.match(printed)
         shown.append(f"{name}: {m['type'] if m else printed}")
     return shown[:GRAPH_INPUTS], len(found) - len(shown[:GRAPH_INPUTS])
+
+
+GRAPH_OUTPUTS = 8
+_RETURN = re.compile(r"^\s*return \((?P<names>[^)]*)\)\s*$")
+_ANNOTATED = re.compile(r'^\s*([A-Za-z_]\w*)\s*:\s*"([^"]*)"\s*=')
+_SIZES = re.compile(r"^(?P<type>\w+\[[^\]]*\])")
+
+
+def graph_outputs(graph_text: str) -> list[str]:
+    """What the graph's forward returns (`linear: f32[4, 10]`), each name with its annotation's dtype and sizes
+    (strides and device left off; a symbolic int as `Sym(s27)`), in order, at most GRAPH_OUTPUTS."""
+    lines = graph_text.splitlines()
+    returned = next((m["names"] for line in reversed(lines) if (m := _RETURN.match(line))), None)
+    if returned is None:
+        return []
+    names = [n.strip() for n in returned.split(",") if n.strip()]
+    printed: dict[str, str] = dict(_PLACEHOLDER.findall(" ".join(_signature(lines))))
+    for line in lines:
+        if (m := _ANNOTATED.match(line)) is not None:
+            printed.setdefault(m[1], m[2])
+    out = []
+    for name in names[:GRAPH_OUTPUTS]:
+        kind = printed.get(name)
+        if kind is None:
+            out.append(name)
+            continue
+        m = _SIZES.match(kind)
+        out.append(f"{name}: {m['type'] if m else kind}")
+    return out
+
+
+def _signature(lines: list[str]) -> list[str]:
+    """The lines of the graph's `def forward(...)` signature."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if not inside:
+            if _DEF_FORWARD.match(line):
+                inside = True
+                out.append(line.split("def forward(", 1)[1])
+                if line.split("#", 1)[0].rstrip().endswith(":"):
+                    break
+            continue
+        out.append(line.split("#", 1)[0])
+        if line.strip().startswith(")") or line.split("#", 1)[0].rstrip().endswith("):"):
+            break
+    return out
