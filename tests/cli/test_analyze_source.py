@@ -25,7 +25,7 @@ def _numbered(lines: list[str]) -> list[str]:
 def test_the_scripts_follow_the_report_whole_and_numbered(run: Run) -> None:
     code, out, err = run("analyze", str(CAPTURES / "float_attribute"), "--source")
     assert code == 0, err
-    report, scripts = out.split("\nscripts of this run (the snapshots taken when it ended, not the working tree):\n")
+    report, scripts = out.split("\nscripts of this run (as captured, not the working tree):\n")
     assert "Scaled.forward (float_attribute.py:28)" in report  # the report, per function (--source implies it)
     workload, workload_lines = _snapshot("float_attribute", "float_attribute.py")
     helper, helper_lines = _snapshot("float_attribute", "_oracle.py")  # the call path runs through it

@@ -59,7 +59,7 @@ def scripts_text(scripts: list[Script], read_one: str) -> str:
     `read_one` is the front end's words for reading a file, with `{file}` in them."""
     if not scripts:
         return "scripts of this run: none captured (a bare trace keeps none unless they were beside it at import)"
-    out = ["scripts of this run (the snapshots taken when it ended, not the working tree):"]
+    out = ["scripts of this run (as captured, not the working tree):"]
     for s in scripts:
         if s.text is not None:
             out += [f"-- {s.snapshot} ({s.lines} lines)", s.text]
