@@ -121,3 +121,26 @@ def test_grep_without_an_id_searches_every_record(run: Run) -> None:
     assert "... 2 more match(es), in " in err and "--max-matches N" in err
     assert [line.split()[0] for line in out.splitlines() if not line.startswith(" ")] == list(expected)[:3]
     assert "tensor 'x' size mismatch at index 0. expected 2, actual 3" in out
+
+
+def test_grep_over_several_ids_searches_those_records(run: Run) -> None:
+    """recompile_limit: two records holding the guard text (their own bytes say), named together with --grep: only
+    they are searched, in trace order; several ids without --grep, or an id the capture lacks, exit 2 with a code."""
+    capture = FIXTURES / "captures/recompile_limit"
+    code, out, err = run("evidence", str(capture), "--format", "json")
+    assert code == 0, err
+    index = json.loads(out)["items"]
+    holding = [e["id"] for e in index if any("size mismatch" in line for line in _raw(capture, e).splitlines())]
+    first, last = holding[0], holding[-1]
+    code, out, err = run("evidence", str(capture), last, first, "--grep", "size mismatch", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["records_searched"] == doc["records_matched"] == 2
+    assert [r["evidence"]["id"] for r in doc["records"]] == [first, last]
+    code, out, err = run("evidence", str(capture), first, last, "--grep", "size mismatch")
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines() if not line.startswith(" ")] == [first, last]
+    code, out, err = run("evidence", str(capture), first, last)
+    assert code == 2 and "error[invalid_argument]" in err and "--grep" in err
+    code, out, err = run("evidence", str(capture), first, "u1-e999", "--grep", "size")
+    assert code == 2 and "error[unknown_evidence]" in err and "'u1-e999'" in err

@@ -162,6 +162,35 @@ def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) ->
     assert page["total_matches"] == page["shown_matches"] == sum(expected.values()) == 3  # type: ignore[index]
 
 
+def test_several_evidence_ids_are_searched_in_one_call(session: Session) -> None:
+    """recompile_limit: two of the records holding `size mismatch` (the raw bytes say which and how often) named
+    together: only those two are searched and their matches shown; one unknown id is an error naming it; several
+    ids without grep are an error on `evidence_id`."""
+    cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
+        "id"
+    ]  # type: ignore[index]
+    index = session.call("get_evidence", capture=cid, full=True).structured_content["items"]  # type: ignore[index]
+    expected = _records_with("recompile_limit", index, "size mismatch")
+    two = sorted(expected, key=lambda ev: int(ev.rsplit("e", 1)[1]))[-2:]
+    result = session.call(
+        "get_evidence", capture=cid, evidence_id=f"{two[1]}, {two[0]}", grep="size mismatch", full=True
+    )
+    page = result.structured_content
+    assert page["records_searched"] == page["records_matched"] == 2  # type: ignore[index]
+    assert [r["evidence"]["id"] for r in page["records"]] == two  # type: ignore[index]  # in trace order
+    assert page["total_matches"] == page["shown_matches"] == expected[two[0]] + expected[two[1]]  # type: ignore[index]
+    text = text_of(result)
+    assert text.startswith(f"grep 'size mismatch' in {cid[:12]} evidence_id={two[1]} {two[0]}:")
+    assert all(f"{ev} " in text for ev in two) and not any(f"{ev} " in text for ev in expected if ev not in two)
+    missing = session.call("get_evidence", capture=cid, evidence_id=f"{two[0]} u1-e999", grep="size")
+    assert (
+        missing.is_error and text_of(missing).startswith("error[unknown_evidence]") and "'u1-e999'" in text_of(missing)
+    )
+    bare = session.call("get_evidence", capture=cid, evidence_id=" ".join(two))
+    assert bare.is_error and text_of(bare).startswith("error[invalid_argument]")
+    assert "give grep" in text_of(bare)
+
+
 def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session) -> None:
     """shape: suppress_errors is in each compilation_metrics record's own keys and in its embedded dynamo_config."""
     _, metrics = _metrics_line("shape")

@@ -16,11 +16,12 @@ if TYPE_CHECKING:
 def evidence(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="ID", help=REF_HELP, show_default=False)],
-    evidence_id: Annotated[
-        str | None,
+    evidence_ids: Annotated[
+        list[str] | None,
         typer.Argument(
-            metavar="[EVIDENCE_ID]",
-            help="Show this evidence; without it, list the evidence index (with --grep: search every record).",
+            metavar="[EVIDENCE_ID]...",
+            help="Show this evidence; without it, list the evidence index (with --grep: search every record); "
+            "several ids with --grep: search those records.",
             show_default=False,
         ),
     ] = None,
@@ -68,9 +69,25 @@ def evidence(
     """The records behind the numbers: a paged index, one hash-checked excerpt, or --grep matches."""
     service = service_of(ctx)
     ref = capture_ref(service, ref)
+    ids = list(dict.fromkeys(evidence_ids or []))
+    if len(ids) > 1 and grep is None:
+        from dynamo_diff_schema import DynamoDiffError, ErrorCode
+
+        raise DynamoDiffError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"{len(ids)} evidence ids: give --grep PATTERN to search them, or read one record at a time",
+        )
+    evidence_id = ids[0] if len(ids) == 1 else None
     if evidence_id is None and grep is not None:
         search = service.evidence_search(
-            ref, grep, kind=kind, compile_id=compile_id, function=function, max_matches=max_matches, in_config=in_config
+            ref,
+            grep,
+            kind=kind,
+            compile_id=compile_id,
+            function=function,
+            evidence_ids=ids or None,
+            max_matches=max_matches,
+            in_config=in_config,
         )
         if output_format == Format.JSON:
             print_document(search)

@@ -9,7 +9,7 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -854,18 +854,31 @@ class Service:
         kind: str | None = None,
         compile_id: str | None = None,
         function: str | None = None,
+        evidence_ids: Sequence[str] | None = None,
         context: int = 2,
         max_matches: int = GREP_MAX_MATCHES,
         in_config: bool = False,
     ) -> EvidenceSearch:
-        """Every record of a capture (those the index filters keep) searched for `pattern` as `grep_evidence`
-        searches one: every record with a match, in trace order, with its count and matching windows (the first
-        `max_matches` matches in all are shown; a record past them has none); every match counted."""
+        """Every record of a capture (those the index filters keep; with `evidence_ids` only those records)
+        searched for `pattern` as `grep_evidence` searches one: every record with a match, in trace order, with
+        its count and matching windows (the first `max_matches` matches in all are shown; a record past them has
+        none); every match counted."""
         from dynamo_diff_service._grep import grep_text
 
         capture_id, entries, total = self.evidence_index(
             ref, kind=kind, compile_id=compile_id, function=function, limit=1_000_000
         )
+        if evidence_ids is not None:
+            wanted = set(evidence_ids)
+            entries = [e for e in entries if e.id in wanted]
+            missing = sorted(wanted - {e.id for e in entries})
+            if missing:
+                raise DynamoDiffError(
+                    ErrorCode.UNKNOWN_EVIDENCE,
+                    f"capture {short_id(capture_id)} has no evidence {', '.join(map(repr, missing))}"
+                    + (" that the kind/function/compile id filters keep" if kind or compile_id or function else ""),
+                )
+            total = len(entries)
         try:
             regex = re.compile(pattern, re.IGNORECASE)
         except re.error:
