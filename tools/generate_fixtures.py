@@ -90,6 +90,10 @@ ALL = [
     ("error_on_recompile", "error_on_recompile.py"),
     # The same tensor passed as both arguments: the no-aliasing guard fails, an entry for the aliased pair.
     ("aliased_inputs", "aliased_inputs.py"),
+    # SGD with momentum, its step compiled: each parameter's state dict written outside the graph, then recompiled.
+    ("optimizer_state", "optimizer_state.py"),
+    # A @torch.no_grad() function compiled from the top level: torch compiles its own wrapper frame.
+    ("no_grad_function", "no_grad_function.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -260,6 +264,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "inductor_freezing": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "aliased_inputs": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "optimizer_state": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "no_grad_function": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

@@ -57,3 +57,19 @@ def test_the_scripts_are_for_the_text_view(run: Run) -> None:
     code, out, err = run("analyze", str(CAPTURES / "float_attribute"), "--source", "--format", "json")
     assert code == 2 and out == ""
     assert "invalid_argument" in err and "--source adds the scripts to the text view" in err
+
+
+def test_a_function_torch_compiles_through_its_own_wrapper_still_has_its_script(run: Run) -> None:
+    """no_grad_function: a `@torch.no_grad()` function compiled from the script's top level. torch compiles its own
+    `inner` wrapper (torch/_dynamo/external_utils.py), so no compiled frame is in the script; the script is still
+    shown after the report (the file the compilation started from), not 'none captured'."""
+    code, out, err = run("analyze", str(CAPTURES / "no_grad_function"), "--source")
+    assert code == 0, err
+    report, scripts = out.split("\nscripts of this run (as captured, not the working tree):\n")
+    assert "inner (external_utils.py:" in report
+    workload, lines = _snapshot("no_grad_function", "no_grad_function.py")
+    assert scripts.rstrip("\n").split("\n")[: len(lines) + 1] == [
+        f"-- {workload} ({len(lines)} lines)",
+        *_numbered(lines),
+    ]
+    assert "none captured" not in out

@@ -52,3 +52,32 @@ def test_a_module_attribute_incremented_in_forward(run: Run) -> None:
     _, out, _ = run("analyze", str(CAPTURES / "rename_file_v1"), "--by-function")
     said = [s for s in unwrapped(out) if "side effects (replayed after the graph)" in s]
     assert len(said) == 1  # each recompilation changes the same: said once
+
+
+def test_an_optimizers_state_dicts_named_whole_and_said_once(run: Run) -> None:
+    """optimizer_state: `torch.compile(opt.step)` of SGD with momentum. The workload's own record says each of its
+    two parameters got a momentum buffer; torch names each parameter's state dict by the position of its key, a name
+    with parentheses in it, and the change is in torch's sgd.py, called from the user's line. The names are read
+    from the trace's own text here."""
+    oracle = json.loads((CAPTURES / "optimizer_state/oracle.json").read_text())
+    assert oracle["state_entries"] == [["momentum_buffer"], ["momentum_buffer"]]
+    (log,) = (CAPTURES / "optimizer_state/raw").glob("*.log")
+    named = [
+        line.split("(source name: ", 1)[1][:-1]
+        for line in log.read_text(encoding="utf-8").splitlines()
+        if line.startswith("\tMutating object of type dict (source name: ")
+    ]
+    first = named[:2]  # the first compilation of `step` writes both parameters' state dicts
+    assert all(n.startswith("L['self'].state[list(dict.keys(L['self'].state))[") for n in first)
+    effects = _effects(run, "optimizer_state")
+    (step,) = [es for cid, es in effects.items() if cid.endswith(" 1/0")]
+    assert [e["source"] for e in step] == first
+    line = _line_of("optimizer_state", "_oracle.py", "return compiled(*args, **kwargs)")
+    for e in step:
+        assert (e["type"], e["line"], e["code"]) == ("dict", line, "return compiled(*args, **kwargs)")
+        assert e["inside"].startswith("torch/optim/sgd.py:")
+        assert e["inside"].endswith(': state["momentum_buffer"] = momentum_buffer')
+    _, out, _ = run("analyze", str(CAPTURES / "optimizer_state"), "--by-function")
+    said = [s.strip() for s in unwrapped(out) if "side effects (replayed after the graph)" in s]
+    assert said[0].startswith(f"side effects (replayed after the graph): {first[0]}, {first[1]} (dict) at _oracle.py")
+    assert said[0].count("sgd.py") == 1  # the two dicts, changed at the same lines, said together

@@ -29,8 +29,9 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # (the entries that serve after a raised failure) 0.2 MB, to 29.04 MB; float_attribute (a float attribute made a
 # symbolic float, its entries guarded on its range) 0.25 MB, to 29.29 MB; loop_skip and inductor_freezing (a break
 # in a loop; the weights freezing folds into Inductor's code) 0.29 MB, to 29.58 MB; error_on_recompile 0.14 MB, to
-# 29.72 MB; aliased_inputs (one tensor passed as both arguments) 0.13 MB, to 29.85 MB.
-MAX_RETAINED_BYTES = 30_000_000
+# 29.72 MB; aliased_inputs (one tensor passed as both arguments) 0.13 MB, to 29.85 MB; optimizer_state (an SGD step
+# compiled, its state dicts written outside the graph) 0.3 MB, to 30.16 MB; no_grad_function 0.07 MB, to 30.23 MB.
+MAX_RETAINED_BYTES = 30_250_000
 
 
 @pytest.fixture(scope="module")

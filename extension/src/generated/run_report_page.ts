@@ -587,6 +587,10 @@ export interface SideEffect {
    * The user's file of the innermost user frame that changed it.
    */
   file?: string | null;
+  /**
+   * The library line that made the change, when the innermost frame is not the user's: 'torch/optim/sgd.py:150: state["momentum_buffer"] = momentum_buffer'.
+   */
+  inside?: string | null;
   line?: number | null;
   /**
    * Distinct user lines that changed it.

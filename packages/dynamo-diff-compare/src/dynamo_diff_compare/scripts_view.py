@@ -33,15 +33,21 @@ def _snapshot_of(sources: SnapshotSet, file: str) -> str | None:
 
 
 def run_scripts(report: RunReport, sources: SnapshotSet, budget: int = SCRIPTS_CHARS) -> list[Script]:
-    """The files the report's functions are defined in, then those their call paths run through, in that order,
-    each once; each whole while they fit `budget` characters, the others with `text` None."""
+    """The files the report's functions are defined in, then those their call paths run through and those the
+    compilations started from, in that order, each once; each whole while they fit `budget` characters, the others
+    with `text` None. When none of them is in the snapshot (every compiled function is torch's: a `@torch.no_grad()`
+    function compiles as torch's wrapper), the snapshot's own files: it holds the user's scripts only."""
     named: list[str] = []
     for fn in report.functions:
         named.append(fn.file or "")
     for fn in report.functions:
         named += [frame.file for frame in fn.called_from if frame.file]
         named += [frame.file for c in fn.compilations for frame in c.called_from if frame.file]
+        for c in fn.compilations:
+            named += [frame.file for frame in (c.started_with, c.started_outer) if frame is not None and frame.file]
     found = [rel for f in named if f and (rel := _snapshot_of(sources, f)) is not None]
+    if not found and report.functions:
+        found = sorted(sources.files)
     out: list[Script] = []
     used = 0
     for rel in dict.fromkeys(found):

@@ -358,6 +358,11 @@ class SideEffect(Model):
     line: int | None = None
     code: str | None = Field(None, description="That line's text, as torch printed it.")
     sites: int = Field(0, ge=0, description="Distinct user lines that changed it.")
+    inside: str | None = Field(
+        None,
+        description="The library line that made the change, when the innermost frame is not the user's: "
+        "'torch/optim/sgd.py:150: state[\"momentum_buffer\"] = momentum_buffer'.",
+    )
     evidence_id: str | None = Field(None, description="The dynamo_side_effects record.")
 
 

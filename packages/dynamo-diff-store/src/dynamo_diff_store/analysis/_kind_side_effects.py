@@ -16,9 +16,12 @@ SIDE_EFFECTS_KEPT = 8
 
 # torch joins its messages with a line of 40 `=` and the stacks of one object's changes with `********`.
 _MESSAGES = re.compile(r"\n\s*={40}\s*\n")
+# The first line of a message; a source name may hold parentheses (`L['self'].state[list(dict.keys(...))[0]]`), so it
+# runs to the line's last `)`.
 _MESSAGE = re.compile(
-    r"^Mutating object of type (?P<type>\S+) \((?:source name: (?P<named>[^\n]+?)|source: (?P<other>[^\n]+?)"
-    r"|no source)\)"
+    r"^Mutating object of type (?P<type>\S+) \((?:source name: (?P<named>[^\n]+)|source: (?P<other>[^\n]+)"
+    r"|no source)\)[ \t]*$",
+    re.M,
 )
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]+\n(?P<code>[^\n]*)', re.M)
 
@@ -31,11 +34,16 @@ def read_side_effects(text: str) -> list[SideEffect]:
         if m is None:
             continue
         sites: dict[tuple[str, int, str], None] = {}
+        inside: str | None = None
         for stack in message.split("********"):
-            user = [f for f in _FRAME.finditer(stack) if library_path(f["file"]) is None]
+            frames = list(_FRAME.finditer(stack))
+            user = [f for f in frames if library_path(f["file"]) is None]
             if user:
                 last = user[-1]
                 sites[(last["file"][-300:], int(last["line"]), last["code"].strip()[:200])] = None
+            where = library_path(frames[-1]["file"]) if frames else None
+            if inside is None and where is not None:  # the change itself is in torch's or a library's code
+                inside = f"{where[-200:]}:{frames[-1]['line']}: {frames[-1]['code'].strip()[:200]}"
         first = next(iter(sites), None)
         out.append(
             SideEffect(
@@ -45,6 +53,7 @@ def read_side_effects(text: str) -> list[SideEffect]:
                 line=first[1] if first else None,
                 code=first[2] if first else None,
                 sites=len(sites),
+                inside=inside,
             )
         )
     return out
