@@ -94,6 +94,8 @@ ALL = [
     ("optimizer_state", "optimizer_state.py"),
     # A @torch.no_grad() function compiled from the top level: torch compiles its own wrapper frame.
     ("no_grad_function", "no_grad_function.py"),
+    # Tensors passed in a list, a nested tuple and a dict: the guards on each item; a longer list recompiles.
+    ("container_args", "container_args.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -266,6 +268,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "aliased_inputs": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "optimizer_state": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "no_grad_function": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "container_args": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

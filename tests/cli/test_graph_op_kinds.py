@@ -157,3 +157,26 @@ def test_a_graph_that_returns_more_than_its_result_says_what_it_returns(run: Run
     assert code == 0, err
     said = f"graph outputs: {names[0]}: {kinds[0]}; {names[1]}: {kinds[1]}"
     assert said in [s.strip() for s in out.splitlines()], out
+
+
+def test_a_graph_says_the_floats_it_bakes_in(run: Run) -> None:
+    """tensorify_restart: `torch.clamp(x, max=limit)` called with limit 0.5, 1.5 and 2.5 (the workload's own calls);
+    each entry's graph bakes its limit in (`max = 0.5` in the raw graph of its last attempt), said once per graph.
+    llama_213's graph: each RMSNorm's `+ 1e-06` counted, and attention's scale, as its raw record holds them."""
+    source = (CAPTURES / "tensorify_restart/sources").rglob("tensorify_restart.py")
+    limits = re.findall(r"o\.call\(cf, f, x, ([\d.]+)\)", next(source).read_text(encoding="utf-8"))
+    assert limits == ["0.5", "1.5", "2.5"]
+    raw = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "tensorify_restart" / "raw").glob("*.log"))
+    assert all(f"torch.clamp(l_x_, max = {v})" in raw for v in limits)
+    code, out, err = run("analyze", str(CAPTURES / "tensorify_restart"), "--by-function")
+    assert code == 0, err
+    said = _lines_under(out, "graph constants: ")
+    assert said == {f"0/{i}": f"graph constants: clamp max={v}" for i, v in enumerate(limits)}
+    llama = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "llama_213" / "raw").glob("*.log"))
+    graph = re.findall(r'"dynamo_output_graph".*\n((?:\t.*\n)+)', llama)[0]
+    eps = len(re.findall(r'" = \w+ \+ 1e-06;', graph))  # each RMSNorm's `variance + eps`
+    scale = re.search(r"scaled_dot_product_attention\(.*?scale = ([\d.]+)", graph)[1]  # type: ignore[index]
+    code, out, err = run("analyze", str(CAPTURES / "llama_213"), "--by-function")
+    assert code == 0, err
+    (line,) = [s.strip() for s in unwrapped(out) if s.strip().startswith("graph constants: ")]
+    assert f"+ 1e-06 x{eps}" in line.split("; ") and f"scale={scale}" in line

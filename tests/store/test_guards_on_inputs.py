@@ -234,3 +234,54 @@ def test_an_entry_made_for_two_arguments_that_are_one_tensor(store: Store) -> No
     (recompiled,) = [c for r in capture.ranks for c in r.compilations if c.recompile is not None]
     (reason,) = recompiled.recompile.reasons
     assert (reason.category, reason.made_for) == ("aliasing", ["L['acc'] is L['delta']"])
+
+
+_SHORT = {"torch.float32": "f32"}
+
+
+def _structure(said: dict) -> str:  # type: ignore[type-arg]
+    """What the workload passed (its own record), written as the report says a container: `list of 3 [f32[2, 5] x3]`;
+    a tensor's stride only when it is not the contiguous one."""
+    if "dtype" in said:
+        size, stride = said["size"], said["stride"]
+        contiguous = [1] * len(size)
+        for i in range(len(size) - 2, -1, -1):
+            contiguous[i] = contiguous[i + 1] * size[i + 1]
+        text = f"{_SHORT[said['dtype']]}{size}"
+        return text if stride == contiguous else f"{text} stride={stride}"
+    if "value" in said:
+        return repr(said["value"])
+    ((kind, items),) = said.items()
+    if kind == "dict":
+        return "dict {" + ", ".join(f"'{k}': {_structure(v)}" for k, v in items.items()) + "}"
+    parts: list[list] = []  # type: ignore[type-arg]
+    for item in map(_structure, items):
+        if parts and parts[-1][0] == item:
+            parts[-1][1] += 1
+        else:
+            parts.append([item, 1])
+    inside = ", ".join(p if n == 1 else f"{p} x{n}" for p, n in parts)
+    opening, closing = ("[", "]") if kind == "list" else ("(", ")")
+    return f"{kind} of {len(items)} {opening}{inside}{closing}"
+
+
+def test_a_container_argument_is_one_item_with_its_elements(store: Store) -> None:
+    """container_args: a list of clips, a nested tuple and a dict batch (a transposed tensor and an int). Each is one
+    item of the entry's inputs, its structure as the workload built it (its own record); the raw guard tree checks
+    each element (TENSOR_MATCH on `L['clips'][i]`, the list's length) and the list's length guard is not said again.
+    The dict's guards do not check its length, so its size is not said; its keys in the tree's order."""
+    oracle = json.loads((CAPTURES / "container_args/oracle.json").read_text())
+    raw = raw_guard_tree("container_args", 0, 0)
+    assert "+- LENGTH_CHECK: len(L['clips']) == 3" in raw and "check_tensor(L['clips'][2], Tensor" in raw
+    assert "check_tensor(L['pair'][0][1], Tensor" in raw and "check_tensor(L['batch']['feat'], Tensor" in raw
+    found = _inputs(store, "container_args")
+    for cid, call in (("0/0", oracle["arguments"][0]), ("0/1", oracle["arguments"][1])):
+        items, omitted = found[cid]
+        assert omitted == 0
+        assert f"L['clips']: {_structure(call['clips'])}" in items
+        assert f"L['pair']: {_structure(call['pair'])}" in items
+        (batch,) = [i for i in items if i.startswith("L['batch']: ")]
+        said, built = batch.removeprefix("L['batch']: "), _structure(call["batch"])
+        assert sorted(re.split(r", (?=')", said[6:-1])) == sorted(re.split(r", (?=')", built[6:-1]))
+        assert said.startswith("dict {") and built.startswith("dict {")
+        assert not any(i.startswith("len(L['clips'])") for i in items)

@@ -1063,6 +1063,10 @@ export interface Failure {
  */
 export interface GraphSummary {
   /**
+   * The Python floats the graph bakes in, by op, counted, in order: "mul_ 0.99 x6", "add_ alpha=0.01", "clamp max=0.5", "* 1.5" (a float literal in an op's arguments of its code); [] when none or more than 6 distinct.
+   */
+  constants?: string[];
+  /**
    * The graph reached the backend with no ops (e.g. fullgraph, `return x`).
    */
   empty?: boolean;
@@ -1164,7 +1168,7 @@ export interface GuardSummary {
   count: number;
   evidence_ids?: string[];
   /**
-   * What this entry guards on the frame's tensor arguments (frame locals L['name'], not attributes or module parameters), read from its guard tree (dynamo_cpp_guards_str), never evaluated: each argument's TENSOR_MATCH as "L['x']: torch.float32, size=[None, 3], stride=[3, 1]" (None = symbolic; device only when the tree names one), at most 6, then the symbolic shape guards naming their sizes or strides, whole ("2 <= L['x'].size()[0]"), at most 8; each at most 200 characters. [] when the trace has no tree.
+   * What this entry guards on the frame's tensor arguments (frame locals L['name'], not attributes or module parameters), read from its guard tree (dynamo_cpp_guards_str), never evaluated: each argument's TENSOR_MATCH as "L['x']: torch.float32, size=[None, 3], stride=[3, 1]" (None = symbolic; device only when the tree names one), and each container argument in one item, its elements as the tree checks them ("L['frames']: list of 3 [f32[2, 12] x3]"), at most 6, then the symbolic shape guards naming their sizes or strides, whole ("2 <= L['x'].size()[0]"), at most 8; each at most 200 characters. [] when the trace has no tree.
    */
   inputs?: string[];
   /**

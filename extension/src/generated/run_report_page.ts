@@ -287,6 +287,10 @@ export interface CompilationLine {
   frame: string;
   graph_breaks?: BreakLine[];
   /**
+   * The Python floats its graph bakes in (GraphSummary.constants: `mul_ 0.99 x6`); [] when none.
+   */
+  graph_constants?: string[];
+  /**
    * Its graph's dynamo_output_graph record.
    */
   graph_evidence_id?: string | null;

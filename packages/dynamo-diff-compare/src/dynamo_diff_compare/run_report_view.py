@@ -152,6 +152,7 @@ def compilation_line(
         graph_inputs_omitted=comp.graph.inputs_omitted if comp.graph is not None else 0,
         graph_evidence_id=comp.graph.graph_evidence_id if comp.graph is not None else None,
         graph_outputs=list(comp.graph.outputs) if comp.graph is not None else [],
+        graph_constants=list(comp.graph.constants) if comp.graph is not None else [],
         backward_compiled=(
             comp.aot.backward_compiled if comp.aot is not None and comp.aot.backward_op_count is not None else None
         ),
@@ -494,6 +495,7 @@ class InputsSaid:
         self._side_effects: dict[str, list[SideEffect]] = {}
         self._sites: dict[str, set[str]] = {}
         self._graph_outputs: dict[str, list[str]] = {}
+        self._constants: dict[str, list[str]] = {}
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -531,6 +533,11 @@ class InputsSaid:
         a second output) and says what its frame's previous compilation did not."""
         before, self._graph_outputs[c.frame] = self._graph_outputs.get(c.frame), c.graph_outputs
         return len(c.graph_outputs) > 1 and c.graph_outputs != before
+
+    def new_constants(self, c: CompilationLine) -> bool:
+        """Whether its graph bakes in floats its frame's previous compilation's graph did not (the same said once)."""
+        before, self._constants[c.frame] = self._constants.get(c.frame), c.graph_constants
+        return bool(c.graph_constants) and c.graph_constants != before
 
     def new_side_effects(self, c: CompilationLine) -> bool:
         """Whether the objects its code changes outside the graph are not those its frame's previous compilation
@@ -640,6 +647,8 @@ def compilation_text(
         below.append(graph_inputs_text(c))
     if inputs.new_graph_outputs(c) if inputs is not None else len(c.graph_outputs) > 1:
         below.append("graph outputs: " + "; ".join(c.graph_outputs))
+    if inputs.new_constants(c) if inputs is not None else bool(c.graph_constants):
+        below.append("graph constants: " + "; ".join(c.graph_constants))
     if inputs.new_side_effects(c) if inputs is not None else bool(c.side_effects):
         below.append(side_effects_text(c.side_effects))
     if inputs.new_inductor_code(c) if inputs is not None else bool(c.inductor_code):

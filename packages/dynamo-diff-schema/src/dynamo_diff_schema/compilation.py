@@ -295,6 +295,12 @@ class GraphSummary(Model):
         description="What the graph returns, in order, each as its value's annotation prints it, sizes only and the "
         'device left off: "linear: f32[4, 10]", "attn_output_weights: f32[4, 12, 12]"; at most 8.',
     )
+    constants: list[str] = Field(
+        default_factory=list,
+        description='The Python floats the graph bakes in, by op, counted, in order: "mul_ 0.99 x6", '
+        '"add_ alpha=0.01", "clamp max=0.5", "* 1.5" (a float literal in an op\'s arguments of its code); [] '
+        "when none or more than 6 distinct.",
+    )
     graph_evidence_id: str | None = Field(None, description="The dynamo_output_graph record the graph is read from.")
     symbolic_sizes: list[SymbolicSize] = Field(
         default_factory=list,
@@ -375,7 +381,9 @@ class GuardSummary(Model):
         description="What this entry guards on the frame's tensor arguments (frame locals L['name'], not attributes "
         "or module parameters), read from its guard tree (dynamo_cpp_guards_str), never evaluated: each argument's "
         "TENSOR_MATCH as \"L['x']: torch.float32, size=[None, 3], stride=[3, 1]\" (None = symbolic; device only "
-        "when the tree names one), at most 6, then the symbolic shape guards naming their sizes or strides, whole "
+        "when the tree names one), and each container argument in one item, its elements as the tree checks them "
+        "(\"L['frames']: list of 3 [f32[2, 12] x3]\"), at most 6, then the symbolic shape guards naming their "
+        "sizes or strides, whole "
         "(\"2 <= L['x'].size()[0]\"), at most 8; each at most 200 characters. [] when the trace has no tree.",
     )
     inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of `inputs`.")

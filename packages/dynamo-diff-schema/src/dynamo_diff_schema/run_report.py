@@ -195,6 +195,10 @@ class CompilationLine(Model):
         description="What its graph returns, in order (`linear: f32[4, 10]`; GraphSummary.outputs); [] when the "
         "trace has no graph of it.",
     )
+    graph_constants: list[str] = Field(
+        default_factory=list,
+        description="The Python floats its graph bakes in (GraphSummary.constants: `mul_ 0.99 x6`); [] when none.",
+    )
     backward_compiled: bool | None = Field(
         None,
         description="Whether AOTAutograd's backward graph of it compiled in this run (bwd_compilation_metrics, at the "

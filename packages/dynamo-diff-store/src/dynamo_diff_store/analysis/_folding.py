@@ -55,6 +55,7 @@ class Identity:
     graph_symbols: list[str] = field(default_factory=list)  # the symbols in that graph's sizes, in order
     graph_inputs: tuple[list[str], int] | None = None  # that graph's inputs as its signature prints them
     graph_outputs: list[str] = field(default_factory=list)  # what that graph returns (name: dtype[sizes])
+    graph_constants: list[str] = field(default_factory=list)  # the floats that graph bakes in (`mul_ 0.99 x6`)
     graph_record: str | None = None  # that graph's dynamo_output_graph record (its evidence id)
     created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)

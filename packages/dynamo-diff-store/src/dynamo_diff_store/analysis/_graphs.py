@@ -174,3 +174,51 @@ def _signature(lines: list[str]) -> list[str]:
         if line.strip().startswith(")") or line.split("#", 1)[0].rstrip().endswith("):"):
             break
     return out
+
+
+# The Python floats a graph bakes in (`mul_ 0.99`, `add_ alpha=0.01`, `clamp max=0.5`, `* 1.5`): a float literal in
+# an op's arguments of the graph's code, with the op (the call it is an argument of, else the operator) and its
+# keyword; each distinct one once, counted. Said only when a graph has few (GRAPH_CONSTANTS): a model's many
+# constants (a norm's eps, rotary scales) say nothing about a change.
+GRAPH_CONSTANTS = 6
+_LINE_EXPR = re.compile(r'^\s*[A-Za-z_]\w*\s*:\s*"[^"]*"\s*=\s*(?P<expr>[^;]*)')
+_FLOAT_LITERAL = re.compile(
+    r"(?:\b(?P<kw>[A-Za-z_]\w*) = )?(?<![\w.])(?P<num>-?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|-?\d+e[-+]?\d+)(?![\w.])"
+)
+_CALL_NAME = re.compile(r"([A-Za-z_]\w*)$")
+_OPERATOR = re.compile(r"\s(\*\*|//|[-+*/%@])\s")
+
+
+def _op_of(expr: str, at: int) -> str:
+    """The call whose argument list holds position `at` of `expr` (`clamp` in `torch.clamp(x, max = 0.5)`), else the
+    expression's operator (`*` in `x * 0.5`)."""
+    depth = 0
+    for i in range(at - 1, -1, -1):
+        ch = expr[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                name = _CALL_NAME.search(expr[:i])
+                return name[1] if name else "("
+            depth -= 1
+    operator = _OPERATOR.search(expr)
+    return operator[1] if operator else "="
+
+
+def graph_constants(graph_text: str) -> list[str]:
+    """`["mul_ 0.99 x6", "add_ alpha=0.010000000000000009 x6"]`: the float literals of the graph's code by op, in
+    order, counted; [] when there are none or more than GRAPH_CONSTANTS distinct."""
+    found: dict[str, int] = {}
+    for line in graph_text.splitlines():
+        m = _LINE_EXPR.match(line)
+        if m is None:
+            continue
+        expr = m["expr"]
+        for lit in _FLOAT_LITERAL.finditer(expr):
+            keyword = f"{lit['kw']}=" if lit["kw"] else ""
+            said = f"{_op_of(expr, lit.start('num'))} {keyword}{lit['num']}"
+            found[said] = found.get(said, 0) + 1
+    if len(found) > GRAPH_CONSTANTS:
+        return []
+    return [said if n == 1 else f"{said} x{n}" for said, n in found.items()]

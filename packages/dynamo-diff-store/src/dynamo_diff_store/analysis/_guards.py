@@ -422,6 +422,119 @@ def _cut(text: str) -> str:
     return text if len(text) <= INPUT_CHARS else text[: INPUT_CHARS - 1] + "…"
 
 
+# A container argument said as one item, its structure as the guard tree checks it (`L['frames']: list of 3
+# [f32[2, 12] x3]`, `L['tree']: tuple of 2 (tuple of 2 (f32[2, 16], f32[2, 16]), f32[2, 16])`): its type and length,
+# each element's tensor (dtype, size; stride when not contiguous) or value or class. Read from the tree's TYPE_MATCH,
+# LENGTH_CHECK / DICT_LENGTH, TENSOR_MATCH and EQUALS_MATCH leaves on the argument's items, never evaluated.
+_ITEM = r"L\['\w+'\](?:\[(?:-?\d+|'[^'\n]*')\])*"
+_ITEM_TYPE = re.compile(rf"^___check_type_id\(({_ITEM}), \d+\), type=<class '([\w.]+)'>$")
+_ITEM_LENGTH = re.compile(rf"^len\(({_ITEM})\) == (\d+)$")
+_ITEM_VALUE = re.compile(rf"^({_ITEM}) == (.{{1,40}})$")
+_STEP_OF = re.compile(r"\[(-?\d+|'[^'\n]*')\]")
+_CONTAINERS = {"list": ("[", "]"), "tuple": ("(", ")"), "dict": ("{", "}"), "torch.Size": ("(", ")")}
+_SHORT_DTYPES = {
+    "torch.float32": "f32",
+    "torch.float16": "f16",
+    "torch.bfloat16": "bf16",
+    "torch.float64": "f64",
+    "torch.int64": "i64",
+    "torch.int32": "i32",
+    "torch.int16": "i16",
+    "torch.int8": "i8",
+    "torch.uint8": "u8",
+    "torch.bool": "b8",
+    "torch.complex64": "c64",
+}
+
+
+def _contiguous(size: str, stride: str) -> bool:
+    dims, steps = size.strip("[]").split(", "), stride.strip("[]").split(", ")
+    if not all(d.isdigit() for d in dims + steps) or len(dims) != len(steps):
+        return True  # symbolic: not said
+    expected = 1
+    for d, st in zip(reversed(dims), reversed(steps), strict=True):
+        if int(d) != 1 and int(st) != expected:
+            return False
+        expected *= int(d)
+    return True
+
+
+def _containers(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], set[str]]:
+    """Each container argument in one item (`L['frames']: list of 3 [f32[2, 12] x3]`), and the guard texts it says
+    (its length and element-value guards, left out of the other lists)."""
+    types: dict[str, str] = {}
+    lengths: dict[str, str] = {}
+    values: dict[str, str] = {}
+    tensors: dict[str, str] = {}
+    texts: dict[str, list[str]] = {}
+    for leaf in leaves:
+        if leaf.kind == "TYPE_MATCH" and (m := _ITEM_TYPE.match(leaf.text)):
+            types.setdefault(m[1], m[2])
+        elif leaf.kind in ("LENGTH_CHECK", "DICT_LENGTH") and (m := _ITEM_LENGTH.match(leaf.text)):
+            lengths.setdefault(m[1], m[2])
+            texts.setdefault(m[1], []).append(leaf.text)
+        elif leaf.kind == "EQUALS_MATCH" and (m := _ITEM_VALUE.match(leaf.text)) and "[" in m[1][3:]:
+            values.setdefault(m[1], m[2])
+            texts.setdefault(m[1], []).append(leaf.text)
+        elif leaf.kind == "TENSOR_MATCH" and (m := _CHECK_TENSOR.search(leaf.text)) and re.fullmatch(_ITEM, m["src"]):
+            size = m["size"].replace("None", "?")
+            desc = _SHORT_DTYPES.get(m["dtype"], m["dtype"]) + size
+            desc += "" if _contiguous(m["size"], m["stride"]) else f" stride={m['stride']}"
+            tensors.setdefault(m["src"], desc + (" requires_grad" if m["rg"] == "True" else ""))
+    known = [*types, *lengths, *values, *tensors]
+
+    def render(path: str) -> str:
+        if path in tensors:
+            return tensors[path]
+        if path in values:
+            return values[path]
+        kind = types.get(path)
+        if kind not in _CONTAINERS:
+            return kind.rsplit(".", 1)[-1] if kind else "..."
+        children = list(dict.fromkeys(path + _step(p, path)[0] for p in known if _below(p, path)))
+        if all(_step(c, path)[1].lstrip("-").isdigit() for c in children):
+            children.sort(key=lambda c: int(_step(c, path)[1]))
+        parts: list[tuple[str, int]] = []
+        for c in children:
+            said = render(c)
+            if kind == "dict":
+                said = f"{_step(c, path)[1]}: {said}"
+            if parts and parts[-1][0] == said and kind != "dict":
+                parts[-1] = (said, parts[-1][1] + 1)
+            else:
+                parts.append((said, 1))
+        n = lengths.get(path)
+        inside = ", ".join(p if k == 1 else f"{p} x{k}" for p, k in parts)
+        if n is not None and len(children) < int(n):
+            inside += ", ..." if inside else "..."
+        head = kind.replace("torch.", "") + (f" of {n}" if n is not None else "")
+        opening, closing = _CONTAINERS[kind]
+        return f"{head} {opening}{inside}{closing}" if inside else head
+
+    items: list[str] = []
+    said: set[str] = set()
+    for path, kind in types.items():
+        if kind not in _CONTAINERS or not re.fullmatch(r"L\['\w+'\]", path):
+            continue
+        below = [p for p in known if _below(p, path)]
+        if not any(p in tensors or p in values for p in below):
+            continue  # a length alone is said by its own guard
+        items.append(f"{path}: {render(path)}")
+        said.update(t for p in [path, *below] for t in texts.get(p, []))
+    return items, said
+
+
+def _below(path: str, root: str) -> bool:
+    return path.startswith(root) and _STEP_OF.match(path, len(root)) is not None
+
+
+def _step(path: str, root: str) -> re.Match[str]:
+    """The first step below `root` of a path `_below` it (`[0]`, `['x']`)."""
+    found = _STEP_OF.match(path, len(root))
+    assert found is not None
+    return found
+
+
 def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
     """`["L['x']: torch.float32, size=[None, 3], stride=[3, 1]", "2 <= L['x'].size()[0]"]`: the arguments first
     (at most INPUTS_MAX), then the shape guards naming them (at most INPUT_GUARDS_MAX), each at most INPUT_CHARS;
@@ -458,8 +571,11 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
     # Tensor arguments that must be the same tensor (`L['acc'] is L['delta']`: an entry made for an aliased pair);
     # torch's guard that two arguments do not alias is on any two tensor arguments and says nothing a user set.
     shape += [leaf.text for leaf in leaves if leaf.kind == "LAMBDA_GUARD" and _SAME_TENSOR.match(leaf.text)]
-    attrs = _global_state_set(leaves) + _guards_on_attributes(leaves, names, set(shape))
-    args = list(tensors.values())
+    containers, contained = _containers(leaves)
+    attrs = [
+        t for t in _global_state_set(leaves) + _guards_on_attributes(leaves, names, set(shape)) if t not in contained
+    ]
+    args = list(tensors.values()) + containers
     shown = (
         [_cut(t) for t in args[:INPUTS_MAX]]
         + [_cut(t) for t in shape[:INPUT_GUARDS_MAX]]

@@ -12,7 +12,7 @@ from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome, Sp
 
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._folding import Folding, Identity, RecordKind, payload
-from dynamo_diff_store.analysis._graphs import graph_inputs, graph_outputs, op_histogram
+from dynamo_diff_store.analysis._graphs import graph_constants, graph_inputs, graph_outputs, op_histogram
 from dynamo_diff_store.reading import Record
 
 # A symbolic size in dynamo_output_graph's `sizes` (`"l_x_": ["s77", 3]`): a symbol, or an expression of them.
@@ -33,10 +33,11 @@ def graph_symbols(body: Any) -> list[str]:
 
 def _extract_output_graph(
     rec: Record,
-) -> tuple[dict[str, int] | None, list[str], tuple[list[str], int] | None, list[str]]:
+) -> tuple[dict[str, int] | None, list[str], tuple[list[str], int] | None, list[str], list[str]]:
     if rec.payload is None:
-        return None, graph_symbols(rec.body), None, []
-    return op_histogram(rec.payload), graph_symbols(rec.body), graph_inputs(rec.payload), graph_outputs(rec.payload)
+        return None, graph_symbols(rec.body), None, [], []
+    text = rec.payload
+    return op_histogram(text), graph_symbols(rec.body), graph_inputs(text), graph_outputs(text), graph_constants(text)
 
 
 def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -44,13 +45,14 @@ def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
     # The graph of the last attempt is the one compiled: an attempt whose analysis restarted after its backend was
     # handed a graph (AOTAutograd's TensorifyScalarRestartAnalysis) wrote one too.
     attempt = fact.attempt or 0
-    histogram, symbols, inputs, outputs = fact.data if fact.data is not None else (None, [], None, [])
+    histogram, symbols, inputs, outputs, constants = fact.data if fact.data is not None else (None, [], None, [], [])
     if histogram is not None and (ident.histogram is None or attempt > ident.histogram_attempt):
         ident.histogram = histogram
         ident.histogram_attempt = attempt
         ident.graph_symbols = symbols
         ident.graph_inputs = inputs
         ident.graph_outputs = outputs
+        ident.graph_constants = constants
         ident.graph_record = ident.graphs[-1]
     elif ident.histogram is None:
         ident.graph_symbols = symbols
@@ -188,6 +190,7 @@ def graph_summary(
         inputs=ident.graph_inputs[0] if ident.graph_inputs else [],
         inputs_omitted=ident.graph_inputs[1] if ident.graph_inputs else 0,
         outputs=ident.graph_outputs,
+        constants=ident.graph_constants,
         graph_evidence_id=ident.graph_record,
         symbolic_sizes=[symbolic_size(ident, symbol) for symbol in ident.graph_symbols],
         evidence_ids=list(ident.graphs) + ([metrics_ev] if isinstance(op_count, int) and metrics_ev else []),
