@@ -96,6 +96,10 @@ ALL = [
     ("no_grad_function", "no_grad_function.py"),
     # Tensors passed in a list, a nested tuple and a dict: the guards on each item; a longer list recompiles.
     ("container_args", "container_args.py"),
+    # A custom op without a fake implementation: every call's compilation fails with the same error, raised.
+    ("custom_op_no_fake", "custom_op_no_fake.py"),
+    # A torch.Generator passed to multinomial: a break on an argument Dynamo cannot put in a graph.
+    ("generator_arg", "generator_arg.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -269,6 +273,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "optimizer_state": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "no_grad_function": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "container_args": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "custom_op_no_fake": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "generator_arg": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

@@ -329,3 +329,18 @@ def test_a_break_in_library_code_names_the_users_line_that_called_into_it(run: R
     assert all(gb["from_user"] is None for gb in shown if "/ddp_ranks.py:" in (gb["site"] or ""))
     _, out, _ = run("analyze", str(CAPTURES / "ddp_ranks"), "--by-function")
     assert f"(from ddp_ranks.py:{line}: " in flat(out)
+
+
+def test_a_break_on_an_argument_dynamo_cannot_hold_names_its_class(run: Run) -> None:
+    """generator_arg: `torch.multinomial(probs, 1, generator=gen)` with a `torch.Generator`: torch's record says only
+    `Failed to convert args/kwargs to proxy` and lists the call's arguments in its debug context; the break names
+    the argument's class from that context (read here from the raw record)."""
+    (record,) = break_records("generator_arg")
+    (context,) = field(record, "  Developer debug context: ")
+    (cls,) = re.findall(r"UserDefinedObjectVariable\((\w+)\)", context)
+    assert cls == "Generator"
+    (gb,) = breaks_of(json_of(run, "analyze", str(CAPTURES / "generator_arg")))
+    assert gb["operator"] == cls
+    code, out, err = run("analyze", str(CAPTURES / "generator_arg"), "--by-function")
+    assert code == 0, err
+    assert f"Failed to convert args/kwargs to proxy `{cls}` [gb0055]" in flat(out)

@@ -31,8 +31,10 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # in a loop; the weights freezing folds into Inductor's code) 0.29 MB, to 29.58 MB; error_on_recompile 0.14 MB, to
 # 29.72 MB; aliased_inputs (one tensor passed as both arguments) 0.13 MB, to 29.85 MB; optimizer_state (an SGD step
 # compiled, its state dicts written outside the graph) 0.3 MB, to 30.16 MB; no_grad_function 0.07 MB, to 30.23 MB;
-# container_args (tensors in a list, a nested tuple, a dict) 0.18 MB, to 30.41 MB.
-MAX_RETAINED_BYTES = 30_500_000
+# container_args (tensors in a list, a nested tuple, a dict) 0.18 MB, to 30.41 MB; custom_op_no_fake (the same
+# failure at every call) 0.24 MB, to 30.65 MB; generator_arg (a break on a torch.Generator argument) 0.14 MB, to
+# 30.79 MB.
+MAX_RETAINED_BYTES = 30_850_000
 
 
 @pytest.fixture(scope="module")

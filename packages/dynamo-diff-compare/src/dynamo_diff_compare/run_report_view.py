@@ -496,6 +496,7 @@ class InputsSaid:
         self._sites: dict[str, set[str]] = {}
         self._graph_outputs: dict[str, list[str]] = {}
         self._constants: dict[str, list[str]] = {}
+        self._failures: dict[tuple[str, str | None, str | None, str], str] = {}
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -533,6 +534,15 @@ class InputsSaid:
         a second output) and says what its frame's previous compilation did not."""
         before, self._graph_outputs[c.frame] = self._graph_outputs.get(c.frame), c.graph_outputs
         return len(c.graph_outputs) > 1 and c.graph_outputs != before
+
+    def same_failure(self, c: CompilationLine) -> str | None:
+        """The compile id of its frame's earlier compilation that failed with the same error (its type, where and
+        message), said whole there; None when this one is the first."""
+        if c.failure is None:
+            return None
+        key = (c.frame, c.failure.fail_type, c.failure.site, c.failure.message)
+        first = self._failures.setdefault(key, c.compile_id)
+        return None if first == c.compile_id else first
 
     def new_constants(self, c: CompilationLine) -> bool:
         """Whether its graph bakes in floats its frame's previous compilation's graph did not (the same said once)."""
@@ -596,7 +606,9 @@ def compilation_text(
     if c.failure is not None:
         ev = c.failure.evidence_ids[0] if c.failure.evidence_ids else None
         at = f" at {shown_site(c.failure.site)}" if c.failure.site else ""
-        parts.append(f"FAILED {c.failure.fail_type}{at}: {c.failure.message} (ev {ev})")
+        same = inputs.same_failure(c) if inputs is not None else None
+        message = f"the same error as {same}" if same is not None else c.failure.message
+        parts.append(f"FAILED {c.failure.fail_type}{at}: {message} (ev {ev})")
         f = c.failure
         earlier = bool((m := _ATTEMPT.search(c.compile_id)) and int(m.group(1)) > 0)
         sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence, earlier=earlier)
@@ -716,11 +728,14 @@ def run_report_text(report: RunReport, *, brief: bool = False) -> str:
         else:
             lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
+        suggested: set[str] = set()  # a compilation's suggestion said once a function (each failure repeats it)
         for c in fn.compilations:
             if (t := compilation_text(c, fn.name, shown, inputs)) is not None:
                 lines.append(t)
                 if not brief:
-                    lines += [f"    {suggestion_text(s)}" for s in c.suggestions]
+                    said = [suggestion_text(s) for s in c.suggestions]
+                    lines += [f"    {t}" for t in said if t not in suggested]
+                    suggested.update(said)
             else:
                 quiet.append(quiet_compilation(c, fn.name))
         if quiet:

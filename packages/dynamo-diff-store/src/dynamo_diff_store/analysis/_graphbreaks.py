@@ -49,6 +49,9 @@ _OPERATOR = (
     re.compile(r"^builtin (?P<name>[A-Za-z_][\w.]*) \["),
     # A builtin Dynamo cannot trace (`random.random()`): "trace the builtin `<unknown module>.Random.random.`".
     re.compile(r"trace the builtin `(?:<unknown module>\.)?(?P<name>[\w.]+?)\.?`"),
+    # An argument Dynamo cannot put in a graph (`Failed to convert args/kwargs to proxy`): the context lists the
+    # call's arguments as Dynamo holds them, a user object as `UserDefinedObjectVariable(Generator)`.
+    re.compile(r"^call_function args: .*?\bUserDefined(?:Object|Class)Variable\((?P<name>[\w.]+)\)"),
 )
 # torch 2.8+ appends a second break it hit while handling the first (a break inside a for/while loop: "graph break
 # in loop", which skips the frame); the first break's own explanation and hints are those before it.
