@@ -66,7 +66,7 @@ def test_a_function_torch_compiles_through_its_own_wrapper_still_has_its_script(
     code, out, err = run("analyze", str(CAPTURES / "no_grad_function"), "--source")
     assert code == 0, err
     report, scripts = out.split("\nscripts of this run (as captured, not the working tree):\n")
-    assert "inner (external_utils.py:" in report
+    assert "ema (compiled at no_grad_function.py:" in report
     workload, lines = _snapshot("no_grad_function", "no_grad_function.py")
     assert scripts.rstrip("\n").split("\n")[: len(lines) + 1] == [
         f"-- {workload} ({len(lines)} lines)",

@@ -172,6 +172,19 @@ def test_a_call_through_the_users_own_decorator_is_named_by_what_it_wraps(run) -
     assert "wrapper (wrapped_call.py)" not in out
 
 
+def test_a_no_grad_function_called_from_the_top_level_is_named_by_itself(run) -> None:  # type: ignore[no-untyped-def]
+    """no_grad_function: `torch.compile(ema)` of a `@torch.no_grad()` function, called from the script's top level.
+    torch compiles its own wrapper frame (`inner`, in torch's file) and its stack names no caller; the row is the
+    function the workload compiled, at its torch.compile line (read from the workload's source), not `inner`."""
+    compile_line = line_of("no_grad_function", "no_grad_function.py", "update = torch.compile(ema")
+    assert oracle("no_grad_function")["calls"] == 3 and len(oracle("no_grad_function")["backend_graphs"]) == 1
+    code, out, err = run("analyze", str(CAPTURES / "no_grad_function"), "--by-function")
+    assert code == 0, err
+    head = f"ema (compiled at no_grad_function.py:{compile_line}): compilations 1; frames: inner"
+    assert f"{head} (torch/_dynamo/external_utils.py:" in out
+    assert "inner (external_utils.py" not in out
+
+
 def test_functions_handed_a_compiled_model_stay_the_rows(run) -> None:  # type: ignore[no-untyped-def]
     """library_frames: train_step, evaluate and predict are the user's functions that call a model compiled
     elsewhere (in body): their rows keep their names."""

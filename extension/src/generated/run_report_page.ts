@@ -155,7 +155,7 @@ export interface FunctionReport {
   };
   file?: string | null;
   /**
-   * Frames counted in it (resume and library frames).
+   * Frames counted in it (resume and library frames): each frame's name, a library frame's with where it is ('inner (torch/_dynamo/external_utils.py:67)').
    */
   frames?: string[];
   line?: number | null;

@@ -9,7 +9,7 @@ from dynamo_diff_cli.errors import handles_errors
 from dynamo_diff_cli.output import Format, print_document, stderr
 
 if TYPE_CHECKING:
-    from dynamo_diff_schema import SourceDiff, SourceLocation
+    from dynamo_diff_schema import EvidenceExcerpt, SourceDiff, SourceLocation
 
 
 @handles_errors
@@ -21,7 +21,7 @@ def evidence(
         typer.Argument(
             metavar="[EVIDENCE_ID]...",
             help="Show this evidence; without it, list the evidence index (with --grep: search every record); "
-            "several ids with --grep: search those records.",
+            "several ids: each record in turn (--max-chars each), with --grep: search those records.",
             show_default=False,
         ),
     ] = None,
@@ -70,13 +70,14 @@ def evidence(
     service = service_of(ctx)
     ref = capture_ref(service, ref)
     ids = list(dict.fromkeys(evidence_ids or []))
-    if len(ids) > 1 and grep is None:
-        from dynamo_diff_schema import DynamoDiffError, ErrorCode
-
-        raise DynamoDiffError(
-            ErrorCode.INVALID_ARGUMENT,
-            f"{len(ids)} evidence ids: give --grep PATTERN to search them, or read one record at a time",
-        )
+    if len(ids) > 1 and grep is None:  # each record in turn, `--max-chars` each (JSON: a document a line)
+        excerpts = [service.evidence_excerpt(ref, one, offset=offset, max_chars=max_chars, full=full) for one in ids]
+        for excerpt in excerpts:
+            if output_format == Format.JSON:
+                typer.echo(excerpt.model_dump_json(exclude_none=True))
+            else:
+                _print_excerpt(excerpt, heading=True)
+        return
     evidence_id = ids[0] if len(ids) == 1 else None
     if evidence_id is None and grep is not None:
         search = service.evidence_search(
@@ -158,13 +159,22 @@ def evidence(
     if output_format == Format.JSON:
         print_document(excerpt)
         return
+    _print_excerpt(excerpt)
+
+
+def _print_excerpt(excerpt: "EvidenceExcerpt", *, heading: bool = False) -> None:
+    """One record's excerpt: what it is (on stderr; with `heading`, one of several, on stdout before its text), its
+    text, what is left and how to read it."""
     ev = excerpt.evidence
-    stderr().print(f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (compile {ev.compile_id or '-'}), sha256 verified")
+    head = f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (compile {ev.compile_id or '-'}), sha256 verified"
+    if heading:
+        typer.echo(f"== {head}")
+    else:
+        stderr().print(head)
     typer.echo(excerpt.text, nl=not excerpt.text.endswith("\n"))
     if excerpt.next_offset is not None:
-        stderr().print(
-            f"... {excerpt.total_chars - excerpt.next_offset} more characters: --offset {excerpt.next_offset}"
-        )
+        more = f"--offset {excerpt.next_offset}" + (f" ({ev.id} alone)" if heading else "")
+        stderr().print(f"... {excerpt.total_chars - excerpt.next_offset} more characters: {more}")
     if excerpt.condensed:
         stderr().print(condensed_note(excerpt.collapsed_frames, excerpt.config_chars, excerpt.record_chars))
 

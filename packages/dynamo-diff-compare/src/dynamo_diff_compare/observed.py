@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_match import CallSite, FunctionRef, Generated, SnapshotSet
 from dynamo_diff_schema.capture import Capture, FunctionGroup
-from dynamo_diff_schema.compilation import Compilation
+from dynamo_diff_schema.compilation import Compilation, StackFrame
 from dynamo_diff_schema.counts import Counts, sum_counts
 
 from dynamo_diff_compare.generated import generated_form, generated_frames
 from dynamo_diff_compare.rank_sums import rank_split
-from dynamo_diff_compare.targets import compiled_targets, with_target
+from dynamo_diff_compare.targets import compiled_targets, top_level_site, with_target
 
 
 @dataclass
@@ -42,10 +42,11 @@ class Observed:
         return [f"rank {'?' if rank is None else rank}:{c.compile_id}" for rank, c in self.compilations]
 
 
-def ref_of(group: FunctionGroup, generated: Generated | None = None) -> FunctionRef:
-    """The observed function of a group; a made-up file name (generated code) without its counters."""
+def ref_of(group: FunctionGroup, generated: Generated | None = None, site: StackFrame | None = None) -> FunctionRef:
+    """The observed function of a group; a made-up file name (generated code) without its counters. `site`: its
+    call when torch's stack names none (`targets.top_level_site`)."""
     code = group.code
-    site = code.caller
+    site = code.caller or site
     file = code.co_filename or "?"
     return FunctionRef(
         file=generated_form(file) or file,
@@ -68,7 +69,7 @@ def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> 
         by_id = {c.compile_id: c for c in rank.compilations}
         generated = {key: Generated(*frame) for key, frame in generated_frames(rank).items()}
         for group in rank.functions:
-            ref = with_target(ref_of(group, generated.get(group.key)), targets)
+            ref = with_target(ref_of(group, generated.get(group.key), top_level_site(group, by_id)), targets)
             entry = out.setdefault(ref, Observed(ref, capture_ranks=ranks))
             entry.groups.append((rank.rank, group))
             entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)

@@ -244,6 +244,13 @@ def folded_functions(
     return out
 
 
+def frame_named(ref: FunctionRef) -> str:
+    """A frame counted in a function: its name, and where it is when it is torch's or a library's code (`inner
+    (torch/_dynamo/external_utils.py:67)`), which the user's own files do not say."""
+    where = library_path(ref.file)
+    return ref.name if where is None else f"{ref.name} ({where}:{ref.first_line})"
+
+
 def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None = None) -> RunReport:
     """The run per source function, functions with something to say (failures, recompilations, breaks) first;
     `function` keeps the functions of that name (qualified or bare, or a frame's name)."""
@@ -272,7 +279,7 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 file=where[0] if where else (observed[refs[0]].groups[0][1].code.co_filename or refs[0].file),
                 line=where[1] if where else refs[0].first_line or None,
                 compiled=any(r.caller is not None and bool(r.caller.target) for r in refs),
-                frames=list(dict.fromkeys(frames)) if len(frames) > 1 or refs[0].caller is not None else [],
+                frames=list(dict.fromkeys(map(frame_named, refs))) if len(frames) > 1 or refs[0].caller else [],
                 counts=nonzero(total := sum_counts(g.counts for r in refs for _, g in observed[r].groups)),
                 ranks_summed=ranks_summed,
                 per_rank=per_rank,

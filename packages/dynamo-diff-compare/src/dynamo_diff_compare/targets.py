@@ -22,9 +22,29 @@ from dataclasses import dataclass
 from dynamo_diff_match import CallSite, FunctionRef, SnapshotSet
 from dynamo_diff_match.snapshots import calls_a_closure, enclosing_function
 from dynamo_diff_schema.capture import Capture, FunctionGroup
+from dynamo_diff_schema.code_paths import library_path
+from dynamo_diff_schema.compilation import Compilation, StackFrame
 from dynamo_diff_schema.manifest import CompileCall
 
 MODULE_LEVEL = "<module>"
+# torch's own frame around a compiled callable it cannot trace from its first line (`wrap_inline`: a function in a
+# file Dynamo skips, such as the wrapper `@torch.no_grad()` makes).
+_WRAP_INLINE = ("torch/_dynamo/external_utils.py", "inner")
+
+
+def top_level_site(group: FunctionGroup, compilations: dict[str, Compilation]) -> StackFrame | None:
+    """The call of torch's wrapper frame (`wrap_inline`'s `inner`) when torch's stack names none (a function
+    compiled and called from a script's top level: torch's `dynamo_start` stack holds the compiled frame alone): the
+    innermost user frame the observer saw when its first compilation started; None otherwise."""
+    code = group.code
+    if code.caller is not None or (library_path(code.co_filename), code.co_name) != _WRAP_INLINE:
+        return None
+    for cid in group.compile_ids:
+        c = compilations.get(cid)
+        if c is not None and c.started_with:
+            frame = c.started_with[0]
+            return StackFrame(filename=frame.file, line=frame.line, name=frame.function or MODULE_LEVEL)
+    return None
 
 
 @dataclass(frozen=True)
@@ -39,15 +59,22 @@ def compiled_targets(
     """(file, line, name) of a user call site -> the target its library frames are named by, for the call sites
     whose row is named by what was compiled."""
     sites: dict[tuple[str, int, str], list[FunctionGroup]] = {}
+    compilations = {c.compile_id: c for rank in capture.ranks for c in rank.compilations}
+    top_level: set[tuple[str, int, str]] = set()
     for group in groups:
-        site = group.code.caller
+        site = group.code.caller or top_level_site(group, compilations)
         if site is not None:
-            sites.setdefault((site.filename, site.line or 0, site.name or "?"), []).append(group)
+            key = (site.filename, site.line or 0, site.name or "?")
+            sites.setdefault(key, []).append(group)
+            if group.code.caller is None:
+                top_level.add(key)
     manifest = capture.capture.manifest
     calls = list(manifest.observed.compile_calls) if manifest is not None and manifest.observed is not None else []
     out: dict[tuple[str, int, str], Target] = {}
     for (file, line, name), at_site in sites.items():
         entered = next((g.code.entered for g in at_site if g.code.entered is not None), None)
+        if entered is None and (file, line, name) in top_level:
+            entered = "function"  # torch's wrapper of a function (a module's call would have named its class)
         if entered is None:
             continue  # no torch.compile entry on the stack: nothing to name the row by
         classes = [g.code.compiled_module for g in at_site if g.code.compiled_module]

@@ -285,7 +285,11 @@ class FunctionReport(Model):
         "code, from the function that compiled the model, or from a wrapper): `file` and `line` are then where "
         "torch.compile was called (the line None when not known).",
     )
-    frames: list[str] = Field(default_factory=list, description="Frames counted in it (resume and library frames).")
+    frames: list[str] = Field(
+        default_factory=list,
+        description="Frames counted in it (resume and library frames): each frame's name, a library frame's with "
+        "where it is ('inner (torch/_dynamo/external_utils.py:67)').",
+    )
     called_from: list[CodeLine] = Field(
         default_factory=list,
         description="The call of the program that first compiled it (its first compilation's user frames below the "
