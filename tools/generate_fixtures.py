@@ -100,6 +100,8 @@ ALL = [
     ("custom_op_no_fake", "custom_op_no_fake.py"),
     # A torch.Generator passed to multinomial: a break on an argument Dynamo cannot put in a graph.
     ("generator_arg", "generator_arg.py"),
+    # Padded positions filled with float("-inf") before a softmax: the fill value baked into the graph.
+    ("masked_fill_inf", "masked_fill_inf.py"),
     # dynamic=True with a LayerNorm that pins the feature size in torch's code; a float branched on after a break.
     ("dynamic_norm", "dynamic_norm.py"),
     # CPU autocast turned on for the last calls: a GLOBAL_STATE guard on autocast's flags.
@@ -275,6 +277,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "container_args": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "custom_op_no_fake": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "generator_arg": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "masked_fill_inf": {**_EAGER, "calls": "2", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},
     "autocast_switch": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "compiled_autograd": {**_EAGER, "calls": "3", "dynamic": "auto", "backend": "counting(aot_eager)"},

@@ -180,3 +180,16 @@ def test_a_graph_says_the_floats_it_bakes_in(run: Run) -> None:
     assert code == 0, err
     (line,) = [s.strip() for s in unwrapped(out) if s.strip().startswith("graph constants: ")]
     assert f"+ 1e-06 x{eps}" in line.split("; ") and f"scale={scale}" in line
+
+
+def test_a_minus_infinity_fill_is_a_graph_constant(run: Run) -> None:
+    """masked_fill_inf: padded scores filled with `float("-inf")` (the workload's own fill value, as Python prints
+    it) before a softmax; the raw graph bakes it in as `-inf`, and its all-padding row came out NaN (the workload's
+    record of its output)."""
+    oracle = json.loads((CAPTURES / "masked_fill_inf/oracle.json").read_text())
+    assert oracle["fill_value"] == "-inf" and oracle["nan_rows"] == [[False, True], [False, True]]
+    raw = "".join(p.read_text(encoding="utf-8") for p in (CAPTURES / "masked_fill_inf" / "raw").glob("*.log"))
+    assert re.search(r"\.masked_fill\(l_pad_mask_, -inf\)", raw)
+    code, out, err = run("analyze", str(CAPTURES / "masked_fill_inf"), "--by-function")
+    assert code == 0, err
+    assert _lines_under(out, "graph constants: ") == {"0/0": f"graph constants: masked_fill {oracle['fill_value']}"}

@@ -182,8 +182,10 @@ def _signature(lines: list[str]) -> list[str]:
 # constants (a norm's eps, rotary scales) say nothing about a change.
 GRAPH_CONSTANTS = 6
 _LINE_EXPR = re.compile(r'^\s*[A-Za-z_]\w*\s*:\s*"[^"]*"\s*=\s*(?P<expr>[^;]*)')
+# A float as the graph's code prints it: `0.5`, `1e-06`, and `-inf` / `inf` / `nan` (a `float("-inf")` fill value).
 _FLOAT_LITERAL = re.compile(
-    r"(?:\b(?P<kw>[A-Za-z_]\w*) = )?(?<![\w.])(?P<num>-?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|-?\d+e[-+]?\d+)(?![\w.])"
+    r"(?:\b(?P<kw>[A-Za-z_]\w*) = )?(?<![\w.])"
+    r"(?P<num>-?(?:\d+\.\d*|\.\d+)(?:e[-+]?\d+)?|-?\d+e[-+]?\d+|-?inf|nan)(?![\w.])"
 )
 _CALL_NAME = re.compile(r"([A-Za-z_]\w*)$")
 _OPERATOR = re.compile(r"\s(\*\*|//|[-+*/%@])\s")
