@@ -44,9 +44,9 @@ class Observed:
 
 def ref_of(group: FunctionGroup, generated: Generated | None = None, site: StackFrame | None = None) -> FunctionRef:
     """The observed function of a group; a made-up file name (generated code) without its counters. `site`: its
-    call when torch's stack names none (`targets.top_level_site`)."""
+    call (`code.caller`, else `targets.top_level_site`)."""
     code = group.code
-    site = code.caller or site
+    site = site or code.caller
     file = code.co_filename or "?"
     return FunctionRef(
         file=generated_form(file) or file,
@@ -61,15 +61,19 @@ def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> 
     """`sources`: the run's snapshots, which tell whether a library frame's caller is the function that compiled
     the model (its row is then named by the compiled target, `targets.py`)."""
     out: dict[FunctionRef, Observed] = {}
-    targets = compiled_targets(
-        capture, (g for rank in capture.ranks for g in rank.functions), sources or SnapshotSet({}, {})
-    )
-    ranks = [rank.rank for rank in capture.ranks]
+    # Each rank's groups with their call: torch's stack's, else the observer's where torch's names none.
+    sited = []
     for rank in capture.ranks:
         by_id = {c.compile_id: c for c in rank.compilations}
+        sited.append([(g, g.code.caller or top_level_site(g, by_id), by_id) for g in rank.functions])
+    targets = compiled_targets(
+        capture, ((g, site) for groups in sited for g, site, _ in groups), sources or SnapshotSet({}, {})
+    )
+    ranks = [rank.rank for rank in capture.ranks]
+    for rank, groups in zip(capture.ranks, sited, strict=True):
         generated = {key: Generated(*frame) for key, frame in generated_frames(rank).items()}
-        for group in rank.functions:
-            ref = with_target(ref_of(group, generated.get(group.key), top_level_site(group, by_id)), targets)
+        for group, site, by_id in groups:
+            ref = with_target(ref_of(group, generated.get(group.key), site), targets)
             entry = out.setdefault(ref, Observed(ref, capture_ranks=ranks))
             entry.groups.append((rank.rank, group))
             entry.compilations.extend((rank.rank, by_id[cid]) for cid in group.compile_ids if cid in by_id)

@@ -8,7 +8,7 @@ import re
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardReason, InductorCode, SideEffect
+from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardReason
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -496,14 +496,16 @@ class InputsSaid:
 
     def __init__(self) -> None:
         self._last: dict[str, list[str]] = {}
-        self._ops: dict[str, tuple[list[str], dict[str, int], bool | None]] = {}
-        self._graph_inputs: dict[str, list[str]] = {}
-        self._inductor: dict[str, list[InductorCode]] = {}
-        self._side_effects: dict[str, list[SideEffect]] = {}
+        # What a line said last for each frame (`_differs`): (the line, the frame) -> what it said.
+        self._said: dict[tuple[str, str], object] = {}
         self._sites: dict[str, set[str]] = {}
-        self._graph_outputs: dict[str, list[str]] = {}
-        self._constants: dict[str, list[str]] = {}
         self._failures: dict[tuple[str, str | None, str | None, str], str] = {}
+
+    def _differs(self, line: str, c: CompilationLine, now: object) -> bool:
+        """Whether `now` is not what this line said for its frame's previous compilation (it is remembered)."""
+        key = (line, c.frame)
+        before, self._said[key] = self._said.get(key), now
+        return now != before
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
@@ -517,15 +519,13 @@ class InputsSaid:
         """Whether its graph's op kinds, or the ops of AOTAutograd's graphs of it, are not those its frame's
         previous compilation said."""
         now = (c.graph_op_kinds, c.aot_ops, c.backward_compiled)
-        before, self._ops[c.frame] = self._ops.get(c.frame), now
-        return bool(c.graph_op_kinds) and now != before
+        return self._differs("ops", c, now) and bool(c.graph_op_kinds)
 
     def new_inductor_code(self, c: CompilationLine) -> bool:
         """Whether what Inductor generated for it differs from its frame's previous compilation's (in what it takes,
         folds in, defines and calls; not in its evidence)."""
         now = [code.model_copy(update={"evidence_id": None}) for code in c.inductor_code]
-        before, self._inductor[c.frame] = self._inductor.get(c.frame), now
-        return bool(now) and now != before
+        return self._differs("inductor", c, now) and bool(now)
 
     def new_sites(self, c: CompilationLine, text: str) -> bool:
         """Whether this `NAME set at: ...` line was not said for its frame yet (each recompile on the same name
@@ -539,8 +539,7 @@ class InputsSaid:
     def new_graph_outputs(self, c: CompilationLine) -> bool:
         """Whether its graph returns more than one value (what it returns beside the result: a side effect's value,
         a second output) and says what its frame's previous compilation did not."""
-        before, self._graph_outputs[c.frame] = self._graph_outputs.get(c.frame), c.graph_outputs
-        return len(c.graph_outputs) > 1 and c.graph_outputs != before
+        return self._differs("outputs", c, c.graph_outputs) and len(c.graph_outputs) > 1
 
     def same_failure(self, c: CompilationLine) -> str | None:
         """The compile id of its frame's earlier compilation that failed with the same error (its type, where and
@@ -553,20 +552,17 @@ class InputsSaid:
 
     def new_constants(self, c: CompilationLine) -> bool:
         """Whether its graph bakes in floats its frame's previous compilation's graph did not (the same said once)."""
-        before, self._constants[c.frame] = self._constants.get(c.frame), c.graph_constants
-        return bool(c.graph_constants) and c.graph_constants != before
+        return self._differs("constants", c, c.graph_constants) and bool(c.graph_constants)
 
     def new_side_effects(self, c: CompilationLine) -> bool:
         """Whether the objects its code changes outside the graph are not those its frame's previous compilation
         changed (what they are and where; not their evidence)."""
         now = [e.model_copy(update={"evidence_id": None}) for e in c.side_effects]
-        before, self._side_effects[c.frame] = self._side_effects.get(c.frame), now
-        return bool(now) and now != before
+        return self._differs("side effects", c, now) and bool(now)
 
     def new_graph_inputs(self, c: CompilationLine) -> bool:
         """Whether its graph's inputs say something (`telling_inputs`) its frame's previous compilation did not."""
-        before, self._graph_inputs[c.frame] = self._graph_inputs.get(c.frame), c.graph_inputs
-        return telling_inputs(c) and c.graph_inputs != before
+        return self._differs("inputs", c, c.graph_inputs) and telling_inputs(c)
 
 
 # A graph input the guards on the frame's tensors do not say: a symbol passed in (`s89: Sym(s89)`), a symbolic size
@@ -741,7 +737,7 @@ def run_report_text(report: RunReport, *, brief: bool = False) -> str:
                 lines.append(t)
                 if not brief:
                     said = [suggestion_text(s) for s in c.suggestions]
-                    lines += [f"    {t}" for t in said if t not in suggested]
+                    lines += [f"    {text}" for text in said if text not in suggested]
                     suggested.update(said)
             else:
                 quiet.append(quiet_compilation(c, fn.name))

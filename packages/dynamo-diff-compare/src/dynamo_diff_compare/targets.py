@@ -54,15 +54,14 @@ class Target:
 
 
 def compiled_targets(
-    capture: Capture, groups: Iterable[FunctionGroup], sources: SnapshotSet
+    capture: Capture, groups: Iterable[tuple[FunctionGroup, StackFrame | None]], sources: SnapshotSet
 ) -> dict[tuple[str, int, str], Target]:
     """(file, line, name) of a user call site -> the target its library frames are named by, for the call sites
-    whose row is named by what was compiled."""
+    whose row is named by what was compiled. `groups`: each function group with its call (`code.caller`, else
+    `top_level_site`)."""
     sites: dict[tuple[str, int, str], list[FunctionGroup]] = {}
-    compilations = {c.compile_id: c for rank in capture.ranks for c in rank.compilations}
     top_level: set[tuple[str, int, str]] = set()
-    for group in groups:
-        site = group.code.caller or top_level_site(group, compilations)
+    for group, site in groups:
         if site is not None:
             key = (site.filename, site.line or 0, site.name or "?")
             sites.setdefault(key, []).append(group)

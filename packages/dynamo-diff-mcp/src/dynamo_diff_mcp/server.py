@@ -303,6 +303,7 @@ class Tools:
             raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"offset {offset} is past the last run ({len(runs)})")
         names = [r.capture.label or short_id(r.capture.id) for r in runs]
         reports: list[str] = []
+        said = 0
         for run in runs[offset:]:
             capture = self.service.load(run.capture.id)
             report = self.service.report(capture)
@@ -311,6 +312,9 @@ class Tools:
                 read = 'get_source(capture="' + short_id(report.capture) + '", file="{file}")'
                 text += "\n\n" + scripts_text(self.service.scripts(capture, report), read)
             reports.append(text)
+            said += len(text)
+            if said > budget.PAGED_BUDGET:  # no page holds more: the next page's call reads the rest
+                break
         calls = [f'analyze_capture(capture="{name}")' for name in names[:1]]
         if len(runs) >= 2:
             calls.insert(0, f'compare_runs(baseline="{names[0]}", candidate="{names[1]}")')
