@@ -193,3 +193,19 @@ def test_a_minus_infinity_fill_is_a_graph_constant(run: Run) -> None:
     code, out, err = run("analyze", str(CAPTURES / "masked_fill_inf"), "--by-function")
     assert code == 0, err
     assert _lines_under(out, "graph constants: ") == {"0/0": f"graph constants: masked_fill {oracle['fill_value']}"}
+
+
+def test_a_graph_whose_compilation_failed_lists_its_ops_without_a_count(run: Run) -> None:
+    """backend_failure: the counting backend was handed the graphs of 1/0 and 2/0 and raised on them (its record:
+    `raised`, with each graph's ops); torch's compilation_metrics of a failed compilation has no op count. The line
+    lists the graph's ops from its record and says no count was recorded (never `None ops`)."""
+    oracle = json.loads((CAPTURES / "backend_failure/oracle.json").read_text(encoding="utf-8"))
+    refused = {g["compile_id"]: g["ops"] for g in oracle["backend_graphs"] if g["raised"]}
+    assert sorted(refused) == ["1/0", "2/0"]
+    code, out, err = run("analyze", str(CAPTURES / "backend_failure"), "--by-function")
+    assert code == 0, err
+    lines = _ops_lines(out)
+    for cid, ops in refused.items():
+        ranked = sorted(Counter(ops).items(), key=lambda kv: (-kv[1], kv[0]))
+        assert lines[cid] == "graph: ops (torch recorded no count): " + ", ".join(f"{k} {n}" for k, n in ranked)
+    assert "None ops" not in out

@@ -471,13 +471,9 @@ def ops_text(c: CompilationLine) -> str:
         f"{k} {n} ops" + (compiled[c.backward_compiled] if k == "backward" else "") for k, n in c.aot_ops.items()
     )
     ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
-    return (
-        f"graph: {c.graph_ops} ops: "
-        + ", ".join(c.graph_op_kinds)
-        + more
-        + (f"; AOTAutograd: {aot}" if aot else "")
-        + ev
-    )
+    # A compilation that failed or never finished has its graph's record but no op count (compilation_metrics).
+    count = f"{c.graph_ops} ops" if c.graph_ops is not None else "ops (torch recorded no count)"
+    return f"graph: {count}: " + ", ".join(c.graph_op_kinds) + more + (f"; AOTAutograd: {aot}" if aot else "") + ev
 
 
 def graph_inputs_text(c: CompilationLine) -> str:
