@@ -24,14 +24,15 @@ def _tree(name: str, frame: int, compile_id: int) -> str:
 
 
 def _inputs_lines(out: str) -> dict[str, str]:
-    """compile id -> the `guards on inputs:` line under it (its first line's compile id)."""
+    """compile id -> the `guards on inputs:` line under it (its first line's compile id), without the guard
+    tree's evidence id that ends it (when no `guards on values:` line follows to end with it)."""
     got, cid = {}, None
     for line in unwrapped(out):
         s = line.strip()
         if m := re.match(r"^(?:rank \d+ )?(\d+/\d+)\b", s):
             cid = m[1]
         elif s.startswith("guards on inputs: ") and cid is not None:
-            got[cid] = s
+            got[cid] = re.sub(r" \(ev u1-e\d+\)$", "", s)
     return got
 
 
@@ -102,7 +103,7 @@ def test_a_long_list_is_cut_by_whole_items_naming_the_rest_and_the_tree() -> Non
     items += [g for g in re.findall(r"\+- LAMBDA_GUARD: (.*?)  #", _tree("dynamic", 1, 0)) if "L['x']" in g]
     assert len(items) == 4
     whole = inputs_text(items, 0, "u1-e16")
-    assert whole == "guards on inputs: " + "; ".join(items) and len(whole) <= INPUTS_LINE_CHARS
+    assert whole == "guards on inputs: " + "; ".join(items) + " (ev u1-e16)" and len(whole) <= INPUTS_LINE_CHARS
     cut = inputs_text(items * 4, 2, "u1-e16")  # 16 items and 2 the reader left out
     assert len(cut) <= INPUTS_LINE_CHARS
     shown, tail = cut.removeprefix("guards on inputs: ").rsplit("; +", 1)

@@ -555,7 +555,7 @@ def test_html_report_navigates(run, tmp_path: Path, chromium_page: Chromium, nam
         top = page.js(f"{record}.getBoundingClientRect().top")
         assert 0 <= top < 1000, f"{href} is scrolled to ({top})"  # type: ignore[operator]
         shown_text = page.js(f"{record}.querySelector('pre').textContent")
-        code, out, err = run("evidence", doc[side]["id"], ev, "--max-chars", "12000", "--format", "json")
+        code, out, err = run("evidence", doc[side]["id"], ev, "--max-chars", "12000", "--full", "--format", "json")
         assert code == 0, err
         excerpt = json.loads(out)
         assert shown_text == excerpt["text"]

@@ -210,7 +210,8 @@ def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session)
 def test_a_long_line_among_short_ones_is_shown_once(session: Session) -> None:
     """A guard tree (dynamo_cpp_guards_str): its TENSOR_MATCH lines are longer than a short line, the lines around
     them short. A pattern on a module's path matches both kinds: every line is shown at most once, in one block
-    with its neighbours, a long one as the text around its matches; every match of the record is counted."""
+    with its neighbours, a long one as the text around its matches; every match of the record is counted. The
+    pattern names what only the tree as written holds (the compact tree has no match), so it is searched there."""
     cid = session.call("import_trace", path="captures/training_flip").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
     index = session.call("get_evidence", capture=cid, kind="dynamo_cpp_guards_str", full=True).structured_content
     ev = index["items"][0]["id"]  # type: ignore[index]
@@ -219,7 +220,7 @@ def test_a_long_line_among_short_ones_is_shown_once(session: Session) -> None:
     start = raw.index('{"dynamo_cpp_guards_str"')
     after = raw[raw.index("\n", start) + 1 :].split("\n")
     tree = [x[1:] for x in after[: next(i for i, x in enumerate(after) if not x.startswith("\t"))]]
-    pattern = r"_modules\['norm'\]"
+    pattern = r"_modules\['norm'\].*(DispatchKeySet|tag_safe|___check_type_id)"
     matching = [x for x in tree if re.search(pattern, x)]
     assert any(len(x) > 300 for x in matching) and any(len(x) <= 300 for x in matching)
     page = session.call("get_evidence", capture=cid, evidence_id=ev, grep=pattern, max_matches=200, full=True)
@@ -230,5 +231,30 @@ def test_a_long_line_among_short_ones_is_shown_once(session: Session) -> None:
         shown += range(first, first + len(b["lines"]))
     assert len(shown) == len(set(shown))  # no line twice
     assert page.structured_content["total_matches"] == len(matching)  # type: ignore[index]
+    assert page.structured_content.get("compact", False) is False  # type: ignore[union-attr]
     text = text_of(page)
     assert text.count("TYPE_MATCH: ___check_type_id(L['self']._modules['norm'], ") == 1
+
+
+def test_a_guard_tree_is_searched_compact(session: Session) -> None:
+    """A pattern the compact tree holds is matched there: one leaf a line, the object ids and the dispatch keys
+    gone, every leaf that names the module's norm found (the tree as written counted independently)."""
+    cid = session.call("import_trace", path="captures/training_flip").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
+    index = session.call("get_evidence", capture=cid, kind="dynamo_cpp_guards_str", full=True).structured_content
+    ev = index["items"][0]["id"]  # type: ignore[index]
+    (log,) = (CAPTURES / "training_flip" / "raw").glob("*.log")
+    raw = log.read_text()
+    start = raw.index('{"dynamo_cpp_guards_str"')
+    after = raw[raw.index("\n", start) + 1 :].split("\n")
+    tree = [x[1:] for x in after[: next(i for i, x in enumerate(after) if not x.startswith("\t"))]]
+    leaves = [x for x in tree if re.search(r"\+- [A-Z_]+: .*_modules\['norm'\]", x)]
+    markings = [x for x in leaves if "DIMENSION_DYNAMIC_MARKING_GUARD" in x]
+    page = session.call(
+        "get_evidence", capture=cid, evidence_id=ev, grep=r"_modules\['norm'\]", max_matches=200, full=True
+    )
+    assert page.structured_content["compact"] is True  # type: ignore[index]
+    shown = [line for block in page.structured_content["matches"] for line in block["lines"]]  # type: ignore[index]
+    # Five _dynamo_*_indices checks of a tensor are one line.
+    assert page.structured_content["total_matches"] == len(leaves) - len(markings) + len(markings) // 5  # type: ignore[index]
+    assert not any("DispatchKeySet" in line or "___check_type_id" in line for line in shown)
+    assert "shown compact" in text_of(page)

@@ -291,10 +291,10 @@ def test_get_evidence_excerpt_pages_by_characters(session: Session) -> None:
     offset: int | None = 0
     while offset is not None:
         result = session.call(
-            "get_evidence", capture=cid, evidence_id=evidence_id, offset=offset, max_chars=700, full=True
+            "get_evidence", capture=cid, evidence_id=evidence_id, offset=offset, max_chars=300, full=True
         )
         excerpt = EvidenceExcerpt.model_validate(result.structured_content)
-        assert len(excerpt.text) <= 700
+        assert len(excerpt.text) <= 300
         assert excerpt.text in text_of(result)
         parts.append(excerpt.text)
         offset = excerpt.next_offset

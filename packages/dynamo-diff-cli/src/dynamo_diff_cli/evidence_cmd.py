@@ -58,9 +58,9 @@ def evidence(
         bool,
         typer.Option(
             "--full",
-            help="Excerpt: the record as written, every stack frame and the embedded configuration; by default "
-            "runs of torch/library frames are one line each (the user's frames kept) and the configuration is "
-            "left out.",
+            help="The record as written, every stack frame and the embedded configuration; by default runs of "
+            "torch/library frames are one line each (the user's frames kept), the configuration is left out, and "
+            "a graph's code, a guard tree (a leaf a line) and Inductor's module are shown compact (--grep too).",
         ),
     ] = False,
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
@@ -89,6 +89,7 @@ def evidence(
             evidence_ids=ids or None,
             max_matches=max_matches,
             in_config=in_config,
+            full=full,
         )
         if output_format == Format.JSON:
             print_document(search)
@@ -137,7 +138,7 @@ def evidence(
             stderr().print(f"more: --offset {next_offset}")
         return
     if grep is not None:
-        found = service.evidence_grep(ref, evidence_id, grep, max_matches=max_matches, in_config=in_config)
+        found = service.evidence_grep(ref, evidence_id, grep, max_matches=max_matches, in_config=in_config, full=full)
         if output_format == Format.JSON:
             print_document(found)
             return
@@ -145,6 +146,7 @@ def evidence(
         stderr().print(
             f"{ev.id}: {ev.kind} (compile {ev.compile_id or '-'}), sha256 verified: {found.total_matches} match(es)"
             + (" (the embedded configuration searched too)" if found.in_config else "")
+            + (" in the record shown compact (--full: as written)" if found.compact else "")
         )
         for m in found.matches:
             typer.echo(m.heading())
@@ -176,12 +178,14 @@ def _print_excerpt(excerpt: "EvidenceExcerpt", *, heading: bool = False) -> None
         more = f"--offset {excerpt.next_offset}" + (f" ({ev.id} alone)" if heading else "")
         stderr().print(f"... {excerpt.total_chars - excerpt.next_offset} more characters: {more}")
     if excerpt.condensed:
-        stderr().print(condensed_note(excerpt.collapsed_frames, excerpt.config_chars, excerpt.record_chars))
+        stderr().print(
+            condensed_note(excerpt.collapsed_frames, excerpt.config_chars, excerpt.record_chars, excerpt.compact)
+        )
 
 
-def condensed_note(frames: int, config_chars: int, record_chars: int | None) -> str:
+def condensed_note(frames: int, config_chars: int, record_chars: int | None, compact: str | None = None) -> str:
     """What the condensed excerpt left out, and how to see it."""
-    left = []
+    left = [compact] if compact else []
     if frames:
         left.append(f"{frames} torch/library stack frames collapsed")
     if config_chars:

@@ -401,7 +401,7 @@ def guard_lines(items: list[str], omitted: int = 0, evidence_id: str | None = No
     values = [i for i in items if _ON_ATTRIBUTE.match(i)]
     lines = []
     if args:
-        lines.append(inputs_text(args, 0 if values else omitted, evidence_id))
+        lines.append(inputs_text(args, 0 if values else omitted, None if values else evidence_id))
     if values:
         lines.append(inputs_text(values, omitted, evidence_id, head="guards on values: ", width=VALUES_LINE_CHARS))
     return lines
@@ -415,18 +415,19 @@ def inputs_text(
     head: str = "guards on inputs: ",
     width: int = INPUTS_LINE_CHARS,
 ) -> str:
-    """`guards on inputs: L['x']: torch.float32, size=[None, 3], stride=[3, 1]; 2 <= L['x'].size()[0]`, at most
-    INPUTS_LINE_CHARS (whole items; the rest counted, with the guard tree's evidence id)."""
+    """`guards on inputs: L['x']: torch.float32, size=[None, 3], stride=[3, 1]; 2 <= L['x'].size()[0] (ev u1-e4)`,
+    at most INPUTS_LINE_CHARS (whole items; the rest counted), with the guard tree's evidence id (every guard of
+    the entry: `evidence ID EV` shows it compact)."""
     shown: list[str] = []
+    ev = f" (ev {evidence_id})" if evidence_id else ""
     for i, item in enumerate(items):
         rest = len(items) - i - 1 + omitted
-        tail = f"; +{rest} more (ev {evidence_id})" if rest else ""
+        tail = (f"; +{rest} more" if rest else "") + ev
         if shown and len(head + "; ".join([*shown, item]) + tail) > width:
             break
         shown.append(item)
     rest = len(items) - len(shown) + omitted
-    ev = f" (ev {evidence_id})" if evidence_id else ""
-    return head + "; ".join(shown) + (f"; +{rest} more{ev}" if rest else "")
+    return head + "; ".join(shown) + (f"; +{rest} more" if rest else "") + ev
 
 
 OP_KINDS = 8  # the op kinds a compilation line lists

@@ -449,6 +449,8 @@ def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
 def evidence_matches_text(page: EvidenceGrep, total_chars: int) -> str:
     ev = page.evidence
     where = "its text and embedded configuration" if page.in_config else "its own text"
+    if page.compact:
+        where += " shown compact"
     lines = [
         f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} in {short_id(page.capture)} (compile {ev.compile_id or '-'}), "
         f"sha256 verified; {page.total_matches} match(es) of {page.pattern!r} in {where} ({total_chars} characters)"
@@ -504,7 +506,7 @@ def evidence_text(ex: EvidenceExcerpt) -> str:
     )
     tail = f"\n[more: get_evidence(..., offset={ex.next_offset})]" if ex.next_offset is not None else ""
     if ex.condensed:
-        left = []
+        left = [ex.compact] if ex.compact else []
         if ex.collapsed_frames:
             left.append(f"{ex.collapsed_frames} torch/library stack frames collapsed")
         if ex.config_chars:

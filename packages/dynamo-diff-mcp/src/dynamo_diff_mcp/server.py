@@ -656,8 +656,10 @@ class Tools:
         self, cid: str, evidence_id: str, pattern: str, *, in_config: bool, max_matches: int, full: bool
     ) -> CallToolResult:
         def build(shown: int) -> CallToolResult:
-            whole, found = self.service.grep_evidence(cid, evidence_id, pattern, max_matches=shown, in_config=in_config)
-            page = grep_document(cid, whole, pattern, found, in_config=in_config)
+            whole, found, compact = self.service.grep_evidence(
+                cid, evidence_id, pattern, max_matches=shown, in_config=in_config
+            )
+            page = grep_document(cid, whole, pattern, found, in_config=in_config, compact=compact)
             return budget.tool_result(page, render.evidence_matches_text(page, whole.total_chars), full=full)
 
         # As many whole matches as fit (each block is shown whole or not at all).

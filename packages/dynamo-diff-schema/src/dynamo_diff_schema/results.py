@@ -163,6 +163,11 @@ class EvidenceExcerpt(Model):
     )
     collapsed_frames: int = Field(0, ge=0, description="Library stack frames the condensed text collapses.")
     config_chars: int = Field(0, ge=0, description="Characters of embedded configuration the condensed text omits.")
+    compact: str | None = Field(
+        None,
+        description="When the payload (a graph's code, a guard tree, Inductor's module) is shown compact: what that "
+        "left out or shortened (every node, guard leaf and kernel line is kept). None: the payload as written.",
+    )
     record_chars: int | None = Field(
         None, ge=0, description="When `condensed`: the length of the record's text as written."
     )
@@ -181,6 +186,12 @@ class EvidenceGrep(Model):
         ge=0, description="Matches in the text searched (a short line counts once, a long one per occurrence)."
     )
     shown_matches: int = Field(0, ge=0, description="Of them, those `matches` show (the first `max_matches`).")
+    compact: bool = Field(
+        False,
+        description="Whether the lines searched and shown are the record shown compact (a graph's code, a guard "
+        "tree, Inductor's module: `evidence_excerpt.compact`); a pattern found only in the record as written is "
+        "searched there (then False).",
+    )
     in_config: bool = Field(
         False,
         description="The configuration the record embeds (compilation_metrics' serialized dynamo_config, "
@@ -199,13 +210,20 @@ class EvidenceHit(Model):
     total_matches: int = Field(ge=0, description="Matches in the record's text searched.")
     shown_matches: int = Field(0, ge=0, description="Of them, those `matches` show.")
     matches: list[GrepMatch] = Field(default_factory=list, description="The ones shown (overlapping merged).")
+    compact: bool = Field(
+        False,
+        description="Whether the lines searched and shown are the record shown compact (a graph's code, a guard "
+        "tree, Inductor's module: `evidence_excerpt.compact`); a pattern found only in the record as written is "
+        "searched there (then False).",
+    )
 
     def heading(self) -> str:
         """`u1-e6 recompile_reasons 0/1 f: 2 match(es), 1 shown`: the record, what it is about, its matches."""
         e = self.evidence
         about = f" {e.function}" if e.function else ""
         of = "" if self.shown_matches == self.total_matches else f", {self.shown_matches} shown"
-        return f"{e.id} {e.kind} {e.compile_id or '-'}{about}: {self.total_matches} match(es){of}"
+        compact = " (compact)" if self.compact else ""
+        return f"{e.id} {e.kind} {e.compile_id or '-'}{about}{compact}: {self.total_matches} match(es){of}"
 
 
 class EvidenceSearch(Model):

@@ -35,6 +35,7 @@ class Condensed:
     text: str
     collapsed_frames: int  # library frames replaced by their runs' lines
     config_chars: int  # characters of embedded configuration left out
+    compact: str | None = None  # what showing the payload compact left out (_compact), None: as written
 
 
 def _is_frame(item: Any) -> bool:
@@ -225,9 +226,17 @@ class _Condenser:
 def condense(text: str, strings: Mapping[int, str]) -> Condensed:
     """The record's text with its library stack frames collapsed and its embedded configuration left out (see
     the module's docstring); `strings`: the intern table of the record's file."""
+    from dynamo_diff_service._compact import compact_envelope, compact_payload, record_kind
+
     condenser = _Condenser(strings)
     ending = "\n" if text.endswith("\n") else ""
-    lines = condenser.lines(text.split("\n") if not ending else text[:-1].split("\n"))
+    raw = text.split("\n") if not ending else text[:-1].split("\n")
+    kind = record_kind(raw[0]) if raw else None
+    compact = compact_payload(kind, raw[1:]) if len(raw) > 1 else None
+    if compact is not None:
+        head = compact_envelope(condenser.line(raw[0]), kind)
+        return Condensed("\n".join([head, *compact[0]]) + ending, 0, 0, compact[1])
+    lines = condenser.lines(raw)
     return Condensed("\n".join(lines) + ending, condenser.frames, condenser.config)
 
 

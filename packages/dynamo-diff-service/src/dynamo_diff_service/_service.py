@@ -79,13 +79,14 @@ GREP_MAX_MATCHES = 10
 
 
 def grep_document(
-    capture_id: str, whole: EvidenceExcerpt, pattern: str, found: Found, *, in_config: bool
+    capture_id: str, whole: EvidenceExcerpt, pattern: str, found: Found, *, in_config: bool, compact: bool = False
 ) -> EvidenceGrep:
     """What a grep found as its document."""
     return _schema.EvidenceGrep(
         capture=capture_id,
         evidence=whole.evidence,
         pattern=pattern,
+        compact=compact,
         total_matches=found.total,
         shown_matches=found.shown,
         in_config=in_config,
@@ -833,18 +834,42 @@ class Service:
         context: int = 2,
         max_matches: int = GREP_MAX_MATCHES,
         in_config: bool = False,
-    ) -> tuple[EvidenceExcerpt, Found]:
+        full: bool = False,
+    ) -> tuple[EvidenceExcerpt, Found, bool]:
         """The lines of one record that match `pattern` (a regular expression, else plain text; case-insensitive),
         each with `context` lines around it, overlapping ones merged; the configuration the record embeds is
-        searched only with `in_config` (`_grep`): (the record as read, what was found)."""
+        searched only with `in_config` (`_grep`): (the record as read, what was found, whether in the record
+        shown compact: a graph, a guard tree or Inductor's module is searched compact unless `full`, and as
+        written when the compact text has no match)."""
+        whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
+        found, compact = self._grep_record(
+            ref, evidence_id, whole.text, _regex(pattern), context, max_matches, in_config, full
+        )
+        return whole, found, compact
+
+    def _grep_record(
+        self,
+        capture_id: str,
+        evidence_id: str,
+        text: str,
+        regex: re.Pattern[str],
+        context: int,
+        max_matches: int,
+        in_config: bool,
+        full: bool,
+    ) -> tuple[Found, bool]:
+        """grep one record's text (`grep_evidence`): its compact text first where it has one."""
         from dynamo_diff_service._grep import grep_text
 
-        whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
-        try:
-            regex = re.compile(pattern, re.IGNORECASE)
-        except re.error:
-            regex = re.compile(re.escape(pattern), re.IGNORECASE)
-        return whole, grep_text(whole.text, regex, context=context, max_matches=max_matches, in_config=in_config)
+        if not full and _compactable(text):
+            condensed = self._condense(capture_id, evidence_id)
+            if condensed is not None and condensed[1].compact is not None:
+                found = grep_text(
+                    condensed[1].text, regex, context=context, max_matches=max_matches, in_config=in_config
+                )
+                if found.total:
+                    return found, True
+        return grep_text(text, regex, context=context, max_matches=max_matches, in_config=in_config), False
 
     def evidence_search(
         self,
@@ -858,13 +883,12 @@ class Service:
         context: int = 2,
         max_matches: int = GREP_MAX_MATCHES,
         in_config: bool = False,
+        full: bool = False,
     ) -> EvidenceSearch:
         """Every record of a capture (those the index filters keep; with `evidence_ids` only those records)
         searched for `pattern` as `grep_evidence` searches one: every record with a match, in trace order, with
         its count and matching windows (the first `max_matches` matches in all are shown; a record past them has
         none); every match counted."""
-        from dynamo_diff_service._grep import grep_text
-
         capture_id, entries, total = self.evidence_index(
             ref, kind=kind, compile_id=compile_id, function=function, limit=1_000_000
         )
@@ -879,16 +903,13 @@ class Service:
                     + (" that the kind/function/compile id filters keep" if kind or compile_id or function else ""),
                 )
             total = len(entries)
-        try:
-            regex = re.compile(pattern, re.IGNORECASE)
-        except re.error:
-            regex = re.compile(re.escape(pattern), re.IGNORECASE)
+        regex = _regex(pattern)
         hits: list[_schema.EvidenceHit] = []
         total_matches = shown = config = 0
         for entry in entries:
             whole = self.store.read_evidence(capture_id, entry.id, max_chars=_GREP_MAX_CHARS)
-            found = grep_text(
-                whole.text, regex, context=context, max_matches=max(max_matches - shown, 0), in_config=in_config
+            found, compact = self._grep_record(
+                capture_id, entry.id, whole.text, regex, context, max(max_matches - shown, 0), in_config, full
             )
             config += found.config_matches
             if found.total:
@@ -896,7 +917,11 @@ class Service:
                 shown += found.shown
                 hits.append(
                     _schema.EvidenceHit(
-                        evidence=entry, total_matches=found.total, shown_matches=found.shown, matches=found.matches
+                        evidence=entry,
+                        total_matches=found.total,
+                        shown_matches=found.shown,
+                        matches=found.matches,
+                        compact=compact,
                     )
                 )
         page = _schema.EvidenceSearch(
@@ -962,7 +987,7 @@ class Service:
         ev, short, whole = condensed
         chunk = short.text[offset : offset + max_chars]
         end = offset + len(chunk)
-        changed = short.collapsed_frames > 0 or short.config_chars > 0
+        changed = short.collapsed_frames > 0 or short.config_chars > 0 or short.compact is not None
         return _schema.EvidenceExcerpt(
             capture=capture_id,
             evidence=ev,
@@ -973,6 +998,7 @@ class Service:
             condensed=changed,
             collapsed_frames=short.collapsed_frames,
             config_chars=short.config_chars,
+            compact=short.compact,
             record_chars=whole if changed else None,
         )
 
@@ -1004,13 +1030,14 @@ class Service:
         context: int = 2,
         max_matches: int = GREP_MAX_MATCHES,
         in_config: bool = False,
+        full: bool = False,
     ) -> EvidenceGrep:
         """The lines of one record that match `pattern` (see `grep_evidence`)."""
         capture_id = self.resolve(ref)[0]
-        whole, found = self.grep_evidence(
-            capture_id, evidence_id, pattern, context=context, max_matches=max_matches, in_config=in_config
+        whole, found, compact = self.grep_evidence(
+            capture_id, evidence_id, pattern, context=context, max_matches=max_matches, in_config=in_config, full=full
         )
-        return grep_document(capture_id, whole, pattern, found, in_config=in_config)
+        return grep_document(capture_id, whole, pattern, found, in_config=in_config, compact=compact)
 
     def source_document(
         self,
@@ -1157,6 +1184,22 @@ class Service:
             )
             for c in found
         ]
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    """A grep's pattern: a regular expression, else the text itself; in any case."""
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return re.compile(re.escape(pattern), re.IGNORECASE)
+
+
+def _compactable(text: str) -> bool:
+    """Whether a record's first line names a kind shown compact (_compact), without decoding it all."""
+    from dynamo_diff_service._compact import COMPACT_KINDS
+
+    head = text[: text.find("\n")] if "\n" in text else text
+    return any(f'"{kind}"' in head for kind in COMPACT_KINDS)
 
 
 def _names_row(row: FunctionRow, function: str) -> bool:

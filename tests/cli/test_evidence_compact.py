@@ -1,0 +1,116 @@
+"""`dynamo-diff evidence REF ID`: a graph's code, a guard tree and Inductor's module shown compact, every node,
+guard leaf and kernel line kept; `--full` the record as written; `--grep` in the compact text. Expected values
+are read from the raw trace's own records here (node names, guard leaves, kernel lines), never from the analyser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .conftest import Run
+
+CAPTURES = Path(__file__).resolve().parents[2] / "fixtures/captures"
+
+
+def _payload(name: str, kind: str, nth: int = 0) -> list[str]:
+    """The payload lines (tab removed) of the nth record of `kind` in a fixture's raw log."""
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    lines = raw.read_text(encoding="utf-8").split("\n")
+    heads = [i for i, line in enumerate(lines) if not line.startswith("\t") and f'{{"{kind}"' in line]
+    start = heads[nth] + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("\t"))
+    return [line[1:] for line in lines[start:end]]
+
+
+def _excerpt(run: Run, name: str, kind: str, *extra: str, nth: int = 0) -> dict:  # type: ignore[type-arg]
+    code, out, err = run("evidence", str(CAPTURES / name), "--kind", kind, "--format", "json")
+    assert code == 0, err
+    ev = json.loads(out)["items"][nth]["id"]
+    code, out, err = run("evidence", str(CAPTURES / name), ev, "--max-chars", "100000", "--format", "json", *extra)
+    assert code == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+_NODE = re.compile(r"^\s+(\w+)(?:: [^=]+)? = ")
+
+
+def test_a_graph_keeps_every_node_and_drops_strides_and_releases(run: Run) -> None:
+    raw = _payload("dynamic", "dynamo_output_graph")
+    nodes = [m[1] for line in raw if (m := _NODE.match(line)) and not re.match(r"^\s+(\w+) = (\w+)\s*$", line)]
+    assert nodes and any("= None" in line for line in raw) and any("][" in line for line in raw)
+    shown = _excerpt(run, "dynamic", "dynamo_output_graph")
+    assert shown["compact"].startswith("the graph's code compact") and shown["record_chars"] > len(shown["text"])
+    body = shown["text"].split("\n")[1:]
+    shown_nodes = [m[1] for line in body if (m := _NODE.match(line))]
+    assert shown_nodes == nodes
+    assert not any("= None" in line or '"' in line for line in body)
+    files = [line for line in raw if line.strip().startswith("# File: ")]
+    assert len([line for line in body if re.match(r"^\s+# \w+\.py:\d+ in \w+: ", line)]) == len(files)
+    whole = _excerpt(run, "dynamic", "dynamo_output_graph", "--full")
+    assert whole.get("compact") is None and whole["text"].split("\n")[1:-1] == ["\t" + line for line in raw]
+
+
+def test_a_guard_tree_is_a_leaf_a_line(run: Run) -> None:
+    raw = _payload("dynamic", "dynamo_cpp_guards_str")
+    leaves = [m[1] for line in raw if (m := re.search(r"\+- ([A-Z][A-Z_]+)\b(?!\w)(?::|$)", line))]
+    markings = leaves.count("DIMENSION_DYNAMIC_MARKING_GUARD")
+    assert markings and markings % 5 == 0 and any("___check_global_state() against {" in line for line in raw)
+    shown = _excerpt(run, "dynamic", "dynamo_cpp_guards_str")
+    assert shown["compact"].startswith("the guard tree compact")
+    body = [line.strip() for line in shown["text"].split("\n")[1:] if line.strip()]
+    kinds = [m[1] for line in body if (m := re.match(r"^([A-Z][A-Z_]+)\b", line))]
+    expected = [k for i, k in enumerate(leaves) if k != "DIMENSION_DYNAMIC_MARKING_GUARD" or i % 5 == 0]
+    # every leaf in order, a tensor's five marking checks one line; the trailer torch prints kept
+    assert [k for k in kinds if k != "Guard"] == [k for k in expected if k != "Guard"]
+    assert not any(
+        "___check_global_state() against" in line or "DispatchKeySet" in line or "GuardManager" in line for line in body
+    )
+    state = re.search(r'"default_dtype":(\d+)', "".join(raw))
+    assert state is not None and state[1] == "6"  # float32 in c10's ScalarType numbering
+    assert any("default_dtype=6 (torch.float32)" in line for line in body if line.startswith("GLOBAL_STATE: "))
+    tensor = next(line for line in raw if "+- TENSOR_MATCH: check_tensor(L['x']" in line)
+    size = re.search(r"size=\[[^\]]*\], stride=\[[^\]]*\]", tensor)
+    assert size is not None and any(
+        line.startswith("TENSOR_MATCH: L['x']: Tensor") and size[0] in line for line in body
+    )
+
+
+def test_a_grep_of_a_guard_tree_reads_the_compact_leaves(run: Run) -> None:
+    raw = _payload("dynamic", "dynamo_cpp_guards_str")
+    code, out, err = run("evidence", str(CAPTURES / "dynamic"), "--kind", "dynamo_cpp_guards_str", "--format", "json")
+    ev = json.loads(out)["items"][0]["id"]
+    code, out, err = run("evidence", str(CAPTURES / "dynamic"), ev, "--grep", r"L\['x'\]", "--max-matches", "50")
+    assert code == 0, err
+    assert "in the record shown compact" in err
+    leaves = [line for line in raw if re.search(r"\+- [A-Z_]+: .*L\['x'\]", line)]
+    marks = [line for line in leaves if "DIMENSION_DYNAMIC_MARKING_GUARD" in line]
+    assert f"{len(leaves) - len(marks) + len(marks) // 5} match(es)" in err
+    assert "DispatchKeySet" not in out
+    # A pattern only the record as written holds is searched there.
+    code, out, err = run("evidence", str(CAPTURES / "dynamic"), ev, "--grep", "DispatchKeySet")
+    assert code == 0 and "compact" not in err and "DispatchKeySet" in out
+
+
+def test_inductors_module_keeps_its_kernels_and_call(run: Run) -> None:
+    raw = _payload("cache_cold", "inductor_output_code")
+    harness = next(i for i, line in enumerate(raw) if line.startswith("def get_args():"))
+    kernel_lines = [line.strip() for line in raw if re.match(r"^\s+auto tmp\d+ = ", line)]
+    calls = [
+        line.strip() for line in raw[:harness] if re.match(r"^\s+(?:extern_kernels\.|cpp_fused_\w+\(|return )", line)
+    ]
+    assert kernel_lines and calls and any(line.startswith("import ") for line in raw)
+    shown = _excerpt(run, "cache_cold", "inductor_output_code")
+    assert shown["compact"].startswith("Inductor's module compact")
+    body = [line.strip() for line in shown["text"].split("\n")[1:]]
+    got = [line for line in body if re.match(r"^auto tmp\d+ = ", line)]
+    assert [line.split(" = ")[0] for line in got] == [line.split(" = ")[0] for line in kernel_lines]
+    # what a kernel line computes is kept: its constants and operators (the casts of literals and indices dropped)
+    assert [re.findall(r"[-+*/?:]|\d+\.\d+", line) for line in got] == [
+        re.findall(r"[-+*/?:]|\d+\.\d+", re.sub(r"static_cast<int64_t>", "", line)) for line in kernel_lines
+    ]
+    assert [line for line in body if re.match(r"^(?:extern_kernels\.|cpp_fused_\w+\(|return )", line)] == calls
+    assert not any(
+        line.startswith(("import ", "from ", "def get_args", "def benchmark_compiled_module")) for line in body
+    )
