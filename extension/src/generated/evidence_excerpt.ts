@@ -15,6 +15,10 @@ export interface EvidenceExcerpt {
    */
   collapsed_frames?: number;
   /**
+   * When the payload (a graph's code, a guard tree, Inductor's module) is shown compact: what that left out or shortened (every node, guard leaf and kernel line is kept). None: the payload as written.
+   */
+  compact?: string | null;
+  /**
    * Whether the text is the record condensed: each run of library stack frames (torch, the standard library, installed packages) one line `... N frames in torch/_dynamo ...`, the user's frames kept (a JSON stack's filenames resolved), the embedded configuration left out; everything else as written. False: the record's text as written (`--full`).
    */
   condensed?: boolean;

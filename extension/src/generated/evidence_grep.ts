@@ -11,6 +11,10 @@ export interface EvidenceGrep {
    */
   capture: string;
   /**
+   * Whether the lines searched and shown are the record shown compact (a graph's code, a guard tree, Inductor's module: `evidence_excerpt.compact`); a pattern found only in the record as written is searched there (then False).
+   */
+  compact?: boolean;
+  /**
    * Matches inside the embedded configuration (searched only with in_config).
    */
   config_matches?: number;

@@ -57,6 +57,10 @@ export interface EvidenceSearch {
  * via the `definition` "EvidenceHit".
  */
 export interface EvidenceHit {
+  /**
+   * Whether the lines searched and shown are the record shown compact (a graph's code, a guard tree, Inductor's module: `evidence_excerpt.compact`); a pattern found only in the record as written is searched there (then False).
+   */
+  compact?: boolean;
   evidence: EvidenceEntry;
   /**
    * The ones shown (overlapping merged).

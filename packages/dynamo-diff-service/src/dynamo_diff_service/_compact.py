@@ -7,7 +7,7 @@ a guard tree's leaves carry object ids, the dispatch key set and the line of cod
 text and as `path:line`), every tensor five `_dynamo_*_indices` checks, and a line for each manager between them;
 Inductor's module opens with thirty lines of imports and ends with a benchmark harness. The compact view keeps
 every node, every guard leaf and every kernel line; it drops or shortens only those parts (the rules, kind by
-kind, in docs/SEMANTICS.md "Evidence shown compact"). The record as written is `evidence ... --full`.
+kind, in docs/COMPARING.md, after "shows one record condensed"). The record as written is `evidence ... --full`.
 """
 
 from __future__ import annotations
