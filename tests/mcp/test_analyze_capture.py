@@ -399,17 +399,23 @@ def test_the_outline_leaves_the_start_values_to_the_text(session: Session) -> No
 
 def test_source_true_gives_the_runs_scripts_in_the_same_call(session: Session) -> None:
     """The run's scripts after its report, each whole and numbered as the bundle's snapshot holds it; the
-    structured content stays the page's outline (the scripts are text)."""
+    structured content stays the page's outline (the scripts are text). The report is the same but for the code
+    around each call, which the text names by its lines in the script instead of quoting them."""
     plain = text_of(session.call("analyze_capture", capture="captures/loop_skip"))
     result = session.call("analyze_capture", capture="captures/loop_skip", source=True)
     text = text_of(result)
-    assert text.startswith(plain)
+    loop = re.search(r"\n( +)the loop (loop_skip\.py:\d+) runs in:\n((?:\1 +\d+ .*\n)+)", plain)
+    assert loop is not None, plain
+    first, last = (int(n) for n in re.findall(r"^ +(\d+) ", loop[3], re.M)[:: len(loop[3].splitlines()) - 1])
+    named = f"\n{loop[1]}the loop {loop[2]} runs in: lines {first}-{last} of loop_skip.py (the script below)\n"
+    assert text.startswith(plain.replace(loop[0], named, 1))
     (snapshot,) = (CAPTURES / "loop_skip" / "sources").rglob("loop_skip.py")
     lines = snapshot.read_text(encoding="utf-8").splitlines()
     width = len(str(len(lines)))
     rel = snapshot.relative_to(CAPTURES / "loop_skip" / "sources")
     numbered = "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
     assert f"-- {rel} ({len(lines)} lines)\n{numbered}" in text
+    assert lines[first - 1].lstrip().startswith(("for ", "while "))  # the lines named hold the loop's header
     assert "scripts of this run" not in json.dumps(result.structured_content)
     # A function's own page has them too.
     function = session.call("analyze_capture", capture="captures/loop_skip", function="forward", source=True)

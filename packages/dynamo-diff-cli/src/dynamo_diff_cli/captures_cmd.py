@@ -250,7 +250,9 @@ def analyze(
             if output_format == Format.JSON:
                 print_document(report)
                 return
-            print_text(run_report_text(report) + (_scripts(service, capture, report) if source else ""))
+            print_text(
+                run_report_text(report, scripts_below=source) + (_scripts(service, capture, report) if source else "")
+            )
             return
     _analyze_runs(service, refs, output_format, function, source=source)
 
@@ -298,7 +300,9 @@ def _analyze_runs(
             typer.echo(json.dumps(json_document(report), ensure_ascii=False))
             continue
         texts.append(
-            "== " + run_report_text(report, brief=True) + (_scripts(service, capture, report) if source else "")
+            "== "
+            + run_report_text(report, brief=True, scripts_below=source)
+            + (_scripts(service, capture, report) if source else "")
         )
     texts += [f"== {given}: not read: error[{err.code}] {err.message}" for given, err in failed]
     if output_format == Format.JSON:

@@ -410,7 +410,11 @@ def call_context(frames: list[CodeLine], sources: SnapshotSet | None) -> CallCon
 
 
 def context_text(
-    ctx: CallContext, frames: list[CodeLine], shown: dict[tuple[str, int], int] | None = None
+    ctx: CallContext,
+    frames: list[CodeLine],
+    shown: dict[tuple[str, int], int] | None = None,
+    *,
+    scripts_below: bool = False,
 ) -> list[str]:
     """The lines that show a CallContext: a title naming the frame's line, then each line numbered, a
     `... (N lines)` line where lines are left out. With `shown` (the contexts this text said: (file, first line) ->
@@ -430,6 +434,8 @@ def context_text(
             title = f"the same {'loop' if ctx.kind == 'loop' else 'function'}, on to {where}:"
             kept = [c for c in lines if c.line > before]
             lines = [kept[0].model_copy(update={"skipped": 0}), *kept[1:]] if kept[0] is not lines[0] else kept
+    if scripts_below:  # the whole script follows the text: its lines there, not again here
+        return [f"{title[:-1]}: lines {lines[0].line}-{lines[-1].line} of {_name(ctx.file)} (the script below)"]
     width = max(len(str(c.line)) for c in lines)
     out = [title]
     for c in lines:

@@ -369,14 +369,20 @@ def _interest(report: FunctionReport) -> tuple[int, str]:
 
 
 def context_once(
-    context: CallContext | None, frames: list[CodeLine], shown: dict[tuple[str, int], int] | None, indent: str
+    context: CallContext | None,
+    frames: list[CodeLine],
+    shown: dict[tuple[str, int], int] | None,
+    indent: str,
+    *,
+    scripts_below: bool = False,
 ) -> list[str]:
     """The lines of a call's context (`context_text`), each indented by `indent`; [] when there is none or `shown`
     already holds it (a context is shown once per text: a later call path through the same loop says nothing new,
-    a later call further down the same loop only the lines after those shown)."""
+    a later call further down the same loop only the lines after those shown). `scripts_below`: the text ends
+    with the run's scripts, so the context is one line naming its lines there."""
     if context is None or not context.lines:
         return []
-    return [indent + t for t in context_text(context, frames, shown)]
+    return [indent + t for t in context_text(context, frames, shown, scripts_below=scripts_below)]
 
 
 # A compilation's `guards on inputs:` line, and its `guards on values:` line, at most this long (cut by whole items).
@@ -491,7 +497,9 @@ class InputsSaid:
     those of its frame's previous compilation (any rank's: another rank's same entry says nothing new) has no
     line."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: dict[object, str] | None = None) -> None:
+        # What the whole text said, across its functions (`same_break`, `same_then`): a thing -> where, first.
+        self._text: dict[object, str] = {} if text is None else text
         self._last: dict[str, list[str]] = {}
         # What a line said last for each frame (`_differs`): (the line, the frame) -> what it said.
         self._said: dict[tuple[str, str], object] = {}
@@ -547,6 +555,18 @@ class InputsSaid:
         first = self._failures.setdefault(key, c.compile_id)
         return None if first == c.compile_id else first
 
+    def same_break(self, c: CompilationLine, key: object) -> str | None:
+        """The compile id of the compilation this text said the same graph break under (its site, where the user's
+        code called into it, its reason, line and hint), said whole there; None when this one is the first."""
+        first = self._text.setdefault(("break", key), c.compile_id)
+        return None if first == c.compile_id else first
+
+    def same_then(self, c: CompilationLine, then: str) -> str | None:
+        """The compile id under which this text said what torch does with a failed compilation's error (`then`)
+        whole; None when this one is the first."""
+        first = self._text.setdefault(("then", then), c.compile_id)
+        return None if first == c.compile_id else first
+
     def new_constants(self, c: CompilationLine) -> bool:
         """Whether its graph bakes in floats its frame's previous compilation's graph did not (the same said once)."""
         return self._differs("constants", c, c.graph_constants) and bool(c.graph_constants)
@@ -581,6 +601,8 @@ def compilation_text(
     function: str,
     shown: dict[tuple[str, int], int] | None = None,
     inputs: InputsSaid | None = None,
+    *,
+    scripts_below: bool = False,
 ) -> str | None:
     """One line for a compilation that has something to say (recompile, break, failure, limit, a call path of its
     own, guards on its inputs or op kinds not said by its frame's previous compilation, the values its start was
@@ -596,6 +618,11 @@ def compilation_text(
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
         parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
     for gb in c.graph_breaks:
+        key = (gb.site, gb.from_user, gb.type, gb.operator, gb.gb_id, gb.code, gb.hint)
+        same = inputs.same_break(c, key) if inputs is not None else None
+        if same is not None:  # said whole under an earlier compilation of this text
+            parts.append(f"graph break at {shown_site(gb.site)}: the same as {same} (ev {gb.evidence_id})")
+            continue
         hint = f"; torch's hint: {gb.hint}" if gb.hint else ""
         line = f"; its line: `{gb.code}`" if gb.code else ""
         called = f" (from {gb.from_user})" if gb.from_user else ""
@@ -611,7 +638,10 @@ def compilation_text(
         parts.append(f"FAILED {c.failure.fail_type}{at}: {message} (ev {ev})")
         f = c.failure
         earlier = bool((m := _ATTEMPT.search(c.compile_id)) and int(m.group(1)) > 0)
-        sequel = after_failure_text(f.then, f.went_on, f.went_on_basis, f.went_on_evidence, earlier=earlier)
+        said_as = inputs.same_then(c, f.then) if inputs is not None else None
+        sequel = after_failure_text(
+            f.then, f.went_on, f.went_on_basis, f.went_on_evidence, earlier=earlier, said_as=said_as
+        )
     if c.limit:
         parts.append(f"LIMIT {c.limit}")
     if c.restarts:
@@ -644,7 +674,7 @@ def compilation_text(
     if c.called_from:
         below.append(called_from_text(c.called_from))
         if shown is not None:  # the code around it, once per text (the MCP text adds its own)
-            below += context_once(c.call_context, c.called_from, shown, "  ")
+            below += context_once(c.call_context, c.called_from, shown, "  ", scripts_below=scripts_below)
     before = inputs.changed(c) if inputs is not None else ([] if c.guards_on_inputs else None)
     if before is not None:  # last: the lines above keep their place; a line the frame said last time is not repeated
         said = guard_lines(before, 0, c.guards_evidence_id)
@@ -696,7 +726,7 @@ def report_label(fn: FunctionReport) -> str:
     return f"{fn.name} ({(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'})"
 
 
-def run_report_text(report: RunReport, *, brief: bool = False) -> str:
+def run_report_text(report: RunReport, *, brief: bool = False, scripts_below: bool = False) -> str:
     """The report as plain lines (the CLI's text; the MCP server renders its pages the same way). `brief` (one of
     several runs read together): a function's suggestions by kind, and the run's own counts left to its functions'
     lines."""
@@ -716,13 +746,14 @@ def run_report_text(report: RunReport, *, brief: bool = False) -> str:
     if report.sources_note is not None:
         lines.append(report.sources_note)
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
+    text_said: dict[object, str] = {}  # breaks and what torch did after a failure, said once a text
     for fn in report.functions:
-        inputs = InputsSaid()
+        inputs = InputsSaid(text_said)
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""
         lines.append(f"{report_label(fn)}: {report_counts(fn) or 'compiled'}{frames}")
         if fn.called_from:
             lines.append(f"  {called_from_text(fn.called_from)}")
-            lines += context_once(fn.call_context, fn.called_from, shown, "    ")
+            lines += context_once(fn.call_context, fn.called_from, shown, "    ", scripts_below=scripts_below)
         if brief:
             lines += _suggested(fn)
         else:
@@ -730,7 +761,7 @@ def run_report_text(report: RunReport, *, brief: bool = False) -> str:
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
         suggested: set[str] = set()  # a compilation's suggestion said once a function (each failure repeats it)
         for c in fn.compilations:
-            if (t := compilation_text(c, fn.name, shown, inputs)) is not None:
+            if (t := compilation_text(c, fn.name, shown, inputs, scripts_below=scripts_below)) is not None:
                 lines.append(t)
                 if not brief:
                     said = [suggestion_text(s) for s in c.suggestions]

@@ -102,13 +102,31 @@ _THEN_WORDS = {
 _ENTRIES_SERVE = " (the entries compiled before it still serve the calls whose guards pass)"
 
 
+# The same, short, when the text said it whole under an earlier compilation (`said_as`).
+_THEN_SHORT = {
+    "raised into the program": "the error reached the program",
+    "ran eagerly (suppress_errors)": "torch ran the frame eagerly (suppress_errors)",
+    "ran eagerly (recompile limit)": "torch ran this call eagerly (recompile limit)",
+    "ran eagerly (frame skipped)": "torch skipped the function",
+}
+
+
 def after_failure_text(
-    then: str, went_on: bool | None, basis: str | None, evidence_id: str | None = None, *, earlier: bool = False
+    then: str,
+    went_on: bool | None,
+    basis: str | None,
+    evidence_id: str | None = None,
+    *,
+    earlier: bool = False,
+    said_as: str | None = None,
 ) -> str:
     """'the error reached the program (torch.compile did not suppress it); the program went on anyway:
     compilation 1/0 (second) started after it (ev u1-e6)'; without a basis, what torch did only. `earlier`: the
-    frame had entries before the failed one (a raised error leaves them serving)."""
+    frame had entries before the failed one (a raised error leaves them serving). `said_as`: the compile id under
+    which the same text said what torch did whole (here it is short: 'torch skipped the function, as for 1/0')."""
     did = _THEN_WORDS.get(then, then)
+    if said_as is not None and then in _THEN_SHORT:
+        did = f"{_THEN_SHORT[then]}, as for {said_as}"
     if basis is None:
         return did
     ev = f" (ev {evidence_id})" if evidence_id else ""

@@ -519,11 +519,15 @@ def evidence_text(ex: EvidenceExcerpt) -> str:
 
 
 def _context(
-    context: CallContext | None, frames: list[CodeLine], shown: dict[tuple[str, int], int], indent: str
+    context: CallContext | None,
+    frames: list[CodeLine],
+    shown: dict[tuple[str, int], int],
+    indent: str,
+    scripts_below: bool = False,
 ) -> str:
     """The code around a call (`context_once`): its lines numbered, their indentation kept, each cut as `_line`
-    cuts; '' when there is none or the text said it."""
-    return "".join(f"\n{_cut(t)}" for t in context_once(context, frames, shown, indent))
+    cuts; '' when there is none or the text said it; one line naming them when the scripts follow the text."""
+    return "".join(f"\n{_cut(t)}" for t in context_once(context, frames, shown, indent, scripts_below=scripts_below))
 
 
 def _cut(text: str) -> str:
@@ -538,6 +542,7 @@ def _compilation_line(
     function: str,
     shown: dict[tuple[str, int], int] | None = None,
     inputs: InputsSaid | None = None,
+    scripts_below: bool = False,
 ) -> str:
     """One compilation, whole: what it says (failing guards, breaks, failure, limit, cache, the guards on its
     inputs and its graph's op kinds when `inputs` has not had them) or how it ended, then its graph size (unless the
@@ -559,7 +564,11 @@ def _compilation_line(
         facts.append("records " + ", ".join(c.evidence_ids))
     line = _line(said.strip() + (f" [{'; '.join(facts)}]" if facts else ""))
     rows = [line, *(_line(b.strip()) for b in below)]
-    context = _context(c.call_context, c.called_from, shown, "      ") if shown is not None and c.called_from else ""
+    context = (
+        _context(c.call_context, c.called_from, shown, "      ", scripts_below)
+        if shown is not None and c.called_from
+        else ""
+    )
     if not context:
         return "\n    ".join(rows)
     # The code around the call path goes right under its `called from:` line (the guards and ops lines follow).
@@ -567,7 +576,7 @@ def _compilation_line(
     return "\n    ".join(rows[:at]) + context + "".join(f"\n    {r}" for r in rows[at:])
 
 
-def run_page_text(page: RunReportPage) -> str:
+def run_page_text(page: RunReportPage, *, scripts_below: bool = False) -> str:
     lines = [_line(f"capture {page.capture} ({page.label or '-'}) torch {page.torch or '?'}")]
     if (loud := compiled_line(page.compiled)) is not None:
         lines.insert(0, _line(loud))
@@ -587,6 +596,7 @@ def run_page_text(page: RunReportPage) -> str:
         lines.append(f"functions {first}-{last} of {page.total_functions} (problems first):")
     else:
         lines.append("no functions")
+    text_said: dict[object, str] = {}  # breaks and what torch did after a failure, said once a text
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for entry in page.functions:  # every function of the page, every compilation of it (what fits is whole)
         r = entry.report
@@ -599,7 +609,7 @@ def run_page_text(page: RunReportPage) -> str:
         lines.append(_line(f"[{entry.index}] {report_label(r)}: {counts}{time}{frames}{where}"))
         if r.called_from:
             lines.append("  " + _line(called_from_text(r.called_from)))
-            lines += _context(r.call_context, r.called_from, shown, "    ").split("\n")[1:]
+            lines += _context(r.call_context, r.called_from, shown, "    ", scripts_below).split("\n")[1:]
         if r.count_evidence:
             lines.append(
                 "  "
@@ -609,9 +619,9 @@ def run_page_text(page: RunReportPage) -> str:
                 )
             )
         lines += ["  " + _line(suggestion_text(s)) for s in r.suggestions]
-        inputs = InputsSaid()
+        inputs = InputsSaid(text_said)
         for c in r.compilations:
-            lines.append("  " + _compilation_line(c, r.name, shown, inputs))
+            lines.append("  " + _compilation_line(c, r.name, shown, inputs, scripts_below))
             lines += ["    " + _line(suggestion_text(s)) for s in c.suggestions]
         if entry.truncated:
             lines.append("  " + _line("cut to fit: " + "; ".join(entry.truncated)))

@@ -213,7 +213,7 @@ def _function_pages(
             functions=[FunctionEntry(index=0, report=cut, truncated=notes)],
             next_calls=calls,
         )
-        return budget.tool_result(page, render.run_page_text(page) + scripts, full=full)
+        return budget.tool_result(page, render.run_page_text(page, scripts_below=bool(scripts)) + scripts, full=full)
 
     # A question about one function is answered in one call: its page has the larger bound (PAGED_BUDGET) whatever
     # the page_size, so every compilation of an ordinary function fits; `offset` pages on only past that.
@@ -307,7 +307,7 @@ class Tools:
         for run in runs[offset:]:
             capture = self.service.load(run.capture.id)
             report = self.service.report(capture)
-            text = run_report_text(report, brief=True)
+            text = run_report_text(report, brief=True, scripts_below=source)
             if source:
                 read = 'get_source(capture="' + short_id(report.capture) + '", file="{file}")'
                 text += "\n\n" + scripts_text(self.service.scripts(capture, report), read)
@@ -412,7 +412,7 @@ class Tools:
             page = _run_page(
                 report, offset, total_functions=total, next_offset=next_offset, functions=list(shown), next_calls=calls
             )
-            return page, render.run_page_text(page) + scripts
+            return page, render.run_page_text(page, scripts_below=bool(scripts)) + scripts
 
         # The scripts come on top of an ordinary page: the bound is the paged one.
         limit = max(limit, budget.PAGED_BUDGET) if scripts else limit
