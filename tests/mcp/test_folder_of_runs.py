@@ -5,6 +5,7 @@ and the others are imported; a link out of the allowed root is refused for that 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -139,6 +140,16 @@ def test_a_folder_of_runs_says_each_run_per_function(connect: Callable[..., Sess
     single = text_of(s.call("analyze_capture", capture="a"))
     guard_line = next(line for line in single.splitlines() if "recompiled" in line and "MODE" in line)
     assert guard_line.split(" (ev ")[0].strip() in a.replace("\n      ", " ")
+    # Where a function's suggestions are said whole: the MCP call that reads it (not a CLI flag).
+    said = [line.strip() for line in a.splitlines() if line.strip().startswith("suggestions: ")]
+    assert said and all(
+        re.search(r'\(the change and its cost: analyze_capture\(capture="\w{12}", function="[\w.]+"\)\)$', line)
+        for line in said
+    ), said
+    function = re.search(r'function="([\w.]+)"', said[0])
+    assert function is not None
+    whole = text_of(s.call("analyze_capture", capture="a", function=function[1]))
+    assert "suggestion (" in whole
 
 
 def test_the_cli_analyzes_every_run_of_a_folder(runs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ count in the function they belong to)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
@@ -726,7 +727,13 @@ def report_label(fn: FunctionReport) -> str:
     return f"{fn.name} ({(fn.file or '?').rsplit('/', 1)[-1]}:{fn.line or '?'})"
 
 
-def run_report_text(report: RunReport, *, brief: bool = False, scripts_below: bool = False) -> str:
+def run_report_text(
+    report: RunReport,
+    *,
+    brief: bool = False,
+    scripts_below: bool = False,
+    read_function: Callable[[str], str] = lambda name: f"--function {name}",
+) -> str:
     """The report as plain lines (the CLI's text; the MCP server renders its pages the same way). `brief` (one of
     several runs read together): a function's suggestions by kind, and the run's own counts left to its functions'
     lines."""
@@ -755,7 +762,7 @@ def run_report_text(report: RunReport, *, brief: bool = False, scripts_below: bo
             lines.append(f"  {called_from_text(fn.called_from)}")
             lines += context_once(fn.call_context, fn.called_from, shown, "    ", scripts_below=scripts_below)
         if brief:
-            lines += _suggested(fn)
+            lines += _suggested(fn, read_function)
         else:
             lines += [f"  {suggestion_text(s)}" for s in fn.suggestions]
         quiet = []  # compilations with nothing beyond their outcome: listed whole, on one line, never left out
@@ -775,7 +782,7 @@ def run_report_text(report: RunReport, *, brief: bool = False, scripts_below: bo
     return "\n".join(lines)
 
 
-def _suggested(fn: FunctionReport) -> list[str]:
+def _suggested(fn: FunctionReport, read_function: Callable[[str], str]) -> list[str]:
     """The kinds of a function's suggestions, on one line, and where to read them (a graph break's hint is on the
     break's own line)."""
     kinds = [
@@ -785,7 +792,7 @@ def _suggested(fn: FunctionReport) -> list[str]:
     ]
     if not kinds:
         return []
-    return [f"  suggestions: {', '.join(dict.fromkeys(kinds))} (the change and its cost: --function {fn.name})"]
+    return [f"  suggestions: {', '.join(dict.fromkeys(kinds))} (the change and its cost: {read_function(fn.name)})"]
 
 
 def evidence_summaries(capture: Capture) -> dict[str, str]:

@@ -181,6 +181,11 @@ def compact(schema: dict[str, Any], *, published: bool = True) -> dict[str, Any]
     return {**{k: v for k, v in schema.items() if k != "title"}, "properties": properties}
 
 
+def _function_call(capture: str) -> Callable[[str], str]:
+    """The call that reads one function of a capture (where a folder import's text says its suggestions are)."""
+    return lambda name: f'analyze_capture(capture="{capture}", function="{name}")'
+
+
 def _function_pages(
     report: RunReport, function: str, offset: int, page_size: int, full: bool = False, scripts: str = ""
 ) -> CallToolResult:
@@ -307,7 +312,9 @@ class Tools:
         for run in runs[offset:]:
             capture = self.service.load(run.capture.id)
             report = self.service.report(capture)
-            text = run_report_text(report, brief=True, scripts_below=source)
+            text = run_report_text(
+                report, brief=True, scripts_below=source, read_function=_function_call(short_id(report.capture))
+            )
             if source:
                 read = 'get_source(capture="' + short_id(report.capture) + '", file="{file}")'
                 text += "\n\n" + scripts_text(self.service.scripts(capture, report), read)
