@@ -72,9 +72,11 @@ def test_the_same_guard_failed_by_each_older_entry_is_said_once_with_each_entrys
     assert code == 0, err
     (line,) = [s.strip() for s in out.splitlines() if s.strip().startswith("0/4 failed:")]
     others = ", ".join(f"{f.split(':')[0]} ({f.rsplit(' ', 1)[1]})" for f in last[1:])
+    # The line's code is quoted under the first recompile that names it, the line only after that.
     assert line.startswith(
-        f"0/4 failed: recompiled [value] {last[0]} at model.py:10: return x * n + 1; the same guard failed on {others}"
+        f"0/4 failed: recompiled [value] {last[0]} at model.py:10; the same guard failed on {others}"
     )
+    assert out.count("at model.py:10: return x * n + 1") == 1
     assert others == "0/2 (4), 0/1 (3), 0/0 (2)"
     code, out, _ = run("analyze", path, "--by-function", "--format", "json")
     (comp,) = [c for fn in json.loads(out)["functions"] for c in fn["compilations"] if c["compile_id"] == "0/4"]

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     )
     from dynamo_diff_compare.run_report_view import (
         InputsSaid,
+        TextSaid,
         compilation_text,
         context_once,
         evidence_summaries,
@@ -140,6 +141,7 @@ _LAZY = {
     "row_code_changes": "source_change",
     "called_from_text": "call_sites",
     "InputsSaid": "run_report_view",
+    "TextSaid": "run_report_view",
     "compilation_text": "run_report_view",
     "context_once": "run_report_view",
     "evidence_summaries": "run_report_view",
@@ -175,6 +177,7 @@ __all__ = [
     "RunMaterial",
     "Script",
     "SummaryRow",
+    "TextSaid",
     "__version__",
     "called_from_text",
     "capture_markdown",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
@@ -212,12 +213,19 @@ def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: 
     )
 
 
-def reason_text(r: GuardLine) -> str:
-    """`[value] 0/0: G['MODE'] == 'sin' at global_guard.py:17: if MODE == "sin": (made for: ...) (also differs ...)`."""
+def reason_text(r: GuardLine, quoted: set[str] | None = None) -> str:
+    """`[value] 0/0: G['MODE'] == 'sin' at global_guard.py:17: if MODE == "sin": (made for: ...) (also differs ...)`;
+    with `quoted` (the lines of code the text has quoted), a line quoted before is named only (`at
+    global_guard.py:17`)."""
     also = also_differs_text(r.also_differs_from, r.also_differs)
+    at = guard_at(r)
+    if quoted is not None and r.site is not None and r.code:
+        if r.site in quoted:
+            at = f"at {r.site}"
+        quoted.add(r.site)
     return (
         f"[{r.category}] {r.text}"
-        + (f" {guard_at(r)}" if r.site else "")
+        + (f" {at}" if r.site else "")
         + made_for_text(r.made_for)
         + (f" ({also})" if also else "")
     )
@@ -493,14 +501,23 @@ def graph_inputs_text(c: CompilationLine) -> str:
     return "graph inputs: " + "; ".join(c.graph_inputs) + more
 
 
+@dataclass
+class TextSaid:
+    """What one text has said, across its functions: a graph break and what torch did after a failure, each by the
+    compile id it was said whole under (`first`); the user's lines whose code a failing guard quoted (`quoted`)."""
+
+    first: dict[object, str] = field(default_factory=dict)
+    quoted: set[str] = field(default_factory=set)
+
+
 class InputsSaid:
     """The `guards on inputs` each frame's last compilation said: a compilation whose guards on its inputs are
     those of its frame's previous compilation (any rank's: another rank's same entry says nothing new) has no
     line."""
 
-    def __init__(self, text: dict[object, str] | None = None) -> None:
-        # What the whole text said, across its functions (`same_break`, `same_then`): a thing -> where, first.
-        self._text: dict[object, str] = {} if text is None else text
+    def __init__(self, text: TextSaid | None = None) -> None:
+        self._text = TextSaid() if text is None else text
+        self.quoted = self._text.quoted
         self._last: dict[str, list[str]] = {}
         # What a line said last for each frame (`_differs`): (the line, the frame) -> what it said.
         self._said: dict[tuple[str, str], object] = {}
@@ -559,13 +576,25 @@ class InputsSaid:
     def same_break(self, c: CompilationLine, key: object) -> str | None:
         """The compile id of the compilation this text said the same graph break under (its site, where the user's
         code called into it, its reason, line and hint), said whole there; None when this one is the first."""
-        first = self._text.setdefault(("break", key), c.compile_id)
+        first = self._text.first.setdefault(("break", key), c.compile_id)
         return None if first == c.compile_id else first
+
+    def started_at(self, c: CompilationLine) -> str | None:
+        """Where its frame's previous compilation started (file:line in function), for `when it started:` to leave
+        out when it is the same; remembers this one's."""
+        if c.started_with is None:
+            return None
+        f = c.started_with
+        now = f"{f.file}:{f.line} in {f.function}"
+        key = ("started at", c.frame)
+        before = self._said.get(key)
+        self._said[key] = now
+        return now if before == now else None
 
     def same_then(self, c: CompilationLine, then: str) -> str | None:
         """The compile id under which this text said what torch does with a failed compilation's error (`then`)
         whole; None when this one is the first."""
-        first = self._text.setdefault(("then", then), c.compile_id)
+        first = self._text.first.setdefault(("then", then), c.compile_id)
         return None if first == c.compile_id else first
 
     def new_constants(self, c: CompilationLine) -> bool:
@@ -615,7 +644,8 @@ def compilation_text(
     parts = []
     sequel = None  # whether the program went on after a failure: a line of its own, never cut with the others
     if c.recompile:  # every failing guard: they are short, and the one not shown is often the answer
-        guards = "; ".join(grouped_guards(c.recompile, reason_text))
+        quoted = inputs.quoted if inputs is not None else None  # a line's code once a text
+        guards = "; ".join(grouped_guards(c.recompile, lambda r: reason_text(r, quoted)))
         ids = ", ".join(dict.fromkeys(r.evidence_id for r in c.recompile if r.evidence_id))
         parts.append(f"recompiled {guards}" + (f" (ev {ids})" if ids else ""))
     for gb in c.graph_breaks:
@@ -670,7 +700,8 @@ def compilation_text(
     ]
     if sequel is not None:
         below.append(sequel)
-    if (started := started_text(c.started_with, c.started_outer)) is not None:
+    where_said = inputs.started_at(c) if inputs is not None else None
+    if (started := started_text(c.started_with, c.started_outer, where_said=where_said)) is not None:
         below.append(started)
     if c.called_from:
         below.append(called_from_text(c.called_from))
@@ -753,7 +784,7 @@ def run_report_text(
     if report.sources_note is not None:
         lines.append(report.sources_note)
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
-    text_said: dict[object, str] = {}  # breaks and what torch did after a failure, said once a text
+    text_said = TextSaid()  # breaks, what torch did after a failure, quoted lines: said once a text
     for fn in report.functions:
         inputs = InputsSaid(text_said)
         frames = f"; frames: {', '.join(fn.frames)}" if fn.frames else ""

@@ -30,15 +30,19 @@ def _value(value: Scalar) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def started_text(frame: FrameValues | None, outer: FrameValues | None = None) -> str | None:
+def started_text(
+    frame: FrameValues | None, outer: FrameValues | None = None, *, where_said: str | None = None
+) -> str | None:
     """`when it started: step=2, probe=True (train.py:55 in main)`, then the outermost frame's values when given
-    (`<- epoch=3, it=2 (train.py:80 in <module>)`); None without values."""
+    (`<- epoch=3, it=2 (train.py:80 in <module>)`); None without values. `where_said`: the text said this frame's
+    place for the previous compilation (the same): its values only."""
     if frame is None or not frame.values:
         return None
-    return "when it started: " + _said(frame) + (f" <- {_said(outer)}" if outer is not None and outer.values else "")
+    own = _said(frame, where=where_said is None)
+    return "when it started: " + own + (f" <- {_said(outer)}" if outer is not None and outer.values else "")
 
 
-def _said(frame: FrameValues) -> str:
+def _said(frame: FrameValues, *, where: bool = True) -> str:
     said: list[str] = []
     size = 0
     for v in frame.values:
@@ -48,5 +52,7 @@ def _said(frame: FrameValues) -> str:
             break
         said.append(part)
         size += len(part) + 2
-    where = f"{frame.file.rsplit('/', 1)[-1]}:{frame.line if frame.line is not None else '?'}"
-    return f"{', '.join(said)} ({where} in {frame.function or '?'})"
+    if not where:
+        return ", ".join(said)
+    at = f"{frame.file.rsplit('/', 1)[-1]}:{frame.line if frame.line is not None else '?'}"
+    return f"{', '.join(said)} ({at} in {frame.function or '?'})"

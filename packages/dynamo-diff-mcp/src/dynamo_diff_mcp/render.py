@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from dynamo_diff_compare import (
     COMPILED_WORDS,
     InputsSaid,
+    TextSaid,
     called_from_text,
     change_lines,
     coming_with,
@@ -596,7 +597,7 @@ def run_page_text(page: RunReportPage, *, scripts_below: bool = False) -> str:
         lines.append(f"functions {first}-{last} of {page.total_functions} (problems first):")
     else:
         lines.append("no functions")
-    text_said: dict[object, str] = {}  # breaks and what torch did after a failure, said once a text
+    text_said = TextSaid()  # breaks, what torch did after a failure, quoted lines: said once a text
     shown: dict[tuple[str, int], int] = {}  # the call contexts said: each once
     for entry in page.functions:  # every function of the page, every compilation of it (what fits is whole)
         r = entry.report
