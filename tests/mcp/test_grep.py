@@ -165,7 +165,7 @@ def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) ->
 def test_several_evidence_ids_are_searched_in_one_call(session: Session) -> None:
     """recompile_limit: two of the records holding `size mismatch` (the raw bytes say which and how often) named
     together: only those two are searched and their matches shown; one unknown id is an error naming it; several
-    ids without grep are an error on `evidence_id`."""
+    ids without grep are each record's excerpt in turn, in the order asked (as each alone reads)."""
     cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
         "id"
     ]  # type: ignore[index]
@@ -186,9 +186,16 @@ def test_several_evidence_ids_are_searched_in_one_call(session: Session) -> None
     assert (
         missing.is_error and text_of(missing).startswith("error[unknown_evidence]") and "'u1-e999'" in text_of(missing)
     )
-    bare = session.call("get_evidence", capture=cid, evidence_id=" ".join(two))
-    assert bare.is_error and text_of(bare).startswith("error[invalid_argument]")
-    assert "give grep" in text_of(bare)
+    bare = session.call("get_evidence", capture=cid, evidence_id=f"{two[1]} {two[0]}", full=True)
+    assert not bare.is_error and bare.structured_content["kind"] == "evidence_excerpts"  # type: ignore[index]
+    alone = [session.call("get_evidence", capture=cid, evidence_id=ev, full=True) for ev in (two[1], two[0])]
+    excerpts = bare.structured_content["excerpts"]  # type: ignore[index]
+    assert [e["evidence"]["id"] for e in excerpts] == [two[1], two[0]]  # the order asked
+    assert [e["text"] for e in excerpts] == [a.structured_content["text"] for a in alone]  # type: ignore[index]
+    assert text_of(bare) == "\n\n".join(text_of(a) for a in alone)
+    assert all("size mismatch" in e["text"] for e in excerpts)  # the raw bytes' records, whole
+    missing = session.call("get_evidence", capture=cid, evidence_id=f"{two[0]} u1-e999")
+    assert missing.is_error and text_of(missing).startswith("error[unknown_evidence]")
 
 
 def test_a_search_counts_the_configs_and_reads_them_when_asked(session: Session) -> None:

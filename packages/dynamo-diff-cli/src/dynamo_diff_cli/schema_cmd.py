@@ -26,6 +26,7 @@ class SchemaKind(StrEnum):
     EVIDENCE_EXCERPT = "evidence_excerpt"
     EVIDENCE_GREP = "evidence_grep"
     EVIDENCE_SEARCH = "evidence_search"
+    EVIDENCE_EXCERPTS = "evidence_excerpts"
     SOURCE = "source"
     SOURCE_DIFF = "source_diff"
     VERIFY_REPORT = "verify_report"

@@ -152,6 +152,7 @@ _KEPT: dict[str, frozenset[str]] = {
         "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows next_calls",
         "EvidenceIndex": "next_offset",
         "EvidenceExcerpt": "next_offset",
+        "EvidenceExcerpts": "excerpts excerpts_omitted",
         "EvidenceGrep": "shown_matches",
         "EvidenceSearch": "records_matched total_matches shown_matches records",
         "EvidenceHit": "shown_matches",

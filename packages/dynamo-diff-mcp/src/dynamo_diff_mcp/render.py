@@ -41,6 +41,7 @@ from dynamo_diff_schema import (
     CompiledState,
     CompiledStatus,
     EvidenceExcerpt,
+    EvidenceExcerpts,
     EvidenceGrep,
     EvidenceIndex,
     EvidenceSearch,
@@ -496,6 +497,19 @@ def evidence_search_text(page: EvidenceSearch, filters: str = "") -> str:
     if page.config_matches and not page.in_config:
         lines.append(f"{page.config_matches} more in embedded configuration: get_evidence(..., in_config=true)")
     return "\n".join(lines)
+
+
+def evidence_excerpts_text(page: EvidenceExcerpts, left_out: list[str]) -> str:
+    """Each record asked for in turn, as `evidence_text` says one; then the ones left out to fit, each with the
+    call that reads it."""
+    parts = [evidence_text(ex) for ex in page.excerpts]
+    cid = short_id(page.capture)
+    if left_out:
+        parts.append(
+            f"{len(left_out)} more record(s) left out to fit: "
+            + "; ".join(f'get_evidence(capture="{cid}", evidence_id="{one}")' for one in left_out)
+        )
+    return "\n\n".join(parts)
 
 
 def evidence_text(ex: EvidenceExcerpt) -> str:

@@ -173,6 +173,22 @@ class EvidenceExcerpt(Model):
     )
 
 
+class EvidenceExcerpts(Model):
+    """`get_evidence` with several evidence ids and no grep: each record's excerpt in turn, each paged by its own
+    characters (`max_chars` each)."""
+
+    kind: Literal["evidence_excerpts"] = "evidence_excerpts"
+    schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
+    capture: str = Field(description="The capture id.")
+    excerpts: list[EvidenceExcerpt] = Field(
+        default_factory=list, description="The records asked for, in the order asked, each as `evidence_excerpt`."
+    )
+    excerpts_omitted: int = Field(
+        0, ge=0, description="Records asked for and left out to fit the response (read each alone)."
+    )
+
+
 class EvidenceGrep(Model):
     """`dynamo-diff evidence ID EVIDENCE_ID --grep PATTERN`: the lines of one record that match."""
 
