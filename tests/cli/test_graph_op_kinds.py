@@ -39,12 +39,28 @@ def _lines_under(out: str, head: str) -> dict[str, str]:
 
 
 def _ops_lines(out: str) -> dict[str, str]:
-    """The `graph:` lines, each without the graph's record it ends with."""
+    """The `graph:` lines, each without the graph's record and its count of inputs it ends with."""
     got = _lines_under(out, "graph: ")
     for cid, s in got.items():
         assert re.search(r" \(ev u\d+-e\d+\)$", s), s  # the graph's own record
-        got[cid] = re.sub(r" \(ev u\d+-e\d+\)$", "", s)
+        got[cid] = re.sub(r"(?:; \d+ graph inputs?)? \(ev u\d+-e\d+\)$", "", s)
     return got
+
+
+def test_the_ops_line_counts_the_graphs_inputs(run: Run) -> None:
+    """Each graph's inputs (its placeholders: the frame's tensors and symbols, the parameters and buffers it reads),
+    as the workload's own backend counted the graph it was handed, on every fixture whose oracle has them."""
+    checked = 0
+    for name in ("checkpoint_fn", "shape", "dynamic", "resume_locals", "loop_steps", "global_guard"):
+        oracle = json.loads((CAPTURES / name / "oracle.json").read_text(encoding="utf-8"))
+        placeholders = {g["compile_id"]: g["num_placeholders"] for g in oracle["backend_graphs"]}
+        code, out, err = run("analyze", str(CAPTURES / name), "--by-function")
+        assert code == 0, err
+        for cid, line in _lines_under(out, "graph: ").items():
+            n = placeholders[cid]
+            assert re.search(rf"; {n} graph input{'' if n == 1 else 's'} \(ev u\d+-e\d+\)$", line), (name, cid, line)
+            checked += 1
+    assert checked >= 8
 
 
 def test_checkpointed_blocks_and_a_custom_function_show_as_their_higher_order_ops(run: Run) -> None:

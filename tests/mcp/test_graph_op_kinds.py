@@ -17,4 +17,5 @@ def test_the_text_says_what_the_graph_holds(session: Session) -> None:
     expected = f"graph: {len(graph['ops'])} ops: " + ", ".join(f"{name} {n}" for name, n in ranked)
     text = text_of(session.call("analyze_capture", capture="captures/checkpoint_fn"))
     (line,) = [s.strip() for s in text.splitlines() if s.strip().startswith("graph: ")]
-    assert re.fullmatch(re.escape(expected) + r" \(ev u\d+-e\d+\)", line), line
+    inputs = f"; {graph['num_placeholders']} graph inputs"  # the placeholders of the graph it was handed
+    assert re.fullmatch(re.escape(expected + inputs) + r" \(ev u\d+-e\d+\)", line), line

@@ -478,7 +478,8 @@ def aot_ops(comp: Compilation) -> dict[str, int]:
 
 def ops_text(c: CompilationLine) -> str:
     """`graph: 16 ops: getitem 6, autograd_function_apply 3, ...` (the kinds not listed counted), then the ops of
-    AOTAutograd's graphs of it (`; AOTAutograd: forward 8 ops, backward 18 ops`)."""
+    AOTAutograd's graphs of it (`; AOTAutograd: forward 8 ops, backward 18 ops`) and how many inputs the graph
+    takes (`; 19 graph inputs`: its placeholders, parameters and buffers among them)."""
     listed = sum(int(k.rsplit(" ", 1)[1]) for k in c.graph_op_kinds)
     rest = (c.graph_ops or 0) - listed
     more = f", {rest} more" if rest > 0 else ""
@@ -489,7 +490,12 @@ def ops_text(c: CompilationLine) -> str:
     ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
     # A compilation that failed or never finished has its graph's record but no op count (compilation_metrics).
     count = f"{c.graph_ops} ops" if c.graph_ops is not None else "ops (torch recorded no count)"
-    return f"graph: {count}: " + ", ".join(c.graph_op_kinds) + more + (f"; AOTAutograd: {aot}" if aot else "") + ev
+    # Every input of the graph: the frame's tensors and symbols, and the modules' parameters and buffers it reads.
+    inputs = len(c.graph_inputs) + c.graph_inputs_omitted
+    takes = f"; {inputs} graph input{'' if inputs == 1 else 's'}" if inputs else ""
+    return (
+        f"graph: {count}: " + ", ".join(c.graph_op_kinds) + more + (f"; AOTAutograd: {aot}" if aot else "") + takes + ev
+    )
 
 
 def graph_inputs_text(c: CompilationLine) -> str:
