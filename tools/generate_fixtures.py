@@ -98,6 +98,9 @@ ALL = [
     ("container_args", "container_args.py"),
     # A custom op without a fake implementation: every call's compilation fails with the same error, raised.
     ("custom_op_no_fake", "custom_op_no_fake.py"),
+    # A cached_property read in a helper: the helper and the property's __get__ fail on its lock; __get__'s stack
+    # names only the script's call, its break's user stack the helper.
+    ("cached_property_break", "cached_property_break.py"),
     # A torch.Generator passed to multinomial: a break on an argument Dynamo cannot put in a graph.
     ("generator_arg", "generator_arg.py"),
     # Padded positions filled with float("-inf") before a softmax: the fill value baked into the graph.
@@ -276,6 +279,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "no_grad_function": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "container_args": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "custom_op_no_fake": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "cached_property_break": {**_EAGER, "calls": "2", "dynamic": "auto"},
     "generator_arg": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "masked_fill_inf": {**_EAGER, "calls": "2", "dynamic": "auto"},
     "dynamic_norm": {**_EAGER, "calls": "6"},

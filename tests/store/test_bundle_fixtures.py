@@ -33,8 +33,9 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # compiled, its state dicts written outside the graph) 0.3 MB, to 30.16 MB; no_grad_function 0.07 MB, to 30.23 MB;
 # container_args (tensors in a list, a nested tuple, a dict) 0.18 MB, to 30.41 MB; custom_op_no_fake (the same
 # failure at every call) 0.24 MB, to 30.65 MB; generator_arg (a break on a torch.Generator argument) 0.14 MB, to
-# 30.79 MB; masked_fill_inf (a -inf fill baked into the graph) 0.08 MB, to 30.87 MB.
-MAX_RETAINED_BYTES = 30_950_000
+# 30.79 MB; masked_fill_inf (a -inf fill baked into the graph) 0.08 MB, to 30.87 MB; cached_property_break (a
+# library frame whose stack names only the script's call) 0.37 MB, to 31.24 MB.
+MAX_RETAINED_BYTES = 31_300_000
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 from dynamo_diff_match import CallSite, FunctionRef, Generated, SnapshotSet
 from dynamo_diff_schema.capture import Capture, FunctionGroup
+from dynamo_diff_schema.code_paths import library_path
 from dynamo_diff_schema.compilation import Compilation, StackFrame
 from dynamo_diff_schema.counts import Counts, sum_counts
 
 from dynamo_diff_compare.generated import generated_form, generated_frames
 from dynamo_diff_compare.rank_sums import rank_split
-from dynamo_diff_compare.targets import compiled_targets, top_level_site, with_target
+from dynamo_diff_compare.targets import MODULE_LEVEL, compiled_targets, top_level_site, with_target
 
 
 @dataclass
@@ -57,6 +58,27 @@ def ref_of(group: FunctionGroup, generated: Generated | None = None, site: Stack
     )
 
 
+def _site(group: FunctionGroup, by_id: dict[str, Compilation]) -> StackFrame | None:
+    """A group's call: torch's stack's (`code.caller`), else the observer's where torch's names none
+    (`top_level_site`). A library frame whose stack names only the script's top level as its caller, while its own
+    graph break's user stack holds a user function that called into it, is that function's: torch's `dynamo_start`
+    stack leaves out the user frames running between the compiled entry and the library frame (a frame torch
+    skipped after a failure runs eagerly there), the break's traceback has them (`cached_property.__get__` reached
+    from `rotate`, not from the module's call)."""
+    caller = group.code.caller
+    if caller is None:
+        return top_level_site(group, by_id)
+    if caller.name != MODULE_LEVEL:
+        return caller
+    for cid in group.compile_ids:
+        c = by_id.get(cid)
+        for gb in c.graph_breaks if c is not None else []:
+            users = [f for f in gb.user_stack if f.filename and library_path(f.filename) is None]
+            if users and users[-1].name not in (None, MODULE_LEVEL):
+                return users[-1]
+    return caller
+
+
 def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> dict[FunctionRef, Observed]:
     """`sources`: the run's snapshots, which tell whether a library frame's caller is the function that compiled
     the model (its row is then named by the compiled target, `targets.py`)."""
@@ -65,7 +87,7 @@ def observed_functions(capture: Capture, sources: SnapshotSet | None = None) -> 
     sited = []
     for rank in capture.ranks:
         by_id = {c.compile_id: c for c in rank.compilations}
-        sited.append([(g, g.code.caller or top_level_site(g, by_id), by_id) for g in rank.functions])
+        sited.append([(g, _site(g, by_id), by_id) for g in rank.functions])
     targets = compiled_targets(
         capture, ((g, site) for groups in sited for g, site, _ in groups), sources or SnapshotSet({}, {})
     )
