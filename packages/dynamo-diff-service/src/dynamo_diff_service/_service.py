@@ -842,27 +842,25 @@ class Service:
         shown compact: a graph, a guard tree or Inductor's module is searched compact unless `full`, and as
         written when the compact text has no match)."""
         whole = self.store.read_evidence(ref, evidence_id, max_chars=_GREP_MAX_CHARS)
-        found, compact = self._grep_record(
-            ref, evidence_id, whole.text, _regex(pattern), context, max_matches, in_config, full
-        )
+        found, compact = self._grep_record(ref, whole, _regex(pattern), context, max_matches, in_config, full)
         return whole, found, compact
 
     def _grep_record(
         self,
         capture_id: str,
-        evidence_id: str,
-        text: str,
+        whole: EvidenceExcerpt,
         regex: re.Pattern[str],
         context: int,
         max_matches: int,
         in_config: bool,
         full: bool,
     ) -> tuple[Found, bool]:
-        """grep one record's text (`grep_evidence`): its compact text first where it has one."""
+        """grep one record's text as read (`grep_evidence`): its compact text first where it has one."""
         from dynamo_diff_service._grep import grep_text
 
+        text = whole.text
         if not full and _compactable(text):
-            condensed = self._condense(capture_id, evidence_id)
+            condensed = self._condense(capture_id, whole.evidence.id, whole)
             if condensed is not None and condensed[1].compact is not None:
                 found = grep_text(
                     condensed[1].text, regex, context=context, max_matches=max_matches, in_config=in_config
@@ -909,7 +907,7 @@ class Service:
         for entry in entries:
             whole = self.store.read_evidence(capture_id, entry.id, max_chars=_GREP_MAX_CHARS)
             found, compact = self._grep_record(
-                capture_id, entry.id, whole.text, regex, context, max(max_matches - shown, 0), in_config, full
+                capture_id, whole, regex, context, max(max_matches - shown, 0), in_config, full
             )
             config += found.config_matches
             if found.total:
@@ -1002,15 +1000,18 @@ class Service:
             record_chars=whole if changed else None,
         )
 
-    def _condense(self, capture_id: str, evidence_id: str) -> tuple[Evidence, Condensed, int] | None:
+    def _condense(
+        self, capture_id: str, evidence_id: str, read: EvidenceExcerpt | None = None
+    ) -> tuple[Evidence, Condensed, int] | None:
         """(the record's index entry, its text condensed, the length of its text as written), kept for reuse;
-        None for a record too long to condense (it is paged as written)."""
+        None for a record too long to condense (it is paged as written). `read`: the record already read as
+        `_GREP_MAX_CHARS` reads it (not read again)."""
         from dynamo_diff_service._condense import condense, needs_strings
 
         key = (capture_id, evidence_id)
         if (hit := self._condensed.get(key)) is not None:
             return hit
-        whole = self.store.read_evidence(capture_id, evidence_id, max_chars=_GREP_MAX_CHARS)
+        whole = read or self.store.read_evidence(capture_id, evidence_id, max_chars=_GREP_MAX_CHARS)
         if whole.next_offset is not None:
             return None
         ev = whole.evidence
