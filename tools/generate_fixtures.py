@@ -86,6 +86,8 @@ ALL = [
     ("loop_skip", "loop_skip.py"),
     # A head served under no_grad with inductor.freezing: the weights folded into the generated code.
     ("inductor_freezing", "inductor_freezing.py"),
+    ("inductor_heads", "inductor_heads.py"),
+    ("module_settings", "module_settings.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
     ("error_on_recompile", "error_on_recompile.py"),
     # The same tensor passed as both arguments: the no-aliasing guard fails, an entry for the aliased pair.
@@ -273,6 +275,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "float_attribute": {**_EAGER, "calls": "8", "dynamic": "auto"},
     "loop_skip": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "inductor_freezing": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
+    "inductor_heads": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
+    "module_settings": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "aliased_inputs": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "optimizer_state": {**_EAGER, "calls": "3", "dynamic": "auto"},

@@ -1,5 +1,6 @@
 """`analyze --by-function`: a line per compilation saying what its graph holds by op (`graph: 7 ops: getitem 3,
-...`), left out when its frame's previous compilation said the same; the run report JSON carries the list. Expected
+...`); when its frame's previous compilation said the same kinds, its line counts its ops and names that one; the
+run report JSON carries the list. Expected
 lines are built from the workload's own backend, which lists the targets of the graph it was handed (the oracle's
 `ops`)."""
 
@@ -84,23 +85,30 @@ def _kinds(line: str) -> Counter[str]:
     return Counter({name.removeprefix("Tensor."): int(n) for name, n in (k.rsplit(" ", 1) for k in listed.split(", "))})
 
 
-def test_a_recompilation_with_the_same_ops_says_nothing_new(run: Run) -> None:
+def test_a_recompilation_with_the_same_ops_names_the_line_that_listed_them(run: Run) -> None:
     # shape.py: three entries of one function, each graph the same five ops; dynamic.py: auto's two entries the
-    # same, and the other function's graph its own.
+    # same, and the other function's graph its own. A later entry's line counts its ops and names the entry whose
+    # line lists them, with its own graph's record.
     shape = _oracle_graphs("shape")
     assert len(shape) == 3 and len({tuple(sorted(ops)) for ops in shape.values()}) == 1
     code, out, err = run("analyze", str(CAPTURES / "shape"), "--by-function")
     assert code == 0, err
     got = _ops_lines(out)
-    assert list(got) == ["0/0"] and _kinds(got["0/0"]) == Counter(shape["0/0"])
+    assert list(got) == ["0/0", "0/1", "0/2"] and _kinds(got["0/0"]) == Counter(shape["0/0"])
     assert got["0/0"].startswith(f"graph: {len(shape['0/0'])} ops: ")
+    for cid in ("0/1", "0/2"):
+        assert got[cid] == f"graph: {len(shape[cid])} ops, the kinds and counts of 0/0's"
     dynamic = _oracle_graphs("dynamic")
     assert sorted(dynamic["0/0"]) == sorted(dynamic["0/1"]) != sorted(dynamic["1/0"])
     code, out, err = run("analyze", str(CAPTURES / "dynamic"), "--by-function")
     assert code == 0, err
     got = _ops_lines(out)
-    assert list(got) == ["0/0", "1/0"]
+    assert list(got) == ["0/0", "0/1", "1/0"]
     assert _kinds(got["0/0"]) == Counter(dynamic["0/0"]) and _kinds(got["1/0"]) == Counter(dynamic["1/0"])
+    assert got["0/1"] == f"graph: {len(dynamic['0/1'])} ops, the kinds and counts of 0/0's"
+    # Each names its own graph's record, not 0/0's.
+    evidence = [re.search(r"\(ev (u\d+-e\d+)\)$", s)[1] for s in _lines_under(out, "graph: ").values()]  # type: ignore[index]
+    assert len(evidence) == 3 and len(set(evidence)) == 3
 
 
 def _aot_calls(name: str, kind: str) -> list[int]:

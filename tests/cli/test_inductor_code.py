@@ -27,7 +27,8 @@ def _dotted(node: ast.expr) -> str:
 
 def modules(name: str) -> list[dict[str, Any]]:
     """Each generated module of the capture, read with `ast`: the names `call` unpacks from `args`, the module-level
-    `_frozen_param*` names, the kernels assigned from `async_compile`, the library calls of `call`."""
+    `_frozen_param*` names, the kernels assigned from `async_compile` and how often each is run, the library calls
+    of `call`."""
     out = []
     for meta, payload in records(log_of(name)):
         if "inductor_output_code" not in meta:
@@ -66,7 +67,14 @@ def modules(name: str) -> list[dict[str, Any]]:
                 else:
                     continue
                 calls[key] = calls.get(key, 0) + 1
-        out.append({"inputs": inputs, "frozen": frozen, "kernels": kernels, "calls": calls})
+        # Each kernel's runs: `kernel(...)` (C++) or `kernel.run(...)` (Triton), anywhere in the module.
+        runs = dict.fromkeys(kernels, 0)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call):
+                d = _dotted(n.func).removesuffix(".run")
+                if d in runs:
+                    runs[d] += 1
+        out.append({"inputs": inputs, "frozen": frozen, "kernels": kernels, "calls": calls, "runs": runs})
     return out
 
 
@@ -88,6 +96,7 @@ def test_freezing_folds_the_weights_into_the_code_and_call_takes_the_input_alone
     assert code["frozen_params"] == len(module["frozen"])
     assert code["kernels"] == module["kernels"] and code["kernels_total"] == len(module["kernels"])
     assert code["extern_calls"] == module["calls"] == {"mkl._mkl_linear": 2}
+    assert code["kernel_calls"] == module["runs"] == dict.fromkeys(module["kernels"], 1)
     _, out, _ = run("analyze", str(CAPTURES / "inductor_freezing"), "--by-function")
     (line,) = [s for s in unwrapped(out) if s.strip().startswith("inductor code:")]
     assert flat(line).startswith(
@@ -116,3 +125,23 @@ def test_an_eager_backend_writes_no_generated_code(run: Run) -> None:
     assert all(c["inductor_code"] == [] for c in _compilations(run, "float_attribute"))
     _, out, _ = run("analyze", str(CAPTURES / "float_attribute"), "--by-function")
     assert "inductor code:" not in out
+
+
+def test_a_kernel_inductor_runs_once_per_head_says_how_many_times(run: Run) -> None:
+    """inductor_heads: a Python loop over 4 heads, unrolled into one graph; Inductor writes one softmax kernel and
+    runs it once per head, and calls the library's bmm twice per head."""
+    oracle = json.loads((CAPTURES / "inductor_heads/oracle.json").read_text(encoding="utf-8"))
+    heads = oracle["heads"]
+    assert heads == 4 and oracle["backend_invocations"] == 1
+    (module,) = modules("inductor_heads")
+    softmax = [k for k in module["kernels"] if "softmax" in k]
+    assert len(softmax) == 1 and module["runs"][softmax[0]] == heads
+    assert module["calls"]["bmm"] == 2 * heads
+    (comp,) = _compilations(run, "inductor_heads")
+    (code,) = comp["inductor_code"]
+    assert code["kernel_calls"] == module["runs"]
+    _, out, _ = run("analyze", str(CAPTURES / "inductor_heads"), "--by-function")
+    (line,) = [flat(s) for s in unwrapped(out) if s.strip().startswith("inductor code:")]
+    said = ", ".join(k + (f" x{module['runs'][k]}" if module["runs"][k] > 1 else "") for k in module["kernels"])
+    assert f"{len(module['kernels'])} kernels: {said}; calls bmm {2 * heads}" in line
+    assert f"{softmax[0]} x{heads}" in line

@@ -470,6 +470,12 @@ export interface InductorCode {
    */
   inputs?: number | null;
   /**
+   * How many times `call` runs each kernel of `kernels` (a kernel Inductor reuses for repeated work, such as a loop over heads, runs several times); 0 where no run was found; {} in captures of older releases.
+   */
+  kernel_calls?: {
+    [k: string]: number;
+  };
+  /**
    * The kernels it defines (cpp_fused_*, triton_*), in its order, at most 12.
    */
   kernels?: string[];

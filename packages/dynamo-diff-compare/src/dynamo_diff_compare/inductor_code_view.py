@@ -1,11 +1,11 @@
 """What Inductor generated for a compilation, in a line: `inductor code: call takes 1 input; 7 frozen params; 2
-kernels: cpp_fused_addmm_gelu_0, cpp_fused_addmm_gelu_1; calls mkl._mkl_linear 2 (ev u1-e13)`."""
+kernels: cpp_fused_addmm_gelu_0, cpp_fused_addmm_gelu_1 x2; calls mkl._mkl_linear 2 (ev u1-e13)`."""
 
 from __future__ import annotations
 
 from dynamo_diff_schema.compilation import InductorCode
 
-KERNELS_SAID = 4
+KERNELS_SAID = 6  # each with how many times `call` runs it when not once (`x4`)
 
 
 def _one(code: InductorCode) -> str:
@@ -17,9 +17,10 @@ def _one(code: InductorCode) -> str:
     if code.kernels_total:
         names = code.kernels[:KERNELS_SAID]
         more = code.kernels_total - len(names)
+        runs = code.kernel_calls
         bits.append(
             f"{code.kernels_total} kernel{'' if code.kernels_total == 1 else 's'}: "
-            + ", ".join(names)
+            + ", ".join(name + (f" x{runs[name]}" if runs.get(name, 1) > 1 else "") for name in names)
             + (f", +{more} more" if more > 0 else "")
         )
     if code.extern_calls:

@@ -445,7 +445,7 @@ def inputs_text(
     return head + "; ".join(shown) + (f"; +{rest} more" if rest else "") + ev
 
 
-OP_KINDS = 8  # the op kinds a compilation line lists
+OP_KINDS = 14  # the op kinds a compilation line lists
 GRAPH_INPUTS_LISTED = 8  # the graph inputs the capture lists (dynamo_diff_store's graph_inputs)
 
 
@@ -476,10 +476,16 @@ def aot_ops(comp: Compilation) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v is not None}
 
 
-def ops_text(c: CompilationLine) -> str:
+def ops_text(c: CompilationLine, as_in: str | None = None) -> str:
     """`graph: 16 ops: getitem 6, autograd_function_apply 3, ...` (the kinds not listed counted), then the ops of
     AOTAutograd's graphs of it (`; AOTAutograd: forward 8 ops, backward 18 ops`) and how many inputs the graph
-    takes (`; 19 graph inputs`: its placeholders, parameters and buffers among them)."""
+    takes (`; 19 graph inputs`: its placeholders, parameters and buffers among them). `as_in`: the compile id whose
+    line listed the same kinds and counts (`graph: 13 ops, the kinds of 0/1; 15 graph inputs`)."""
+    if as_in is not None:
+        inputs = len(c.graph_inputs) + c.graph_inputs_omitted
+        takes = f"; {inputs} graph input{'' if inputs == 1 else 's'}" if inputs else ""
+        ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
+        return f"graph: {c.graph_ops} ops, the kinds and counts of {as_in}'s{takes}{ev}"
     listed = sum(int(k.rsplit(" ", 1)[1]) for k in c.graph_op_kinds)
     rest = (c.graph_ops or 0) - listed
     more = f", {rest} more" if rest > 0 else ""
@@ -546,9 +552,18 @@ class InputsSaid:
 
     def new_ops(self, c: CompilationLine) -> bool:
         """Whether its graph's op kinds, or the ops of AOTAutograd's graphs of it, are not those its frame's
-        previous compilation said."""
+        previous compilation said (that compilation remembered as the one whose ops these are)."""
         now = (c.graph_op_kinds, c.aot_ops, c.backward_compiled)
-        return self._differs("ops", c, now) and bool(c.graph_op_kinds)
+        differs = self._differs("ops", c, now)
+        if differs and c.graph_op_kinds:
+            self._said[("ops of", c.frame)] = c.compile_id
+        return differs and bool(c.graph_op_kinds)
+
+    def ops_as(self, c: CompilationLine) -> str | None:
+        """The compile id of its frame's compilation whose `graph:` line said the op kinds its graph has too (called
+        after `new_ops` said they are not new); None when none did."""
+        said = self._said.get(("ops of", c.frame))
+        return said if isinstance(said, str) and c.graph_op_kinds else None
 
     def new_inductor_code(self, c: CompilationLine) -> bool:
         """Whether what Inductor generated for it differs from its frame's previous compilation's (in what it takes,
@@ -723,6 +738,8 @@ def compilation_text(
         ]
     if inputs.new_ops(c) if inputs is not None else bool(c.graph_op_kinds):
         below.append(ops_text(c))
+    elif inputs is not None and (parts or below) and (as_in := inputs.ops_as(c)) is not None:
+        below.append(ops_text(c, as_in))  # said short: its graph is one call away
     if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):
         below.append(graph_inputs_text(c))
     if inputs.new_graph_outputs(c) if inputs is not None else len(c.graph_outputs) > 1:

@@ -343,6 +343,11 @@ class InductorCode(Model):
         default_factory=list, description="The kernels it defines (cpp_fused_*, triton_*), in its order, at most 12."
     )
     kernels_total: int = Field(0, ge=0, description="Every kernel it defines.")
+    kernel_calls: dict[str, int] = Field(
+        default_factory=dict,
+        description="How many times `call` runs each kernel of `kernels` (a kernel Inductor reuses for repeated work, "
+        "such as a loop over heads, runs several times); 0 where no run was found; {} in captures of older releases.",
+    )
     extern_calls: dict[str, int] = Field(
         default_factory=dict,
         description="The calls of `call` to library kernels (`extern_kernels.addmm`: 'addmm'), torch ops "

@@ -604,6 +604,16 @@ _SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class 
 _PATH_SCALAR_TYPE = re.compile(rf"^___check_type_id\((L\['\w+'\]{_STEP}+), \d+\), type=<class '(int|float|bool|str)'>$")
 
 
+# The settings torch's own modules are built with, guarded on a submodule (`._modules['conv'].stride`).
+_MODULE_SETTING = re.compile(
+    r"\._modules\['[^'\n]*'\]\.(?:stride|padding|dilation|groups|kernel_size|normalized_shape|output_padding|"
+    r"padding_mode|eps|momentum|affine|track_running_stats|elementwise_affine|inplace|in_features|out_features|"
+    r"in_channels|out_channels|num_features|negative_slope|approximate|padding_idx|max_norm|norm_type|"
+    r"scale_grad_by_freq|sparse|align_corners|ceil_mode|count_include_pad|return_indices|batch_first|num_layers|"
+    r"bidirectional|_reversed_padding_repeated_twice)\b(?![.\[])"
+)
+
+
 def _global_state_set(leaves: tuple[GuardLeaf, ...]) -> list[str]:
     """`GLOBAL_STATE grad_mode=false`: each setting of the entry's global state guard that is not the value torch
     starts a program with (an entry compiled under no_grad serves only calls under no_grad)."""
@@ -634,8 +644,9 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
             and text not in said
         ):
             out.append(text)
-    # A module's mode and a container's length first (what a user flips or grows), then the other values.
-    out.sort(key=lambda t: (not t.endswith((".training == True", ".training == False")), not t.startswith("len(")))
+    # A module's mode and a container's length first (what a user flips or grows), then the other values, then the
+    # settings a torch module was built with (`conv.stride == (1,)`, `len(norm.normalized_shape) == 1`): a user
+    # rarely changes those, and an entry guards on each of them.
     valued = {n for t in [*said, *out] for n in _ON_VALUE.findall(t)}
     for leaf in leaves:
         # A scalar argument guarded by its type alone (no guard on its value).
@@ -660,6 +671,13 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
             and not any(o.kind == "ID_MATCH" and f"(L['{m[1]}'], " in o.text for o in leaves)
         ):
             out.append(f"L['{m[1]}']: {m[2].rsplit('.', 1)[-1]} (its class, not the object)")
+    out.sort(
+        key=lambda t: (
+            not t.endswith((".training == True", ".training == False")),
+            _MODULE_SETTING.search(t) is not None,
+            not t.startswith("len("),
+        )
+    )
     return list(dict.fromkeys(out))
 
 

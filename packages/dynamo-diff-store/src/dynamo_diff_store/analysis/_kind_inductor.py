@@ -59,11 +59,20 @@ def read_output_code(text: str) -> InductorCode:
                 name = m[4]
             extern[name] = extern.get(name, 0) + 1
     ranked = sorted(extern.items(), key=lambda kv: (-kv[1], kv[0]))[:EXTERN_LISTED]
+    listed = kernels[:KERNELS_LISTED]
+    # A kernel's runs, in `call` or a partition of it: `cpp_fused_x_0(buf0, ...)` (C++), `triton_poi_fused_x_0.run(`
+    # (Triton); not its definition in the kernel's own source (`def triton_poi_fused_x_0(`).
+    runs = dict.fromkeys(listed, 0)
+    if listed:
+        called = re.compile(r"(?<![\w.])(?<!def )(" + "|".join(map(re.escape, listed)) + r")(?:\.run)?\(")
+        for m in called.finditer(text):
+            runs[m[1]] += 1
     return InductorCode(
         inputs=inputs,
         frozen_params=len(_FROZEN.findall(text)),
-        kernels=[k[:120] for k in kernels[:KERNELS_LISTED]],
+        kernels=[k[:120] for k in listed],
         kernels_total=len(kernels),
+        kernel_calls={k[:120]: n for k, n in runs.items()},
         extern_calls={name[:120]: n for name, n in ranked},
     )
 
