@@ -88,6 +88,7 @@ ALL = [
     ("inductor_freezing", "inductor_freezing.py"),
     ("inductor_heads", "inductor_heads.py"),
     ("module_settings", "module_settings.py"),
+    ("size_ranges", "size_ranges.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
     ("error_on_recompile", "error_on_recompile.py"),
     # The same tensor passed as both arguments: the no-aliasing guard fails, an entry for the aliased pair.
@@ -277,6 +278,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "inductor_freezing": {**_EAGER, "calls": "4", "dynamic": "auto", "backend": "inductor"},
     "inductor_heads": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
     "module_settings": {**_EAGER, "calls": "3", "dynamic": "auto"},
+    "size_ranges": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "aliased_inputs": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "optimizer_state": {**_EAGER, "calls": "3", "dynamic": "auto"},

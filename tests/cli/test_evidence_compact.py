@@ -114,3 +114,34 @@ def test_inductors_module_keeps_its_kernels_and_call(run: Run) -> None:
     assert not any(
         line.startswith(("import ", "from ", "def get_args", "def benchmark_compiled_module")) for line in body
     )
+
+
+def test_a_filter_that_names_one_record_shows_it(run: Run) -> None:
+    """inductor_heads compiled one graph under Inductor: one `inductor_output_code` record (its raw log holds one),
+    so `evidence REF --kind inductor_output_code` shows that module, compact, not a one-line index; a kind with
+    several records lists them."""
+    assert len(_payload_heads("inductor_heads", "inductor_output_code")) == 1
+    code, out, err = run(
+        "evidence", str(CAPTURES / "inductor_heads"), "--kind", "inductor_output_code", "--max-chars", "100000"
+    )
+    assert code == 0, err
+    kernels = [
+        line.split(" = ", 1)[0]
+        for line in _payload("inductor_heads", "inductor_output_code")
+        if " = async_compile." in line
+    ]
+    assert kernels and all(f"{k}(" in out for k in kernels)
+    assert "inductor_output_code at raw/" in err and "sha256 verified" in err
+    code, out, err = run("evidence", str(CAPTURES / "dynamic"), "--kind", "dynamo_output_graph")
+    assert code == 0, err
+    n = len(_payload_heads("dynamic", "dynamo_output_graph"))
+    assert n > 1 and f"evidence 1-{n} of {n}" in err and len(out.splitlines()) == n
+
+
+def _payload_heads(name: str, kind: str) -> list[str]:
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    return [
+        line
+        for line in raw.read_text(encoding="utf-8").split("\n")
+        if not line.startswith("\t") and f'{{"{kind}"' in line
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 
 import pytest
@@ -283,10 +284,14 @@ def test_get_evidence_index_pages_and_kind(session: Session) -> None:
 
 def test_get_evidence_excerpt_pages_by_characters(session: Session) -> None:
     cid = imported_id(session, "captures/stable")
-    index = EvidenceIndex.model_validate(
-        session.call("get_evidence", capture=cid, kind="dynamo_output_graph", full=True).structured_content
-    )
-    evidence_id = index.items[0].id
+    # stable.py compiles one graph: the kind names one record, and the call returns it (not a one-line index).
+    oracle = json.loads((CAPTURES / "stable/oracle.json").read_text(encoding="utf-8"))
+    assert oracle["backend_invocations"] == 1
+    one = session.call("get_evidence", capture=cid, kind="dynamo_output_graph", full=True)
+    whole = EvidenceExcerpt.model_validate(one.structured_content)
+    assert whole.evidence.kind == "dynamo_output_graph" and whole.text in text_of(one)
+    assert "def forward" in whole.text
+    evidence_id = whole.evidence.id
     parts: list[str] = []
     offset: int | None = 0
     while offset is not None:

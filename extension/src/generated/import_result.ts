@@ -1179,6 +1179,14 @@ export interface GuardSummary {
    * Arguments and shape guards left out of `inputs`.
    */
   inputs_omitted?: number;
+  /**
+   * For each size or stride (or int argument torch made symbolic) two or more of its symbolic shape guards name alone, the values from 0 to 4096 that pass all of them ("L['x'].size()[2] 9 and up", "L['k'] 2-20", "... 16, 24, 32, ... (step 8) and up"), the guards run as integer arithmetic and nothing else; [] when none or the trace has no tree.
+   */
+  sizes_accepted?: string[];
+  /**
+   * Symbolic shape guards relating two or more sizes (not tried: `sizes_accepted` is of each alone).
+   */
+  sizes_related?: number;
 }
 /**
  * Who a compilation is. `occurrence` separates ids that repeat after torch._dynamo.reset().

@@ -357,6 +357,14 @@ export interface CompilationLine {
    */
   side_effects?: SideEffect[];
   /**
+   * The sizes this entry accepts, of each size its symbolic shape guards name alone (the compilation's guards.sizes_accepted): "L['x'].size()[2] 9 and up", "L['k'] 2-20"; [] when none.
+   */
+  sizes_accepted?: string[];
+  /**
+   * Its shape guards relating several sizes (not tried).
+   */
+  sizes_related?: number;
+  /**
    * Symbols torch made and fixed back to one value while tracing, each with the user line that fixed it; [] when none was.
    */
   specialized?: Specialization[];

@@ -20,8 +20,9 @@ def evidence(
         list[str] | None,
         typer.Argument(
             metavar="[EVIDENCE_ID]...",
-            help="Show this evidence; without it, list the evidence index (with --grep: search every record); "
-            "several ids: each record in turn (--max-chars each), with --grep: search those records.",
+            help="Show this evidence; without it, list the evidence index (with --grep: search every record; "
+            "when --kind, --function or --compile-id leave one record: show it); several ids: each record in turn "
+            "(--max-chars each), with --grep: search those records.",
             show_default=False,
         ),
     ] = None,
@@ -127,6 +128,9 @@ def evidence(
         items, total, next_offset = page.items, page.total, page.next_offset
         if output_format == Format.JSON:
             print_document(page)
+            return
+        if total == 1 and offset == 0 and (kind or compile_id or function):  # the filters name one record: it
+            _print_excerpt(service.evidence_excerpt(ref, items[0].id, max_chars=max_chars, full=full))
             return
         stderr().print(f"evidence {offset + 1}-{offset + len(items)} of {total}")
         for e in items:  # one line each, whole: id, kind, rank, compile id, function, what it says, where

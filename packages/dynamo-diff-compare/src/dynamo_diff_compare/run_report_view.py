@@ -169,6 +169,8 @@ def compilation_line(
         guards_on_inputs=list(comp.guards.inputs) if comp.guards is not None else [],
         guards_on_inputs_omitted=comp.guards.inputs_omitted if comp.guards is not None else 0,
         guards_evidence_id=comp.guards.inputs_evidence_id if comp.guards is not None else None,
+        sizes_accepted=list(comp.guards.sizes_accepted) if comp.guards is not None else [],
+        sizes_related=comp.guards.sizes_related if comp.guards is not None else 0,
         called_from=called_from or [],
         call_context=call_context(called_from, sources) if called_from else None,
         evidence_ids=comp.evidence_ids[:2],
@@ -504,6 +506,14 @@ def ops_text(c: CompilationLine, as_in: str | None = None) -> str:
     )
 
 
+def sizes_text(c: CompilationLine) -> str:
+    """`accepts: L['feats'].size()[2] 9 and up; L['k'] 2-20 (its guards on each alone, tried for 0-4096)`, with the
+    guards relating several counted (not tried)."""
+    n = c.sizes_related
+    related = f"; {n} relating several not tried" if n else ""
+    return f"accepts: {'; '.join(c.sizes_accepted)} (its guards on each alone, tried for 0-4096{related})"
+
+
 def graph_inputs_text(c: CompilationLine) -> str:
     """`graph inputs: L_x_: f32[16, 16][1, s89]; s89: Sym(s89) (and 2 parameters or buffers)`: what is left out is
     the modules' parameters and buffers when fewer than the most listed are, else those and the inputs past it."""
@@ -549,6 +559,10 @@ class InputsSaid:
         """The guards on inputs its frame's previous compilation said ([] for none) when its own differ, else None."""
         before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
         return (before or []) if c.guards_on_inputs and c.guards_on_inputs != before else None
+
+    def new_sizes(self, c: CompilationLine) -> bool:
+        """Whether the sizes it accepts are not those its frame's previous compilation said."""
+        return self._differs("sizes", c, c.sizes_accepted) and bool(c.sizes_accepted)
 
     def new_ops(self, c: CompilationLine) -> bool:
         """Whether its graph's op kinds, or the ops of AOTAutograd's graphs of it, are not those its frame's
@@ -736,6 +750,8 @@ def compilation_text(
             for line in guard_lines(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id)
             if line not in said
         ]
+    if inputs.new_sizes(c) if inputs is not None else bool(c.sizes_accepted):
+        below.append(sizes_text(c))
     if inputs.new_ops(c) if inputs is not None else bool(c.graph_op_kinds):
         below.append(ops_text(c))
     elif inputs is not None and (parts or below) and (as_in := inputs.ops_as(c)) is not None:

@@ -393,6 +393,18 @@ class GuardSummary(Model):
     )
     inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of `inputs`.")
     inputs_evidence_id: str | None = Field(None, description="The guard tree record `inputs` is read from.")
+    sizes_accepted: list[str] = Field(
+        default_factory=list,
+        description="For each size or stride (or int argument torch made symbolic) two or more of its symbolic shape "
+        "guards name alone, the values from 0 to 4096 that pass all of them (\"L['x'].size()[2] 9 and up\", "
+        '"L[\'k\'] 2-20", "... 16, 24, 32, ... (step 8) and up"), the guards run as integer arithmetic and nothing '
+        "else; [] when none or the trace has no tree.",
+    )
+    sizes_related: int = Field(
+        0,
+        ge=0,
+        description="Symbolic shape guards relating two or more sizes (not tried: `sizes_accepted` is of each alone).",
+    )
 
 
 class CacheEvent(Model):

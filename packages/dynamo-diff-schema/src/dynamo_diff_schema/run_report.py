@@ -240,6 +240,12 @@ class CompilationLine(Model):
     )
     guards_on_inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of the list.")
     guards_evidence_id: str | None = Field(None, description="The guard tree record the list is read from.")
+    sizes_accepted: list[str] = Field(
+        default_factory=list,
+        description="The sizes this entry accepts, of each size its symbolic shape guards name alone (the "
+        "compilation's guards.sizes_accepted): \"L['x'].size()[2] 9 and up\", \"L['k'] 2-20\"; [] when none.",
+    )
+    sizes_related: int = Field(0, ge=0, description="Its shape guards relating several sizes (not tried).")
     called_from: list[CodeLine] = Field(
         default_factory=list,
         description="The call path that started it (the user's frames below the compiled one on its dynamo_start "

@@ -21,6 +21,7 @@ from dynamo_diff_store.analysis._guards import (
     split_reason_text,
     tree_leaves,
 )
+from dynamo_diff_store.analysis._size_ranges import size_ranges
 from dynamo_diff_store.reading import loads_payload
 
 # `| | +- TENSOR_MATCH: check_tensor(...)` lines of a dynamo_cpp_guards_str guard tree.
@@ -174,6 +175,7 @@ def guard_summary(ident: Identity, final: dict[str, Any], metrics_ev: str | None
     if not isinstance(guard_count, int) or guard_count < 0:
         return None
     inputs, omitted = guards_on_inputs(ident.guard_leaves)
+    sizes, related = size_ranges(leaf.text for leaf in ident.guard_leaves if leaf.kind == "LAMBDA_GUARD")
     return GuardSummary(
         count=guard_count,
         categories=dict(sorted(ident.guard_categories.items())),
@@ -181,4 +183,6 @@ def guard_summary(ident: Identity, final: dict[str, Any], metrics_ev: str | None
         inputs=inputs,
         inputs_omitted=omitted,
         inputs_evidence_id=ident.guard_leaves_evidence if inputs else None,
+        sizes_accepted=sizes,
+        sizes_related=related if sizes else 0,
     )
