@@ -145,3 +145,21 @@ def _payload_heads(name: str, kind: str) -> list[str]:
         for line in raw.read_text(encoding="utf-8").split("\n")
         if not line.startswith("\t") and f'{{"{kind}"' in line
     ]
+
+
+def test_a_long_signature_is_an_input_a_line(run: Run) -> None:
+    """llama_213's graph takes its token ids and every weight: its `def forward(self, ...)` line, thousands of
+    characters, is shown an input a line, so a grep of one parameter's name finds its own line."""
+    raw = _payload("llama_213", "dynamo_output_graph")
+    (signature,) = [line for line in raw if line.lstrip().startswith("def forward(self, ")]
+    names = re.findall(r"(\w+): \"", signature)
+    assert len(signature) > 1000 and len(names) > 10
+    text = _excerpt(run, "llama_213", "dynamo_output_graph")["text"]
+    lines = [line.strip() for line in text.splitlines()]
+    start = lines.index("def forward(")
+    assert [line.split(":", 1)[0] for line in lines[start + 1 : start + 1 + len(names)]] == names
+    assert lines[start + len(names) + 1] == "):"
+    weight = next(n for n in names if "embed_tokens" in n)
+    code, out, err = run("evidence", str(CAPTURES / "llama_213"), "--kind", "dynamo_output_graph", "--grep", weight)
+    assert code == 0, err
+    assert f"{weight}: f32[64, 16]," in out

@@ -63,12 +63,36 @@ def _graph_line(line: str) -> str | None:
     return line.replace("def forward(self, ", "def forward(").replace("(self,\n", "(\n")
 
 
+_SIGNATURE = re.compile(r"^(?P<indent>\s*)def forward\((?P<args>.+)\):\s*$")
+SIGNATURE_CHARS = 160  # a longer `def forward(...)` line is written an input a line (a grep names each input)
+
+
+def _inputs(args: str) -> list[str]:
+    """`L_x_: f32[8, 8], L_w_: f32[16, 8]` -> each input (commas inside brackets kept)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(args):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(args[start:i].strip())
+            start = i + 1
+    out.append(args[start:].strip())
+    return [a for a in out if a]
+
+
 def compact_graph(lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         short = _graph_line(line)
-        if short is not None and short.strip() != "self,":
-            out.append(short)
+        if short is None or short.strip() == "self,":
+            continue
+        if len(short) > SIGNATURE_CHARS and (m := _SIGNATURE.match(short)) is not None:
+            pad = m["indent"]
+            out += [f"{pad}def forward(", *(f"{pad}    {a}," for a in _inputs(m["args"])), f"{pad}):"]
+            continue
+        out.append(short)
     return out
 
 
@@ -236,7 +260,7 @@ def compact_output_code(lines: list[str]) -> list[str]:
 
 NOTES = {
     "graph": "the graph's code compact: tensor types without strides or device, inputs' renames and `= None` "
-    "releases left out, `# File:` comments as file:line, indentation halved",
+    "releases left out, `# File:` comments as file:line, a long signature an input a line, indentation halved",
     "guards": "the guard tree compact: one leaf a line with file:line, object ids, dispatch keys and the manager "
     "lines left out, a tensor's `_dynamo_*_indices` checks one line",
     "code": "Inductor's module compact: imports, `del` lines, the runner's boilerplate, the benchmark harness and "
