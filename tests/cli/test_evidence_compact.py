@@ -163,3 +163,30 @@ def test_a_long_signature_is_an_input_a_line(run: Run) -> None:
     code, out, err = run("evidence", str(CAPTURES / "llama_213"), "--kind", "dynamo_output_graph", "--grep", weight)
     assert code == 0, err
     assert f"{weight}: f32[64, 16]," in out
+
+
+def test_a_dicts_manager_is_kept_as_the_check_it_makes(run: Run) -> None:
+    """optimizer_state: SGD's `state` is a dict of per-parameter dicts; torch's DictGuardManager of each checks its
+    length and runs a key and a value manager per position. The compact tree keeps each dict manager as a line of
+    its own (`DICT_MANAGER: L['self'].state: ...`), drops the pair and key/value manager lines, and keeps every
+    leaf."""
+    heads = _payload_heads("optimizer_state", "dynamo_cpp_guards_str")
+    nth = next(
+        i
+        for i in range(len(heads))
+        if "DictGuardManager: source=L['self'].state,"
+        in "\n".join(_payload("optimizer_state", "dynamo_cpp_guards_str", i))
+    )
+    raw = _payload("optimizer_state", "dynamo_cpp_guards_str", nth)
+    sources = re.findall(
+        r"\+- (?:(?:Key|Value)Manager: )?DictGuardManager: source=(.+?), (?:accessed_by=|type=)", "\n".join(raw)
+    )
+    assert sources and "L['self'].state" in sources
+    leaves = [m[1] for line in raw if (m := re.search(r"\+- (EQUALS_MATCH|TENSOR_MATCH|DICT_CONTAINS):", line))]
+    text = _excerpt(run, "optimizer_state", "dynamo_cpp_guards_str", nth=nth)["text"]
+    said = [line.strip() for line in text.splitlines()]
+    for src in sources:
+        assert f"DICT_MANAGER: {src}: its length and each key at its position (the pairs below)" in said
+    assert not any("KeyValueManager" in line or "GuardManager:" in line for line in said)
+    for kind in set(leaves):
+        assert sum(line.startswith(f"{kind}:") for line in said) == leaves.count(kind)

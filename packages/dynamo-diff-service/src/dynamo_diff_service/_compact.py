@@ -100,6 +100,14 @@ def compact_graph(lines: list[str]) -> list[str]:
 
 _LEAF = re.compile(r"^(?P<tree>[|+\- ]*?)\+- (?P<kind>[A-Z][A-Z_]+)(?:: (?P<body>.*))?\s*$")
 _MANAGER = re.compile(r"^[|+\- ]*\+- \w*GuardManager\b|^\s*TREE_GUARD_MANAGER:\s*$")
+# A dict argument's manager checks its length and runs a key and a value manager per position.
+_DICT_MANAGER = re.compile(
+    r"^[|+\- ]*\+- (?:(?:Key|Value)Manager: )?(?:DictSubclass|Dict)GuardManager: source=(?P<src>.+?), "
+    r"(?:accessed_by=|type=)"
+)
+_PAIR = re.compile(
+    r"^[|+\- ]*\+- (?:KeyValueManager pair at index=\d+|KeyManager: GuardManager:|ValueManager: GuardManager:)"
+)
 _WHERE = re.compile(r"\s+#\s(?:(?P<code>.*?)\s+#\s)?(?P<path>[^\s#]+\.py):(?P<line>\d+) in (?P<fn>\S+)(?: \(.*)?\s*$")
 _UNKNOWN = re.compile(r"\s+# \(unknown source .*, please file a bug\)\s*$")
 _DUCK = re.compile(
@@ -164,7 +172,11 @@ def compact_guards(lines: list[str]) -> list[str]:
 
     for line in lines:
         bare = line.lstrip("\t")
-        if not bare.strip() or _MANAGER.match(bare):
+        if (d := _DICT_MANAGER.match(bare)) is not None:  # a check of its own: the dict's length and key order
+            flush()
+            out.append(f"DICT_MANAGER: {d['src']}: its length and each key at its position (the pairs below)")
+            continue
+        if not bare.strip() or _MANAGER.match(bare) or _PAIR.match(bare):
             continue
         m = _LEAF.match(bare)
         if m is None:
@@ -262,7 +274,7 @@ NOTES = {
     "graph": "the graph's code compact: tensor types without strides or device, inputs' renames and `= None` "
     "releases left out, `# File:` comments as file:line, a long signature an input a line, indentation halved",
     "guards": "the guard tree compact: one leaf a line with file:line, object ids, dispatch keys and the manager "
-    "lines left out, a tensor's `_dynamo_*_indices` checks one line",
+    "lines left out (a dict's kept: DICT_MANAGER checks its length), a tensor's `_dynamo_*_indices` checks one line",
     "code": "Inductor's module compact: imports, `del` lines, the runner's boilerplate, the benchmark harness and "
     "a kernel's lines of a lone brace left out, `static_cast<int64_t>(...)` of a literal or an index dropped, "
     "indentation halved",
