@@ -75,6 +75,10 @@ def test_only_integer_arithmetic_is_tried() -> None:
         1,
     )
     assert size_ranges([f"{size} != 1", f"1 <= {size} <= 20"]) == ([f"{size} 2-20"], 0)
+    # A few values are each said; an int torch made symbolic, an item of a tuple argument, is tried the same way.
+    n, item = "L['n']", "L['shape'][1]"
+    assert size_ranges([f"{n} != 1", f"(64 % {n}) == 0", f"{n} != 64"]) == ([f"{n} 2, 4, 8, 16, 32"], 0)
+    assert size_ranges([f"20 <= {item}", f"{item} != 20"]) == ([f"{item} 21 and up"], 0)
     # A division by zero fails the guard, as torch's own check would.
     # x // 8 in 6..8; 0-7 divide by zero.
     assert size_ranges([f"2 <= {size}", f"(16 // ({size} // 8)) == 2"]) == ([f"{size} 48-71"], 0)

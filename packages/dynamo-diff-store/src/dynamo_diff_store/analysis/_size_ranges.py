@@ -16,10 +16,14 @@ from collections.abc import Iterable
 SIZES_TRIED = 4096
 GUARDS_TRIED = 96  # per size; an entry with more says nothing of that size
 RANGES_SAID = 4  # runs of accepted sizes said before `...`
+VALUES_SAID = 12  # as many accepted values or fewer are each said (`2, 4, 8, 16, 32`)
 
 # A size or stride of a frame local or of something it holds (`L['x'].size()[2]`, `L['x']._base.stride()[0]`), or
-# an int argument torch made symbolic (`L['k']`).
-_TERM = re.compile(r"L\['\w+'\](?:\.\w+|\[(?:'[^'\n]*'|\d+)\])*\.(?:size|stride)\(\)\[\d+\]|L\['\w+'\](?![\w.\[(])")
+# an int torch made symbolic: an argument (`L['k']`), an item of one (`L['shape'][1]`), an attribute.
+_TERM = re.compile(
+    r"L\['\w+'\](?:\.\w+|\[(?:'[^'\n]*'|\d+)\])*\.(?:size|stride)\(\)\[\d+\]"
+    r"|L\['\w+'\](?:\.\w+|\[(?:'[^'\n]*'|\d+)\])*(?![\w.\[(])"
+)
 _OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 _CMPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -121,7 +125,7 @@ def accepted_text(sizes: list[int]) -> str:
             return f"{a} and up"
         return str(a) if a == b else f"{a}-{b}"
 
-    if len(runs) <= RANGES_SAID:
+    if len(runs) <= RANGES_SAID or len(sizes) <= VALUES_SAID:
         return ", ".join(run_text(a, b) for a, b in runs)
     steps = {b - a for a, b in itertools.pairwise(sizes)}
     if len(steps) == 1:
