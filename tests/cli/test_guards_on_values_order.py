@@ -76,3 +76,30 @@ def test_the_users_values_come_before_the_modules_settings(run: Run) -> None:
         gain_at = [items.index(item) for item in said]
         settings_at = [j for j, item in enumerate(items) if re.search(r"_modules\['(conv|norm)'\]\.", item)]
         assert settings_at and max(gain_at) < min(settings_at), lines[cid]
+
+
+def test_the_values_line_counts_only_values_left_out(run: Run) -> None:
+    """size_ranges: the dynamic entry has many shape guards on the length (more than the inputs line keeps) and one
+    guard on what the arguments hold (`L['self'].block == 8`), both read here from the raw trees: the shape guards
+    left out are counted on `guards on inputs:`, never on `guards on values:`."""
+    name = "size_ranges"
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    text = raw.read_text(encoding="utf-8")
+    values = set(re.findall(r"EQUALS_MATCH: (L\['self'\]\.\w+ == \S+)", text))
+    assert values == {"L['self'].block == 8"}
+    # The guards naming the argument's own sizes or strides (a view's `_base` is another source), each once.
+    shape = {
+        m for m in re.findall(r"LAMBDA_GUARD: (.*?)\s+#", text) if re.search(r"L\['feats'\]\.(?:size|stride)\(\)", m)
+    }
+    assert len(shape) > 10
+    code, out, err = run("analyze", str(CAPTURES / name), "--by-function")
+    assert code == 0, err
+    said = [line.strip() for line in unwrapped(out)]
+    assert [s for s in said if s.startswith("guards on values: ")] == [
+        "guards on values: L['self'].block == 8 (ev u1-e4)"
+    ]
+    (inputs,) = [s for s in said if s.startswith("guards on inputs: ") and "None" in s]
+    m = re.search(r"; \+(\d+) more$", inputs)
+    assert m is not None, inputs
+    shown = inputs.removeprefix("guards on inputs: ")[: m.start() - len("guards on inputs: ")].split("; ")[1:]
+    assert set(shown) <= shape and len(shown) + int(m[1]) == len(shape), inputs

@@ -99,7 +99,7 @@ def test_at_most_six_arguments_and_eight_shape_guards() -> None:
     names = [f"a{i}" for i in range(10)]
     lines = [match.replace("L['x']", f"L['{n}']") for n in names]
     lines += [f"\t+- LAMBDA_GUARD: 2 <= L['{n}'].size()[{d}]  # user code" for n in names[:6] for d in (0, 1)]
-    shown, omitted = guards_on_inputs(tree_leaves("\n".join(lines)))
+    shown, omitted, _ = guards_on_inputs(tree_leaves("\n".join(lines)))
     assert len(shown) == INPUTS_MAX + INPUT_GUARDS_MAX == 14
     assert shown[0] == "L['a0']: torch.float32, size=[None, None], stride=[None, 1]"
     assert shown[INPUTS_MAX] == "2 <= L['a0'].size()[0]"
@@ -182,7 +182,7 @@ def test_an_attribute_scalar_guarded_by_its_type_alone() -> None:
             "\t| | | +- EQUALS_MATCH: L['self'].temperature_scale == 2.0  # x",
         ]
     )
-    shown, omitted = guards_on_inputs(tree_leaves(tree))
+    shown, omitted, _ = guards_on_inputs(tree_leaves(tree))
     assert shown == ["L['self'].temperature_scale == 2.0", "L['self'].temperature: float"] and omitted == 0
 
 

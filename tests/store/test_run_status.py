@@ -127,3 +127,29 @@ def test_a_multi_line_exception_gives_a_one_line_summary() -> None:
     run = run_status(manifest, Provenance.VERIFIED, TraceState(cut_files=[], unfinished=[], evidence_missing=False))
     assert run.summary == "exited with code 1 after an uncaught ChildFailedError: /tmp/job.py FAILED"
     assert run.exception == text
+
+
+def test_where_the_exception_was_raised_is_kept_when_its_message_is_cut() -> None:
+    """A long message raised inside torch (`_LinAlgError: linalg.cholesky: ... (/.../site-packages/torch/_ops.py:875)`,
+    seen in a 26th trial's run): the summary cuts the message, never the place, written from the package on."""
+    from dynamo_diff_schema.capture import Provenance
+    from dynamo_diff_schema.manifest import Manifest
+    from dynamo_diff_store.analysis import TraceState, run_status
+
+    raised = Manifest.model_validate_json((CAPTURES / "midrun_raise" / "manifest.json").read_text())
+    assert raised.observed is not None and raised.observed.processes
+    message = "_LinAlgError: linalg.cholesky: " + "the input is not positive-definite " * 8
+    text = f"{message.strip()} (/opt/venv/lib/python3.11/site-packages/torch/_ops.py:875)"
+    first = raised.observed.processes[0].model_copy(update={"exception": text})
+    observed = raised.observed.model_copy(update={"processes": [first, *raised.observed.processes[1:]]})
+    run = run_status(
+        raised.model_copy(update={"observed": observed}),
+        Provenance.VERIFIED,
+        TraceState(cut_files=[], unfinished=[], evidence_missing=False),
+    )
+    assert run.summary.startswith("exited with code 1 after an uncaught _LinAlgError: linalg.cholesky: the input")
+    assert run.summary.endswith("… (raised at torch/_ops.py:875)")
+    assert run.exception == text
+    # The fixture's own exception, in the workload's file: its place is said by its file name.
+    own = run_status(raised, Provenance.VERIFIED, TraceState(cut_files=[], unfinished=[], evidence_missing=False))
+    assert own.summary.endswith("(raised at midrun.py:90)"), own.summary

@@ -1187,6 +1187,10 @@ export interface GuardSummary {
    * Symbolic shape guards relating two or more sizes (not tried: `sizes_accepted` is of each alone).
    */
   sizes_related?: number;
+  /**
+   * Of `inputs_omitted`, the guards on what the arguments hold (attributes, items).
+   */
+  values_omitted?: number;
 }
 /**
  * Who a compilation is. `occurrence` separates ids that repeat after torch._dynamo.reset().

@@ -324,6 +324,10 @@ export interface CompilationLine {
    */
   guards_on_inputs_omitted?: number;
   /**
+   * Of those, the guards on what the arguments hold (the `guards on values:` line's).
+   */
+  guards_on_values_omitted?: number;
+  /**
    * What Inductor generated for its graphs (the forward's or inference graph's, then the backward's): what `call` takes, the frozen weights, the kernels and the library kernels it calls; [] for another backend.
    */
   inductor_code?: InductorCode[];

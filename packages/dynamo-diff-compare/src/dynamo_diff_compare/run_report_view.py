@@ -168,6 +168,7 @@ def compilation_line(
         compile_time_s=comp.phase_times.get(_COMPILE_TIME),
         guards_on_inputs=list(comp.guards.inputs) if comp.guards is not None else [],
         guards_on_inputs_omitted=comp.guards.inputs_omitted if comp.guards is not None else 0,
+        guards_on_values_omitted=comp.guards.values_omitted if comp.guards is not None else 0,
         guards_evidence_id=comp.guards.inputs_evidence_id if comp.guards is not None else None,
         sizes_accepted=list(comp.guards.sizes_accepted) if comp.guards is not None else [],
         sizes_related=comp.guards.sizes_related if comp.guards is not None else 0,
@@ -411,16 +412,21 @@ _ON_ATTRIBUTE = re.compile(
 )
 
 
-def guard_lines(items: list[str], omitted: int = 0, evidence_id: str | None = None) -> list[str]:
+def guard_lines(
+    items: list[str], omitted: int = 0, evidence_id: str | None = None, values_omitted: int = 0
+) -> list[str]:
     """The `guards on inputs:` line (the arguments' tensors, their shapes, a scalar's value) and the `guards on
-    values:` line (what the arguments hold), each cut by whole items; the items left out counted on the last."""
+    values:` line (what the arguments hold), each cut by whole items; the items left out counted on the line they
+    belong to (`values_omitted` of `omitted` on the values line; all on the last line when one is empty)."""
     args = [i for i in items if not _ON_ATTRIBUTE.match(i)]
     values = [i for i in items if _ON_ATTRIBUTE.match(i)]
+    on_args = omitted - values_omitted if args and values else 0 if values else omitted
+    on_values = omitted - on_args
     lines = []
     if args:
-        lines.append(inputs_text(args, 0 if values else omitted, None if values else evidence_id))
+        lines.append(inputs_text(args, on_args, None if values else evidence_id))
     if values:
-        lines.append(inputs_text(values, omitted, evidence_id, head="guards on values: ", width=VALUES_LINE_CHARS))
+        lines.append(inputs_text(values, on_values, evidence_id, head="guards on values: ", width=VALUES_LINE_CHARS))
     return lines
 
 
@@ -747,7 +753,9 @@ def compilation_text(
         said = guard_lines(before, 0, c.guards_evidence_id)
         below += [
             line
-            for line in guard_lines(c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id)
+            for line in guard_lines(
+                c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id, c.guards_on_values_omitted
+            )
             if line not in said
         ]
     if inputs.new_sizes(c) if inputs is not None else bool(c.sizes_accepted):

@@ -392,6 +392,9 @@ class GuardSummary(Model):
         "(\"2 <= L['x'].size()[0]\"), at most 8; each at most 200 characters. [] when the trace has no tree.",
     )
     inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of `inputs`.")
+    values_omitted: int = Field(
+        0, ge=0, description="Of `inputs_omitted`, the guards on what the arguments hold (attributes, items)."
+    )
     inputs_evidence_id: str | None = Field(None, description="The guard tree record `inputs` is read from.")
     sizes_accepted: list[str] = Field(
         default_factory=list,

@@ -239,6 +239,9 @@ class CompilationLine(Model):
         "L['x'].size()[0]\"; [] when the trace has no guard tree.",
     )
     guards_on_inputs_omitted: int = Field(0, ge=0, description="Arguments and shape guards left out of the list.")
+    guards_on_values_omitted: int = Field(
+        0, ge=0, description="Of those, the guards on what the arguments hold (the `guards on values:` line's)."
+    )
     guards_evidence_id: str | None = Field(None, description="The guard tree record the list is read from.")
     sizes_accepted: list[str] = Field(
         default_factory=list,

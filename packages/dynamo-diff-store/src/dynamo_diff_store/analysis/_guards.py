@@ -535,10 +535,11 @@ def _step(path: str, root: str) -> re.Match[str]:
     return found
 
 
-def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
+def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int, int]:
     """`["L['x']: torch.float32, size=[None, 3], stride=[3, 1]", "2 <= L['x'].size()[0]"]`: the arguments first
     (at most INPUTS_MAX), then the shape guards naming them (at most INPUT_GUARDS_MAX), each at most INPUT_CHARS;
-    and how many were left out. Never evaluated."""
+    how many were left out in all, and how many of those are guards on what the arguments hold. Never
+    evaluated."""
     tensors: dict[str, str] = {}
     for leaf in leaves:
         if leaf.kind != "TENSOR_MATCH" or (m := _CHECK_TENSOR.search(leaf.text)) is None:
@@ -581,12 +582,9 @@ def guards_on_inputs(leaves: tuple[GuardLeaf, ...]) -> tuple[list[str], int]:
         + [_cut(t) for t in shape[:INPUT_GUARDS_MAX]]
         + [_cut(t) for t in attrs[:ATTRIBUTE_GUARDS_MAX]]
     )
-    omitted = (
-        max(0, len(args) - INPUTS_MAX)
-        + max(0, len(shape) - INPUT_GUARDS_MAX)
-        + max(0, len(attrs) - ATTRIBUTE_GUARDS_MAX)
-    )
-    return shown, omitted
+    values_omitted = max(0, len(attrs) - ATTRIBUTE_GUARDS_MAX)
+    omitted = max(0, len(args) - INPUTS_MAX) + max(0, len(shape) - INPUT_GUARDS_MAX) + values_omitted
+    return shown, omitted, values_omitted
 
 
 # The values an entry requires of what its arguments hold (`L['self'].cfg.top_k == 3`,

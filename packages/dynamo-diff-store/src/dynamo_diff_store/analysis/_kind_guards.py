@@ -174,7 +174,7 @@ def guard_summary(ident: Identity, final: dict[str, Any], metrics_ev: str | None
     guard_count = final.get("guard_count")
     if not isinstance(guard_count, int) or guard_count < 0:
         return None
-    inputs, omitted = guards_on_inputs(ident.guard_leaves)
+    inputs, omitted, values_omitted = guards_on_inputs(ident.guard_leaves)
     sizes, related = size_ranges(leaf.text for leaf in ident.guard_leaves if leaf.kind == "LAMBDA_GUARD")
     return GuardSummary(
         count=guard_count,
@@ -182,6 +182,7 @@ def guard_summary(ident: Identity, final: dict[str, Any], metrics_ev: str | None
         evidence_ids=[*([metrics_ev] if metrics_ev else []), *ident.guard_evidence],
         inputs=inputs,
         inputs_omitted=omitted,
+        values_omitted=values_omitted,
         inputs_evidence_id=ident.guard_leaves_evidence if inputs else None,
         sizes_accepted=sizes,
         sizes_related=related if sizes else 0,

@@ -4,6 +4,7 @@ says this first and a CI gate never passes a run that did not finish."""
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -127,7 +128,20 @@ def _one_line(exception: str, limit: int = 200) -> str:
     text = words[0] if words else ""
     if text.endswith(":") and len(words) > 1:
         text = f"{text} {words[1]}"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    # Where it was raised (`(/.../site-packages/torch/_ops.py:875)`, capture's own suffix) is kept whole, its path
+    # from the package on; the message is what is cut.
+    where = ""
+    if (m := _RAISED_AT.search(text)) is not None:
+        path = m["path"].split("site-packages/", 1)[-1] if "site-packages/" in m["path"] else m["path"]
+        where, text = (
+            f" (raised at {path.rsplit('/', 3)[-1] if path.startswith('/') else path}:{m['line']})",
+            text[: m.start()],
+        )
+    room = limit - len(where)
+    return (text if len(text) <= room else text[: room - 1] + "…") + where
+
+
+_RAISED_AT = re.compile(r"\s*\((?P<path>[^()\s]+\.py):(?P<line>\d+)\)$")
 
 
 def _exception(manifest: Manifest) -> str | None:
