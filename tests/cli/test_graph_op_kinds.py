@@ -233,3 +233,45 @@ def test_a_graph_whose_compilation_failed_lists_its_ops_without_a_count(run: Run
         ranked = sorted(Counter(ops).items(), key=lambda kv: (-kv[1], kv[0]))
         assert lines[cid] == "graph: ops (torch recorded no count): " + ", ".join(f"{k} {n}" for k, n in ranked)
     assert "None ops" not in out
+
+
+# The ops that only view or lay out their input, which the `aten ops:` line leaves out (docs/SEMANTICS.md).
+_LAYOUT = {
+    "view", "_unsafe_view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze", "squeeze", "slice",
+    "select", "alias", "detach", "as_strided", "view_as", "unbind", "split", "split_with_sizes", "sym_size",
+    "sym_stride", "sym_numel", "sym_storage_offset",
+}  # fmt: skip
+
+
+def _aten_calls(name: str, kind: str) -> Counter[str]:
+    """The `torch.ops.aten.OP.overload(` calls of the first record of `kind` in the raw trace, by OP (a grep)."""
+    (raw,) = (CAPTURES / name / "raw").glob("*.log")
+    found: Counter[str] = Counter()
+    inside = seen = False
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        if f'{{"{kind}"' in line and not seen:
+            inside = seen = True
+        elif inside and line.startswith("\t"):
+            if m := re.search(r" = torch\.ops\.aten\.(\w+)\.\w+\(", line):
+                found[m[1]] += 1
+        else:
+            inside = False
+    return found
+
+
+def test_the_aten_ops_line_says_what_aotautograd_computes(run: Run) -> None:
+    """training.py: one Inductor compilation of an MLP trained on; its forward and backward graphs' ATen ops, the
+    view and layout ops left out, most first (ties by name), as a grep of the raw graphs counts them."""
+    said = []
+    for kind, graph in (("aot_forward_graph", "forward"), ("aot_backward_graph", "backward")):
+        ops = _aten_calls("training", kind)
+        assert ops
+        ranked = sorted(((op, n) for op, n in ops.items() if op not in _LAYOUT), key=lambda kv: (-kv[1], kv[0]))
+        shown = ", ".join(f"{op} {n}" for op, n in ranked[:8]) + (
+            f", {len(ranked) - 8} more" if len(ranked) > 8 else ""
+        )
+        said.append(f"{graph} {shown}")
+    code, out, err = run("analyze", str(CAPTURES / "training"), "--by-function")
+    assert code == 0, err
+    (line,) = [s.strip() for s in unwrapped(out) if s.strip().startswith("aten ops: ")]
+    assert line == "aten ops: " + "; ".join(said) + " (view and layout ops left out)"

@@ -891,15 +891,33 @@ export interface AotSummary {
    * Ops of aot_backward_graph.
    */
   backward_op_count?: number | null;
+  /**
+   * aot_backward_graph's, the same way.
+   */
+  backward_ops?: {
+    [k: string]: number;
+  };
   evidence_ids?: string[];
   /**
    * Ops of aot_forward_graph.
    */
   forward_op_count?: number | null;
   /**
+   * aot_forward_graph's ops by ATen op, overload left off ('native_dropout': 1, 'addmm': 2), most first, at most 24; {} when there is none (or in captures of older releases).
+   */
+  forward_ops?: {
+    [k: string]: number;
+  };
+  /**
    * Ops of aot_inference_graph.
    */
   inference_op_count?: number | null;
+  /**
+   * aot_inference_graph's, the same way.
+   */
+  inference_ops?: {
+    [k: string]: number;
+  };
 }
 /**
  * This interface was referenced by `Capture`'s JSON-Schema

@@ -249,6 +249,12 @@ export interface CodeLine {
  */
 export interface CompilationLine {
   /**
+   * The ATen ops of AOTAutograd's graphs of it, by graph ('forward', 'backward', 'inference'), most first, the view and layout ops (view, transpose, permute, expand, ...) left out: ['addmm 2', 'native_dropout 1']; {} when it made none or the capture predates them.
+   */
+  aot_op_kinds?: {
+    [k: string]: string[];
+  };
+  /**
    * The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or 'inference'; {} when it made none (an eager backend) or the trace has none.
    */
   aot_ops?: {

@@ -148,6 +148,7 @@ def compilation_line(
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
         graph_op_kinds=op_kinds(comp.graph.op_histogram) if comp.graph is not None else [],
         aot_ops=aot_ops(comp),
+        aot_op_kinds=aot_op_kinds(comp),
         inductor_code=list(comp.inductor_code),
         side_effects=list(comp.side_effects),
         graph_inputs=list(comp.graph.inputs) if comp.graph is not None else [],
@@ -484,6 +485,37 @@ def aot_ops(comp: Compilation) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v is not None}
 
 
+# ATen ops that only view or lay out their input: left out of `aten ops:` (what a graph computes is the question).
+_LAYOUT_OPS = frozenset(
+    {
+        "view", "_unsafe_view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze", "squeeze", "slice",
+        "select", "alias", "detach", "as_strided", "view_as", "unbind", "split", "split_with_sizes", "sym_size",
+        "sym_stride", "sym_numel", "sym_storage_offset",
+    }
+)  # fmt: skip
+AOT_KINDS_SAID = 8  # the op kinds an `aten ops:` line lists of each graph
+
+
+def aot_op_kinds(comp: Compilation) -> dict[str, list[str]]:
+    """Each AOTAutograd graph's ATen ops, the view and layout ops left out, most first."""
+    if comp.aot is None:
+        return {}
+    graphs = {"forward": comp.aot.forward_ops, "backward": comp.aot.backward_ops, "inference": comp.aot.inference_ops}
+    return {
+        name: [f"{op} {n}" for op, n in ops.items() if op not in _LAYOUT_OPS] for name, ops in graphs.items() if ops
+    }
+
+
+def aten_ops_text(c: CompilationLine) -> str:
+    """`aten ops: forward addmm 2, native_dropout 1, silu 1; backward mm 4, ... (view and layout ops left out)`."""
+    parts = []
+    for name, kinds in c.aot_op_kinds.items():
+        shown = kinds[:AOT_KINDS_SAID]
+        rest = len(kinds) - len(shown)
+        parts.append(f"{name} " + (", ".join(shown) or "none") + (f", {rest} more" if rest else ""))
+    return "aten ops: " + "; ".join(parts) + " (view and layout ops left out)"
+
+
 def ops_text(c: CompilationLine, as_in: str | None = None) -> str:
     """`graph: 16 ops: getitem 6, autograd_function_apply 3, ...` (the kinds not listed counted), then the ops of
     AOTAutograd's graphs of it (`; AOTAutograd: forward 8 ops, backward 18 ops`) and how many inputs the graph
@@ -565,6 +597,10 @@ class InputsSaid:
         """The guards on inputs its frame's previous compilation said ([] for none) when its own differ, else None."""
         before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
         return (before or []) if c.guards_on_inputs and c.guards_on_inputs != before else None
+
+    def new_aten_ops(self, c: CompilationLine) -> bool:
+        """Whether the ATen ops of AOTAutograd's graphs of it are not those its frame's previous compilation said."""
+        return self._differs("aten", c, c.aot_op_kinds) and bool(c.aot_op_kinds)
 
     def new_sizes(self, c: CompilationLine) -> bool:
         """Whether the sizes it accepts are not those its frame's previous compilation said."""
@@ -764,6 +800,8 @@ def compilation_text(
         below.append(ops_text(c))
     elif inputs is not None and (parts or below) and (as_in := inputs.ops_as(c)) is not None:
         below.append(ops_text(c, as_in))  # said short: its graph is one call away
+    if inputs.new_aten_ops(c) if inputs is not None else bool(c.aot_op_kinds):
+        below.append(aten_ops_text(c))
     if inputs.new_graph_inputs(c) if inputs is not None else telling_inputs(c):
         below.append(graph_inputs_text(c))
     if inputs.new_graph_outputs(c) if inputs is not None else len(c.graph_outputs) > 1:

@@ -317,6 +317,13 @@ class AotSummary(Model):
     forward_op_count: int | None = Field(None, ge=0, description="Ops of aot_forward_graph.")
     backward_op_count: int | None = Field(None, ge=0, description="Ops of aot_backward_graph.")
     inference_op_count: int | None = Field(None, ge=0, description="Ops of aot_inference_graph.")
+    forward_ops: dict[str, int] = Field(
+        default_factory=dict,
+        description="aot_forward_graph's ops by ATen op, overload left off ('native_dropout': 1, 'addmm': 2), most "
+        "first, at most 24; {} when there is none (or in captures of older releases).",
+    )
+    backward_ops: dict[str, int] = Field(default_factory=dict, description="aot_backward_graph's, the same way.")
+    inference_ops: dict[str, int] = Field(default_factory=dict, description="aot_inference_graph's, the same way.")
     backward_compiled: bool = Field(False, description="A bwd_compilation_metrics record: the backward compiled.")
     backward_compile_time_s: float | None = Field(
         None, description="inductor_compile_time_s of the backward (bwd_compilation_metrics), when written."

@@ -209,6 +209,12 @@ class CompilationLine(Model):
         description="The ops of the graphs AOTAutograd made of it, by graph: 'forward' and 'backward' (training) or "
         "'inference'; {} when it made none (an eager backend) or the trace has none.",
     )
+    aot_op_kinds: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="The ATen ops of AOTAutograd's graphs of it, by graph ('forward', 'backward', 'inference'), "
+        "most first, the view and layout ops (view, transpose, permute, expand, ...) left out: ['addmm 2', "
+        "'native_dropout 1']; {} when it made none or the capture predates them.",
+    )
     inductor_code: list[InductorCode] = Field(
         default_factory=list,
         description="What Inductor generated for its graphs (the forward's or inference graph's, then the "

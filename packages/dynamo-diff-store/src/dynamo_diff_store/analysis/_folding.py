@@ -59,6 +59,7 @@ class Identity:
     graph_record: str | None = None  # that graph's dynamo_output_graph record (its evidence id)
     created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
+    aot_ops: dict[str, dict[str, int]] = field(default_factory=dict)  # kind -> its ATen ops (the last one written)
     inductor_code: list[tuple[int, InductorCode]] = field(default_factory=list)  # (attempt, what it says)
     side_effects: list[SideEffect] = field(default_factory=list)  # dynamo_side_effects, in record order
     # symbolic_shape_specialization: (the file it was read from, (symbol, source, value, reason, user file or its

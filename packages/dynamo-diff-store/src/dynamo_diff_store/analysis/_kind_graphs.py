@@ -152,12 +152,37 @@ def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]
     return out
 
 
+AOT_OPS_KEPT = 24  # an AOTAutograd graph's op kinds kept, most first
+
+
+def _aten_ops(histogram: dict[str, int]) -> dict[str, int]:
+    """An AOTAutograd graph's ops by ATen op, its overload left off (`torch.ops.aten.mm.default`: `mm`), most
+    first, ties by name; at most AOT_OPS_KEPT; `operator.getitem` (a tuple's part) left out."""
+    merged: dict[str, int] = {}
+    for target, n in histogram.items():
+        parts = target.split(".")
+        if target.startswith("torch.ops.") and len(parts) >= 4:
+            name = parts[3] if parts[2] == "aten" else f"{parts[2]}.{parts[3]}"
+        elif target == "operator.getitem":
+            continue
+        else:
+            name = target.rsplit(".", 1)[-1]
+        merged[name] = merged.get(name, 0) + n
+    return dict(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))[:AOT_OPS_KEPT])
+
+
 def _fold_aot_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
-    ident.aot_graphs.append((fact.kind, fact.data, folding.evidence(fact, fact.kind, ident)))
+    count, ops = fact.data if fact.data is not None else (None, {})
+    ident.aot_graphs.append((fact.kind, count, folding.evidence(fact, fact.kind, ident)))
+    ident.aot_ops[fact.kind] = ops
 
 
 def _aot_graph(kind: str) -> RecordKind:
-    return RecordKind(kind, extract=payload(lambda p: sum(op_histogram(p).values())), fold=_fold_aot_graph)
+    def extract(text: str) -> tuple[int, dict[str, int]]:
+        histogram = op_histogram(text)
+        return sum(histogram.values()), _aten_ops(histogram)
+
+    return RecordKind(kind, extract=payload(extract), fold=_fold_aot_graph)
 
 
 DYNAMO_OUTPUT_GRAPH = RecordKind(
@@ -212,6 +237,9 @@ def aot_summary(ident: Identity) -> AotSummary | None:
         forward_op_count=ops.get("aot_forward_graph"),
         backward_op_count=ops.get("aot_backward_graph"),
         inference_op_count=ops.get("aot_inference_graph"),
+        forward_ops=ident.aot_ops.get("aot_forward_graph", {}),
+        backward_ops=ident.aot_ops.get("aot_backward_graph", {}),
+        inference_ops=ident.aot_ops.get("aot_inference_graph", {}),
         backward_compiled=bool(ident.bwd_metrics),
         backward_compile_time_s=sum(seconds) if seconds else None,
         evidence_ids=[ev for _, _, ev in ident.aot_graphs] + [ev for _, ev in ident.bwd_metrics],
