@@ -89,6 +89,7 @@ ALL = [
     ("inductor_heads", "inductor_heads.py"),
     ("module_settings", "module_settings.py"),
     ("size_ranges", "size_ranges.py"),
+    ("shift_ranges", "shift_ranges.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
     ("error_on_recompile", "error_on_recompile.py"),
     # The same tensor passed as both arguments: the no-aliasing guard fails, an entry for the aliased pair.
@@ -279,6 +280,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "inductor_heads": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
     "module_settings": {**_EAGER, "calls": "3", "dynamic": "auto"},
     "size_ranges": {**_EAGER, "calls": "4", "dynamic": "auto"},
+    "shift_ranges": {**_EAGER, "calls": "3", "dynamic": "true"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "aliased_inputs": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "optimizer_state": {**_EAGER, "calls": "3", "dynamic": "auto"},

@@ -1,6 +1,6 @@
 """`accepts: L['feats'].size()[2] 9 and up`: the sizes an entry serves, from its symbolic shape guards on each size
-alone, tried for 0-4096. size_ranges.py asks each cache entry's own guard check (torch's, after the run) which
-lengths it accepts and records them in its oracle: the line must say exactly those."""
+alone, tried up to ±4096 (sizes from 0). size_ranges.py asks each cache entry's own guard check (torch's, after the
+run) which lengths it accepts and records them in its oracle: the line must say exactly those."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_the_sizes_an_entry_accepts_are_those_its_guard_check_accepts(run: Run) 
     # 0/0's length is static (its TENSOR_MATCH says 13): no line; 0/1's says the oracle's lengths.
     assert list(lines) == ["0/1"]
     m = re.fullmatch(
-        r"accepts: L\['feats'\]\.size\(\)\[2\] (.+?) \(its guards on each alone, tried for 0-4096.*\)", lines["0/1"]
+        r"accepts: L\['feats'\]\.size\(\)\[2\] (.+?) \(its guards on each alone, tried up to ±4096.*\)", lines["0/1"]
     )
     assert m, lines["0/1"]
     assert _sizes(m[1]) == accepted["0/1"]
@@ -77,8 +77,53 @@ def test_only_integer_arithmetic_is_tried() -> None:
     assert size_ranges([f"{size} != 1", f"1 <= {size} <= 20"]) == ([f"{size} 2-20"], 0)
     # A few values are each said; an int torch made symbolic, an item of a tuple argument, is tried the same way.
     n, item = "L['n']", "L['shape'][1]"
-    assert size_ranges([f"{n} != 1", f"(64 % {n}) == 0", f"{n} != 64"]) == ([f"{n} 2, 4, 8, 16, 32"], 0)
+    assert size_ranges([f"0 <= {n}", f"{n} != 1", f"(64 % {n}) == 0", f"{n} != 64"]) == ([f"{n} 2, 4, 8, 16, 32"], 0)
     assert size_ranges([f"20 <= {item}", f"{item} != 20"]) == ([f"{item} 21 and up"], 0)
+    # An int may be negative (a roll's shift): tried from -4096; a size from 0.
+    k = "L['k']"
+    assert size_ranges([f"{k} < 0 and {k} >= -23", f"((-1)*{k}) != 1"]) == ([f"{k} -23 to -2"], 0)
+    assert size_ranges([f"{k} <= -1", f"((-1)*{k}) != 1"]) == ([f"{k} -2 and below"], 0)
+    assert size_ranges([f"{k} != 0", f"{k} != 1"]) == ([f"{k} -1 and below, 2 and up"], 0)
+    assert size_ranges([f"{size} <= -1", f"{size} != 3"]) == ([f"{size} none"], 0)
     # A division by zero fails the guard, as torch's own check would.
     # x // 8 in 6..8; 0-7 divide by zero.
     assert size_ranges([f"2 <= {size}", f"(16 // ({size} // 8)) == 2"]) == ([f"{size} 48-71"], 0)
+
+
+def test_the_shifts_an_entry_accepts_are_those_its_guard_check_accepts(run: Run) -> None:
+    """shift_ranges: `torch.roll(x, shifts=k)` under dynamic=True, k = 3, -2, 5; each entry's guards on the shift
+    relate it to the input's length (`L['k'] <= L['x'].size()[1]`): tried with the length the entry was made for,
+    they say exactly the shifts torch's own guard check accepts for an input of that shape, negative ones too."""
+    oracle = json.loads((CAPTURES / "shift_ranges" / "oracle.json").read_text(encoding="utf-8"))
+    accepted = {cid: set(ks) for cid, ks in oracle["accepted"].items()}
+    assert set(accepted) == {"0/0", "0/1"} and {3, 5} <= accepted["0/0"] and -2 in accepted["0/1"]
+    code, out, err = run("analyze", str(CAPTURES / "shift_ranges"), "--by-function")
+    assert code == 0, err
+    said: dict[str, str] = {}
+    cid = None
+    for line in unwrapped(out):
+        s = line.strip()
+        if m := re.match(r"^(\d+/\d+)\b", s):
+            cid = m[1]
+        elif s.startswith("accepts: ") and cid is not None:
+            said[cid] = s
+    assert set(said) == {"0/0", "0/1"}
+    for cid, line in said.items():
+        m = re.fullmatch(r"accepts: L\['k'\] (.+?) \(L\['x'\]\.size\(\)\[1\] = 24, as made\) \(.*\)", line)
+        assert m, line
+        assert _values(m[1]) == accepted[cid], line
+
+
+def _values(said: str) -> set[int]:
+    """`1-24`, `-24 to -1`, `-2 and below`, `9 and up` (runs, comma-separated) -> the ints from -TRIED to TRIED."""
+    out: set[int] = set()
+    for part in said.split(", "):
+        if m := re.fullmatch(r"(-?\d+) and up", part):
+            out |= set(range(int(m[1]), TRIED + 1))
+        elif m := re.fullmatch(r"(-?\d+) and below", part):
+            out |= set(range(-TRIED, int(m[1]) + 1))
+        elif m := re.fullmatch(r"(-?\d+)(?:-| to )(-?\d+)", part):
+            out |= set(range(int(m[1]), int(m[2]) + 1))
+        else:
+            out.add(int(part))
+    return out

@@ -545,11 +545,11 @@ def ops_text(c: CompilationLine, as_in: str | None = None) -> str:
 
 
 def sizes_text(c: CompilationLine) -> str:
-    """`accepts: L['feats'].size()[2] 9 and up; L['k'] 2-20 (its guards on each alone, tried for 0-4096)`, with the
-    guards relating several counted (not tried)."""
+    """`accepts: L['feats'].size()[2] 9 and up; L['k'] 2-20 (its guards on each alone, tried up to ±4096)`: sizes
+    from 0, ints from -4096; the guards relating several counted (not tried)."""
     n = c.sizes_related
     related = f"; {n} relating several not tried" if n else ""
-    return f"accepts: {'; '.join(c.sizes_accepted)} (its guards on each alone, tried for 0-4096{related})"
+    return f"accepts: {'; '.join(c.sizes_accepted)} (its guards on each alone, tried up to ±4096{related})"
 
 
 def graph_inputs_text(c: CompilationLine) -> str:

@@ -406,9 +406,10 @@ class GuardSummary(Model):
     sizes_accepted: list[str] = Field(
         default_factory=list,
         description="For each size or stride (or int argument torch made symbolic) two or more of its symbolic shape "
-        "guards name alone, the values from 0 to 4096 that pass all of them (\"L['x'].size()[2] 9 and up\", "
-        '"L[\'k\'] 2-20", "... 16, 24, 32, ... (step 8) and up"), the guards run as integer arithmetic and nothing '
-        "else; [] when none or the trace has no tree.",
+        "guards name alone, the values from 0 (an int: -4096) to 4096 that pass all of them (\"L['x'].size()[2] 9 "
+        'and up", "L[\'k\'] 2-20", "... 16, 24, 32, ... (step 8) and up"), the guards run as integer arithmetic and '
+        "nothing else; an int bounded by tensors' sizes is tried with the sizes as made, and says them (\"L['k'] "
+        "1-24 (L['x'].size()[1] = 24, as made)\"); [] when none or the trace has no tree.",
     )
     sizes_related: int = Field(
         0,

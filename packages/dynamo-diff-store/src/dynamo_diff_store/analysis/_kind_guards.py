@@ -175,7 +175,12 @@ def guard_summary(ident: Identity, final: dict[str, Any], metrics_ev: str | None
     if not isinstance(guard_count, int) or guard_count < 0:
         return None
     inputs, omitted, values_omitted = guards_on_inputs(ident.guard_leaves)
-    sizes, related = size_ranges(leaf.text for leaf in ident.guard_leaves if leaf.kind == "LAMBDA_GUARD")
+    made = {
+        source: int(value)
+        for source, value, _ in ident.created_symbols.values()
+        if source and value and value.lstrip("-").isdigit() and (".size()[" in source or ".stride()[" in source)
+    }
+    sizes, related = size_ranges((leaf.text for leaf in ident.guard_leaves if leaf.kind == "LAMBDA_GUARD"), made)
     return GuardSummary(
         count=guard_count,
         categories=dict(sorted(ident.guard_categories.items())),

@@ -1,9 +1,9 @@
 """Which sizes (and symbolic int arguments) an entry accepts: the symbolic shape guards of its guard tree (`2 <=
 L['x'].size()[0]`, `(L['x'].size()[2] + ((8 + (-1)*(L['x'].size()[2] % 8)) % 8)) != 8`) that name one size alone,
-tried for every size from 0 to SIZES_TRIED. A guard's text is parsed with Python's `ast` and run only when every
-node is integer arithmetic (`+ - * // %`, unary minus, `max`, `min`), a comparison or `and`/`or` over the one size:
-nothing else in the trace is ever evaluated. A guard relating two sizes (`L['a'].size()[0] == L['b'].size()[0]`) is
-counted, not tried."""
+tried for every size from 0 to SIZES_TRIED (an int from -SIZES_TRIED). A guard's text is parsed with Python's
+`ast` and run only when every node is integer arithmetic (`+ - * // %`, unary minus, `max`, `min`), a comparison
+or `and`/`or` over the one size: nothing else in the trace is ever evaluated. A guard relating two sizes
+(`L['a'].size()[0] == L['b'].size()[0]`) is counted, not tried."""
 
 from __future__ import annotations
 
@@ -66,8 +66,8 @@ def _readable(expression: str) -> ast.expr | None:
     return tree.body
 
 
-def _passing(guards: list[ast.expr]) -> list[int]:
-    """The sizes from 0 to SIZES_TRIED for which every guard holds: one comprehension over them all (a division by
+def _passing(guards: list[ast.expr], low: int = 0) -> list[int]:
+    """The values from `low` to SIZES_TRIED for which every guard holds: one comprehension over them all (a division by
     zero fails the guard, as torch's own check would)."""
     names = {"__builtins__": {}, "max": max, "min": min}
     every = ast.BoolOp(op=ast.And(), values=guards) if len(guards) > 1 else guards[0]
@@ -81,7 +81,7 @@ def _passing(guards: list[ast.expr]) -> list[int]:
         ast.Expression(body=ast.ListComp(elt=ast.Name(id="v", ctx=ast.Load()), generators=[loop]))
     )
     code = compile(tree, "<guards>", "eval")
-    sizes = range(SIZES_TRIED + 1)
+    sizes = range(low, SIZES_TRIED + 1)
     try:
         return list(eval(code, names, {"sizes": sizes}))
     except (ZeroDivisionError, OverflowError):
@@ -95,11 +95,11 @@ def _passing(guards: list[ast.expr]) -> list[int]:
 
 
 @functools.lru_cache(maxsize=256)  # a function's recompiles repeat their guards
-def _accepted(texts: tuple[str, ...]) -> str | None:
+def _accepted(texts: tuple[str, ...], signed: bool) -> str | None:
     trees = [_readable(t) for t in texts]
     if not trees or any(t is None for t in trees):
         return None  # a guard not read as arithmetic: what passes is not known
-    passing = _passing([t for t in trees if t is not None])
+    passing = _passing([t for t in trees if t is not None], -SIZES_TRIED if signed else 0)
     return None if len(passing) == 1 else accepted_text(passing)  # one value: its `==` guard says it
 
 
@@ -114,16 +114,20 @@ def _runs(sizes: list[int]) -> list[tuple[int, int]]:
 
 
 def accepted_text(sizes: list[int]) -> str:
-    """`9 and up`, `2-7`, `16, 24, 32, ... (step 8) and up`, `none`: the sizes from 0 to SIZES_TRIED that pass,
-    a run reaching SIZES_TRIED said open."""
+    """`9 and up`, `2-7`, `-23 to -2`, `-2 and below`, `16, 24, 32, ... (step 8) and up`, `none`: the values tried
+    that pass, a run reaching SIZES_TRIED (or -SIZES_TRIED) said open."""
     if not sizes:
         return "none"
     runs = _runs(sizes)
 
     def run_text(a: int, b: int) -> str:
+        if a == -SIZES_TRIED and b == SIZES_TRIED:
+            return "any"
+        if a == -SIZES_TRIED:
+            return f"{b} and below"
         if b == SIZES_TRIED:
             return f"{a} and up"
-        return str(a) if a == b else f"{a}-{b}"
+        return str(a) if a == b else f"{a}-{b}" if a >= 0 else f"{a} to {b}"
 
     if len(runs) <= RANGES_SAID or len(sizes) <= VALUES_SAID:
         return ", ".join(run_text(a, b) for a, b in runs)
@@ -135,13 +139,25 @@ def accepted_text(sizes: list[int]) -> str:
     return ", ".join(run_text(a, b) for a, b in runs[:RANGES_SAID]) + ", ..."
 
 
-def size_ranges(guards: Iterable[str]) -> tuple[list[str], int]:
+def size_ranges(guards: Iterable[str], made: dict[str, int] | None = None) -> tuple[list[str], int]:
     """`["L['feats'].size()[2] 9 and up", "L['k'] 2-20"]`: for each size (or symbolic int argument) that two or more
-    guards name alone, the values that pass all of them; and how many guards relate several (not tried)."""
+    guards name alone, the values that pass all of them; and how many guards relate several (not tried). `made`: the
+    sizes of the tensors as the entry was made for them (`{"L['x'].size()[1]": 24}`); a guard relating an int to
+    those alone is tried with them put in, and says so (`L['k'] 1-24 (L['x'].size()[1] = 24, as made)`)."""
+    made = made or {}
     alone: dict[str, list[str]] = {}
+    given: dict[str, dict[str, int]] = {}  # an int term -> the sizes put into its guards
     related = 0
-    for text in guards:
+    for guard in guards:
+        text = guard
         terms = set(_TERM.findall(text))
+        ints = [t for t in terms if ".size()[" not in t and ".stride()[" not in t]
+        if len(terms) > 1 and len(ints) == 1 and all(t in made for t in terms if t != ints[0]):
+            (term,) = ints
+            for other in sorted(terms - {term}, key=len, reverse=True):
+                text = text.replace(other, str(made[other]))
+                given.setdefault(term, {})[other] = made[other]
+            terms = {term}
         if len(terms) > 1:
             related += 1
         elif len(terms) == 1:
@@ -154,6 +170,9 @@ def size_ranges(guards: Iterable[str]) -> tuple[list[str], int]:
         texts = list(dict.fromkeys(found))
         if len(texts) < 2:
             continue  # one guard (`2 <= L['x'].size()[0]`): `guards on inputs` quotes it
-        if (accepted := _accepted(tuple(texts))) is not None:
-            said.append(f"{term} {accepted}")
+        signed = ".size()[" not in term and ".stride()[" not in term  # an int may be negative; a size may not
+        if (accepted := _accepted(tuple(texts), signed)) is not None:
+            sizes = given.get(term, {})
+            at = ", ".join(f"{k} = {v}" for k, v in sizes.items())
+            said.append(f"{term} {accepted}" + (f" ({at}, as made)" if at else ""))
     return said, related
