@@ -190,3 +190,33 @@ def test_a_dicts_manager_is_kept_as_the_check_it_makes(run: Run) -> None:
     assert not any("KeyValueManager" in line or "GuardManager:" in line for line in said)
     for kind in set(leaves):
         assert sum(line.startswith(f"{kind}:") for line in said) == leaves.count(kind)
+
+
+def test_two_records_diff_as_shown(run: Run) -> None:
+    """`evidence A ID --diff B:ID2`: edit_v1's and edit_v2's first graph of `forward` (their oracles: relu, mul
+    against relu, mul, mul, mul, sub, mul, add): the diff's `-` lines are v1's compact record's, its `+` lines v2's,
+    and v2's extra `sub` and `add` are among the added lines; a record against itself is the same."""
+    ops = {
+        n: json.loads((CAPTURES / n / "oracle.json").read_text(encoding="utf-8"))["backend_graphs"][0]["ops"]
+        for n in ("edit_v1", "edit_v2")
+    }
+    assert ops["edit_v1"] == ["relu", "mul"] and {"sub", "add"} <= set(ops["edit_v2"])
+    records = {n: _excerpt(run, n, "dynamo_output_graph") for n in ("edit_v1", "edit_v2")}
+    v1, v2 = (records[n]["evidence"]["id"] for n in ("edit_v1", "edit_v2"))
+    code, out, err = run("evidence", str(CAPTURES / "edit_v1"), v1, "--diff", f"{CAPTURES / 'edit_v2'}:{v2}")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert (
+        lines[0].startswith("--- ") and lines[1].startswith("+++ ") and "dynamo_output_graph, compile 0/0" in lines[0]
+    )
+    removed = [x[1:] for x in lines[2:] if x.startswith("-")]
+    added = [x[1:] for x in lines[2:] if x.startswith("+")]
+    assert removed and added
+    assert set(removed) <= set(records["edit_v1"]["text"].splitlines())
+    assert set(added) <= set(records["edit_v2"]["text"].splitlines())
+    assert any(" - " in x or "sub" in x for x in added) and any(" + " in x or "add" in x for x in added)
+    assert "line(s) differ" in err
+    code, out, err = run("evidence", str(CAPTURES / "edit_v1"), v1, "--diff", v1)
+    assert code == 0 and out == "" and "the same" in err
+    code, out, err = run("evidence", str(CAPTURES / "edit_v1"), v1, "--diff", "not-an-id")
+    assert code == 2 and "invalid_argument" in err

@@ -42,7 +42,7 @@ Questions -> commands (REF: a capture's id, prefix, label, or a path;
    evidence REF [ID...] [--grep PATTERN] [--in-config] [--max-matches N]
    no id: the index (--kind K --function NAME --compile-id 0/1 --offset N;
    one record left: it), with --grep every record's matches; an id: one
-   record [--full]; ids: each
+   record [--full]; ids: each; ID --diff [REF:]ID2: two records' diff
    e.g. evidence run1 --grep 'size mismatch' --kind recompile_reasons
  a function's code, a file, or its change between two runs?
    source REF FUNCTION [--context N] [--diff B]; source REF --file PATH

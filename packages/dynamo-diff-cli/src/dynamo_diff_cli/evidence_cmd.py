@@ -1,5 +1,7 @@
 """Commands that show the trace's own bytes: evidence excerpts and captured source snapshots."""
 
+import difflib
+import re
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -10,6 +12,7 @@ from dynamo_diff_cli.output import Format, print_document, stderr
 
 if TYPE_CHECKING:
     from dynamo_diff_schema import EvidenceExcerpt, SourceDiff, SourceLocation
+    from dynamo_diff_service import Service
 
 
 @handles_errors
@@ -64,6 +67,15 @@ def evidence(
             "a graph's code, a guard tree (a leaf a line) and Inductor's module are shown compact (--grep too).",
         ),
     ] = False,
+    diff: Annotated[
+        str | None,
+        typer.Option(
+            "--diff",
+            metavar="[REF:]ID",
+            help="Against EVIDENCE_ID: a unified diff of the two records as shown (compact unless --full), the other "
+            "of this capture or of REF (e.g. --diff after:u1-e15: the generated code of two runs).",
+        ),
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Index entries per page.")] = 50,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TEXT,
 ) -> None:
@@ -71,6 +83,9 @@ def evidence(
     service = service_of(ctx)
     ref = capture_ref(service, ref)
     ids = list(dict.fromkeys(evidence_ids or []))
+    if diff is not None:
+        _print_diff(service, ref, ids, diff, full=full, output_format=output_format)
+        return
     if len(ids) > 1 and grep is None:  # each record in turn, `--max-chars` each (JSON: a document a line)
         excerpts = [service.evidence_excerpt(ref, one, offset=offset, max_chars=max_chars, full=full) for one in ids]
         for excerpt in excerpts:
@@ -166,6 +181,39 @@ def evidence(
         print_document(excerpt)
         return
     _print_excerpt(excerpt)
+
+
+_EVIDENCE_ID = re.compile(r"^u\d+-e\d+$")
+DIFF_CONTEXT = 2  # lines of context around each change
+
+
+def _print_diff(service: "Service", ref: str, ids: list[str], other: str, *, full: bool, output_format: Format) -> None:
+    """`--diff [REF:]ID`: the records' texts as shown (the envelope line left out: its time and ids always
+    differ), as a unified diff; `+`/`-` lines only where they differ."""
+    from dynamo_diff_schema import DynamoDiffError, ErrorCode
+    from dynamo_diff_schema.ids import short_id
+
+    if output_format == Format.JSON:
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--diff prints text: leave out --format json")
+    if len(ids) != 1:
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--diff compares one record: give one EVIDENCE_ID")
+    other_ref, _, other_id = other.rpartition(":") if ":" in other else ("", "", other)
+    if not _EVIDENCE_ID.match(other_id):
+        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"--diff takes ID or REF:ID (an id like u1-e15): {other!r}")
+    other_ref = capture_ref(service, other_ref) if other_ref else ref
+    a = service.evidence_excerpt(ref, ids[0], max_chars=10_000_000, full=full)
+    b = service.evidence_excerpt(other_ref, other_id, max_chars=10_000_000, full=full)
+    left, right = a.text.splitlines()[1:], b.text.splitlines()[1:]
+    name_a = f"{short_id(ref)} {a.evidence.id} ({a.evidence.kind}, compile {a.evidence.compile_id or '-'})"
+    name_b = f"{short_id(other_ref)} {b.evidence.id} ({b.evidence.kind}, compile {b.evidence.compile_id or '-'})"
+    lines = list(difflib.unified_diff(left, right, name_a, name_b, n=DIFF_CONTEXT, lineterm=""))
+    stderr().print(
+        f"{a.evidence.id} against {b.evidence.id}, sha256 verified: "
+        + (f"{sum(1 for x in lines[2:] if x[:1] in '+-')} line(s) differ" if lines else "the same")
+        + (" (shown compact; --full: as written)" if a.compact or b.compact else "")
+    )
+    for line in lines:
+        typer.echo(line)
 
 
 def _print_excerpt(excerpt: "EvidenceExcerpt", *, heading: bool = False) -> None:

@@ -57,7 +57,7 @@ HELP = """
     evidence REF [ID...] [--grep PATTERN] [--in-config] [--max-matches N]
     no id: the index (--kind K --function NAME --compile-id 0/1 --offset N;
     one record left: it), with --grep every record's matches; an id: one
-    record [--full]; ids: each
+    record [--full]; ids: each; ID --diff [REF:]ID2: two records' diff
     e.g. evidence run1 --grep 'size mismatch' --kind recompile_reasons
   a function's code, a file, or its change between two runs?
     source REF FUNCTION [--context N] [--diff B]; source REF --file PATH
@@ -122,7 +122,7 @@ HELP_COLOUR = (
     "    evidence REF [ID...] [\u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m PATTERN] [\u001b[1;36m-\u001b[0m\u001b[1;36m-in\u001b[0m\u001b[1;36m-config\u001b[0m] [\u001b[1;36m-\u001b[0m\u001b[1;36m-max\u001b[0m\u001b[1;36m-matches\u001b[0m N]\n"
     "    no id: the index (\u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m K \u001b[1;36m-\u001b[0m\u001b[1;36m-function\u001b[0m NAME \u001b[1;36m-\u001b[0m\u001b[1;36m-compile\u001b[0m\u001b[1;36m-id\u001b[0m 0/1 \u001b[1;36m-\u001b[0m\u001b[1;36m-offset\u001b[0m N;\n"
     "    one record left: it), with \u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m every record's matches; an id: one\n"
-    "    record [\u001b[1;36m-\u001b[0m\u001b[1;36m-full\u001b[0m]; ids: each\n"
+    "    record [\u001b[1;36m-\u001b[0m\u001b[1;36m-full\u001b[0m]; ids: each; ID \u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m [REF:]ID2: two records' diff\n"
     "    e.g. evidence run1 \u001b[1;36m-\u001b[0m\u001b[1;36m-grep\u001b[0m 'size mismatch' \u001b[1;36m-\u001b[0m\u001b[1;36m-kind\u001b[0m recompile_reasons\n"
     "  a function's code, a file, or its change between two runs?\n"
     "    source REF FUNCTION [\u001b[1;36m-\u001b[0m\u001b[1;36m-context\u001b[0m N] [\u001b[1;36m-\u001b[0m\u001b[1;36m-diff\u001b[0m B]; source REF \u001b[1;36m-\u001b[0m\u001b[1;36m-file\u001b[0m PATH\n"
