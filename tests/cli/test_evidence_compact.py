@@ -218,5 +218,11 @@ def test_two_records_diff_as_shown(run: Run) -> None:
     assert "line(s) differ" in err
     code, out, err = run("evidence", str(CAPTURES / "edit_v1"), v1, "--diff", v1)
     assert code == 0 and out == "" and "the same" in err
+    code, out, err = run(
+        "evidence", str(CAPTURES / "edit_v1"), v1, "--diff", f"{CAPTURES / 'edit_v2'}:{v2}", "--format", "json"
+    )
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["kind"] == "evidence_diff" and doc["lines"] == lines and doc["lines_differ"] == len(removed + added)
     code, out, err = run("evidence", str(CAPTURES / "edit_v1"), v1, "--diff", "not-an-id")
     assert code == 2 and "invalid_argument" in err

@@ -265,3 +265,35 @@ def test_a_guard_tree_is_searched_compact(session: Session) -> None:
     assert page.structured_content["total_matches"] == len(leaves) - len(markings) + len(markings) // 5  # type: ignore[index]
     assert not any("DispatchKeySet" in line or "___check_type_id" in line for line in shown)
     assert "shown compact" in text_of(page)
+
+
+def test_a_record_diffed_against_another_captures(session: Session) -> None:
+    """get_evidence(diff='CAPTURE:ID'): edit_v1's and edit_v2's first graph (their workloads' backends: relu, mul
+    against relu, mul, mul, mul, sub, mul, add): an `evidence_diff` whose `-` lines are v1's record and `+` lines
+    v2's, as each alone reads; the same record against itself is `the same`; a malformed diff is invalid_argument."""
+    ops = [
+        json.loads((CAPTURES / n / "oracle.json").read_text())["backend_graphs"][0]["ops"]
+        for n in ("edit_v1", "edit_v2")
+    ]
+    assert ops[0] == ["relu", "mul"] and len(ops[1]) == 7
+    ids = {}
+    for n in ("edit_v1", "edit_v2"):
+        cid = session.call("import_trace", path=f"captures/{n}").structured_content["captures"][0]["capture"]["id"]  # type: ignore[index]
+        index = session.call("get_evidence", capture=cid, kind="dynamo_output_graph", full=True).structured_content
+        ids[n] = (cid, index["items"][0]["id"])  # type: ignore[index]
+    (a_cid, a_ev), (b_cid, b_ev) = ids["edit_v1"], ids["edit_v2"]
+    result = session.call("get_evidence", capture=a_cid, evidence_id=a_ev, diff=f"{b_cid}:{b_ev}", full=True)
+    doc = result.structured_content
+    assert doc["kind"] == "evidence_diff" and doc["lines_differ"] > 0 and not doc.get("lines_omitted")  # type: ignore[index,union-attr]
+    texts = {
+        n: session.call("get_evidence", capture=c, evidence_id=e, max_chars=5000, full=True).structured_content["text"]  # type: ignore[index]
+        for n, (c, e) in ids.items()
+    }
+    lines = doc["lines"]  # type: ignore[index]
+    assert {x[1:] for x in lines[2:] if x.startswith("-")} <= set(texts["edit_v1"].splitlines())
+    assert {x[1:] for x in lines[2:] if x.startswith("+")} <= set(texts["edit_v2"].splitlines())
+    assert all(line in text_of(result) for line in lines)
+    same = session.call("get_evidence", capture=a_cid, evidence_id=a_ev, diff=a_ev, full=True).structured_content
+    assert not same.get("lines") and same["lines_differ"] == 0  # type: ignore[index,union-attr]
+    bad = session.call("get_evidence", capture=a_cid, evidence_id=a_ev, diff="nope")
+    assert bad.is_error and "invalid_argument" in text_of(bad)

@@ -1,6 +1,5 @@
 """Commands that show the trace's own bytes: evidence excerpts and captured source snapshots."""
 
-import difflib
 import re
 from typing import TYPE_CHECKING, Annotated
 
@@ -184,35 +183,29 @@ def evidence(
 
 
 _EVIDENCE_ID = re.compile(r"^u\d+-e\d+$")
-DIFF_CONTEXT = 2  # lines of context around each change
 
 
 def _print_diff(service: "Service", ref: str, ids: list[str], other: str, *, full: bool, output_format: Format) -> None:
-    """`--diff [REF:]ID`: the records' texts as shown (the envelope line left out: its time and ids always
-    differ), as a unified diff; `+`/`-` lines only where they differ."""
+    """`--diff [REF:]ID`: the records' texts as shown, as a unified diff (`evidence_diff` in JSON)."""
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
-    from dynamo_diff_schema.ids import short_id
 
-    if output_format == Format.JSON:
-        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--diff prints text: leave out --format json")
     if len(ids) != 1:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--diff compares one record: give one EVIDENCE_ID")
     other_ref, _, other_id = other.rpartition(":") if ":" in other else ("", "", other)
     if not _EVIDENCE_ID.match(other_id):
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"--diff takes ID or REF:ID (an id like u1-e15): {other!r}")
-    other_ref = capture_ref(service, other_ref) if other_ref else ref
-    a = service.evidence_excerpt(ref, ids[0], max_chars=10_000_000, full=full)
-    b = service.evidence_excerpt(other_ref, other_id, max_chars=10_000_000, full=full)
-    left, right = a.text.splitlines()[1:], b.text.splitlines()[1:]
-    name_a = f"{short_id(ref)} {a.evidence.id} ({a.evidence.kind}, compile {a.evidence.compile_id or '-'})"
-    name_b = f"{short_id(other_ref)} {b.evidence.id} ({b.evidence.kind}, compile {b.evidence.compile_id or '-'})"
-    lines = list(difflib.unified_diff(left, right, name_a, name_b, n=DIFF_CONTEXT, lineterm=""))
-    stderr().print(
-        f"{a.evidence.id} against {b.evidence.id}, sha256 verified: "
-        + (f"{sum(1 for x in lines[2:] if x[:1] in '+-')} line(s) differ" if lines else "the same")
-        + (" (shown compact; --full: as written)" if a.compact or b.compact else "")
+    found = service.evidence_diff(
+        ref, ids[0], capture_ref(service, other_ref) if other_ref else ref, other_id, full=full
     )
-    for line in lines:
+    if output_format == Format.JSON:
+        print_document(found)
+        return
+    stderr().print(
+        f"{found.evidence.id} against {found.other.id}, sha256 verified: "
+        + (f"{found.lines_differ} line(s) differ" if found.lines else "the same")
+        + (" (shown compact; --full: as written)" if found.compact else "")
+    )
+    for line in found.lines:
         typer.echo(line)
 
 

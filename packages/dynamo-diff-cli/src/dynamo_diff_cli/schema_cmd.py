@@ -27,6 +27,7 @@ class SchemaKind(StrEnum):
     EVIDENCE_GREP = "evidence_grep"
     EVIDENCE_SEARCH = "evidence_search"
     EVIDENCE_EXCERPTS = "evidence_excerpts"
+    EVIDENCE_DIFF = "evidence_diff"
     SOURCE = "source"
     SOURCE_DIFF = "source_diff"
     VERIFY_REPORT = "verify_report"

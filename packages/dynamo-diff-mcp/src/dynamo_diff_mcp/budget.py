@@ -153,6 +153,7 @@ _KEPT: dict[str, frozenset[str]] = {
         "EvidenceIndex": "next_offset",
         "EvidenceExcerpt": "next_offset",
         "EvidenceExcerpts": "excerpts excerpts_omitted",
+        "EvidenceDiff": "lines_differ lines_omitted",
         "EvidenceGrep": "shown_matches",
         "EvidenceSearch": "records_matched total_matches shown_matches records",
         "EvidenceHit": "shown_matches",

@@ -40,6 +40,7 @@ from dynamo_diff_schema import (
     CompilationLine,
     CompiledState,
     CompiledStatus,
+    EvidenceDiff,
     EvidenceExcerpt,
     EvidenceExcerpts,
     EvidenceGrep,
@@ -497,6 +498,17 @@ def evidence_search_text(page: EvidenceSearch, filters: str = "") -> str:
     if page.config_matches and not page.in_config:
         lines.append(f"{page.config_matches} more in embedded configuration: get_evidence(..., in_config=true)")
     return "\n".join(lines)
+
+
+def evidence_diff_text(page: EvidenceDiff) -> str:
+    """`u1-e15 against u1-e15, sha256 verified: 12 line(s) differ`, then the unified diff (the lines left out to
+    fit counted)."""
+    head = f"{page.evidence.id} against {page.other.id}, sha256 verified: " + (
+        f"{page.lines_differ} line(s) differ" if page.lines_differ else "the same"
+    )
+    head += " (shown compact; full=true: as written)" if page.compact else ""
+    rest = [f"... {page.lines_omitted} more diff line(s) left out to fit"] if page.lines_omitted else []
+    return "\n".join([head, *page.lines, *rest])
 
 
 def evidence_excerpts_text(page: EvidenceExcerpts, left_out: list[str]) -> str:

@@ -20,6 +20,7 @@ from dynamo_diff_schema.pages import CapturePage, ComparisonPage, ImportPage, Ru
 from dynamo_diff_schema.results import (
     CaptureList,
     CheckVerdict,
+    EvidenceDiff,
     EvidenceExcerpt,
     EvidenceExcerpts,
     EvidenceGrep,
@@ -54,6 +55,7 @@ DOCUMENT_MODELS: Final[dict[str, type[BaseModel]]] = {
     "evidence_grep": EvidenceGrep,
     "evidence_search": EvidenceSearch,
     "evidence_excerpts": EvidenceExcerpts,
+    "evidence_diff": EvidenceDiff,
     "source": SourceResult,
     "source_diff": SourceDiff,
     "verify_report": VerifyReport,

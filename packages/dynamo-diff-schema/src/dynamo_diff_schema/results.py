@@ -189,6 +189,26 @@ class EvidenceExcerpts(Model):
     )
 
 
+class EvidenceDiff(Model):
+    """`dynamo-diff evidence ID EVIDENCE_ID --diff [REF:]ID2`: a unified diff of two records as shown (compact unless
+    `--full`), their first, envelope line left out (its time and ids always differ)."""
+
+    kind: Literal["evidence_diff"] = "evidence_diff"
+    schema_version: str = SCHEMA_VERSION
+    outline: str | None = Field(None, description=OUTLINE)
+    capture: str = Field(description="The capture id of the first record.")
+    evidence: Evidence
+    other_capture: str = Field(description="The capture id of the second record.")
+    other: Evidence
+    compact: bool = Field(False, description="Whether either record is shown compact (as `evidence_excerpt.compact`).")
+    lines_differ: int = Field(ge=0, description="The diff's `-` and `+` lines: 0 when the two read the same.")
+    lines: list[str] = Field(
+        default_factory=list,
+        description="The unified diff (`--- A`, `+++ B`, `@@` hunks with 2 lines of context); [] when the same.",
+    )
+    lines_omitted: int = Field(0, ge=0, description="Diff lines left out at the end to fit the response.")
+
+
 class EvidenceGrep(Model):
     """`dynamo-diff evidence ID EVIDENCE_ID --grep PATTERN`: the lines of one record that match."""
 

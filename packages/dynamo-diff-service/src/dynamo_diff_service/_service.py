@@ -95,6 +95,10 @@ def grep_document(
     )
 
 
+EVIDENCE_DIFF_CHARS = 2_000_000  # each record read whole for a diff
+EVIDENCE_DIFF_CONTEXT = 2  # lines of context around each change
+
+
 class Confine(Protocol):
     """Turns a path reference into the path to read, or raises DynamoDiffError; `what` names the argument."""
 
@@ -1039,6 +1043,30 @@ class Service:
             capture_id, evidence_id, pattern, context=context, max_matches=max_matches, in_config=in_config, full=full
         )
         return grep_document(capture_id, whole, pattern, found, in_config=in_config, compact=compact)
+
+    def evidence_diff(
+        self, ref: str, evidence_id: str, other_ref: str, other_id: str, *, full: bool = False
+    ) -> _schema.EvidenceDiff:
+        """A unified diff of two records as shown (compact unless `full`), each hash-checked; their first, envelope
+        line left out (its time and ids always differ)."""
+        a = self.evidence_excerpt(ref, evidence_id, max_chars=EVIDENCE_DIFF_CHARS, full=full)
+        b = self.evidence_excerpt(other_ref, other_id, max_chars=EVIDENCE_DIFF_CHARS, full=full)
+        name_a = f"{short_id(a.capture)} {a.evidence.id} ({a.evidence.kind}, compile {a.evidence.compile_id or '-'})"
+        name_b = f"{short_id(b.capture)} {b.evidence.id} ({b.evidence.kind}, compile {b.evidence.compile_id or '-'})"
+        lines = list(
+            difflib.unified_diff(
+                a.text.splitlines()[1:], b.text.splitlines()[1:], name_a, name_b, n=EVIDENCE_DIFF_CONTEXT, lineterm=""
+            )
+        )
+        return _schema.EvidenceDiff(
+            capture=a.capture,
+            evidence=a.evidence,
+            other_capture=b.capture,
+            other=b.evidence,
+            compact=bool(a.compact or b.compact),
+            lines_differ=sum(1 for line in lines[2:] if line[:1] in "+-"),
+            lines=lines,
+        )
 
     def source_document(
         self,
