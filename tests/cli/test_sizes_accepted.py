@@ -86,6 +86,9 @@ def test_only_integer_arithmetic_is_tried() -> None:
     assert size_ranges([f"{k} != 0", f"{k} != 1"]) == ([f"{k} -1 and below, 2 and up"], 0)
     assert size_ranges([f"{size} <= -1", f"{size} != 3"]) == ([f"{size} none"], 0)
     # A division by zero fails the guard, as torch's own check would.
+    # An expression nested past what Python compiles (a damaged or hostile trace) is not tried, and does not crash.
+    deep = "(" + size + "+1" * 990 + ") > 2"
+    assert size_ranges([deep, f"{size} != 5"]) == ([], 0)
     # x // 8 in 6..8; 0-7 divide by zero.
     assert size_ranges([f"2 <= {size}", f"(16 // ({size} // 8)) == 2"]) == ([f"{size} 48-71"], 0)
 

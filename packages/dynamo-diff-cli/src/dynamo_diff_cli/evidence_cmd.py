@@ -1,6 +1,5 @@
 """Commands that show the trace's own bytes: evidence excerpts and captured source snapshots."""
 
-import re
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -182,18 +181,14 @@ def evidence(
     _print_excerpt(excerpt)
 
 
-_EVIDENCE_ID = re.compile(r"^u\d+-e\d+$")
-
-
 def _print_diff(service: "Service", ref: str, ids: list[str], other: str, *, full: bool, output_format: Format) -> None:
     """`--diff [REF:]ID`: the records' texts as shown, as a unified diff (`evidence_diff` in JSON)."""
     from dynamo_diff_schema import DynamoDiffError, ErrorCode
+    from dynamo_diff_service import diff_target
 
     if len(ids) != 1:
         raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "--diff compares one record: give one EVIDENCE_ID")
-    other_ref, _, other_id = other.rpartition(":") if ":" in other else ("", "", other)
-    if not _EVIDENCE_ID.match(other_id):
-        raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, f"--diff takes ID or REF:ID (an id like u1-e15): {other!r}")
+    other_ref, other_id = diff_target(other)
     found = service.evidence_diff(
         ref, ids[0], capture_ref(service, other_ref) if other_ref else ref, other_id, full=full
     )

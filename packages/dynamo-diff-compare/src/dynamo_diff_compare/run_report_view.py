@@ -521,11 +521,14 @@ def ops_text(c: CompilationLine, as_in: str | None = None) -> str:
     AOTAutograd's graphs of it (`; AOTAutograd: forward 8 ops, backward 18 ops`) and how many inputs the graph
     takes (`; 19 graph inputs`: its placeholders, parameters and buffers among them). `as_in`: the compile id whose
     line listed the same kinds and counts (`graph: 13 ops, the kinds of 0/1; 15 graph inputs`)."""
+    ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
+    # A compilation that failed or never finished has its graph's record but no op count (compilation_metrics).
+    count = f"{c.graph_ops} ops" if c.graph_ops is not None else "ops (torch recorded no count)"
+    # Every input of the graph: the frame's tensors and symbols, and the modules' parameters and buffers it reads.
+    inputs = len(c.graph_inputs) + c.graph_inputs_omitted
+    takes = f"; {inputs} graph input{'' if inputs == 1 else 's'}" if inputs else ""
     if as_in is not None:
-        inputs = len(c.graph_inputs) + c.graph_inputs_omitted
-        takes = f"; {inputs} graph input{'' if inputs == 1 else 's'}" if inputs else ""
-        ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
-        return f"graph: {c.graph_ops} ops, the kinds and counts of {as_in}'s{takes}{ev}"
+        return f"graph: {count}, the kinds and counts of {as_in}'s{takes}{ev}"
     listed = sum(int(k.rsplit(" ", 1)[1]) for k in c.graph_op_kinds)
     rest = (c.graph_ops or 0) - listed
     more = f", {rest} more" if rest > 0 else ""
@@ -533,12 +536,6 @@ def ops_text(c: CompilationLine, as_in: str | None = None) -> str:
     aot = ", ".join(
         f"{k} {n} ops" + (compiled[c.backward_compiled] if k == "backward" else "") for k, n in c.aot_ops.items()
     )
-    ev = f" (ev {c.graph_evidence_id})" if c.graph_evidence_id else ""
-    # A compilation that failed or never finished has its graph's record but no op count (compilation_metrics).
-    count = f"{c.graph_ops} ops" if c.graph_ops is not None else "ops (torch recorded no count)"
-    # Every input of the graph: the frame's tensors and symbols, and the modules' parameters and buffers it reads.
-    inputs = len(c.graph_inputs) + c.graph_inputs_omitted
-    takes = f"; {inputs} graph input{'' if inputs == 1 else 's'}" if inputs else ""
     return (
         f"graph: {count}: " + ", ".join(c.graph_op_kinds) + more + (f"; AOTAutograd: {aot}" if aot else "") + takes + ev
     )

@@ -49,7 +49,15 @@ from dynamo_diff_schema import (
     SourceResult,
     short_id,
 )
-from dynamo_diff_service import GREP_MAX_MATCHES, STORE_ENV, Service, default_store_path, grep_document, source_map_of
+from dynamo_diff_service import (
+    GREP_MAX_MATCHES,
+    STORE_ENV,
+    Service,
+    default_store_path,
+    diff_target,
+    grep_document,
+    source_map_of,
+)
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
@@ -670,11 +678,9 @@ class Tools:
     def _diff(self, cid: str, ids: list[str], other: str, *, full: bool) -> CallToolResult:
         """`diff='[capture:]id'`: the one record asked for against it, as a unified diff; as many of the diff's
         lines as fit, the rest counted."""
-        other_ref, _, other_id = other.rpartition(":") if ":" in other else ("", "", other)
-        if len(ids) != 1 or not re.fullmatch(r"u\d+-e\d+", other_id):
-            raise DynamoDiffError(
-                ErrorCode.INVALID_ARGUMENT, "diff: one evidence_id, and diff='ID' or diff='CAPTURE:ID' (e.g. u1-e15)"
-            )
+        if len(ids) != 1:
+            raise DynamoDiffError(ErrorCode.INVALID_ARGUMENT, "diff compares one record: give one evidence_id")
+        other_ref, other_id = diff_target(other)
         found = self.service.evidence_diff(
             cid, ids[0], self.service.resolve(other_ref)[0] if other_ref else cid, other_id
         )

@@ -134,7 +134,7 @@ def _one_line(exception: str, limit: int = 200) -> str:
     if (m := _RAISED_AT.search(text)) is not None:
         path = m["path"].split("site-packages/", 1)[-1] if "site-packages/" in m["path"] else m["path"]
         where, text = (
-            f" (raised at {path.rsplit('/', 3)[-1] if path.startswith('/') else path}:{m['line']})",
+            f" (raised at {path.rsplit('/', 1)[-1] if path.startswith('/') else path}:{m['line']})",
             text[: m.start()],
         )
     room = limit - len(where)

@@ -59,10 +59,10 @@ def _readable(expression: str) -> ast.expr | None:
     """The guard's tree when it is integer arithmetic over the size `v` (a comparison or and/or of them)."""
     try:
         tree = ast.parse(expression, mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not isinstance(tree.body, (ast.Compare, ast.BoolOp)) or not _safe(tree):
-        return None
+        if not isinstance(tree.body, (ast.Compare, ast.BoolOp)) or not _safe(tree):
+            return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # not Python, or nested past what is read: not tried
     return tree.body
 
 
@@ -99,7 +99,10 @@ def _accepted(texts: tuple[str, ...], signed: bool) -> str | None:
     trees = [_readable(t) for t in texts]
     if not trees or any(t is None for t in trees):
         return None  # a guard not read as arithmetic: what passes is not known
-    passing = _passing([t for t in trees if t is not None], -SIZES_TRIED if signed else 0)
+    try:
+        passing = _passing([t for t in trees if t is not None], -SIZES_TRIED if signed else 0)
+    except (RecursionError, MemoryError):
+        return None  # too deep to compile: not tried
     return None if len(passing) == 1 else accepted_text(passing)  # one value: its `==` guard says it
 
 
