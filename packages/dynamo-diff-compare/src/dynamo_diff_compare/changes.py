@@ -198,6 +198,26 @@ def clipped(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# What torch adds to a guard's failure text that says nothing of the run: an object's address and a link to a
+# discussion (`BACKEND_MATCH failure: ... (id=0x7f07374d2590). ... More details: <link>`).
+_ADDRESS = re.compile(r" \(id=0x[0-9a-f]+\)")
+_MORE_DETAILS = re.compile(r"\s*More details: \S+\s*$")
+
+
+def guard_failure_text(text: str, limit: int = 450) -> str:
+    """A failing guard as torch wrote it (its user-code comment left out), without object addresses or a trailing
+    link; a text over `limit` characters is cut after its last whole sentence (or word) that fits, never mid-word."""
+    body = _MORE_DETAILS.sub("", _ADDRESS.sub("", text.split("  #", 1)[0].strip()))
+    if len(body) <= limit:
+        return body
+    head = body[: limit - 1]
+    end = head.rfind(". ")
+    if end >= limit // 2:
+        return head[: end + 1] + " …"
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head) + " …"
+
+
 def gist(text: str, limit: int = 140) -> str:
     """The telling line of torch's failure text (its `headline`); a headline whose explanation ends with the
     operator's own error ("RuntimeError when making fake tensor call" ... "got RuntimeError('...')") gets that

@@ -43,7 +43,7 @@ from dynamo_diff_compare.call_sites import (
     guarded_name,
     same_call,
 )
-from dynamo_diff_compare.changes import gist
+from dynamo_diff_compare.changes import gist, guard_failure_text
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
@@ -203,7 +203,7 @@ def guard_reason_line(r: GuardReason, sources: SnapshotSet | None = None, file: 
     sites = assignment_sites(sources, what, file) if what is not None else []
     return GuardLine(
         category=str(r.category),
-        text=r.text.split("  #", 1)[0].strip()[:300],
+        text=guard_failure_text(r.text),
         site=at.site if at is not None else None,
         code=at.code if at is not None else None,
         guarded=what.label if what is not None else None,

@@ -27,7 +27,7 @@ _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
         GuardCategory.GLOBAL_STATE,
         re.compile(
             r"GLOBAL_STATE|global state|deterministic_algorithms|autocast|"
-            r"torch_function_mode|default_device|___check_global_state",
+            r"torch_function_mode|default_device|___check_global_state|BACKEND_MATCH",
             re.I,
         ),
     ),
