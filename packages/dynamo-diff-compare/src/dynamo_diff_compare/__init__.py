@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         with_suggestions,
     )
     from dynamo_diff_compare.scripts_view import Script, run_scripts, scripts_text
+    from dynamo_diff_compare.shape_records import SHAPE_RECORD_KINDS, shape_record_summary
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
     from dynamo_diff_compare.source_change import row_code_changes
     from dynamo_diff_compare.suggestions import suggestion_brief, suggestion_text
@@ -154,6 +155,8 @@ _LAZY = {
     "Script": "scripts_view",
     "run_scripts": "scripts_view",
     "scripts_text": "scripts_view",
+    "SHAPE_RECORD_KINDS": "shape_records",
+    "shape_record_summary": "shape_records",
     "suggestion_brief": "suggestions",
     "suggestion_text": "suggestions",
 }
@@ -168,6 +171,7 @@ __all__ = [
     "COMPILE_TIME_NOISE",
     "LINKED_RECORDS",
     "PLAIN_HINTS",
+    "SHAPE_RECORD_KINDS",
     "Excerpt",
     "GateResult",
     "HintWords",
@@ -220,6 +224,7 @@ __all__ = [
     "run_report_text",
     "run_scripts",
     "scripts_text",
+    "shape_record_summary",
     "side_label",
     "snapshot_json",
     "snapshot_of",

@@ -799,10 +799,12 @@ class Service:
         function: str | None = None,
         offset: int = 0,
         limit: int = 50,
+        read_shape_records: bool = True,
     ) -> tuple[str, list[EvidenceEntry], int]:
         """(capture id, one page of its evidence index, the total that matches): each entry with its source
         function and a one-line summary; filtered by kind, compile id and function. `ref` is what `open` takes
-        (a path is imported first)."""
+        (a path is imported first). A shape-environment record (a symbol made, a guard added, a value fixed) is
+        read for its summary unless `read_shape_records` is False."""
         capture_id = self.resolve(ref)[0]
         capture = self.load(capture_id)
         report = self.report(capture, function=function)
@@ -816,6 +818,8 @@ class Service:
             capture_id, kind=kind, compile_ids=compile_ids, offset=offset, limit=limit
         )
         summaries = _compare.evidence_summaries(capture)
+        if read_shape_records:
+            summaries.update(self._shape_summaries(capture_id, [e for e in items if e.id not in summaries]))
         entries = [
             EvidenceEntry(
                 **e.model_dump(),
@@ -825,6 +829,26 @@ class Service:
             for e in items
         ]
         return capture_id, entries, total
+
+    def _shape_summaries(self, capture_id: str, items: Sequence[Evidence]) -> dict[str, str]:
+        """Evidence id -> one line, for the shape-environment records among `items` (each read; the file names their
+        stacks give by intern index looked up in one read of each file's table, to the last such record)."""
+        from dynamo_diff_service._condense import needs_strings
+
+        shape = [e for e in items if e.kind in _compare.SHAPE_RECORD_KINDS]
+        upto: dict[str, int] = {}
+        for e in shape:
+            upto[e.file] = max(upto.get(e.file, 0), e.offset)
+        tables: dict[str, dict[int, str]] = {}
+        out: dict[str, str] = {}
+        for e in shape:
+            text = self.store.read_evidence(capture_id, e.id, max_chars=_GREP_MAX_CHARS).text
+            if needs_strings(text) and e.file not in tables:
+                tables[e.file] = self.store.intern_strings(capture_id, e.file, upto[e.file])
+            said = _compare.shape_record_summary(e.kind, text, tables.get(e.file, {}))
+            if said is not None:
+                out[e.id] = f"{e.compile_id} {said}" if e.compile_id else said
+        return out
 
     def read_evidence(self, ref: str, evidence_id: str, *, offset: int = 0, max_chars: int = 4000) -> EvidenceExcerpt:
         return self.store.read_evidence(ref, evidence_id, offset=offset, max_chars=max_chars)
@@ -892,7 +916,7 @@ class Service:
         its count and matching windows (the first `max_matches` matches in all are shown; a record past them has
         none); every match counted."""
         capture_id, entries, total = self.evidence_index(
-            ref, kind=kind, compile_id=compile_id, function=function, limit=1_000_000
+            ref, kind=kind, compile_id=compile_id, function=function, limit=1_000_000, read_shape_records=False
         )
         if evidence_ids is not None:
             wanted = set(evidence_ids)
