@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,22 @@ def test_a_kernel_inductor_runs_once_per_head_says_how_many_times(run: Run) -> N
     said = ", ".join(k + (f" x{module['runs'][k]}" if module["runs"][k] > 1 else "") for k in module["kernels"])
     assert f"{len(module['kernels'])} kernels: {said}; calls bmm {2 * heads}" in line
     assert f"{softmax[0]} x{heads}" in line
+
+
+def test_the_evidence_index_says_each_graph_and_module_in_a_line(run: Run) -> None:
+    """The index entries of inductor_heads' AOT inference graph and Inductor module say what they hold: the graph's
+    call count (its nodes: the record's assignments, an ATen op's or an item of one's result, counted here) and the
+    module's kernels, each with how many times `call` runs it (read with `ast`)."""
+    (module,) = modules("inductor_heads")
+    (graph_code,) = [payload for meta, payload in records(log_of("inductor_heads")) if "aot_inference_graph" in meta]
+    node = re.compile(r'^\s+\w+(?:: "[^"]*")? = ')
+    nodes = sum(1 for line in graph_code.splitlines() if node.match(line))
+    assert nodes > sum(1 for line in graph_code.splitlines() if " = torch.ops.aten." in line)
+    code, out, err = run("evidence", str(CAPTURES / "inductor_heads"), "--limit", "500")
+    assert code == 0, err
+    (graph,) = [line for line in out.splitlines() if " aot_inference_graph " in line]
+    assert f": 0/0 AOT inference graph of forward: {nodes} ops: " in graph, graph
+    (said,) = [line for line in out.splitlines() if " inductor_output_code " in line]
+    kernels = ", ".join(k + (f" x{module['runs'][k]}" if module["runs"][k] > 1 else "") for k in module["kernels"])
+    assert f": 0/0 Inductor code of forward: call takes {module['inputs']} input" in said, said
+    assert f"{len(module['kernels'])} kernels: {kernels}" in said, said

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from dynamo_diff_compare.run_report_view import (
         InputsSaid,
         TextSaid,
+        aot_graph_summary,
         compilation_text,
         context_once,
         evidence_summaries,
@@ -142,6 +143,7 @@ _LAZY = {
     "row_code_changes": "source_change",
     "called_from_text": "call_sites",
     "InputsSaid": "run_report_view",
+    "aot_graph_summary": "run_report_view",
     "TextSaid": "run_report_view",
     "compilation_text": "run_report_view",
     "context_once": "run_report_view",
@@ -183,6 +185,7 @@ __all__ = [
     "SummaryRow",
     "TextSaid",
     "__version__",
+    "aot_graph_summary",
     "called_from_text",
     "capture_markdown",
     "capture_text",

@@ -8,6 +8,11 @@ from dynamo_diff_schema.compilation import InductorCode
 KERNELS_SAID = 6  # each with how many times `call` runs it when not once (`x4`)
 
 
+def inductor_code_summary(code: InductorCode) -> str:
+    """The module in one line, as `inductor code:` says it (the evidence index's summary of the record)."""
+    return _one(code)
+
+
 def _one(code: InductorCode) -> str:
     bits = []
     if code.inputs is not None:

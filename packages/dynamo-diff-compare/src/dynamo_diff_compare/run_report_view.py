@@ -48,7 +48,7 @@ from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import phase_times_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.guard_groups import grouped_guards
-from dynamo_diff_compare.inductor_code_view import inductor_code_text
+from dynamo_diff_compare.inductor_code_view import inductor_code_summary, inductor_code_text
 from dynamo_diff_compare.observed import Observed, observed_functions
 from dynamo_diff_compare.rank_sums import rank_split, summed
 from dynamo_diff_compare.render import side_label
@@ -69,6 +69,7 @@ from dynamo_diff_compare.user_lines import (
     dynamic_text,
     guard_line,
     made_for_text,
+    same_number_note,
     shown_site,
     source_line,
     specialized_text,
@@ -231,6 +232,7 @@ def reason_text(r: GuardLine, quoted: set[str] | None = None) -> str:
         f"[{r.category}] {r.text}"
         + (f" {at}" if r.site else "")
         + made_for_text(r.made_for)
+        + same_number_note(r.text, r.made_for)
         + (f" ({also})" if also else "")
     )
 
@@ -940,6 +942,32 @@ def evidence_summaries(capture: Capture) -> dict[str, str]:
                 seconds = c.phase_times.get(_COMPILE_TIME)
                 took = f", {seconds:g} s" if seconds is not None else ""
                 note(c.phase_evidence_id, f"{c.compile_id} metrics of {name}: {c.outcome}{took}")
+            for code in c.inductor_code:
+                note(code.evidence_id, f"{c.compile_id} Inductor code of {name}: {inductor_code_summary(code)}")
             if c.evidence_ids:
                 note(c.evidence_ids[0], f"{c.compile_id} first record of {name} ({c.outcome})")
     return out
+
+
+_AOT_GRAPH_KINDS = {
+    "aot_forward_graph": "forward",
+    "aot_backward_graph": "backward",
+    "aot_inference_graph": "inference",
+}
+
+
+def aot_graph_summary(comp: Compilation, kind: str) -> str | None:
+    """`0/2 AOT forward graph of forward: 9 ops: div 2, clamp_min 1, ...` for an AOTAutograd graph record of `comp`
+    (the evidence index's summary; view and layout ops left out of the list, as `aten ops:`); None for another
+    kind or a graph the compilation has no count of."""
+    which = _AOT_GRAPH_KINDS.get(kind)
+    if which is None or comp.aot is None:
+        return None
+    count = aot_ops(comp).get(which)
+    if count is None:
+        return None
+    kinds = aot_op_kinds(comp).get(which, [])
+    shown = kinds[:AOT_KINDS_SAID]
+    more = f", {len(kinds) - len(shown)} more" if len(kinds) > len(shown) else ""
+    listed = f": {', '.join(shown)}{more}" if shown else ""
+    return f"{comp.compile_id} AOT {which} graph of {comp.code.co_name or '?'}: {count} ops{listed}"

@@ -112,6 +112,40 @@ def made_for_text(made_for: list[str]) -> str:
     return f" (made for: {' and '.join(cut)}" + (f", +{rest} more" if rest else "") + ")"
 
 
+# `self.p == 2` / `L['self'].p == 2.0`: a guard on a number's value (an optional `0/1: ` entry prefix first).
+_NUMBER_GUARD = re.compile(
+    r"^(?:\[?!?\d+/\d+(?:/\d+)?\]?:\s*)?(?P<name>.+?) == (?P<value>-?\d+(?:\.\d*)?(?:e-?\d+)?|True|False)$"
+)
+_SOURCE_PREFIX = re.compile(r"^[LG]\['(\w+)'\]")
+
+
+def _number(text: str) -> tuple[str, int | float | bool] | None:
+    m = _NUMBER_GUARD.match(text.split("  #", 1)[0].strip())
+    if m is None:
+        return None
+    name = _SOURCE_PREFIX.sub(r"\1", m["name"])
+    value = ast.literal_eval(m["value"])
+    return (name, value) if isinstance(value, (int, float)) else None
+
+
+def same_number_note(failed: str, made_for: list[str]) -> str:
+    """' (2 and 2.0 are equal, but the guard checks the type too: int, float)' when the new entry was made for the
+    same number as the failing guard's in another type: torch's EQUALS_MATCH compares the value's type before the
+    value ('' otherwise)."""
+    old = _number(failed)
+    if old is None:
+        return ""
+    for text in made_for:
+        new = _number(text)
+        if new is not None and new[0] == old[0] and new[1] == old[1] and type(new[1]) is not type(old[1]):
+            a, b = old[1], new[1]
+            return (
+                f" ({a!r} and {b!r} are equal, but the guard checks the type too: {type(a).__name__}, "
+                f"{type(b).__name__})"
+            )
+    return ""
+
+
 def also_differs_text(entry: str | None, texts: list[str]) -> str:
     """'also differs from 0/0: L['x']: dtype torch.float32 -> torch.bfloat16; ...': the other guards whose value
     differs between the older entry's guard tree and the new one's, ending "N more" when some were left out ('' when

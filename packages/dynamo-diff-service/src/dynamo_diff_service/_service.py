@@ -818,6 +818,12 @@ class Service:
             capture_id, kind=kind, compile_ids=compile_ids, offset=offset, limit=limit
         )
         summaries = _compare.evidence_summaries(capture)
+        compilations = {(r.rank, c.compile_id): c for r in capture.ranks for c in r.compilations}
+        for e in items:
+            comp = compilations.get((e.rank, e.compile_id or ""))
+            said = _compare.aot_graph_summary(comp, e.kind) if e.id not in summaries and comp is not None else None
+            if said is not None:
+                summaries[e.id] = said
         if read_shape_records:
             summaries.update(self._shape_summaries(capture_id, [e for e in items if e.id not in summaries]))
         entries = [
