@@ -13,6 +13,7 @@ from dynamo_diff_cli.output import Format, ImportProgress, print_document, print
 
 # The packages that do the work are imported by the commands that use them (`--help` and `--version` stay fast).
 if TYPE_CHECKING:
+    from dynamo_diff_compare import ShownScripts
     from dynamo_diff_schema import Capture, CaptureRow, ImportResult, RunReport
     from dynamo_diff_service import Service
     from rich.table import Table
@@ -257,13 +258,15 @@ def analyze(
     _analyze_runs(service, refs, output_format, function, source=source)
 
 
-def _scripts(service: "Service", capture: "Capture", report: "RunReport") -> str:
-    """The run's scripts after its report (`analyze --source`)."""
+def _scripts(service: "Service", capture: "Capture", report: "RunReport", earlier: "ShownScripts | None" = None) -> str:
+    """The run's scripts after its report (`analyze --source`); `earlier`: those of the runs listed before it (a
+    script a few lines away from one of them is said as those lines)."""
     from dynamo_diff_compare import scripts_text
     from dynamo_diff_schema import short_id
 
     scripts = service.scripts(capture, report)
-    return "\n\n" + scripts_text(scripts, f"see `dynamo-diff source {short_id(report.capture)} --file {{file}}`")
+    read = f"see `dynamo-diff source {short_id(report.capture)} --file {{file}}`"
+    return "\n\n" + scripts_text(scripts, read, earlier, report.label or short_id(report.capture))
 
 
 def _analyze_runs(
@@ -271,7 +274,7 @@ def _analyze_runs(
 ) -> None:
     """Each run the references name (a folder of runs: each of its runs), per function, one after the other; a run
     that cannot be read, or lacks `function`, says why in its place and the others are shown."""
-    from dynamo_diff_compare import run_report_text
+    from dynamo_diff_compare import ShownScripts, run_report_text
     from dynamo_diff_schema import DynamoDiffError, ErrorCode, short_id
 
     from dynamo_diff_cli.output import json_document
@@ -287,6 +290,7 @@ def _analyze_runs(
     finally:
         progress.close()
     texts: list[str] = []
+    shown = ShownScripts()
     for given, capture_id in runs:
         capture = service.load(capture_id)
         try:
@@ -302,7 +306,7 @@ def _analyze_runs(
         texts.append(
             "== "
             + run_report_text(report, brief=True, scripts_below=source)
-            + (_scripts(service, capture, report) if source else "")
+            + (_scripts(service, capture, report, shown) if source else "")
         )
     texts += [f"== {given}: not read: error[{err.code}] {err.message}" for given, err in failed]
     if output_format == Format.JSON:

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
         run_report_text,
         with_suggestions,
     )
-    from dynamo_diff_compare.scripts_view import Script, run_scripts, scripts_text
+    from dynamo_diff_compare.scripts_view import Script, ShownScripts, run_scripts, scripts_text
     from dynamo_diff_compare.shape_records import SHAPE_RECORD_KINDS, shape_record_summary
     from dynamo_diff_compare.snapshot import snapshot_json, snapshot_of, snapshot_verdict
     from dynamo_diff_compare.source_change import row_code_changes
@@ -157,6 +157,7 @@ _LAZY = {
     "Script": "scripts_view",
     "run_scripts": "scripts_view",
     "scripts_text": "scripts_view",
+    "ShownScripts": "scripts_view",
     "SHAPE_RECORD_KINDS": "shape_records",
     "shape_record_summary": "shape_records",
     "suggestion_brief": "suggestions",
@@ -182,6 +183,7 @@ __all__ = [
     "ReportMaterial",
     "RunMaterial",
     "Script",
+    "ShownScripts",
     "SummaryRow",
     "TextSaid",
     "__version__",

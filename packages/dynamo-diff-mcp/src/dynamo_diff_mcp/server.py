@@ -19,7 +19,7 @@ from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args
 
-from dynamo_diff_compare import changed_first, piece_line, run_report_text, scripts_text
+from dynamo_diff_compare import ShownScripts, changed_first, piece_line, run_report_text, scripts_text
 from dynamo_diff_schema import (
     Capture,
     CapturePage,
@@ -324,6 +324,7 @@ class Tools:
         names = [r.capture.label or short_id(r.capture.id) for r in runs]
         reports: list[str] = []
         said = 0
+        shown = ShownScripts()
         for run in runs[offset:]:
             capture = self.service.load(run.capture.id)
             report = self.service.report(capture)
@@ -332,7 +333,8 @@ class Tools:
             )
             if source:
                 read = 'get_source(capture="' + short_id(report.capture) + '", file="{file}")'
-                text += "\n\n" + scripts_text(self.service.scripts(capture, report), read)
+                label = report.label or short_id(report.capture)
+                text += "\n\n" + scripts_text(self.service.scripts(capture, report), read, shown, label)
             reports.append(text)
             said += len(text)
             if said > budget.PAGED_BUDGET:  # no page holds more: the next page's call reads the rest
