@@ -145,6 +145,7 @@ CLI_RENDERERS = {
     "compiled_line",
     "run_report_text",
     "scripts_text",
+    "ShownScripts",
     "terminal_text",
     "with_hint",
 }
