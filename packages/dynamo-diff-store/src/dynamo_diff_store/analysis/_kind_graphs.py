@@ -97,7 +97,20 @@ def _extract_specialization(rec: Record) -> tuple[Any, ...] | None:
     frames = tuple(
         _frame(f) for f in (stack[-_STACK_FRAMES:] if isinstance(stack, list) else []) if isinstance(f, dict)
     )
-    return (symbol[:40], _text(source, 200), _text(body.get("value"), 40), _text(body.get("reason"), 80), frames)
+    whole = body.get("stack")
+    inner = tuple(
+        (*_frame(f), _text(f.get("name"), 80))
+        for f in (whole[-_INNER_FRAMES:] if isinstance(whole, list) else [])
+        if isinstance(f, dict)
+    )
+    return (
+        symbol[:40],
+        _text(source, 200),
+        _text(body.get("value"), 40),
+        _text(body.get("reason"), 80),
+        frames,
+        inner,
+    )
 
 
 def _frame(f: dict[str, Any]) -> tuple[int | str | None, int | None, str | None]:
@@ -112,6 +125,56 @@ def _frame(f: dict[str, Any]) -> tuple[int | str | None, int | None, str | None]
 
 # The user stack frames a specialization keeps (the user's line is rarely more than a few inlined frames out).
 _STACK_FRAMES = 6
+# The innermost frames of the whole Python stack it keeps: under the user's line, the library call that asked the
+# shape environment for a concrete value (`functional.py:747: return torch.max_pool1d(...)`) and how (`guard_int`),
+# above the shape environment's own frames (a dozen).
+_INNER_FRAMES = 24
+# Frames of torch's tracing machinery, not the call that needed a value: Dynamo running the node, the shape
+# environment and its sympy helpers, fake tensors, the structured logger, and the wrappers between (a SymInt's
+# `__int__`, boolean dispatch, an op overload's call, dispatch modes).
+_MACHINERY = (
+    "torch/_dynamo/",
+    "torch/fx/",
+    "torch/_logging/",
+    "torch/utils/_sympy/",
+    "torch/_subclasses/",
+    "torch/__init__.py",
+    "torch/_utils_internal.py",
+    "torch/_jit_internal.py",
+    "torch/_ops.py",
+    "torch/utils/_python_dispatch.py",
+    "torch/utils/_stats.py",
+)
+# The shape environment's entry points a library call asks for a concrete value through.
+_ASKED_BY = re.compile(r"^(?:guard_\w+|expect_\w+|evaluate\w*|__(?:bool|int|index|float)__)$")
+
+
+def _asked_from(
+    stack: tuple[tuple[str | None, int | None, str | None, str | None], ...],
+) -> str | None:
+    """`guard_int from functional.py:747: return torch.max_pool1d(input, kernel_size, ...)`: on the whole stack of a
+    specialization (files resolved), the innermost frame outside torch's tracing machinery and under the user's
+    line, after the shape environment's entry it called (`guard_int`: it needed the int); None when there is
+    none (the user's own line asked: an `if` on the value, an index)."""
+    at = None
+    for i, (name, _, _, _) in enumerate(stack):
+        short = library_path(name) if name else None
+        if short is None:
+            at = None  # a user frame: what it calls comes after it
+            continue
+        if not short.startswith(_MACHINERY):
+            at = i
+    if at is None:
+        return None
+    name, line, code, _ = stack[at]
+    asked = next(
+        (fn for n, _, _, fn in stack[at + 1 :] if fn and n and "torch/fx/experimental/" in n and _ASKED_BY.match(fn)),
+        None,
+    )
+    parts = (library_path(name) or name or "?").rsplit("/", 2)
+    # A package's `__init__.py` with its package (`_prims_common/__init__.py`): the file name alone says nothing.
+    short = "/".join(parts[-2:]) if parts[-1] == "__init__.py" and len(parts) > 1 else parts[-1]
+    return (f"{asked} from " if asked else "") + f"{short}:{line}" + (f": {code.strip()}" if code else "")
 
 
 def _fold_specialization(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -125,7 +188,7 @@ def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]
     was read from: the line is the innermost frame of the user's own code (not torch, the standard library or an
     installed package), the library frame under it, if any, `via`; the innermost frame when none is the user's."""
     out = []
-    for file, (symbol, source, value, reason, frames), ev in ident.specialized:
+    for file, (symbol, source, value, reason, frames, inner), ev in ident.specialized:
         names = strings_for(file)
         resolved = [(names.get(n) if isinstance(n, int) else n, line, code) for n, line, code in frames]
         users = [i for i, (name, _, _) in enumerate(resolved) if name and library_path(name) is None]
@@ -136,6 +199,8 @@ def specializations(ident: Identity, strings_for: Callable[[str], dict[int, str]
             v_name, v_line, v_code = resolved[-1]
             short = (library_path(v_name) or v_name or "?").rsplit("/", 1)[-1]
             via = f"{short}:{v_line}" + (f": {v_code.strip()}" if v_code else "")
+        elif inner:
+            via = _asked_from(tuple((names.get(n) if isinstance(n, int) else n, ln, c, fn) for n, ln, c, fn in inner))
         out.append(
             Specialization(
                 symbol=symbol,
