@@ -91,6 +91,7 @@ ALL = [
     ("two_backends", "two_backends.py"),
     ("int_then_float", "int_then_float.py"),
     ("pool_kernel", "pool_kernel.py"),
+    ("fft_length", "fft_length.py"),
     ("size_ranges", "size_ranges.py"),
     ("shift_ranges", "shift_ranges.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
@@ -285,6 +286,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "two_backends": {**_EAGER, "calls": "6", "dynamic": "auto"},
     "int_then_float": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "pool_kernel": {**_EAGER, "calls": "5", "dynamic": "auto"},
+    "fft_length": {**_EAGER, "calls": "5", "dynamic": "auto"},
     "size_ranges": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "shift_ranges": {**_EAGER, "calls": "3", "dynamic": "true"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},

@@ -411,7 +411,9 @@ VALUES_LINE_CHARS = 320
 _ON_ATTRIBUTE = re.compile(
     r"^(?!.*\.(?:size|stride|storage_offset)\(\))"
     r"(?:(?:len\()?L\['\w+'\][.\[)]|L\['\w+'\]: (?:int|float|bool|str)$|L\['\w+'\]: \w+ \(its class, not the object\)$"
-    r"|GLOBAL_STATE )"
+    r"|GLOBAL_STATE "
+    # A range on a value an argument holds, the bound first (`41 <= L['self'].n_fft`: an int attribute made symbolic).
+    r"|-?\d+(?:\.\d+)? (?:<=|<|>=|>) L\['\w+'\][.\[])"
 )
 
 

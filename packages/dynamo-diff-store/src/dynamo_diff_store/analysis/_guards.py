@@ -68,6 +68,12 @@ _RULES: tuple[tuple[GuardCategory, re.Pattern[str]], ...] = (
     # A range on a value read at run time (a symbolic float or int: `self.temperature > 0.5`, `n <= 4`); sizes
     # were matched above.
     (GuardCategory.VALUE, re.compile(r"^[\w.'\[\]]+ (?:<|>|<=|>=) -?\d+(?:\.\d+)?(?:e[-+]?\d+)?$", re.I)),
+    # The same range with the bound first, or a bound each side (`41 <= self.n_fft`, `2 <= self.n_fft <= 39`: an int
+    # attribute torch made symbolic, bounded by what the code compared it with).
+    (
+        GuardCategory.VALUE,
+        re.compile(r"^-?\d+(?:\.\d+)? (?:<|>|<=|>=) [\w.'\[\]]+(?: (?:<|<=) -?\d+(?:\.\d+)?)?$", re.I),
+    ),
     # An empty container or a false value the entry required (`not self.taps`, `not G['ACT_STATS']`).
     (GuardCategory.VALUE, re.compile(r"^not [\w.'\[\]]+$")),
 )
@@ -597,6 +603,9 @@ ATTRIBUTE_GUARDS_MAX = 8
 _ATTRIBUTE_KINDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "LENGTH_CHECK", "DICT_LENGTH", "LAMBDA_GUARD")
 _STEP = r"(?:\.\w+|\[(?:'[^'\n]*'|-?\d+)\])"
 _ON_LOCAL_PATH = re.compile(rf"^(?:len\(L\['\w+'\]{_STEP}*\)|L\['\w+'\]{_STEP}+) (?:==|!=|<=|>=|<|>) ")
+# A range on a value an argument holds, the bound first (`41 <= L['self'].n_fft`, `2 <= L['self'].n_fft <= 39`): how
+# torch writes the range of an int attribute it made symbolic.
+_RANGE_ON_LOCAL_PATH = re.compile(rf"^-?\d+(?:\.\d+)? (?:<=|<|>=|>) L\['\w+'\]{_STEP}+(?: (?:<=|<) -?\d+(?:\.\d+)?)?$")
 _OBJECT_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(\w+(?:\.\w+)+)'>$")
 _SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class '(int|float|bool|str)'>$")
 _PATH_SCALAR_TYPE = re.compile(rf"^___check_type_id\((L\['\w+'\]{_STEP}+), \d+\), type=<class '(int|float|bool|str)'>$")
@@ -635,7 +644,7 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
         text = leaf.text
         if (
             leaf.kind in _ATTRIBUTE_KINDS
-            and _ON_LOCAL_PATH.match(text)
+            and (_ON_LOCAL_PATH.match(text) or _RANGE_ON_LOCAL_PATH.match(text))
             and "._parameters[" not in text
             and "._buffers[" not in text
             and "math.isnan(" not in text
