@@ -92,6 +92,8 @@ ALL = [
     ("int_then_float", "int_then_float.py"),
     ("pool_kernel", "pool_kernel.py"),
     ("fft_length", "fft_length.py"),
+    ("log_softmax_split", "log_softmax_split.py"),
+    ("log_softmax_fused", "log_softmax_fused.py"),
     ("size_ranges", "size_ranges.py"),
     ("shift_ranges", "shift_ranges.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
@@ -287,6 +289,8 @@ DECLARED: dict[str, dict[str, str]] = {
     "int_then_float": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "pool_kernel": {**_EAGER, "calls": "5", "dynamic": "auto"},
     "fft_length": {**_EAGER, "calls": "5", "dynamic": "auto"},
+    "log_softmax_split": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
+    "log_softmax_fused": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
     "size_ranges": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "shift_ranges": {**_EAGER, "calls": "3", "dynamic": "true"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},

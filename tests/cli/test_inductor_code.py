@@ -165,3 +165,29 @@ def test_the_evidence_index_says_each_graph_and_module_in_a_line(run: Run) -> No
     kernels = ", ".join(k + (f" x{module['runs'][k]}" if module["runs"][k] > 1 else "") for k in module["kernels"])
     assert f": 0/0 Inductor code of forward: call takes {module['inputs']} input" in said, said
     assert f"{len(module['kernels'])} kernels: {kernels}" in said, said
+
+
+def test_a_comparison_says_which_kernels_an_edit_changed(run: Run) -> None:
+    """log_softmax_split and log_softmax_fused differ in one line (`log(softmax(...))` against `log_softmax(...)`):
+    the row says the kernel each side's module defines (read here with `ast`) and that the library calls are the
+    same, with both modules as evidence; a pair without Inductor says nothing of generated code."""
+    (split,) = modules("log_softmax_split")
+    (fused,) = modules("log_softmax_fused")
+    assert split["kernels"] != fused["kernels"] and split["calls"] == fused["calls"] == {"addmm": 1}
+    code, out, err = run(
+        "compare", str(CAPTURES / "log_softmax_split"), str(CAPTURES / "log_softmax_fused"), "--format", "json"
+    )
+    assert code == 0, err
+    (row,) = json.loads(out)["functions"]
+    (change,) = [c for c in row["changes"] if c["kind"] == "generated_code"]
+    (a,), (b,) = split["kernels"], fused["kernels"]
+    assert change["summary"] == (
+        f"generated code (Inductor): kernels 1 -> 1, {a} -> {b} (0 the same); library calls the same (addmm)"
+    )
+    assert change["baseline"]["kernels"] == {a: 1} and change["candidate"]["kernels"] == {b: 1}
+    assert change["baseline_evidence"] and change["candidate_evidence"]
+    code, out, err = run(
+        "compare", str(CAPTURES / "pair_dtype_device_before"), str(CAPTURES / "pair_dtype_device_after"), "-f", "json"
+    )
+    assert code == 0, err
+    assert not any(c["kind"] == "generated_code" for r in json.loads(out)["functions"] for c in r["changes"])

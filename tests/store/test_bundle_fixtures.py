@@ -39,8 +39,9 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # size_ranges (the lengths each entry's own guard check accepts) 0.45 MB, to 32.42 MB; shift_ranges (the shifts,
 # negative ones too) 0.28 MB, to 32.70 MB; two_backends (one function under two backends) 0.15 MB, to 32.85 MB;
 # int_then_float (2 then 2.0) 0.14 MB, to 32.99 MB; pool_kernel (max_pool1d pins its kernel size) 0.23 MB, to
-# 33.22 MB; fft_length (a symbolic int attribute's ranges) 0.27 MB, to 33.49 MB.
-MAX_RETAINED_BYTES = 33_600_000
+# 33.22 MB; fft_length (a symbolic int attribute's ranges) 0.27 MB, to 33.49 MB;
+# log_softmax_split and log_softmax_fused (an Inductor pair whose kernels differ) 0.76 MB, to 34.25 MB.
+MAX_RETAINED_BYTES = 34_350_000
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,7 @@ export type ChangeKind =
   | "restarts"
   | "unfinished"
   | "backward"
+  | "generated_code"
   | "op_count"
   | "op_histogram"
   | "guard_count"

@@ -109,6 +109,7 @@ export type ChangeKind =
   | "restarts"
   | "unfinished"
   | "backward"
+  | "generated_code"
   | "op_count"
   | "op_histogram"
   | "guard_count"

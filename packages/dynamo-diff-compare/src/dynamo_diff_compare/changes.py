@@ -46,6 +46,10 @@ class Digest:
         "guard_evidence",
         "guards",
         "histogram",
+        "kernel_evidence",
+        "kernels",
+        "kernels_total",
+        "library_calls",
         "limit_evidence",
         "limits",
         "ops",
@@ -96,6 +100,10 @@ class Digest:
         self.backward_ops: list[int] = []  # per compilation whose backward graph was traced
         self.backward_compiled = 0
         self.backward_evidence: list[str] = []
+        self.kernels: Counter[str] = Counter()  # Inductor's kernels, by name, over the compilations' modules
+        self.kernels_total = 0  # every kernel the modules define (`kernels` names at most 12 a module)
+        self.library_calls: Counter[str] = Counter()  # the modules' calls of library kernels (`addmm`)
+        self.kernel_evidence: list[str] = []
 
 
 def _site(gb: GraphBreak) -> str:
@@ -169,6 +177,12 @@ def digest(comps: Sequence[Compilation]) -> Digest:
                 d.phases[phase] = d.phases.get(phase, 0.0) + value
         if comp.phase_evidence_id is not None:
             d.phase_evidence.append(comp.phase_evidence_id)
+        for code in comp.inductor_code:
+            d.kernels.update(code.kernels)
+            d.kernels_total += code.kernels_total
+            d.library_calls.update(code.extern_calls)
+            if code.evidence_id:
+                d.kernel_evidence.append(code.evidence_id)
         if comp.aot is not None:
             if comp.aot.backward_op_count is not None:
                 d.backward_ops.append(comp.aot.backward_op_count)
@@ -446,6 +460,54 @@ def _backward(b: Digest, c: Digest) -> list[Change]:
     ]
 
 
+def _counted(counts: Counter[str]) -> list[str]:
+    return [name + (f" x{n}" if n > 1 else "") for name, n in sorted(counts.items())]
+
+
+def _generated_code(b: Digest, c: Digest) -> list[Change]:
+    """What Inductor generated, when both sides have its modules and their kernels or library calls differ:
+    `generated code (Inductor): kernels 4 -> 4, cpp_fused_..._where_zeros_like_1 -> cpp_fused_..._mul_..._1 (3 the
+    same); library calls the same`. A kernel is named by Inductor after the ops it fuses, so a renamed kernel is one
+    whose ops changed; the same names with other bodies are not seen here (the records' diff shows them)."""
+    if not b.kernel_evidence or not c.kernel_evidence:
+        return []
+    if (b.kernels, b.kernels_total, b.library_calls) == (c.kernels, c.kernels_total, c.library_calls):
+        return []
+    gone, new, same = b.kernels - c.kernels, c.kernels - b.kernels, b.kernels & c.kernels
+    parts = [f"kernels {b.kernels_total} -> {c.kernels_total}"]
+    if gone or new:
+        moved = f"{joined(_counted(gone), 3) or 'none'} -> {joined(_counted(new), 3) or 'none'}"
+        parts[0] += f", {moved} ({sum(same.values())} the same)"
+    if b.library_calls == c.library_calls:
+        parts.append(
+            "library calls the same" + (f" ({joined(_counted(b.library_calls), 6)})" if b.library_calls else "")
+        )
+    else:
+        calls = sorted(set(b.library_calls) | set(c.library_calls))
+        changed = [
+            f"{k} {b.library_calls[k]}->{c.library_calls[k]}" for k in calls if b.library_calls[k] != c.library_calls[k]
+        ]
+        parts.append("library calls " + joined(changed, 6))
+    return [
+        Change(
+            kind=ChangeKind.GENERATED_CODE,
+            summary="generated code (Inductor): " + "; ".join(parts),
+            baseline={
+                "kernels": dict(b.kernels),
+                "kernels_total": b.kernels_total,
+                "library_calls": dict(b.library_calls),
+            },
+            candidate={
+                "kernels": dict(c.kernels),
+                "kernels_total": c.kernels_total,
+                "library_calls": dict(c.library_calls),
+            },
+            baseline_evidence=b.kernel_evidence,
+            candidate_evidence=c.kernel_evidence,
+        )
+    ]
+
+
 def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> list[Change]:
     """Changes between the compilations of one function in the baseline and in the candidate."""
     b, c = digest(base), digest(cand)
@@ -478,6 +540,7 @@ def row_changes(base: Sequence[Compilation], cand: Sequence[Compilation]) -> lis
                 candidate_evidence=c.graph_evidence,
             )
         )
+    changes += _generated_code(b, c)
     changes += _value(
         ChangeKind.GUARD_COUNT, "guards per compilation", b.guards, c.guards, b.guard_evidence, c.guard_evidence
     )

@@ -49,7 +49,7 @@ from dynamo_diff_compare.verdict_text import no_snapshots_message
 from dynamo_diff_compare.went_on import Sequels, then_text
 
 # Part of every comparison id: bump when rows or changes are computed differently.
-COMPARE_VERSION = "12"
+COMPARE_VERSION = "13"
 EMPTY = SnapshotSet(files={}, paths={})
 
 

@@ -94,6 +94,7 @@ CHANGE_AREAS: dict[str, Area] = {
     "op_histogram": Area.GRAPHS,
     "guard_count": Area.GUARDS,
     "backward": Area.GRAPHS,
+    "generated_code": Area.GRAPHS,
     "cache": Area.CACHE,
     "phase_time": Area.COMPILE_TIME,
 }
@@ -266,6 +267,7 @@ class ChangeKind(StrEnum):
     RESTARTS = "restarts"
     UNFINISHED = "unfinished"
     BACKWARD = "backward"
+    GENERATED_CODE = "generated_code"
     OP_COUNT = "op_count"
     OP_HISTOGRAM = "op_histogram"
     GUARD_COUNT = "guard_count"
