@@ -27,3 +27,15 @@ def test_a_backend_match_failure_is_said_whole_without_addresses(run: Run) -> No
     (line,) = [s.strip() for s in unwrapped(out) if "recompiled [" in s]
     assert line.startswith(f"0/1 completed: recompiled [global_state] {expected} (ev u1-e"), line
     assert "0x" not in line and "…" not in line
+
+
+def test_the_whole_guard_of_the_plain_view_leaves_out_addresses_too(run: Run) -> None:
+    """`analyze` without `--by-function` keeps a failing guard whole (never cut): torch's text, less the addresses
+    and the link, the same words as the per-function view."""
+    oracle = json.loads((CAPTURES / NAME / "oracle.json").read_text(encoding="utf-8"))
+    (failure,) = oracle["guard_failures"]["score"]
+    expected = re.sub(r" \(id=0x[0-9a-f]+\)", "", failure.split(" More details:")[0])
+    code, out, err = run("analyze", str(CAPTURES / NAME))
+    assert code == 0, err
+    (line,) = [s.strip() for s in out.splitlines() if s.strip().startswith("recompile [")]
+    assert line == f"recompile [global_state]: {expected}", line

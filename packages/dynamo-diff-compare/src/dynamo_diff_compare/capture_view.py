@@ -31,7 +31,7 @@ from dynamo_diff_compare.call_sites import (
     guarded_name,
     same_call,
 )
-from dynamo_diff_compare.changes import clipped, gist, headline
+from dynamo_diff_compare.changes import clipped, gist, guard_failure_text, headline
 from dynamo_diff_compare.compile_ids import compile_order
 from dynamo_diff_compare.compile_time import compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
@@ -150,8 +150,9 @@ def _short(text: str, limit: int = 110) -> str:
 
 
 def guard_text(text: str) -> str:
-    """A failing guard as torch wrote it, without the source comment it appends ('  # if flag:  # model.py:23')."""
-    return text.split("  #", 1)[0].strip()
+    """A failing guard as torch wrote it, whole, without the source comment it appends ('  # if flag:  # model.py:23')
+    and what says nothing of the run (object addresses, a trailing link: changes.guard_failure_text)."""
+    return guard_failure_text(text, limit=None)
 
 
 def backward_not_compiled(compiled_autograd: Sequence[str] = ()) -> str:

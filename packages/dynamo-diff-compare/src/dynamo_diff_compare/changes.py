@@ -218,11 +218,12 @@ _ADDRESS = re.compile(r" \(id=0x[0-9a-f]+\)")
 _MORE_DETAILS = re.compile(r"\s*More details: \S+\s*$")
 
 
-def guard_failure_text(text: str, limit: int = 450) -> str:
+def guard_failure_text(text: str, limit: int | None = 450) -> str:
     """A failing guard as torch wrote it (its user-code comment left out), without object addresses or a trailing
-    link; a text over `limit` characters is cut after its last whole sentence (or word) that fits, never mid-word."""
+    link; a text over `limit` characters (None: no limit) is cut after its last whole sentence (or word) that fits,
+    never mid-word."""
     body = _MORE_DETAILS.sub("", _ADDRESS.sub("", text.split("  #", 1)[0].strip()))
-    if len(body) <= limit:
+    if limit is None or len(body) <= limit:
         return body
     head = body[: limit - 1]
     end = head.rfind(". ")

@@ -9,11 +9,7 @@ KERNELS_SAID = 6  # each with how many times `call` runs it when not once (`x4`)
 
 
 def inductor_code_summary(code: InductorCode) -> str:
-    """The module in one line, as `inductor code:` says it (the evidence index's summary of the record)."""
-    return _one(code)
-
-
-def _one(code: InductorCode) -> str:
+    """The module in one line, as `inductor code:` says it (and the evidence index's summary of its record)."""
     bits = []
     if code.inputs is not None:
         bits.append(f"call takes {code.inputs} input{'' if code.inputs == 1 else 's'}")
@@ -37,9 +33,9 @@ def inductor_code_text(codes: list[InductorCode], graphs: list[str]) -> str:
     """`inductor code: ...` for each module Inductor wrote, named by the AOTAutograd graph it is of (`graphs`, in
     order: forward, backward; or inference) when there are several."""
     if len(codes) == 1:
-        body = _one(codes[0])
+        body = inductor_code_summary(codes[0])
     else:
         names = [*graphs, *(f"graph {i + 1}" for i in range(len(graphs), len(codes)))]
-        body = " | ".join(f"{name}: {_one(code)}" for name, code in zip(names, codes, strict=False))
+        body = " | ".join(f"{name}: {inductor_code_summary(code)}" for name, code in zip(names, codes, strict=False))
     ids = ", ".join(c.evidence_id for c in codes if c.evidence_id)
     return f"inductor code: {body}" + (f" (ev {ids})" if ids else "")

@@ -29,6 +29,7 @@ from dynamo_diff_schema.lists import head, joined
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from dynamo_diff_compare.changes import guard_failure_text
 from dynamo_diff_compare.compile_time import compile_time_change, compile_time_noise, compile_time_text
 from dynamo_diff_compare.compiled import compiled_line
 from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
@@ -245,7 +246,7 @@ def _evidence(change: Change) -> str:
 
 def _guard(example: str) -> str:
     at = guard_line(example)
-    return example.split("  #", 1)[0].strip() + (f" {at.text()}" if at is not None else "")
+    return guard_failure_text(example, limit=None) + (f" {at.text()}" if at is not None else "")
 
 
 # Failing-guard texts a row lists per side (the JSON keeps up to changes._EXAMPLES).

@@ -71,7 +71,8 @@ class ShownScripts:
     shown: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-# A script is said as its changed lines when at most this share of its lines (and at least one) changed.
+# A script is said as its changed lines when at most this share of its lines (at least one) changed; as the same
+# when none did.
 _CHANGED_SHARE = 0.25
 
 
