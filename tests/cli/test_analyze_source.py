@@ -18,14 +18,15 @@ def _snapshot(name: str, file: str) -> tuple[str, list[str]]:
 
 
 def _numbered(lines: list[str]) -> list[str]:
+    """Each line that is not blank, numbered in its file (a blank line's number is left out with it)."""
     width = len(str(len(lines)))
-    return [f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1)]
+    return [f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1) if line.strip()]
 
 
 def test_the_scripts_follow_the_report_whole_and_numbered(run: Run) -> None:
     code, out, err = run("analyze", str(CAPTURES / "float_attribute"), "--source")
     assert code == 0, err
-    report, scripts = out.split("\nscripts of this run (as captured, not the working tree):\n")
+    report, scripts = out.split("\nscripts of this run (as captured, not the working tree; blank lines left out):\n")
     assert "Scaled.forward (float_attribute.py:28)" in report  # the report, per function (--source implies it)
     workload, workload_lines = _snapshot("float_attribute", "float_attribute.py")
     helper, helper_lines = _snapshot("float_attribute", "_oracle.py")  # the call path runs through it
@@ -65,7 +66,7 @@ def test_a_function_torch_compiles_through_its_own_wrapper_still_has_its_script(
     shown after the report (the file the compilation started from), not 'none captured'."""
     code, out, err = run("analyze", str(CAPTURES / "no_grad_function"), "--source")
     assert code == 0, err
-    report, scripts = out.split("\nscripts of this run (as captured, not the working tree):\n")
+    report, scripts = out.split("\nscripts of this run (as captured, not the working tree; blank lines left out):\n")
     assert "ema (compiled at no_grad_function.py:" in report
     workload, lines = _snapshot("no_grad_function", "no_grad_function.py")
     assert scripts.rstrip("\n").split("\n")[: len(lines) + 1] == [

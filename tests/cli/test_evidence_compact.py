@@ -131,7 +131,7 @@ def test_a_filter_that_names_one_record_shows_it(run: Run) -> None:
         if " = async_compile." in line
     ]
     assert kernels and all(f"{k}(" in out for k in kernels)
-    assert "inductor_output_code at raw/" in err and "sha256 verified" in err
+    assert "inductor_output_code 0/0 at raw/" in err and "sha256 verified" in err
     code, out, err = run("evidence", str(CAPTURES / "dynamic"), "--kind", "dynamo_output_graph")
     assert code == 0, err
     n = len(_payload_heads("dynamic", "dynamo_output_graph"))

@@ -91,12 +91,14 @@ def test_the_configuration_is_left_out_and_grep_still_reads_it(run: Run) -> None
 def test_the_index_is_one_line_per_entry(run: Run) -> None:
     code, out, _ = run("evidence", str(GRAPH_BREAK), "--format", "json")
     page = json.loads(out)
-    code, out, _ = run("evidence", str(GRAPH_BREAK))
+    code, out, err = run("evidence", str(GRAPH_BREAK))
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == len(page["items"])
+    (file,) = {e["file"] for e in page["items"]}  # one log: the heading names it, each line its line in it
+    assert f"evidence 1-{len(lines)} of {page['total']}, all in {file}\n" in err
     for line, e in zip(lines, page["items"], strict=True):
-        assert line.startswith(f"{e['id']} {e['kind']} ") and line.endswith(f"({e['file']}:{e['line']})")
+        assert line.startswith(f"{e['id']} {e['kind']} ") and line.endswith(f"(line {e['line']})")
 
 
 def test_grep_without_an_id_searches_every_record(run: Run) -> None:

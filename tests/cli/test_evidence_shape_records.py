@@ -48,7 +48,7 @@ def test_the_index_says_each_symbol_guard_and_specialization(run: Run) -> None:
     code, out, err = run("evidence", str(CAPTURES / NAME), "--limit", "500")
     assert code == 0, err
     said = [
-        re.sub(r" \([^()]*\.log:\d+\)$", "", line.split(": ", 1)[1]).split(" ", 1)[1]
+        re.sub(r" \((line \d+|[^()]*\.log:\d+)\)$", "", line.split(": ", 1)[1])
         for line in out.splitlines()
         if re.match(rf"u\d+-e\d+ ({'|'.join(KINDS)}) ", line)
     ]

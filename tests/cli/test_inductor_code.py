@@ -160,10 +160,10 @@ def test_the_evidence_index_says_each_graph_and_module_in_a_line(run: Run) -> No
     code, out, err = run("evidence", str(CAPTURES / "inductor_heads"), "--limit", "500")
     assert code == 0, err
     (graph,) = [line for line in out.splitlines() if " aot_inference_graph " in line]
-    assert f": 0/0 AOT inference graph of forward: {nodes} ops: " in graph, graph
+    assert f" 0/0 HeadLoop.forward: AOT inference graph of forward: {nodes} ops: " in graph, graph
     (said,) = [line for line in out.splitlines() if " inductor_output_code " in line]
     kernels = ", ".join(k + (f" x{module['runs'][k]}" if module["runs"][k] > 1 else "") for k in module["kernels"])
-    assert f": 0/0 Inductor code of forward: call takes {module['inputs']} input" in said, said
+    assert f" 0/0 HeadLoop.forward: Inductor code of forward: call takes {module['inputs']} input" in said, said
     assert f"{len(module['kernels'])} kernels: {kernels}" in said, said
 
 

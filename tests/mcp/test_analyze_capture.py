@@ -413,7 +413,7 @@ def test_source_true_gives_the_runs_scripts_in_the_same_call(session: Session) -
     lines = snapshot.read_text(encoding="utf-8").splitlines()
     width = len(str(len(lines)))
     rel = snapshot.relative_to(CAPTURES / "loop_skip" / "sources")
-    numbered = "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
+    numbered = "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1) if line.strip())
     assert f"-- {rel} ({len(lines)} lines)\n{numbered}" in text
     assert lines[first - 1].lstrip().startswith(("for ", "while "))  # the lines named hold the loop's header
     assert "scripts of this run" not in json.dumps(result.structured_content)

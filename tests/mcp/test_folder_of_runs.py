@@ -48,7 +48,8 @@ def test_a_folder_of_run_folders_imports_each_run(connect: Callable[..., Session
     assert (failed.input, failed.code) == ("runs/d/logs", "no_trace")
     text = text_of(result)
     for run in page.captures:
-        assert f"{run.capture.id[:12]} {run.capture.label} (new, from {run.input})" in text
+        folder_relative = run.input.removeprefix("runs/")
+        assert f"== {run.capture.label} {run.capture.id[:12]} (new, from {folder_relative}): torch " in text
     assert "runs/d/logs: error[no_trace]" in text and "runs/c" not in text
     # Each is its own capture, found by its label; the bundle is the one its manifest describes.
     manifest = json.loads((BUNDLE / "manifest.json").read_text())
@@ -132,7 +133,10 @@ def test_a_folder_of_runs_says_each_run_per_function(connect: Callable[..., Sess
     s = connect(runs.parent)
     text = text_of(s.call("import_trace", path="runs"))
     a, b = text.split("\n== ")[1:3]
-    assert a.startswith(f"{a[:12]} a (new, from runs/a/bundle)") and b.startswith(f"{b[:12]} b (new, from runs/b/logs)")
+    assert text.startswith("imported 2 runs of runs; ")
+    assert a.startswith(f"a {a[2:14]} (new, from a/bundle): torch ") and b.startswith(
+        f"b {b[2:14]} (new, from b/logs): "
+    )
     for run in (a, b):
         for line in _oracle_lines():
             assert line in run, (line, run)
@@ -196,7 +200,7 @@ def test_a_folder_of_runs_pages_on_with_each_runs_scripts(connect: Callable[...,
         page = ImportPage.model_validate(result.structured_content)
         text = text_of(result)
         assert len(text) < 30_000
-        whole = [r.capture.label for r in page.captures if f"== {r.capture.id[:12]} {r.capture.label} (" in text]
+        whole = [r.capture.label for r in page.captures if f"== {r.capture.label} {r.capture.id[:12]} (" in text]
         if offset:
             assert [r.capture.label for r in page.captures] == whole  # only its own runs
         for label in whole:
@@ -205,7 +209,7 @@ def test_a_folder_of_runs_pages_on_with_each_runs_scripts(connect: Callable[...,
             lines = script.read_text(encoding="utf-8").splitlines()
             width = len(str(len(lines)))
             assert f"-- {script.relative_to(CAPTURES / label / 'sources')} ({len(lines)} lines)\n" in text
-            assert "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1)) in text
+            assert "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1) if line.strip()) in text
         said += whole
         offset, pages = page.next_offset, pages + 1
         if offset is not None:

@@ -143,6 +143,7 @@ CLI_RENDERERS = {
     "comparison_markdown",
     "comparison_text",
     "compiled_line",
+    "index_lines",
     "run_report_text",
     "scripts_text",
     "ShownScripts",

@@ -19,6 +19,10 @@ export interface EvidenceSearch {
    * The configuration records embed was searched too.
    */
   in_config?: boolean;
+  /**
+   * aot_joint_graph records not searched: their compilation's aot_forward_graph and aot_backward_graph records hold the same nodes, partitioned (a kind filter of aot_joint_graph, or their evidence ids, searches them).
+   */
+  joint_graphs_skipped?: number;
   kind: "evidence_search";
   /**
    * MCP only (the CLI never sets it): set when this is the document's outline, a tool's default structured content: kind, ids (short ones, as the text writes them), run status, offsets and each item's identity and headline counts, without what the result's text says (a required text is written empty). It names the argument that returns the whole document (full=true).

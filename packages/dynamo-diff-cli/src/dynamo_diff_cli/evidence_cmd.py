@@ -112,6 +112,12 @@ def evidence(
         stderr().print(
             f"{search.total_matches} match(es) of {grep!r} in {search.records_matched} of {search.records_searched} "
             f"records{where}, sha256 verified; {search.shown_matches} shown"
+            + (
+                f" ({search.joint_graphs_skipped} aot_joint_graph record(s) not searched: the forward and backward "
+                "graphs hold their nodes; --kind aot_joint_graph searches them)"
+                if search.joint_graphs_skipped
+                else ""
+            )
         )
         for hit in search.records:
             if not hit.matches:
@@ -135,6 +141,8 @@ def evidence(
             stderr().print(f"{search.config_matches} more in the embedded configuration: --in-config")
         return
     if evidence_id is None:
+        from dynamo_diff_compare import index_lines
+
         page = service.evidence_page(
             ref, kind=kind, compile_id=compile_id, function=function, offset=offset, limit=limit
         )
@@ -145,12 +153,10 @@ def evidence(
         if total == 1 and offset == 0 and (kind or compile_id or function):  # the filters name one record: it
             _print_excerpt(service.evidence_excerpt(ref, items[0].id, max_chars=max_chars, full=full))
             return
-        stderr().print(f"evidence {offset + 1}-{offset + len(items)} of {total}")
-        for e in items:  # one line each, whole: id, kind, rank, compile id, function, what it says, where
-            rank = "" if e.rank is None else f" rank {e.rank}"
-            about = f" {e.function}" if e.function else ""
-            said = f": {e.summary}" if e.summary else ""
-            typer.echo(f"{e.id} {e.kind}{rank} {e.compile_id or '-'}{about}{said} ({e.file}:{e.line})")
+        one, lines = index_lines(items)
+        stderr().print(f"evidence {offset + 1}-{offset + len(items)} of {total}" + (f", all in {one}" if one else ""))
+        for line in lines:  # one line each, whole: id, kind, rank, compile id, function, what it says, where
+            typer.echo(line)
         if next_offset is not None:
             stderr().print(f"more: --offset {next_offset}")
         return
@@ -208,7 +214,7 @@ def _print_excerpt(excerpt: "EvidenceExcerpt", *, heading: bool = False) -> None
     """One record's excerpt: what it is (on stderr; with `heading`, one of several, on stdout before its text), its
     text, what is left and how to read it."""
     ev = excerpt.evidence
-    head = f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (compile {ev.compile_id or '-'}), sha256 verified"
+    head = f"{ev.id}: {ev.kind} {ev.compile_id or '-'} at {ev.file}:{ev.line}, sha256 verified"
     if heading:
         typer.echo(f"== {head}")
     else:
@@ -230,8 +236,8 @@ def condensed_note(frames: int, config_chars: int, record_chars: int | None, com
         left.append(f"{frames} torch/library stack frames collapsed")
     if config_chars:
         left.append(f"{config_chars} characters of embedded configuration left out")
-    whole = f" of the record's {record_chars}" if record_chars is not None else ""
-    return f"condensed: {', '.join(left)}; every character{whole}: --full (or --grep PATTERN)"
+    whole = f" from {record_chars} characters" if record_chars is not None else ""
+    return f"condensed{whole}: {', '.join(left)}; --full: as written"
 
 
 @handles_errors

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         phase_times_text,
     )
     from dynamo_diff_compare.compiled import COMPILED_WORDS, compiled_line
+    from dynamo_diff_compare.evidence_view import index_lines
     from dynamo_diff_compare.gate import GateResult, check_text, evaluate
     from dynamo_diff_compare.hint_words import PLAIN_HINTS, HintWords, phrase, with_hint
     from dynamo_diff_compare.html_report import (
@@ -142,6 +143,7 @@ _LAZY = {
     "source_lines": "render",
     "row_code_changes": "source_change",
     "called_from_text": "call_sites",
+    "index_lines": "evidence_view",
     "InputsSaid": "run_report_view",
     "aot_graph_summary": "run_report_view",
     "TextSaid": "run_report_view",
@@ -216,6 +218,7 @@ __all__ = [
     "evaluate",
     "evidence_summaries",
     "followers",
+    "index_lines",
     "nonzero",
     "phase_times_text",
     "phrase",

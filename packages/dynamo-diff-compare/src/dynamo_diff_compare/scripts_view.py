@@ -57,7 +57,7 @@ def run_scripts(report: RunReport, sources: SnapshotSet, budget: int = SCRIPTS_C
     for rel in dict.fromkeys(found):
         lines = sources.files[rel].splitlines()
         width = len(str(len(lines)))
-        text = "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
+        text = "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1) if line.strip())
         shown = used + len(text) <= budget
         used += len(text) if shown else 0
         out.append(Script(rel, len(lines), text if shown else None, sources.files[rel]))
@@ -123,7 +123,7 @@ def scripts_text(scripts: list[Script], read_one: str, earlier: ShownScripts | N
     one of them is said as those lines."""
     if not scripts:
         return "scripts of this run: none captured (a bare trace keeps none unless they were beside it at import)"
-    out = ["scripts of this run (as captured, not the working tree):"]
+    out = ["scripts of this run (as captured, not the working tree; blank lines left out):"]
     for s in scripts:
         changes = _as_changes(s, earlier, read_one) if s.text is not None else None
         if changes is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from dynamo_diff_compare import (
     difference_phrase,
     effect_text,
     followers,
+    index_lines,
     nonzero,
     report_counts,
     report_label,
@@ -430,20 +432,14 @@ def comparison_text(
 
 
 def evidence_index_text(page: EvidenceIndex, kind: str | None = None) -> str:
+    """`evidence 1-20 of 20 in ID, all in FILE`, then every entry of the page on one line (`index_lines`)."""
     what = f" of kind {kind}" if kind else ""
+    one, entries = index_lines(page.items)
     lines = [
-        f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in {short_id(page.capture)}"
+        f"evidence{what} {page.offset + 1}-{page.offset + len(page.items)} of {page.total} in "
+        f"{short_id(page.capture)}" + (f", all in {one}" if one else "")
     ]
-    for e in page.items:  # every entry of the page: the page holds as many as fit
-        rank = "?" if e.rank is None else e.rank
-        about = f" {e.function}" if e.function else ""
-        said = f": {e.summary}" if e.summary else ""
-        lines.append(
-            _line(
-                f"{e.id} {e.kind} rank {rank} compile {e.compile_id or '-'}{about}{said} "
-                f"({e.file}:{e.line}, bytes {e.offset}-{e.offset + e.length}, sha256 {short_id(e.sha256)})"
-            )
-        )
+    lines += [_line(entry) for entry in entries]  # every entry of the page: the page holds as many as fit
     if page.next_offset is not None:
         lines.append(f"more: get_evidence(capture=..., offset={page.next_offset})")
     return "\n".join(lines)
@@ -479,6 +475,11 @@ def evidence_search_text(page: EvidenceSearch, filters: str = "") -> str:
         f"grep {page.pattern!r} in {short_id(page.capture)}{filters}: {page.total_matches} match(es) in "
         f"{page.records_matched} of {page.records_searched} records ({where}); {page.shown_matches} shown"
     ]
+    if page.joint_graphs_skipped:
+        lines.append(
+            f"({page.joint_graphs_skipped} aot_joint_graph record(s) not searched: the forward and backward graphs "
+            'hold their nodes; kind="aot_joint_graph" searches them)'
+        )
     for hit in page.records:
         if not hit.matches:
             continue
@@ -525,24 +526,36 @@ def evidence_excerpts_text(page: EvidenceExcerpts, left_out: list[str]) -> str:
 
 
 def evidence_text(ex: EvidenceExcerpt) -> str:
+    """`u1-e44: aot_forward_graph 0/2 at FILE:LINE, sha256 verified` (and the characters shown when they are not
+    all), the text, then where to read on and, condensed, what that left out and how to read it as written."""
     ev = ex.evidence
-    head = (
-        f"{ev.id}: {ev.kind} at {ev.file}:{ev.line} (rank {'?' if ev.rank is None else ev.rank}, compile "
-        f"{ev.compile_id or '-'}), sha256 verified; characters {ex.offset}-{ex.offset + len(ex.text)} "
-        f"of {ex.total_chars}"
+    rank = f" rank {ev.rank}" if ev.rank is not None else ""
+    whole = ex.offset == 0 and ex.next_offset is None
+    shown = (
+        f", {ex.total_chars} characters"
+        if whole
+        else f"; characters {ex.offset}-{ex.offset + len(ex.text)} of {ex.total_chars}"
     )
+    head = f"{ev.id}: {ev.kind}{rank} {ev.compile_id or '-'} at {ev.file}:{ev.line}, sha256 verified{shown}"
     tail = f"\n[more: get_evidence(..., offset={ex.next_offset})]" if ex.next_offset is not None else ""
     if ex.condensed:
-        left = [ex.compact] if ex.compact else []
-        if ex.collapsed_frames:
-            left.append(f"{ex.collapsed_frames} torch/library stack frames collapsed")
-        if ex.config_chars:
-            left.append(f"{ex.config_chars} characters of embedded configuration left out")
         tail += (
-            f"\n[condensed from {ex.record_chars} characters: {', '.join(left)}; grep=... searches the record "
-            f"whole; every character: dynamo-diff evidence {short_id(ex.capture)} {ev.id} --full]"
+            f"\n[{condensed_words(ex)}; grep=... searches it whole; as written: dynamo-diff evidence "
+            f"{short_id(ex.capture)} {ev.id} --full]"
         )
     return head + "\n" + ex.text + tail
+
+
+def condensed_words(ex: EvidenceExcerpt) -> str:
+    """What condensing the record left out, in a few words: `the graph's code compact: ...`, the library stack
+    frames collapsed, the embedded configuration's characters."""
+    left = [ex.compact] if ex.compact else []
+    if ex.collapsed_frames:
+        left.append(f"{ex.collapsed_frames} torch/library stack frames collapsed")
+    if ex.config_chars:
+        left.append(f"{ex.config_chars} characters of embedded configuration left out")
+    whole = f" from {ex.record_chars} characters" if ex.record_chars is not None else ""
+    return f"condensed{whole}: {', '.join(left)}"
 
 
 def _context(
@@ -663,12 +676,19 @@ def run_page_text(page: RunReportPage, *, scripts_below: bool = False) -> str:
 def imported_runs_text(page: ImportPage, reports: Sequence[str] = ()) -> str:
     """A folder of runs imported: each run's report (`reports`, the first runs' in order), then one line for each
     run without one, the runs that failed, and what to call next."""
-    lines = [f"imported {page.total} runs" + (":" if not reports else "; each per function, problems first:")]
+    folder = _folder(page)
+    lines = [
+        f"imported {page.total} runs"
+        + (f" of {folder}" if folder else "")
+        + (":" if not reports else "; each per function, problems first:")
+    ]
     start = page.offset if len(page.captures) == page.total else 0  # a later page lists only its own runs
     said = page.captures[start : start + len(reports)]
     for r, text in zip(said, reports, strict=False):
-        verb = "new" if r.created else "already stored"
-        lines.append(f"== {short_id(r.capture.id)} {r.capture.label or '-'} ({verb}, from {r.input})\n{text}")
+        sid, label = short_id(r.capture.id), r.capture.label or "-"
+        head = f"== {label} {sid} ({'new' if r.created else 'already stored'}, from {_within(r.input, folder)})"
+        own = f"capture {sid} ({label}) "  # the report's first line names the run again: one line says both
+        lines.append(f"{head}: {text[len(own) :]}" if text.startswith(own) else f"{head}\n{text}")
     rest = [r for r in page.captures if r not in said]
     if reports and rest:
         where = f"the next page: {page.next_calls[0]}" if page.next_offset is not None else "earlier pages"
@@ -683,7 +703,7 @@ def imported_runs_text(page: ImportPage, reports: Sequence[str] = ()) -> str:
         trace = f", trace {row.artifact_structure}" if row.artifact_structure != "complete" else ""
         lines.append(
             _line(
-                f"{short_id(row.id)} {row.label or '-'} ({verb}, from {r.input}): {row.run_state}, "
+                f"{row.label or '-'} {short_id(row.id)} ({verb}, from {_within(r.input, folder)}): {row.run_state}, "
                 f"{row.compiled_state}, torch {row.torch_version or '?'}, {row.input_kind}{ranks}{trace}; "
                 f"{counts or 'no compilations'}"
                 + (f", compile time {row.counts.compile_time_s:.2f} s" if row.counts.compile_time_s else "")
@@ -696,6 +716,20 @@ def imported_runs_text(page: ImportPage, reports: Sequence[str] = ()) -> str:
         lines += [_line(f"{f.input}: error[{f.code}] {f.message}") for f in page.failed]
     lines += [f"next: {call}" for call in page.next_calls]
     return "\n".join(lines)
+
+
+def _folder(page: ImportPage) -> str | None:
+    """The folder a page's runs were imported from (their inputs' common parent), None for one run."""
+    inputs = [r.input for r in page.captures if r.input]
+    if len(inputs) < 2:
+        return None
+    parent = posixpath.commonpath(inputs)
+    return parent if parent and parent not in inputs else None
+
+
+def _within(path: str, folder: str | None) -> str:
+    """`path` relative to `folder` (as given when it is not under it)."""
+    return path[len(folder) + 1 :] if folder and path.startswith(folder + "/") else path
 
 
 _ROLE_WORDS = {

@@ -281,6 +281,13 @@ class EvidenceSearch(Model):
     config_matches: int = Field(
         0, ge=0, description="Matches inside embedded configuration (searched only with in_config)."
     )
+    joint_graphs_skipped: int = Field(
+        0,
+        ge=0,
+        description="aot_joint_graph records not searched: their compilation's aot_forward_graph and "
+        "aot_backward_graph records hold the same nodes, partitioned (a kind filter of aot_joint_graph, or their "
+        "evidence ids, searches them).",
+    )
     records: list[EvidenceHit] = Field(
         default_factory=list,
         description="Every record with a match, in trace order; past the first `max_matches` matches a record's "

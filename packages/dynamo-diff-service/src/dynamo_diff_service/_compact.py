@@ -271,14 +271,13 @@ def compact_output_code(lines: list[str]) -> list[str]:
 # -- the record --------------------------------------------------------------------------------------------
 
 NOTES = {
-    "graph": "the graph's code compact: tensor types without strides or device, inputs' renames and `= None` "
-    "releases left out, `# File:` comments as file:line, a long signature an input a line, indentation halved",
-    "guards": "the guard tree compact: one leaf a line with file:line, object ids, dispatch keys and the manager "
-    "lines left out (a dict's kept: DICT_MANAGER checks its length), a tensor's `_dynamo_*_indices` checks one line",
-    "code": "Inductor's module compact: imports, `del` lines, the runner's boilerplate, the benchmark harness and "
-    "a kernel's lines of a lone brace left out, `static_cast<int64_t>(...)` of a literal or an index dropped, "
-    "indentation halved",
+    "graph": "the graph's code compact: sizes without strides or device, renames and releases left out",
+    "guards": "the guard tree compact: a leaf a line, object ids and manager lines left out",
+    "code": "Inductor's module compact: imports and boilerplate left out",
 }
+# What a compact record's first line keeps: its kind and what it says besides the ids its heading names (the glog
+# prefix, the frame and compile ids, the payload's md5 and a first attempt's 0 are left out).
+_ENVELOPE_IDS = frozenset({"frame_id", "frame_compile_id", "has_payload", "rank", "compiled_autograd_id"})
 
 
 def record_kind(envelope: str) -> str | None:
@@ -300,19 +299,21 @@ def record_kind(envelope: str) -> str | None:
 
 
 def compact_envelope(line: str, kind: str | None) -> str:
-    """A graph record's first line without its `sizes` map (every node's annotation says its size)."""
-    if kind not in GRAPH_KINDS or '"sizes"' not in line:
-        return line
+    """A compact record's first line: its JSON without the glog prefix and the ids its heading says (`frame_id`,
+    `frame_compile_id`, `rank`, the payload's md5, `attempt` 0), and a graph's without its `sizes` map (every
+    node's annotation says its size)."""
     start = line.find("{")
     try:
-        obj = json.loads(line[start:])
+        obj = json.loads(line[start:]) if start >= 0 else None
     except ValueError:
         return line
-    inner = obj.get(kind) if isinstance(obj, dict) else None
-    if not isinstance(inner, dict) or "sizes" not in inner:
+    if not isinstance(obj, dict) or not obj:
         return line
-    obj[kind] = {k: v for k, v in inner.items() if k != "sizes"}
-    return line[:start] + json.dumps(obj)
+    inner = obj.get(kind) if kind in GRAPH_KINDS else None
+    if isinstance(inner, dict) and "sizes" in inner:
+        obj[kind] = {k: v for k, v in inner.items() if k != "sizes"}
+    kept = {k: v for k, v in obj.items() if k not in _ENVELOPE_IDS and not (k == "attempt" and v == 0)}
+    return json.dumps(kept)
 
 
 def compact_payload(kind: str | None, payload: list[str]) -> tuple[list[str], str] | None:

@@ -118,6 +118,10 @@ class Opened:
     notes: list[str] = field(default_factory=list)  # what the user should know about how it was found
 
 
+# The graphs AOTAutograd partitions a joint graph into: a capture-wide search reads these, not the joint graph.
+_PARTITIONED = frozenset({"aot_forward_graph", "aot_backward_graph"})
+
+
 class Service:
     """`confine(ref)` turns a path reference into the path to read, or raises DynamoDiffError (the MCP server
     confines paths to its allowed roots); by default any path is read as written."""
@@ -935,6 +939,11 @@ class Service:
                     + (" that the kind/function/compile id filters keep" if kind or compile_id or function else ""),
                 )
             total = len(entries)
+        skipped = 0
+        if kind is None and evidence_ids is None:  # a joint graph's nodes are in its partitioned graphs
+            parted = {(e.rank, e.compile_id) for e in entries if e.kind in _PARTITIONED}
+            kept = [e for e in entries if not (e.kind == "aot_joint_graph" and (e.rank, e.compile_id) in parted)]
+            skipped, total, entries = len(entries) - len(kept), total - (len(entries) - len(kept)), kept
         regex = _regex(pattern)
         hits: list[_schema.EvidenceHit] = []
         total_matches = shown = config = 0
@@ -965,6 +974,7 @@ class Service:
             total_matches=total_matches,
             shown_matches=shown,
             config_matches=config,
+            joint_graphs_skipped=skipped,
             records=hits,
         )
         return page
