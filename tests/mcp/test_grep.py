@@ -132,9 +132,11 @@ def test_grep_without_an_id_searches_every_record(session: Session) -> None:
     assert "tensor 'x' size mismatch at index 0. expected 2, actual 3" in text  # the record's own words
 
 
-def test_a_search_outline_keeps_the_records_it_shows(session: Session) -> None:
-    """The outline (the default structured content) lists only the records whose matches are shown; the text names
-    the others (recompile_limit: 4 records hold `size mismatch`, the raw bytes say; max_matches=1 shows one)."""
+def test_a_search_outline_leaves_its_records_to_the_text(session: Session) -> None:
+    """The outline (the default structured content) has a search's counts, not its records (each a whole evidence
+    entry, longer than its line of text): the text names every record with a match and shows the one asked for;
+    full=true has them (recompile_limit: 4 records hold `size mismatch`, the raw bytes say; max_matches=1 shows
+    one)."""
     cid = session.call("import_trace", path="captures/recompile_limit").structured_content["captures"][0]["capture"][
         "id"
     ]  # type: ignore[index]
@@ -142,11 +144,12 @@ def test_a_search_outline_keeps_the_records_it_shows(session: Session) -> None:
     expected = _records_with("recompile_limit", index, "size mismatch")
     result = session.call("get_evidence", capture=cid, grep="size mismatch", max_matches=1)
     page = result.structured_content
-    assert page["records_matched"] == len(expected) == 4  # type: ignore[index]
-    (hit,) = page["records"]  # type: ignore[index]
-    assert hit["shown_matches"] == 1 and hit["evidence"]["id"] in expected
+    assert page["records_matched"] == len(expected) == 4 and page["shown_matches"] == 1  # type: ignore[index]
+    assert "records" not in page  # type: ignore[operator]
     text = text_of(result)
     assert all(ev in text for ev in expected)  # every record with a match is named in the text
+    whole = session.call("get_evidence", capture=cid, grep="size mismatch", max_matches=1, full=True)
+    assert [r["evidence"]["id"] for r in whole.structured_content["records"]] == list(expected)  # type: ignore[index]
 
 
 def test_a_search_filtered_by_kind_reads_those_records_only(session: Session) -> None:

@@ -571,6 +571,11 @@ class TextSaid:
     quoted: set[str] = field(default_factory=set)
 
 
+def _graphless(c: CompilationLine) -> bool:
+    """A compilation that produced no graph (it failed, or stopped, before it had one)."""
+    return c.graph_ops is None and not c.graph_op_kinds
+
+
 class InputsSaid:
     """The `guards on inputs` each frame's last compilation said: a compilation whose guards on its inputs are
     those of its frame's previous compilation (any rank's: another rank's same entry says nothing new) has no
@@ -580,24 +585,42 @@ class InputsSaid:
         self._text = TextSaid() if text is None else text
         self.quoted = self._text.quoted
         self._last: dict[str, list[str]] = {}
+        # The guards left out of each frame's last guard lines (on inputs, on values), and of the ones before them.
+        self._omitted: dict[str, tuple[int, int]] = {}
+        self._omitted_before: dict[str, tuple[int, int]] = {}
         # What a line said last for each frame (`_differs`): (the line, the frame) -> what it said.
         self._said: dict[tuple[str, str], object] = {}
         self._sites: dict[str, set[str]] = {}
         self._failures: dict[tuple[str, str | None, str | None, str], str] = {}
 
     def _differs(self, line: str, c: CompilationLine, now: object) -> bool:
-        """Whether `now` is not what this line said for its frame's previous compilation (it is remembered)."""
+        """Whether `now` is not what this line said for its frame's previous compilation (it is remembered; a
+        compilation without a graph, one that failed before it had one, is passed over: the next says what the
+        one before it said only if it differs)."""
         key = (line, c.frame)
-        before, self._said[key] = self._said.get(key), now
+        before = self._said.get(key)
+        if now or not _graphless(c):
+            self._said[key] = now
         return now != before
 
     def new(self, c: CompilationLine) -> bool:
         return self.changed(c) is not None
 
     def changed(self, c: CompilationLine) -> list[str] | None:
-        """The guards on inputs its frame's previous compilation said ([] for none) when its own differ, else None."""
-        before, self._last[c.frame] = self._last.get(c.frame), c.guards_on_inputs
+        """The guards on inputs its frame's previous compilation said ([] for none) when its own differ, else None
+        (a compilation without a graph and guards is passed over, as `_differs` passes it)."""
+        before = self._last.get(c.frame)
+        self._omitted_before[c.frame] = self._omitted.get(c.frame, (0, 0))
+        if c.guards_on_inputs or not _graphless(c):
+            self._last[c.frame] = c.guards_on_inputs
+            self._omitted[c.frame] = (c.guards_on_inputs_omitted, c.guards_on_values_omitted)
         return (before or []) if c.guards_on_inputs and c.guards_on_inputs != before else None
+
+    def said_before(self, c: CompilationLine, before: list[str]) -> list[str]:
+        """The guard lines its frame's previous compilation said (`before`: its guards, from `changed`), as that
+        compilation cut them, with this one's evidence id (a line the same but for it is not said again)."""
+        omitted, values_omitted = self._omitted_before.get(c.frame, (0, 0))
+        return guard_lines(before, omitted, c.guards_evidence_id, values_omitted)
 
     def new_aten_ops(self, c: CompilationLine) -> bool:
         """Whether the ATen ops of AOTAutograd's graphs of it are not those its frame's previous compilation said."""
@@ -787,14 +810,15 @@ def compilation_text(
             below += context_once(c.call_context, c.called_from, shown, "  ", scripts_below=scripts_below)
     before = inputs.changed(c) if inputs is not None else ([] if c.guards_on_inputs else None)
     if before is not None:  # last: the lines above keep their place; a line the frame said last time is not repeated
-        said = guard_lines(before, 0, c.guards_evidence_id)
-        below += [
-            line
-            for line in guard_lines(
-                c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id, c.guards_on_values_omitted
-            )
-            if line not in said
-        ]
+        said = inputs.said_before(c, before) if inputs is not None else guard_lines(before, 0, c.guards_evidence_id)
+        lines = guard_lines(
+            c.guards_on_inputs, c.guards_on_inputs_omitted, c.guards_evidence_id, c.guards_on_values_omitted
+        )
+        kept = [line for line in lines if line not in said]
+        ev = f" (ev {c.guards_evidence_id})"
+        if kept and c.guards_evidence_id and not any(line.endswith(ev) for line in kept):
+            kept[-1] += ev  # the line that said the guard tree's evidence is the one not said again
+        below += kept
     if inputs.new_sizes(c) if inputs is not None else bool(c.sizes_accepted):
         below.append(sizes_text(c))
     if inputs.new_ops(c) if inputs is not None else bool(c.graph_op_kinds):

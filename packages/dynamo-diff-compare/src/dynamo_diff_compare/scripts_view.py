@@ -2,7 +2,8 @@
 paths are in (the source snapshots taken when the run ended), whole and numbered, as many as fit a bound; the
 others named with their length. The front ends say how to read one left out. Where several runs are listed in one
 answer, a script that differs in a few lines from one an earlier run of the answer showed (a before/after pair) is
-said as those lines."""
+said as those lines, and a run of lines an earlier script printed (code several scripts share) as one line naming
+them."""
 
 from __future__ import annotations
 
@@ -66,9 +67,15 @@ def run_scripts(report: RunReport, sources: SnapshotSet, budget: int = SCRIPTS_C
 
 @dataclass
 class ShownScripts:
-    """The scripts an answer listing several runs has shown whole so far: (run label, snapshot path, content)."""
+    """The scripts an answer listing several runs has shown whole so far: (run label, snapshot path, content), and
+    of each the lines (0-based) it printed as they are (not said as the same as another's)."""
 
     shown: list[tuple[str, str, str]] = field(default_factory=list)
+    literal: list[frozenset[int]] = field(default_factory=list)
+
+    def add(self, run: str, snapshot: str, content: str, literal: frozenset[int] | None = None) -> None:
+        self.shown.append((run, snapshot, content))
+        self.literal.append(frozenset(range(len(content.splitlines()))) if literal is None else literal)
 
 
 # A script is said as its changed lines when at most this share of its lines (at least one) changed; as the same
@@ -116,11 +123,67 @@ def _as_changes(s: Script, earlier: ShownScripts | None, read_one: str) -> list[
     ]
 
 
+# A run of lines another script of the answer printed is said as those lines when it is at least this long (lines,
+# and characters of its lines that are not blank): shorter, the reference is about as long as the lines.
+_SHARED_LINES = 5
+_SHARED_CHARS = 160
+
+
+def _shared_blocks(content: str, earlier: ShownScripts) -> list[tuple[int, int, str, str, int]]:
+    """Runs of `content`'s lines that a script shown earlier in the answer printed as they are: (first line, line
+    count, its run, its snapshot, its first line), 0-based, in order, none overlapping; the earliest script first."""
+    new = content.splitlines()
+    taken: set[int] = set()
+    found: list[tuple[int, int, str, str, int]] = []
+    for (run, snapshot, old), literal in zip(earlier.shown, earlier.literal, strict=True):
+        matcher = difflib.SequenceMatcher(None, old.splitlines(), new, autojunk=False)
+        for a, b, size in matcher.get_matching_blocks():
+            span = range(b, b + size)
+            if size < _SHARED_LINES or any(n in taken for n in span):
+                continue
+            if not all(n in literal for n in range(a, a + size)):
+                continue
+            if sum(len(new[n].strip()) for n in span) < _SHARED_CHARS:
+                continue
+            taken.update(span)
+            found.append((b, size, run, snapshot, a))
+    return sorted(found)
+
+
+def _with_shared(s: Script, earlier: ShownScripts | None) -> tuple[list[str], frozenset[int]] | None:
+    """`s` numbered (blank lines left out) with each run of lines an earlier script of the answer printed said as
+    one line naming those lines (`29-52 | the same as lines 27-50 of smooth_ls.py of smooth_ls above`), and the
+    lines printed as they are; None when it has no such run."""
+    if earlier is None or not s.content:
+        return None
+    blocks = _shared_blocks(s.content, earlier)
+    if not blocks:
+        return None
+    lines = s.content.splitlines()
+    width = len(str(len(lines)))
+    out: list[str] = []
+    literal: set[int] = set()
+    n = 0
+    for start, size, run, snapshot, theirs in [*blocks, (len(lines), 0, "", "", 0)]:
+        for k in range(n, start):
+            if lines[k].strip():
+                out.append(f"{k + 1:>{width}} | {lines[k]}")
+                literal.add(k)
+        if size:
+            out.append(
+                f"{start + 1:>{width}}-{start + size} | the same as lines {theirs + 1}-{theirs + size} of {snapshot} "
+                f"of {run} above"
+            )
+        n = start + size
+    return out, frozenset(literal)
+
+
 def scripts_text(scripts: list[Script], read_one: str, earlier: ShownScripts | None = None, run: str = "") -> str:
     """`scripts of this run (...)`, then each shown file under a line of its own and each left out named;
     `read_one` is the front end's words for reading a file, with `{file}` in them. `earlier`: the scripts earlier
     runs of the same answer showed (this run's, labelled `run`, are added to it); a script a few lines away from
-    one of them is said as those lines."""
+    one of them is said as those lines, and a run of lines one of them printed (a harness several scripts share)
+    as one line naming them."""
     if not scripts:
         return "scripts of this run: none captured (a bare trace keeps none unless they were beside it at import)"
     out = ["scripts of this run (as captured, not the working tree; blank lines left out):"]
@@ -129,9 +192,14 @@ def scripts_text(scripts: list[Script], read_one: str, earlier: ShownScripts | N
         if changes is not None:
             out += changes
             continue
-        if s.text is not None:
+        if s.text is not None and (shared := _with_shared(s, earlier)) is not None:
+            numbered, literal = shared
+            if earlier is not None:
+                earlier.add(run, s.snapshot, s.content, literal)
+            out += [f"-- {s.snapshot} ({s.lines} lines)", *numbered]
+        elif s.text is not None:
             if earlier is not None and s.content:
-                earlier.shown.append((run, s.snapshot, s.content))
+                earlier.add(run, s.snapshot, s.content)
             out += [f"-- {s.snapshot} ({s.lines} lines)", s.text]
         else:
             out.append(

@@ -140,8 +140,8 @@ _HEADLINE = frozenset(key for key, _ in HEADLINE_COUNTS)
 # calls). The rest the result's text says: summaries, guard texts, source lines, notes, hints, reasons,
 # suggestions, values, times, torch versions, evidence ids (but an excerpt's or grep's own evidence), compile ids, a
 # function's compilations and a row's changes, comparability's differences, the entries of the capture list and of
-# the evidence index (all required fields, longer than their line of text). A model not named keeps its required
-# fields only.
+# the evidence index, a search's records and several excerpts' records (each a whole evidence entry of required
+# fields, longer than its line of text). A model not named keeps its required fields only.
 _KEPT: dict[str, frozenset[str]] = {
     name: frozenset(fields.split())
     for name, fields in {
@@ -152,10 +152,10 @@ _KEPT: dict[str, frozenset[str]] = {
         "ComparisonPage": "comparability totals ranks notices notices_omitted next_offset rows next_calls",
         "EvidenceIndex": "next_offset",
         "EvidenceExcerpt": "next_offset",
-        "EvidenceExcerpts": "excerpts excerpts_omitted",
+        "EvidenceExcerpts": "excerpts_omitted",
         "EvidenceDiff": "lines_differ lines_omitted",
         "EvidenceGrep": "shown_matches",
-        "EvidenceSearch": "records_matched total_matches shown_matches records",
+        "EvidenceSearch": "records_matched total_matches shown_matches joint_graphs_skipped",
         "EvidenceHit": "shown_matches",
         "SourceResult": "file locations",
         "SourceDiff": "function file functions",
@@ -210,11 +210,9 @@ _SHORT = frozenset(
         "SourceDiff.candidate",
     }
 )
-# Lists an outline keeps only some items of (the text names the others): a capture-wide search's records past the
-# matches shown (each a whole evidence entry, dozens when a pattern matches a path every record holds).
-# A page's notices keep the warnings and errors (an informational notice, `raw_trace_preferred`, is the text's).
+# Lists an outline keeps only some items of (the text names the others): a page's notices keep the warnings and
+# errors (an informational notice, `raw_trace_preferred`, is the text's).
 _SOME: dict[str, Callable[[Any], bool]] = {
-    "EvidenceSearch.records": lambda hit: bool(hit.shown_matches),
     "ImportPage.notices": lambda notice: notice.severity != Severity.INFO,
     "ComparisonPage.notices": lambda notice: notice.severity != Severity.INFO,
 }
