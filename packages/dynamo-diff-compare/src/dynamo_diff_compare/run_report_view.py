@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from dynamo_diff_match import FunctionMatch, FunctionRef, SnapshotSet, correspond_functions
 from dynamo_diff_schema.capture import Capture
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import Compilation, GraphBreak, GuardReason
+from dynamo_diff_schema.compilation import MODULE_SETTING, Compilation, GraphBreak, GuardReason
 from dynamo_diff_schema.counts import COUNT_LABELS, HEADLINE_COUNTS, Counts, sum_counts
 from dynamo_diff_schema.ids import short_id
 from dynamo_diff_schema.run_report import (
@@ -424,7 +424,8 @@ def guard_lines(
     values:` line (what the arguments hold), each cut by whole items; the items left out counted on the line they
     belong to (`values_omitted` of `omitted` on the values line; all on the last line when one is empty)."""
     args = [i for i in items if not _ON_ATTRIBUTE.match(i)]
-    values = [i for i in items if _ON_ATTRIBUTE.match(i)]
+    values, counted = settings_counted([i for i in items if _ON_ATTRIBUTE.match(i)], values_omitted)
+    omitted, values_omitted = omitted - counted, values_omitted - counted
     on_args = omitted - values_omitted if args and values else 0 if values else omitted
     on_values = omitted - on_args
     lines = []
@@ -433,6 +434,26 @@ def guard_lines(
     if values:
         lines.append(inputs_text(values, on_values, evidence_id, head="guards on values: ", width=VALUES_LINE_CHARS))
     return lines
+
+
+# At least this many guards on the settings submodules were built with are said as one item (they are one call away).
+SETTINGS_COUNTED = 3
+_SUBMODULE = re.compile(r"\._modules\['([^'\n]*)'\]\.\w+\)?(?: |$)")
+
+
+def settings_counted(values: list[str], omitted: int = 0) -> tuple[list[str], int]:
+    """The guards on values with those on submodules' settings (`len(L['self']._modules['conv'].stride) == 1`,
+    `..._modules['norm'].eps == 1e-05`; MODULE_SETTING), when there are SETTINGS_COUNTED or more, said as one
+    last item (`11 on submodule settings (conv, norm)`), and how many of the `omitted` it counts: the store lists
+    the settings last, so when the last listed is one, the values it left out are settings too."""
+    settings = [v for v in values if MODULE_SETTING.search(v)]
+    if len(settings) < SETTINGS_COUNTED:
+        return values, 0
+    counted = omitted if MODULE_SETTING.search(values[-1]) else 0
+    names = dict.fromkeys(m[1] for v in settings if (m := _SUBMODULE.search(v)) is not None)
+    of = f" ({', '.join(names)})" if names else ""
+    said = f"{len(settings) + counted} on submodule settings{of}"
+    return [v for v in values if v not in settings] + [said], counted
 
 
 def inputs_text(

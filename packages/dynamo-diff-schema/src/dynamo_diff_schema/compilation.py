@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Literal
 
@@ -9,6 +10,16 @@ from pydantic import Field
 
 from dynamo_diff_schema.base import Model
 from dynamo_diff_schema.manifest import FrameValues
+
+# The settings torch's own modules are built with, as a guard on a submodule names them (`._modules['conv'].stride`):
+# the store lists them after the user's values on `guards on values:`, the views count them instead of listing them.
+MODULE_SETTING = re.compile(
+    r"\._modules\['[^'\n]*'\]\.(?:stride|padding|dilation|groups|kernel_size|normalized_shape|output_padding|"
+    r"padding_mode|eps|momentum|affine|track_running_stats|elementwise_affine|inplace|in_features|out_features|"
+    r"in_channels|out_channels|num_features|negative_slope|approximate|padding_idx|max_norm|norm_type|"
+    r"scale_grad_by_freq|sparse|align_corners|ceil_mode|count_include_pad|return_indices|batch_first|num_layers|"
+    r"bidirectional|_reversed_padding_repeated_twice)\b(?![.\[])"
+)
 
 
 class Outcome(StrEnum):

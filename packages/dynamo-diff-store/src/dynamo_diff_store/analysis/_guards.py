@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from dynamo_diff_schema.compilation import GuardCategory
+from dynamo_diff_schema.compilation import MODULE_SETTING, GuardCategory
 
 # Ordered: the first pattern that matches decides. Texts torch writes (docs/SEMANTICS.md lists one per category;
 # fixtures/captures/guards has each, from torch 2.13), e.g.
@@ -611,16 +611,6 @@ _SCALAR_TYPE = re.compile(r"^___check_type_id\(L\['(\w+)'\], \d+\), type=<class 
 _PATH_SCALAR_TYPE = re.compile(rf"^___check_type_id\((L\['\w+'\]{_STEP}+), \d+\), type=<class '(int|float|bool|str)'>$")
 
 
-# The settings torch's own modules are built with, guarded on a submodule (`._modules['conv'].stride`).
-_MODULE_SETTING = re.compile(
-    r"\._modules\['[^'\n]*'\]\.(?:stride|padding|dilation|groups|kernel_size|normalized_shape|output_padding|"
-    r"padding_mode|eps|momentum|affine|track_running_stats|elementwise_affine|inplace|in_features|out_features|"
-    r"in_channels|out_channels|num_features|negative_slope|approximate|padding_idx|max_norm|norm_type|"
-    r"scale_grad_by_freq|sparse|align_corners|ceil_mode|count_include_pad|return_indices|batch_first|num_layers|"
-    r"bidirectional|_reversed_padding_repeated_twice)\b(?![.\[])"
-)
-
-
 def _global_state_set(leaves: tuple[GuardLeaf, ...]) -> list[str]:
     """`GLOBAL_STATE grad_mode=false`: each setting of the entry's global state guard that is not the value torch
     starts a program with (an entry compiled under no_grad serves only calls under no_grad)."""
@@ -681,7 +671,7 @@ def _guards_on_attributes(leaves: tuple[GuardLeaf, ...], tensors: set[str], said
     out.sort(
         key=lambda t: (
             not t.endswith((".training == True", ".training == False")),
-            _MODULE_SETTING.search(t) is not None,
+            MODULE_SETTING.search(t) is not None,
             not t.startswith("len("),
         )
     )
