@@ -1085,6 +1085,10 @@ export interface GraphSummary {
    */
   constants?: string[];
   /**
+   * The graph of the last attempt a restart replaced (None: the analysis did not restart).
+   */
+  discarded?: DiscardedGraph | null;
+  /**
    * The graph reached the backend with no ops (e.g. fullgraph, `return x`).
    */
   empty?: boolean;
@@ -1101,6 +1105,10 @@ export interface GraphSummary {
    * Inputs left out of `inputs` (parameters and buffers too).
    */
   inputs_omitted?: number;
+  /**
+   * Every literal argument of the graph's calls, in order: a positional one by its position, a keyword one by name, each as the code writes it (`round(decimals)=1`, `pixel_shuffle(arg 1)=4`, `conv1d(padding)='same'`, `getitem(index)=(slice(None, None, None), slice(0, 3, None))`); what a recompiled graph bakes in of the value whose guard failed. At most 120.
+   */
+  literals?: string[];
   op_count?: number | null;
   op_histogram?: {
     [k: string]: number;
@@ -1113,6 +1121,30 @@ export interface GraphSummary {
    * The symbols in the sizes of the graph's values (dynamo_output_graph): the graph is dynamic in them; [] for a graph of static sizes, or when the record prints no sizes.
    */
   symbolic_sizes?: SymbolicSize[];
+}
+/**
+ * The graph of an attempt whose analysis restarted (AOTAutograd's TensorifyScalarRestartAnalysis: a float made a
+ * graph input and pinned back to a constant): handed to the backend, then replaced by the next attempt's.
+ *
+ * This interface was referenced by `ImportResult`'s JSON-Schema
+ * via the `definition` "DiscardedGraph".
+ */
+export interface DiscardedGraph {
+  /**
+   * Its attempt (0: the first).
+   */
+  attempt: number;
+  /**
+   * Its dynamo_output_graph record.
+   */
+  evidence_id?: string | null;
+  /**
+   * Its inputs as GraphSummary.inputs says them (`L_self_w: f64[][]`: a Python float it took as a 0-d tensor).
+   */
+  inputs?: string[];
+  op_histogram?: {
+    [k: string]: number;
+  };
 }
 /**
  * A symbolic size of the compiled graph (the graph is dynamic in it): the symbol its `dynamo_output_graph`

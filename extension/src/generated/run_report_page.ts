@@ -309,6 +309,14 @@ export interface CompilationLine {
    */
   graph_inputs_omitted?: number;
   /**
+   * The compile id of the previous graph `graph_literals_changed` compares with.
+   */
+  graph_literals_against?: string | null;
+  /**
+   * The literal arguments of its graph's calls that differ from its frame's previous graph (GraphSummary.literals, the same call and argument, in order): `pixel_shuffle(arg 1) 2 -> 4`; [] for a frame's first graph or when none differ.
+   */
+  graph_literals_changed?: string[];
+  /**
    * What its graph holds, by op, most first: 'getitem 6', 'autograd_function_apply 3', 'linear 1' (the target's last name, `Tensor.` kept for a method, `module` a submodule call; a higher-order op such as `tag_activation_checkpoint` is one op, its body not counted), at most 8 (the capture's graph.op_histogram has every one); [] when it has no graph.
    */
   graph_op_kinds?: string[];
@@ -358,6 +366,10 @@ export interface CompilationLine {
    * What restarted it, once each: 'after the graph break', the exception torch named ('TensorifyScalarRestartAnalysis'), else the first line of torch's reason.
    */
   restart_reasons?: string[];
+  /**
+   * What the graph of the attempt its restart replaced held that the kept graph does not (GraphSummary.discarded): `attempt 0's graph (replaced at the restart) took L_self_w: f64[][], an input the kept graph has not; ops the kept graph has not: Tensor.item 1 (ev u1-e21)`.
+   */
+  restarted_graph?: string | null;
   /**
    * Times Dynamo restarted its analysis (after a graph break).
    */

@@ -97,6 +97,79 @@ def nonzero(counts: Counts) -> dict[str, int]:
     return {key: value for key, value in counts.values().items() if value}
 
 
+# The literal arguments that differ from a frame's previous graph said on a compilation's line, at most.
+LITERALS_SAID = 4
+
+
+def literal_changes(before: list[str], now: list[str]) -> list[str]:
+    """`pixel_shuffle(arg 1) 2 -> 4`: each literal argument (GraphSummary.literals) of a call that both graphs make
+    (the same call, argument and occurrence) whose value differs, in order; an argument only one graph has is not
+    said (its ops say what it does differently)."""
+
+    def keyed(items: list[str]) -> dict[tuple[str, int], str]:
+        seen: dict[str, int] = {}
+        out: dict[tuple[str, int], str] = {}
+        for item in items:
+            key, _, value = item.partition("=")
+            seen[key] = seen.get(key, 0) + 1
+            out[(key, seen[key])] = value
+        return out
+
+    old = keyed(before)
+    return [
+        f"{key} {old[(key, n)]} -> {value}"
+        for (key, n), value in keyed(now).items()
+        if old.get((key, n), value) != value
+    ]
+
+
+def restarted_graph_text(comp: Compilation) -> str | None:
+    """`attempt 0's graph (replaced at the restart) took L_self_w: f64[][], an input the kept graph has not; ops the
+    kept graph has not: Tensor.item 1 (ev u1-e21)`: how the attempt a restart threw away differed from the graph
+    kept (GraphSummary.discarded); None when the analysis did not restart after a graph was made."""
+    if comp.graph is None or (d := comp.graph.discarded) is None:
+        return None
+    kept = {i.split(":", 1)[0] for i in comp.graph.inputs}
+    extra = [i for i in d.inputs if i.split(":", 1)[0] not in kept]
+    kinds = {k.rsplit(" ", 1)[0] for k in op_kinds(comp.graph.op_histogram)}
+    only = [k for k in op_kinds(d.op_histogram) if k.rsplit(" ", 1)[0] not in kinds]
+    parts = []
+    if extra:
+        parts.append(f"took {'; '.join(extra)}, {'an input' if len(extra) == 1 else 'inputs'} the kept graph has not")
+    if only:
+        parts.append(f"ops the kept graph has not: {', '.join(only)}")
+    said = "; ".join(parts) or "the same inputs and op kinds as the kept graph"
+    ev = f" (ev {d.evidence_id})" if d.evidence_id else ""
+    return f"attempt {d.attempt}'s graph (replaced at the restart) {said}{ev}"
+
+
+def literals_text(c: CompilationLine) -> str:
+    """`graph arguments against 0/0: pixel_shuffle(arg 1) 2 -> 4` (at most LITERALS_SAID, the rest counted)."""
+    shown = c.graph_literals_changed[:LITERALS_SAID]
+    rest = len(c.graph_literals_changed) - len(shown)
+    more = f"; +{rest} more" if rest else ""
+    return f"graph arguments against {c.graph_literals_against}: " + "; ".join(shown) + more
+
+
+def with_literal_changes(lines: list[CompilationLine], comps: list[Compilation]) -> list[CompilationLine]:
+    """Each compilation line with what its graph bakes in differently from its frame's (and rank's) previous graph
+    (`graph_literals_changed`, against `graph_literals_against`); a compilation without a graph is passed over."""
+    last: dict[tuple[int | None, str], tuple[str, list[str]]] = {}
+    out = []
+    for line, comp in zip(lines, comps, strict=True):
+        literals = list(comp.graph.literals) if comp.graph is not None else []
+        key = (line.rank, line.frame)
+        if comp.graph is None or (comp.graph.op_count is None and not literals):
+            out.append(line)
+            continue
+        prev = last.get(key)
+        last[key] = (comp.compile_id, literals)
+        changed = literal_changes(prev[1], literals) if prev is not None else []
+        update = {"graph_literals_changed": changed, "graph_literals_against": prev[0]} if prev and changed else {}
+        out.append(line.model_copy(update=update) if update else line)
+    return out
+
+
 def compilation_line(
     comp: Compilation,
     frame: str,
@@ -144,6 +217,7 @@ def compilation_line(
         limit=comp.limit_events[0].message.split("\n", 1)[0][:200] if comp.limit_events else None,
         restarts=comp.restart_count,
         restart_reasons=list(dict.fromkeys(restart_words(r) for r in comp.restarts)),
+        restarted_graph=restarted_graph_text(comp),
         reached=comp.reached,
         cache=[f"{e.cache} {e.decision}" for e in comp.cache_events],
         graph_ops=comp.graph.op_count if comp.graph is not None else None,
@@ -302,18 +376,23 @@ def run_report(capture: Capture, sources: SnapshotSet, *, function: str | None =
                 count_evidence=_count_evidence([c for _, _, c in comps]),
                 called_from=(path := call_path(first, sources)),
                 call_context=call_context(path, sources),
-                compilations=[
-                    compilation_line(
-                        c,
-                        frame,
-                        rank if multi_rank else None,
-                        name,
-                        sequels,
-                        sources,
-                        called_from=None if same_call(c.code.callers, first) else call_path(c.code.callers, sources),
-                    )
-                    for frame, rank, c in comps
-                ],
+                compilations=with_literal_changes(
+                    [
+                        compilation_line(
+                            c,
+                            frame,
+                            rank if multi_rank else None,
+                            name,
+                            sequels,
+                            sources,
+                            called_from=None
+                            if same_call(c.code.callers, first)
+                            else call_path(c.code.callers, sources),
+                        )
+                        for frame, rank, c in comps
+                    ],
+                    [c for _, _, c in comps],
+                ),
                 suggestions=function_suggestions([c for _, _, c in comps], setup, name, sources),
             )
         )
@@ -854,6 +933,10 @@ def compilation_text(
         below.append("graph outputs: " + "; ".join(c.graph_outputs))
     if inputs.new_constants(c) if inputs is not None else bool(c.graph_constants):
         below.append("graph constants: " + "; ".join(c.graph_constants))
+    if c.graph_literals_changed:
+        below.append(literals_text(c))
+    if c.restarted_graph:
+        below.append(c.restarted_graph)
     if inputs.new_side_effects(c) if inputs is not None else bool(c.side_effects):
         below.append(side_effects_text(c.side_effects))
     if inputs.new_inductor_code(c) if inputs is not None else bool(c.inductor_code):

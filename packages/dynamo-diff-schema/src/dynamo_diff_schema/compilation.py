@@ -289,6 +289,20 @@ class Specialization(Model):
     evidence_id: str | None = Field(None, description="The symbolic_shape_specialization record.")
 
 
+class DiscardedGraph(Model):
+    """The graph of an attempt whose analysis restarted (AOTAutograd's TensorifyScalarRestartAnalysis: a float made a
+    graph input and pinned back to a constant): handed to the backend, then replaced by the next attempt's."""
+
+    attempt: int = Field(ge=0, description="Its attempt (0: the first).")
+    op_histogram: dict[str, int] = Field(default_factory=dict)
+    inputs: list[str] = Field(
+        default_factory=list,
+        description="Its inputs as GraphSummary.inputs says them (`L_self_w: f64[][]`: a Python float it took as a "
+        "0-d tensor).",
+    )
+    evidence_id: str | None = Field(None, description="Its dynamo_output_graph record.")
+
+
 class GraphSummary(Model):
     op_count: int | None = Field(None, ge=0)
     empty: bool = Field(False, description="The graph reached the backend with no ops (e.g. fullgraph, `return x`).")
@@ -311,6 +325,16 @@ class GraphSummary(Model):
         description='The Python floats the graph bakes in, by op, counted, in order: "mul_ 0.99 x6", '
         '"add_ alpha=0.01", "clamp max=0.5", "* 1.5" (a float literal in an op\'s arguments of its code); [] '
         "when none or more than 6 distinct.",
+    )
+    literals: list[str] = Field(
+        default_factory=list,
+        description="Every literal argument of the graph's calls, in order: a positional one by its position, a "
+        "keyword one by name, each as the code writes it (`round(decimals)=1`, `pixel_shuffle(arg 1)=4`, "
+        "`conv1d(padding)='same'`, `getitem(index)=(slice(None, None, None), slice(0, 3, None))`); what a "
+        "recompiled graph bakes in of the value whose guard failed. At most 120.",
+    )
+    discarded: DiscardedGraph | None = Field(
+        None, description="The graph of the last attempt a restart replaced (None: the analysis did not restart)."
     )
     graph_evidence_id: str | None = Field(None, description="The dynamo_output_graph record the graph is read from.")
     symbolic_sizes: list[SymbolicSize] = Field(

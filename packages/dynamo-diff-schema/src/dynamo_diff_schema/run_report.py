@@ -171,6 +171,12 @@ class CompilationLine(Model):
         description="What restarted it, once each: 'after the graph break', the exception torch named "
         "('TensorifyScalarRestartAnalysis'), else the first line of torch's reason.",
     )
+    restarted_graph: str | None = Field(
+        None,
+        description="What the graph of the attempt its restart replaced held that the kept graph does not "
+        "(GraphSummary.discarded): `attempt 0's graph (replaced at the restart) took L_self_w: f64[][], an input "
+        "the kept graph has not; ops the kept graph has not: Tensor.item 1 (ev u1-e21)`.",
+    )
     reached: LastRecord | None = Field(
         None, description="A compilation that never finished (no compilation_metrics): the last record it got to."
     )
@@ -198,6 +204,15 @@ class CompilationLine(Model):
     graph_constants: list[str] = Field(
         default_factory=list,
         description="The Python floats its graph bakes in (GraphSummary.constants: `mul_ 0.99 x6`); [] when none.",
+    )
+    graph_literals_changed: list[str] = Field(
+        default_factory=list,
+        description="The literal arguments of its graph's calls that differ from its frame's previous graph "
+        "(GraphSummary.literals, the same call and argument, in order): `pixel_shuffle(arg 1) 2 -> 4`; [] for a "
+        "frame's first graph or when none differ.",
+    )
+    graph_literals_against: str | None = Field(
+        None, description="The compile id of the previous graph `graph_literals_changed` compares with."
     )
     backward_compiled: bool | None = Field(
         None,

@@ -56,7 +56,11 @@ class Identity:
     graph_inputs: tuple[list[str], int] | None = None  # that graph's inputs as its signature prints them
     graph_outputs: list[str] = field(default_factory=list)  # what that graph returns (name: dtype[sizes])
     graph_constants: list[str] = field(default_factory=list)  # the floats that graph bakes in (`mul_ 0.99 x6`)
+    graph_literals: list[str] = field(default_factory=list)  # its calls' literal arguments (`round(decimals)=1`)
     graph_record: str | None = None  # that graph's dynamo_output_graph record (its evidence id)
+    # The graph of an earlier attempt a later one replaced (its analysis restarted): (attempt, histogram, inputs,
+    # evidence id), the last one replaced.
+    discarded_graph: tuple[int, dict[str, int], tuple[list[str], int] | None, str | None] | None = None
     created_symbols: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict)  # create_symbol
     aot_graphs: list[tuple[str, int | None, str]] = field(default_factory=list)  # (kind, op count, evidence id)
     aot_ops: dict[str, dict[str, int]] = field(default_factory=dict)  # kind -> its ATen ops (the last one written)

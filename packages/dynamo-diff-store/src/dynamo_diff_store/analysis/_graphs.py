@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 
@@ -224,3 +225,75 @@ def graph_constants(graph_text: str) -> list[str]:
     if len(found) > GRAPH_CONSTANTS:
         return []
     return [said if n == 1 else f"{said} x{n}" for said, n in found.items()]
+
+
+# The literal arguments of a graph's calls (`round(decimals)=1`, `pixel_shuffle(arg 1)=4`, `var(correction)=0`,
+# `conv1d(padding)='same'`): what a recompiled graph bakes in of the value whose guard failed. At most this many,
+# each at most LITERAL_CHARS.
+GRAPH_LITERALS = 120
+LITERAL_CHARS = 80
+
+
+def _call_name(func: ast.expr) -> str | None:
+    """`round` for `h.round(...)`, `conv2d` for `torch.conv2d(...)`, `scaled_dot_product_attention` for
+    `torch._C._nn.scaled_dot_product_attention(...)`."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return None
+
+
+def _literal(node: ast.expr) -> str | None:
+    """The argument as the code writes it when it is a literal (a number, string, None, True/False, `-1`, a tuple of
+    them), else None (a value of the graph, a name, a call)."""
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return ast.unparse(node)
+
+
+def _index(node: ast.expr) -> str | None:
+    """A subscript's index when it is literal, `slice(...)` of literals among it (`(slice(None, None, None),
+    slice(0, 3, None))`), as the code writes it; else None."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            if not (isinstance(sub.func, ast.Name) and sub.func.id == "slice" and not sub.keywords):
+                return None
+            if any(_literal(a) is None for a in sub.args):
+                return None
+        elif isinstance(sub, ast.Name) and sub.id != "slice":
+            return None
+    return ast.unparse(node)
+
+
+def graph_literals(graph_text: str) -> list[str]:
+    """`["conv2d(arg 3)=(1, 1)", "pixel_shuffle(arg 1)=4", "round(decimals)=1"]`: every literal argument of every
+    call in the graph's code, in order, a call's positional ones by their position (the first is 0) and keyword ones
+    by name; at most GRAPH_LITERALS (each cut at LITERAL_CHARS). Read with Python's `ast`; a line it cannot parse
+    says nothing."""
+    out: list[str] = []
+    for line in graph_text.splitlines():
+        m = _ASSIGN.match(line)
+        if m is None:
+            continue
+        try:
+            tree = ast.parse(m[1].split(";  ", 1)[0].strip(), mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        call = tree.body
+        if isinstance(call, ast.Subscript):  # `h[(slice(None, None, None), slice(0, 3, None))]`: operator.getitem
+            if (index := _index(call.slice)) is not None:
+                out.append(f"getitem(index)={index}"[:LITERAL_CHARS])
+            continue
+        if not isinstance(call, ast.Call) or (name := _call_name(call.func)) is None:
+            continue
+        args = [(f"arg {i}", a) for i, a in enumerate(call.args)]
+        args += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+        for key, node in args:
+            if (value := _literal(node)) is not None:
+                out.append(f"{name}({key})={value}"[:LITERAL_CHARS])
+                if len(out) >= GRAPH_LITERALS:
+                    return out
+    return out

@@ -8,11 +8,24 @@ from collections.abc import Callable
 from typing import Any
 
 from dynamo_diff_schema.code_paths import library_path
-from dynamo_diff_schema.compilation import AotSummary, GraphSummary, Outcome, Specialization, SymbolicSize
+from dynamo_diff_schema.compilation import (
+    AotSummary,
+    DiscardedGraph,
+    GraphSummary,
+    Outcome,
+    Specialization,
+    SymbolicSize,
+)
 
 from dynamo_diff_store.analysis._facts import Fact
 from dynamo_diff_store.analysis._folding import Folding, Identity, RecordKind, payload
-from dynamo_diff_store.analysis._graphs import graph_constants, graph_inputs, graph_outputs, op_histogram
+from dynamo_diff_store.analysis._graphs import (
+    graph_constants,
+    graph_inputs,
+    graph_literals,
+    graph_outputs,
+    op_histogram,
+)
 from dynamo_diff_store.reading import Record
 
 # A symbolic size in dynamo_output_graph's `sizes` (`"l_x_": ["s77", 3]`): a symbol, or an expression of them.
@@ -33,11 +46,18 @@ def graph_symbols(body: Any) -> list[str]:
 
 def _extract_output_graph(
     rec: Record,
-) -> tuple[dict[str, int] | None, list[str], tuple[list[str], int] | None, list[str], list[str]]:
+) -> tuple[dict[str, int] | None, list[str], tuple[list[str], int] | None, list[str], list[str], list[str]]:
     if rec.payload is None:
-        return None, graph_symbols(rec.body), None, [], []
+        return None, graph_symbols(rec.body), None, [], [], []
     text = rec.payload
-    return op_histogram(text), graph_symbols(rec.body), graph_inputs(text), graph_outputs(text), graph_constants(text)
+    return (
+        op_histogram(text),
+        graph_symbols(rec.body),
+        graph_inputs(text),
+        graph_outputs(text),
+        graph_constants(text),
+        graph_literals(text),
+    )
 
 
 def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
@@ -45,7 +65,13 @@ def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
     # The graph of the last attempt is the one compiled: an attempt whose analysis restarted after its backend was
     # handed a graph (AOTAutograd's TensorifyScalarRestartAnalysis) wrote one too.
     attempt = fact.attempt or 0
-    histogram, symbols, inputs, outputs, constants = fact.data if fact.data is not None else (None, [], None, [], [])
+    histogram, symbols, inputs, outputs, constants, literals = (
+        fact.data if fact.data is not None else (None, [], None, [], [], [])
+    )
+    if histogram is not None and ident.histogram is not None and attempt > ident.histogram_attempt:
+        ident.discarded_graph = (ident.histogram_attempt, ident.histogram, ident.graph_inputs, ident.graph_record)
+    elif histogram is not None and ident.histogram is not None and attempt < ident.histogram_attempt:
+        ident.discarded_graph = (attempt, histogram, inputs, ident.graphs[-1])  # an earlier attempt written later
     if histogram is not None and (ident.histogram is None or attempt > ident.histogram_attempt):
         ident.histogram = histogram
         ident.histogram_attempt = attempt
@@ -53,6 +79,7 @@ def _fold_output_graph(folding: Folding, fact: Fact, ident: Identity) -> None:
         ident.graph_inputs = inputs
         ident.graph_outputs = outputs
         ident.graph_constants = constants
+        ident.graph_literals = literals
         ident.graph_record = ident.graphs[-1]
     elif ident.histogram is None:
         ident.graph_symbols = symbols
@@ -281,6 +308,17 @@ def graph_summary(
         inputs_omitted=ident.graph_inputs[1] if ident.graph_inputs else 0,
         outputs=ident.graph_outputs,
         constants=ident.graph_constants,
+        literals=ident.graph_literals,
+        discarded=(
+            DiscardedGraph(
+                attempt=ident.discarded_graph[0],
+                op_histogram=ident.discarded_graph[1],
+                inputs=ident.discarded_graph[2][0] if ident.discarded_graph[2] else [],
+                evidence_id=ident.discarded_graph[3],
+            )
+            if ident.discarded_graph is not None
+            else None
+        ),
         graph_evidence_id=ident.graph_record,
         symbolic_sizes=[symbolic_size(ident, symbol) for symbol in ident.graph_symbols],
         evidence_ids=list(ident.graphs) + ([metrics_ev] if isinstance(op_count, int) and metrics_ev else []),
