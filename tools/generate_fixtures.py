@@ -94,6 +94,7 @@ ALL = [
     ("fft_length", "fft_length.py"),
     ("log_softmax_split", "log_softmax_split.py"),
     ("log_softmax_fused", "log_softmax_fused.py"),
+    ("failed_between", "failed_between.py"),
     ("size_ranges", "size_ranges.py"),
     ("shift_ranges", "shift_ranges.py"),
     # error_on_recompile set after warmup: a recompile raises RecompileError, which the loop catches.
@@ -291,6 +292,7 @@ DECLARED: dict[str, dict[str, str]] = {
     "fft_length": {**_EAGER, "calls": "5", "dynamic": "auto"},
     "log_softmax_split": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
     "log_softmax_fused": {**_EAGER, "calls": "2", "dynamic": "auto", "backend": "inductor"},
+    "failed_between": {**_EAGER, "calls": "6", "dynamic": "auto", "backend": "counting(aot_eager)"},
     "size_ranges": {**_EAGER, "calls": "4", "dynamic": "auto"},
     "shift_ranges": {**_EAGER, "calls": "3", "dynamic": "true"},
     "error_on_recompile": {**_EAGER, "calls": "6", "dynamic": "auto"},

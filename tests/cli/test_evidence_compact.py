@@ -226,3 +226,20 @@ def test_two_records_diff_as_shown(run: Run) -> None:
     assert doc["kind"] == "evidence_diff" and doc["lines"] == lines and doc["lines_differ"] == len(removed + added)
     code, out, err = run("evidence", str(CAPTURES / "edit_v1"), v1, "--diff", "not-an-id")
     assert code == 2 and "invalid_argument" in err
+
+
+def test_a_compact_records_first_line_is_its_json_without_the_ids_its_heading_says(run: Run) -> None:
+    """The raw record's first line is torch's glog prefix and its JSON (kind, frame and compile ids, the payload's
+    md5); shown compact it is the JSON alone, less what the heading says (compile id, attempt 0, md5)."""
+    raw = [json.loads(line[line.index("{") :]) for line in _payload_heads("failed_between", "aot_forward_graph")]
+    assert raw and all(m.get("has_payload") and "frame_id" in m for m in raw)
+    assert all(not line.startswith("{") for line in _payload_heads("failed_between", "aot_forward_graph"))
+    code, out, err = run(
+        "evidence", str(CAPTURES / "failed_between"), "--kind", "aot_forward_graph", "--format", "json"
+    )
+    assert code == 0, err
+    for entry in json.loads(out)["items"]:
+        code, out, err = run("evidence", str(CAPTURES / "failed_between"), entry["id"], "--format", "json")
+        assert code == 0, err
+        first = json.loads(out)["text"].split("\n", 1)[0]
+        assert json.loads(first) == {"aot_forward_graph": {}}, first

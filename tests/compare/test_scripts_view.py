@@ -47,3 +47,40 @@ def test_the_same_script_again_is_named() -> None:
     scripts_text([_script("helpers.py", BEFORE)], READ, shown, "before")
     again = scripts_text([_script("helpers.py", BEFORE)], READ, shown, "after")
     assert again.splitlines()[1:] == ["-- helpers.py (20 lines): the same as helpers.py of before above"]
+
+
+HARNESS = "".join(f"    record(step, value_{i}, note='shared harness line {i}')\n" for i in range(12))
+
+
+def _own(tag: str, n: int) -> str:
+    return "".join(f"{tag}_{i} = compute_{tag}({i})  # the script's own line {i}\n" for i in range(n))
+
+
+def test_lines_an_earlier_script_printed_are_one_line_naming_them() -> None:
+    """Three scripts of one answer with their own heads and one harness pasted in each (12 lines): the first prints
+    it, the second and third say it as one line naming the first's lines (never the second's, which did not print
+    them); the other lines keep their numbers."""
+    first = _own("a", 30) + "\n" + HARNESS
+    second = _own("b", 25) + HARNESS + _own("tail", 2)
+    third = _own("c", 28) + HARNESS
+    shown = ShownScripts()
+    one = scripts_text([_script("a.py", first)], READ, shown, "a")
+    assert "32 |     record(step, value_0" in one
+    two = scripts_text([_script("b.py", second)], READ, shown, "b").splitlines()
+    assert two[1] == "-- b.py (39 lines)"
+    assert "26-37 | the same as lines 32-43 of a.py of a above" in two
+    assert two[-2:] == [
+        "38 | tail_0 = compute_tail(0)  # the script's own line 0",
+        "39 | tail_1 = compute_tail(1)  # the script's own line 1",
+    ]
+    assert not any("record(step" in line for line in two)
+    three = scripts_text([_script("c.py", third)], READ, shown, "c").splitlines()
+    assert three[-1] == "29-40 | the same as lines 32-43 of a.py of a above"
+
+
+def test_a_short_run_of_common_lines_is_printed() -> None:
+    """Common lines under the bound (5 lines and 160 characters) are printed: a reference would be as long."""
+    shown = ShownScripts()
+    scripts_text([_script("a.py", _own("a", 20) + "import torch\nimport json\n" + _own("x", 3))], READ, shown, "a")
+    two = scripts_text([_script("b.py", _own("b", 20) + "import torch\nimport json\n")], READ, shown, "b")
+    assert "the same as lines" not in two and "21 | import torch" in two

@@ -40,8 +40,9 @@ BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if (p / "manifest.json").is_
 # negative ones too) 0.28 MB, to 32.70 MB; two_backends (one function under two backends) 0.15 MB, to 32.85 MB;
 # int_then_float (2 then 2.0) 0.14 MB, to 32.99 MB; pool_kernel (max_pool1d pins its kernel size) 0.23 MB, to
 # 33.22 MB; fft_length (a symbolic int attribute's ranges) 0.27 MB, to 33.49 MB;
-# log_softmax_split and log_softmax_fused (an Inductor pair whose kernels differ) 0.76 MB, to 34.25 MB.
-MAX_RETAINED_BYTES = 34_350_000
+# log_softmax_split and log_softmax_fused (an Inductor pair whose kernels differ) 0.76 MB, to 34.25 MB;
+# failed_between (a compilation that fails before its graph, between two alike) 0.29 MB, to 34.54 MB.
+MAX_RETAINED_BYTES = 34_650_000
 
 
 @pytest.fixture(scope="module")

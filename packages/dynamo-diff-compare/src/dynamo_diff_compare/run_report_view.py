@@ -699,7 +699,7 @@ class InputsSaid:
         one before it said only if it differs)."""
         key = (line, c.frame)
         before = self._said.get(key)
-        if now or not _graphless(c):
+        if not _graphless(c):
             self._said[key] = now
         return now != before
 

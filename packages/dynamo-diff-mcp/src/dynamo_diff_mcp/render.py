@@ -723,7 +723,10 @@ def _folder(page: ImportPage) -> str | None:
     inputs = [r.input for r in page.captures if r.input]
     if len(inputs) < 2:
         return None
-    parent = posixpath.commonpath(inputs)
+    try:
+        parent = posixpath.commonpath(inputs)
+    except ValueError:  # absolute and relative paths together: no common folder to name
+        return None
     return parent if parent and parent not in inputs else None
 
 
