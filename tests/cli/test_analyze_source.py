@@ -48,6 +48,9 @@ def test_a_folder_of_runs_gives_each_runs_scripts_after_it(run: Run, tmp_path: P
     assert code == 0, err
     blocks = out.split("\n== ")
     assert len(blocks) == 2
+    # What the scripts are (the snapshot, blank lines left out) is said once; the second run's only follow.
+    assert out.count("scripts of this run (as captured, not the working tree; blank lines left out):\n") == 1
+    assert "\nscripts of this run:\n" in blocks[1]
     for block, name in zip(blocks, ("float_attribute", "loop_skip"), strict=True):
         workload, lines = _snapshot(name, f"{name}.py")
         assert f"({name})" in block.split("\n", 1)[0]

@@ -186,7 +186,13 @@ def scripts_text(scripts: list[Script], read_one: str, earlier: ShownScripts | N
     as one line naming them."""
     if not scripts:
         return "scripts of this run: none captured (a bare trace keeps none unless they were beside it at import)"
-    out = ["scripts of this run (as captured, not the working tree; blank lines left out):"]
+    # What the scripts are is said once an answer: a later run's say only that they follow.
+    said = earlier is not None and bool(earlier.shown)
+    out = [
+        "scripts of this run:"
+        if said
+        else "scripts of this run (as captured, not the working tree; blank lines left out):"
+    ]
     for s in scripts:
         changes = _as_changes(s, earlier, read_one) if s.text is not None else None
         if changes is not None:
