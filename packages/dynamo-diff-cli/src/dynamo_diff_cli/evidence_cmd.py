@@ -39,8 +39,8 @@ def evidence(
         typer.Option(
             "--grep",
             metavar="PATTERN",
-            help="Only the parts matching PATTERN (regex or text, any case): of the record, or without EVIDENCE_ID "
-            "of every record (--kind, --function, --compile-id filter them).",
+            help="Only the parts matching PATTERN (regex or text, any case; (?-i:ord) for exact case): of the "
+            "record, or without EVIDENCE_ID of every record (--kind, --function, --compile-id filter them).",
         ),
     ] = None,
     in_config: Annotated[
