@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from .conftest import Run, unwrapped
 from .test_break_words import log_of, records
@@ -103,3 +104,20 @@ def test_a_restarted_attempt_says_what_its_graph_held(run: Run) -> None:
     assert m is not None, said[cid]
     assert len(m["inputs"].split("; ")) == extra_inputs and m["inputs"].endswith(": f64[][]")  # a 0-d float64
     assert [k.rsplit(" ", 1)[0].removeprefix("Tensor.") for k in m["ops"].split(", ")] == extra_ops
+
+
+def test_a_restart_whose_kept_graph_was_cut_compares_nothing(run: Run, tmp_path: Path) -> None:
+    """tensorify_restart's log cut a few lines into 0/1's second graph (the one kept), imported as a bare log: that
+    graph is partial, so the replaced attempt's inputs are said and nothing is compared with it."""
+    lines = log_of("tensorify_restart").read_text(encoding="utf-8").splitlines(keepends=True)
+    graphs = [i for i, line in enumerate(lines) if '"dynamo_output_graph"' in line and not line.startswith("\t")]
+    second_of_0_1 = graphs[2]  # 0/0, then 0/1's attempts 0 and 1
+    assert '"frame_compile_id": 1' in lines[second_of_0_1] and '"attempt": 1' in lines[second_of_0_1]
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "dedicated_log_torch_trace_cut.log").write_text("".join(lines[: second_of_0_1 + 4]), encoding="utf-8")
+    code, out, err = run("analyze", str(logs), "--by-function")
+    assert code == 0, err
+    (said,) = [s.strip() for s in unwrapped(out) if "(replaced at the restart)" in s]
+    assert "not compared with the kept graph (its compilation never finished)" in said, said
+    assert "the kept graph has not" not in said and ": f64[][]" in said

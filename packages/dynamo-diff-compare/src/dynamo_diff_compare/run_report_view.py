@@ -129,6 +129,15 @@ def restarted_graph_text(comp: Compilation) -> str | None:
     kept (GraphSummary.discarded); None when the analysis did not restart after a graph was made."""
     if comp.graph is None or (d := comp.graph.discarded) is None:
         return None
+    ev = f" (ev {d.evidence_id})" if d.evidence_id else ""
+    # The kept graph is known whole only when its compilation finished (compilation_metrics counts its ops): a trace
+    # cut inside its record holds part of it, so nothing is compared with it.
+    if comp.graph.op_count is None:
+        took = f"took {'; '.join(d.inputs)}; " if d.inputs else ""
+        return (
+            f"attempt {d.attempt}'s graph (replaced at the restart) {took}not compared with the kept graph (its "
+            f"compilation never finished){ev}"
+        )
     kept = {i.split(":", 1)[0] for i in comp.graph.inputs}
     extra = [i for i in d.inputs if i.split(":", 1)[0] not in kept]
     kinds = {k.rsplit(" ", 1)[0] for k in op_kinds(comp.graph.op_histogram)}
@@ -139,7 +148,6 @@ def restarted_graph_text(comp: Compilation) -> str | None:
     if only:
         parts.append(f"ops the kept graph has not: {', '.join(only)}")
     said = "; ".join(parts) or "the same inputs and op kinds as the kept graph"
-    ev = f" (ev {d.evidence_id})" if d.evidence_id else ""
     return f"attempt {d.attempt}'s graph (replaced at the restart) {said}{ev}"
 
 
@@ -517,7 +525,7 @@ def guard_lines(
 
 # At least this many guards on the settings submodules were built with are said as one item (they are one call away).
 SETTINGS_COUNTED = 3
-_SUBMODULE = re.compile(r"\._modules\['([^'\n]*)'\]\.\w+\)?(?: |$)")
+_SUBMODULE = re.compile(r"\._modules\['([^'\n]*)'\]")
 
 
 def settings_counted(values: list[str], omitted: int = 0) -> tuple[list[str], int]:
@@ -529,7 +537,9 @@ def settings_counted(values: list[str], omitted: int = 0) -> tuple[list[str], in
     if len(settings) < SETTINGS_COUNTED:
         return values, 0
     counted = omitted if MODULE_SETTING.search(values[-1]) else 0
-    names = dict.fromkeys(m[1] for v in settings if (m := _SUBMODULE.search(v)) is not None)
+    # Each submodule by its path (`body.1` for `._modules['body']._modules['1']`), as `named_modules()` names it.
+    names = dict.fromkeys(".".join(_SUBMODULE.findall(v.split(" ", 1)[0])) for v in settings)
+    names.pop("", None)
     of = f" ({', '.join(names)})" if names else ""
     said = f"{len(settings) + counted} on submodule settings{of}"
     return [v for v in values if v not in settings] + [said], counted

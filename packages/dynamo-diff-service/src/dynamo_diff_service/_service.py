@@ -943,7 +943,9 @@ class Service:
         if kind is None and evidence_ids is None:  # a joint graph's nodes are in its partitioned graphs
             parted = {(e.rank, e.compile_id) for e in entries if e.kind in _PARTITIONED}
             kept = [e for e in entries if not (e.kind == "aot_joint_graph" and (e.rank, e.compile_id) in parted)]
-            skipped, total, entries = len(entries) - len(kept), total - (len(entries) - len(kept)), kept
+            skipped = len(entries) - len(kept)
+            total -= skipped
+            entries = kept
         regex = _regex(pattern)
         hits: list[_schema.EvidenceHit] = []
         total_matches = shown = config = 0
